@@ -1,0 +1,63 @@
+/**
+ * What the runtime knows of a flow: the small, serializable part of the
+ * generator's model that each generated module embeds as `spec` and passes to
+ * the runtime. Also home of the service-wide constants (SERVICE-SPEC 2.2, 8),
+ * which the generator and the emulator import from here, so each is written once.
+ */
+
+export type Environment = "staging" | "live";
+export const ENVIRONMENTS: readonly Environment[] = ["staging", "live"];
+
+/** Locales the service knows (SERVICE-SPEC 2.2). A flow may accept a subset. */
+export const SERVICE_LOCALES = ["en", "de", "fr", "pl", "it", "es"] as const;
+export type Locale = (typeof SERVICE_LOCALES)[number];
+
+/** The keys metadata may have (SERVICE-SPEC 2.1). */
+export const METADATA_KEYS = ["subjectId", "locale"] as const;
+
+/** Service-wide limits (SERVICE-SPEC 8). "MB" in the spec is 2^20 bytes. */
+export const DEFAULT_MAX_FILE_BYTES = 26_214_400;
+export const MAX_FILES_PER_REQUEST = 30;
+export const MAX_REQUEST_BYTES = 52_428_800;
+export const MAX_STATE_LENGTH = 2048;
+
+/**
+ * One segment of a multipart part name: literal text, or the index of an
+ * enclosing array (0 = outermost array on the way from the request root).
+ * `["input[docs][documents][", { index: 0 }, "][templateId]"]` names the
+ * templateId of each element with an explicit index; a declared `[]` name is
+ * a single literal: `["input[docs][documents][][templateId]"]`.
+ */
+export type PartSegment = string | { readonly index: number };
+export type PartName = readonly PartSegment[];
+
+/** The request tree of a multipart flow, as the runtime walks it to encode parts. */
+export type FieldSpec =
+  | {
+      readonly kind: "object";
+      /** In document order: parts are sent in this order. */
+      readonly properties: readonly { readonly name: string; readonly spec: FieldSpec }[];
+    }
+  | { readonly kind: "array"; readonly items: FieldSpec }
+  | { readonly kind: "value"; readonly part: PartName }
+  | {
+      readonly kind: "file";
+      readonly part: PartName;
+      /** Per-file limit in bytes (the description's maxLength, or DEFAULT_MAX_FILE_BYTES). */
+      readonly maxBytes: number;
+      /** Accepted media types, lower-case; empty = any. */
+      readonly mediaTypes: readonly string[];
+    };
+
+export interface FlowSpec<E extends Environment = Environment> {
+  readonly id: string;
+  readonly version: number;
+  readonly environment: E;
+  /** `/api/v1/flows/<id>/<environment>/sessions`, appended to the client's baseUrl. */
+  readonly path: string;
+  readonly body: "json" | "multipart";
+  /** Locales the flow accepts. */
+  readonly locales: readonly Locale[];
+  /** Multipart flows only: the request tree with exact part names and file limits. */
+  readonly fields?: FieldSpec;
+}
