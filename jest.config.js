@@ -5,7 +5,7 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   transform: {
     // Type-checking is tsc's job in `npm test`; jest only transpiles.
-    "^.+\\.ts$": ["ts-jest", { isolatedModules: true, diagnostics: false }],
+    "^.+\\.ts$": ["ts-jest", { diagnostics: false }],
   },
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
   testTimeout: 30000,

@@ -1,0 +1,106 @@
+/**
+ * The command line edge: parses arguments, prints, and turns results and
+ * errors into exit codes. Everything below it returns values or throws.
+ */
+import { parseArgs } from "node:util";
+import { runCodegen, type CodegenResult, type FlowReport } from "./codegen.js";
+import { CodegenError } from "./errors.js";
+
+const USAGE = `Usage:
+  flowsmith codegen [--config <path>] [--check] [--force] [--flow <name>]...
+  flowsmith emulator [--config <path>] [--host 127.0.0.1] [--api-port 0] [--auth-port 0]
+                     [--webhook-url <url>] [--created-ms 300] [--step-ms 300]
+
+codegen   Generate a typed client per flow of the config into its outputDir.
+  --config <path>   Config file (default: codegen.config.json)
+  --check           Write nothing; exit 1 listing files that differ from what the descriptions produce
+  --force           Regenerate every flow even where nothing changed since the last run
+  --flow <name>     Only this flow (repeatable); the others' output is kept
+emulator  Run a local emulator of the service for the flows of the config (see README).
+`;
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "codegen":
+        return await codegenCommand(rest);
+      case "emulator": {
+        const { runEmulatorCli } = await import("../emulator/cli.js");
+        return await runEmulatorCli(rest);
+      }
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        process.stdout.write(USAGE);
+        return command === undefined ? 1 : 0;
+      default:
+        process.stderr.write(`flowsmith: unknown command "${command}"\n\n${USAGE}`);
+        return 1;
+    }
+  } catch (error) {
+    process.stderr.write(`${describeError(error)}\n`);
+    return 1;
+  }
+}
+
+async function codegenCommand(args: readonly string[]): Promise<number> {
+  const { values } = parseArgsOrThrow(args, {
+    config: { type: "string" },
+    check: { type: "boolean", default: false },
+    force: { type: "boolean", default: false },
+    flow: { type: "string", multiple: true },
+  });
+  const result = await runCodegen({
+    ...(typeof values.config === "string" ? { configPath: values.config } : {}),
+    check: values.check === true,
+    force: values.force === true,
+    flows: (values.flow as string[] | undefined) ?? [],
+    onFlow: (flow) => process.stdout.write(`${formatFlowLine(flow)}\n`),
+  });
+  return values.check === true ? reportCheck(result) : reportWrite(result);
+}
+
+function parseArgsOrThrow(args: readonly string[], options: NonNullable<Parameters<typeof parseArgs>[0]>["options"]) {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals: false, strict: true });
+  } catch (error) {
+    throw new CodegenError("CONFIG_INVALID", `${(error as Error).message}\n\n${USAGE}`);
+  }
+}
+
+function formatFlowLine(flow: FlowReport): string {
+  const status = flow.reused ? "unchanged" : "generated";
+  return `  ${flow.name.padEnd(24)} ${flow.id}  v${String(flow.version).padEnd(3)} ${flow.environment.padEnd(7)} → ${flow.output}  ${status} in ${flow.ms} ms`;
+}
+
+function reportCheck(result: CodegenResult): number {
+  if (result.changes.length === 0) {
+    process.stdout.write(`${result.config.outputDisplay}/ is up to date.\n`);
+    return 0;
+  }
+  process.stderr.write(`${result.config.outputDisplay}/ is out of date; ${result.changes.length} file(s) differ:\n`);
+  for (const change of result.changes) process.stderr.write(`  ${change.reason.padEnd(8)} ${result.config.outputDisplay}/${change.path}\n`);
+  process.stderr.write("Run `npm run codegen` (flowsmith codegen) and commit the result.\n");
+  return 1;
+}
+
+function reportWrite(result: CodegenResult): number {
+  const count = result.changes.length;
+  process.stdout.write(
+    count === 0
+      ? `${result.config.outputDisplay}/ already up to date; nothing written.\n`
+      : `Wrote ${result.config.outputDisplay}/ (${count} file(s) changed).\n`,
+  );
+  return 0;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof CodegenError) return `flowsmith: error ${error.code}: ${error.message}`;
+  if (error instanceof Error && typeof (error as { code?: unknown }).code === "string" && error.name !== "Error") {
+    return `flowsmith: error ${(error as { code: string }).code}: ${error.message}`;
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return `flowsmith: unexpected error (please report it): ${detail}`;
+}

@@ -1,0 +1,53 @@
+/**
+ * A hash of everything besides the description that shapes generated code:
+ * the generator's own source, the templates, and the versions of the
+ * libraries that emit and format. Part of each flow's inputs hash, so a
+ * changed generator never reuses stale output.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { sha256 } from "./manifest.js";
+
+const OUTPUT_SHAPING_PACKAGES = ["ts-morph", "prettier", "ajv", "ajv-formats"];
+
+let cached: Promise<string> | undefined;
+
+export function generatorFingerprint(): Promise<string> {
+  cached ??= computeFingerprint();
+  return cached;
+}
+
+async function computeFingerprint(): Promise<string> {
+  const root = packageRoot();
+  const parts: string[] = [];
+  for (const folder of ["generator", "templates"]) {
+    // The .ts sources, whether running from them (tests) or from dist (CLI), so both agree.
+    for (const file of await listFiles(path.join(root, folder), ".ts")) {
+      parts.push(`${path.relative(root, file)}:${sha256(await readFile(file))}`);
+    }
+  }
+  for (const name of OUTPUT_SHAPING_PACKAGES) {
+    const manifest = JSON.parse(await readFile(require.resolve(`${name}/package.json`), "utf8")) as { version: string };
+    parts.push(`${name}@${manifest.version}`);
+  }
+  return sha256(parts.join("\n"));
+}
+
+/** The folder holding flowsmith's package.json, from generator/output or dist/generator/output. */
+export function packageRoot(): string {
+  const up = path.resolve(__dirname, "..", "..");
+  return path.basename(up) === "dist" ? path.dirname(up) : up;
+}
+
+async function listFiles(dir: string, extension: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith(extension))
+    .map((entry) => path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))
+    .sort();
+}
