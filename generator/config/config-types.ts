@@ -22,7 +22,7 @@ export const CONFIG_DEFAULTS = {
 } as const;
 
 export type FlowSource =
-  | { readonly kind: "file"; readonly path: string; /** As written in the config, posix separators. */ readonly display: string }
+  | { readonly kind: "file"; readonly path: string; /** Relative to the config file, posix separators. */ readonly display: string }
   | { readonly kind: "api"; readonly flowId: string; readonly environment: Environment };
 
 export interface ResolvedFlowConfig {

@@ -155,7 +155,9 @@ function resolveConfig(config: UserConfig, configPath: string, configDisplay: st
 function resolveSource(source: UserFlowConfig["source"], root: string): FlowSource {
   if ("api" in source) return { kind: "api", flowId: source.api.flowId, environment: source.api.environment };
   const absolute = path.resolve(root, source.file);
-  return { kind: "file", path: absolute, display: displayPath(absolute) };
+  // Relative to the config, not the working directory: it is written into
+  // generated headers, which must not depend on where codegen was run from.
+  return { kind: "file", path: absolute, display: path.relative(root, absolute).split(path.sep).join("/") };
 }
 
 /** A path relative to the working directory when it is inside it, posix separators, for messages and headers. */
