@@ -4,8 +4,9 @@ module.exports = {
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {
-    // Type-checking is tsc's job in `npm test`; jest only transpiles.
-    "^.+\\.ts$": ["ts-jest", { diagnostics: false }],
+    // Type-checking is tsc's job in `npm test`; jest only transpiles. The
+    // package is CommonJS, so dynamic import() becomes require() as tsc emits it.
+    "^.+\\.ts$": ["ts-jest", { diagnostics: false, tsconfig: { module: "commonjs", moduleResolution: "node10", isolatedModules: true } }],
   },
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
   testTimeout: 30000,

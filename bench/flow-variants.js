@@ -57,9 +57,9 @@ function makeVariant(sample, index) {
     "x-environment": environment,
   };
   document.servers = [{ url: environment === "live" ? "https://api.example.test" : "https://api.staging.example.test" }];
-  const operation = Object.values(document.paths)[0];
+  const pathItem = Object.values(document.paths)[0];
   const sessionsPath = `/api/v1/flows/${id}/${environment}/sessions`;
-  document.paths = { [sessionsPath]: operation };
+  document.paths = { [sessionsPath]: pathItem };
   if (index >= 3) varyFields(document, sample.body, index);
   return {
     index,
@@ -105,14 +105,16 @@ function varyJsonFields(document, index, bit) {
 }
 
 function varyMultipartFields(document, index, bit) {
-  const operation = Object.values(document.paths)[0];
+  const operation = Object.values(document.paths)[0].post;
   const media = operation.requestBody.content["multipart/form-data"];
   const schema = media.schema;
   const optional = Object.keys(schema.properties).filter(
     (name) => name.startsWith("input[") && !schema.required.includes(name),
   );
   optional.forEach((name, position) => {
-    if (bit(position % 3)) delete schema.properties[name];
+    if (!bit(position % 3)) return;
+    delete schema.properties[name];
+    if (media.encoding) delete media.encoding[name];
   });
   if (bit(3)) schema.properties["metadata[locale]"].enum = ["en", "de"];
   if (bit(4)) {

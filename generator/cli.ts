@@ -46,25 +46,30 @@ export async function main(argv: readonly string[]): Promise<number> {
 }
 
 async function codegenCommand(args: readonly string[]): Promise<number> {
-  const { values } = parseArgsOrThrow(args, {
-    config: { type: "string" },
-    check: { type: "boolean", default: false },
-    force: { type: "boolean", default: false },
-    flow: { type: "string", multiple: true },
-  });
+  const values = parseCodegenArgsOrThrow(args);
   const result = await runCodegen({
-    ...(typeof values.config === "string" ? { configPath: values.config } : {}),
-    check: values.check === true,
-    force: values.force === true,
-    flows: (values.flow as string[] | undefined) ?? [],
+    ...(values.config !== undefined ? { configPath: values.config } : {}),
+    check: values.check,
+    force: values.force,
+    flows: values.flow ?? [],
     onFlow: (flow) => process.stdout.write(`${formatFlowLine(flow)}\n`),
   });
-  return values.check === true ? reportCheck(result) : reportWrite(result);
+  return values.check ? reportCheck(result) : reportWrite(result);
 }
 
-function parseArgsOrThrow(args: readonly string[], options: NonNullable<Parameters<typeof parseArgs>[0]>["options"]) {
+function parseCodegenArgsOrThrow(args: readonly string[]) {
   try {
-    return parseArgs({ args: [...args], options, allowPositionals: false, strict: true });
+    return parseArgs({
+      args: [...args],
+      options: {
+        config: { type: "string" },
+        check: { type: "boolean", default: false },
+        force: { type: "boolean", default: false },
+        flow: { type: "string", multiple: true },
+      },
+      allowPositionals: false,
+      strict: true,
+    }).values;
   } catch (error) {
     throw new CodegenError("CONFIG_INVALID", `${(error as Error).message}\n\n${USAGE}`);
   }
@@ -98,8 +103,9 @@ function reportWrite(result: CodegenResult): number {
 
 function describeError(error: unknown): string {
   if (error instanceof CodegenError) return `flowsmith: error ${error.code}: ${error.message}`;
-  if (error instanceof Error && typeof (error as { code?: unknown }).code === "string" && error.name !== "Error") {
-    return `flowsmith: error ${(error as { code: string }).code}: ${error.message}`;
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  if (error instanceof Error && typeof code === "string" && error.name !== "Error") {
+    return `flowsmith: error ${code}: ${error.message}`;
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return `flowsmith: unexpected error (please report it): ${detail}`;

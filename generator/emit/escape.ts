@@ -10,17 +10,64 @@ const ID_CONTINUE = /^[\p{ID_Continue}$\u200C\u200D]$/u;
 
 /** Words that cannot name a binding (a namespace re-export users import by name). */
 const RESERVED_WORDS: ReadonlySet<string> = new Set([
-  "await", "break", "case", "catch", "class", "const", "continue", "debugger", "default",
-  "delete", "do", "else", "enum", "export", "extends", "false", "finally", "for", "function",
-  "if", "implements", "import", "in", "instanceof", "interface", "let", "new", "null",
-  "package", "private", "protected", "public", "return", "static", "super", "switch", "this",
-  "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield",
-  "arguments", "eval", "undefined", "NaN", "Infinity",
+  "await",
+  "break",
+  "case",
+  "catch",
+  "class",
+  "const",
+  "continue",
+  "debugger",
+  "default",
+  "delete",
+  "do",
+  "else",
+  "enum",
+  "export",
+  "extends",
+  "false",
+  "finally",
+  "for",
+  "function",
+  "if",
+  "implements",
+  "import",
+  "in",
+  "instanceof",
+  "interface",
+  "let",
+  "new",
+  "null",
+  "package",
+  "private",
+  "protected",
+  "public",
+  "return",
+  "static",
+  "super",
+  "switch",
+  "this",
+  "throw",
+  "true",
+  "try",
+  "typeof",
+  "var",
+  "void",
+  "while",
+  "with",
+  "yield",
+  "arguments",
+  "eval",
+  "undefined",
+  "NaN",
+  "Infinity",
 ]);
 
 /** A string literal that means exactly `text` (JSON plus the two line separators JSON leaves raw). */
 export function stringLiteral(text: string): string {
-  return JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(text)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** A numeric literal for a finite number (descriptions are JSON/YAML, so never NaN or Infinity). */
@@ -48,7 +95,12 @@ export function isIdentifierName(text: string): boolean {
 export function jsDocText(text: string): string {
   return normalizeNewlines(text)
     .split("\n")
-    .map((line) => line.replace(/\*\//g, "*\\/").replace(/^(\s*)@/, "$1\\@").replace(/\{@/g, "{\\@"))
+    .map((line) =>
+      line
+        .replace(/\*\//g, "*\\/")
+        .replace(/^(\s*)@/, "$1\\@")
+        .replace(/\{@/g, "{\\@"),
+    )
     .join("\n")
     .trim();
 }

@@ -1,0 +1,59 @@
+"use strict";
+/**
+ * Benchmarks 1 and 2: `flowsmith codegen` cold, rerun with nothing changed,
+ * and `--check`, against openapi-typescript's Node API on the same documents.
+ * Each tool runs as its own process, start-up included, as a user runs it.
+ */
+const fs = require("node:fs");
+const { runNodeOrThrow } = require("./processes.js");
+const { median, ratio, rotated } = require("./stats.js");
+
+async function benchCodegen(workspace, { rounds }) {
+  const times = { cold: [], rerun: [], check: [], openapiTypescript: [] };
+  for (let round = 0; round < rounds; round += 1) {
+    for (const tool of rotated(["flowsmith", "openapi-typescript"], round)) {
+      if (tool === "flowsmith") await flowsmithRound(workspace, times);
+      else await openapiTypescriptRound(workspace, times);
+    }
+  }
+  const baseline = median(times.openapiTypescript);
+  const count = workspace.flows.length;
+  return [
+    row(`1. Codegen cold, ${count} flows`, median(times.cold), baseline, "<= 2"),
+    row(`2a. Codegen rerun, nothing changed`, median(times.rerun), baseline, "<= 0.5"),
+    row(`2b. Codegen --check, nothing changed`, median(times.check), baseline, "<= 0.5"),
+  ];
+}
+
+async function flowsmithRound(workspace, times) {
+  // The manifest of what was generated lives in outputDir: removing it makes the run cold.
+  fs.rmSync(workspace.generatedDir, { recursive: true, force: true });
+  const codegen = [workspace.cli, "codegen", "--config", workspace.configPath];
+  times.cold.push((await runNodeOrThrow(codegen)).ms);
+  times.rerun.push((await runNodeOrThrow(codegen)).ms);
+  times.check.push((await runNodeOrThrow([...codegen, "--check"])).ms);
+}
+
+async function openapiTypescriptRound(workspace, times) {
+  fs.rmSync(workspace.openapiTypesDir, { recursive: true, force: true });
+  const script = require.resolve("./openapi-typescript-codegen.js");
+  times.openapiTypescript.push((await runNodeOrThrow([script, workspace.flowsDir, workspace.openapiTypesDir])).ms);
+}
+
+function row(benchmark, flowsmithMs, baselineMs, goal) {
+  const value = ratio(flowsmithMs, baselineMs);
+  return {
+    benchmark,
+    flowsmith: `${formatMs(flowsmithMs)}`,
+    baseline: `openapi-typescript cold ${formatMs(baselineMs)}`,
+    ratio: value,
+    goal,
+    met: value <= Number(goal.replace("<= ", "")),
+  };
+}
+
+function formatMs(ms) {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`;
+}
+
+module.exports = { benchCodegen, formatMs };

@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+"use strict";
+/**
+ * `npm run bench`: flowsmith against openapi-typescript + openapi-fetch and
+ * raw undici, in one run, on the compiled dist/ output. Prints a table of
+ * ratios and writes BENCHMARKS.md. See BENCHMARKS.md for what each row means.
+ *
+ *   node bench/run.js                 full run, writes BENCHMARKS.md
+ *   node bench/run.js --smoke         every benchmark once with tiny sizes,
+ *                                     report in .bench-tmp/smoke/ (the smoke test)
+ *   --json <file>                     also write the rows as JSON
+ *   --only codegen,typecheck,throughput,upload,single-flight
+ */
+const fs = require("node:fs");
+const path = require("node:path");
+const { benchCodegen } = require("./codegen-bench.js");
+const { benchTypecheck } = require("./typecheck-bench.js");
+const { benchThroughput } = require("./throughput-bench.js");
+const { benchUpload } = require("./upload-bench.js");
+const { benchSingleFlight } = require("./single-flight-bench.js");
+const { compileGenerated, missingRuntimeParts } = require("./flowsmith-side.js");
+const { runNodeOrThrow } = require("./processes.js");
+const { createWorkspace, flowOf, REPO_ROOT } = require("./workspace.js");
+const { printTable, markdownReport } = require("./report.js");
+const { nowMs } = require("./stats.js");
+
+const BENCHMARKS = ["codegen", "typecheck", "throughput", "upload", "single-flight"];
+
+const MODES = {
+  full: {
+    flows: 100,
+    codegen: { rounds: 3 },
+    typecheck: { rounds: 3 },
+    throughput: { rounds: 5, durationMs: 1000, warmupMs: 500 },
+    upload: { rounds: 3, fileBytes: 16 * 1024 * 1024 },
+    singleFlight: { calls: 200 },
+  },
+  smoke: {
+    flows: 3,
+    codegen: { rounds: 1 },
+    typecheck: { rounds: 1 },
+    throughput: { rounds: 1, durationMs: 100, warmupMs: 50 },
+    upload: { rounds: 1, fileBytes: 64 * 1024 },
+    singleFlight: { calls: 200 },
+  },
+};
+
+/** The JSON flow's request: what a backend sends for the AML screening sample. */
+const JSON_REQUEST = {
+  input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" } },
+  metadata: { subjectId: "bench-subject", locale: "en" },
+};
+
+main(parseArgs(process.argv.slice(2))).catch((error) => {
+  process.stderr.write(`bench: ${error.message ?? error}\n`);
+  process.exitCode = 1;
+});
+
+async function main(options) {
+  const started = nowMs();
+  const settings = MODES[options.mode];
+  requireBuiltCliOrThrow();
+  const workspace = createWorkspace(options.mode, settings.flows);
+  const rows = [];
+  const details = [];
+  const selected = (name) => options.only.includes(name);
+  if (selected("codegen")) rows.push(...(await benchCodegen(workspace, settings.codegen)));
+  else await generateOnce(workspace);
+  if (selected("typecheck")) rows.push(...(await benchTypecheck(workspace, settings.typecheck)));
+  const missing = missingRuntimeParts();
+  if (missing) {
+    details.push(`Benchmarks 4-6 skipped: ${missing} is not there yet.`);
+  } else {
+    const flows = prepareRequestFlows(workspace);
+    if (selected("throughput")) {
+      const throughput = await benchThroughput(flows.json, settings.throughput);
+      rows.push(...throughput.rows);
+      details.push(...throughputDetails(throughput));
+    }
+    if (selected("upload")) rows.push(...(await benchUpload(workspace, flows.upload, settings.upload)));
+    if (selected("single-flight")) rows.push(...(await benchSingleFlight(flows.json, settings.singleFlight)));
+  }
+  printTable(rows);
+  for (const detail of details) process.stdout.write(`${detail}\n`);
+  writeReports(options, { rows, details, settings, workspace, elapsedMs: nowMs() - started });
+}
+
+function parseArgs(args) {
+  const options = { mode: "full", only: BENCHMARKS, json: undefined };
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] === "--smoke") options.mode = "smoke";
+    else if (args[i] === "--json") options.json = path.resolve(args[(i += 1)] ?? "");
+    else if (args[i] === "--only") options.only = (args[(i += 1)] ?? "").split(",");
+    else throw new Error(`unknown option ${args[i]} (known: --smoke, --json <file>, --only ${BENCHMARKS.join(",")})`);
+  }
+  const unknown = options.only.filter((name) => !BENCHMARKS.includes(name));
+  if (unknown.length > 0) throw new Error(`--only: unknown benchmark ${unknown.join(", ")}`);
+  return options;
+}
+
+function requireBuiltCliOrThrow() {
+  if (!fs.existsSync(path.join(REPO_ROOT, "dist", "generator", "cli.js"))) {
+    throw new Error("dist/generator/cli.js is missing: run `npm run build` first (npm run bench does).");
+  }
+}
+
+/** Benchmark 3 and the request benchmarks need both tools' output even when benchmarks 1-2 are not selected. */
+async function generateOnce(workspace) {
+  await runNodeOrThrow([workspace.cli, "codegen", "--config", workspace.configPath]);
+  const script = require.resolve("./openapi-typescript-codegen.js");
+  await runNodeOrThrow([script, workspace.flowsDir, workspace.openapiTypesDir]);
+}
+
+/** Transpiles the generated code once and picks the flows the request benchmarks send through. */
+function prepareRequestFlows(workspace) {
+  const jsDir = path.join(workspace.flowsmithDir, "generated-js");
+  compileGenerated(workspace.generatedDir, jsDir);
+  const withModule = (flow, requestBody) => ({
+    ...flow,
+    modulePath: path.join(jsDir, flow.name, "index.js"),
+    requestBody,
+  });
+  return { json: withModule(flowOf(workspace, "aml"), JSON_REQUEST), upload: withModule(flowOf(workspace, "signing")) };
+}
+
+function throughputDetails(throughput) {
+  const share = (phase) => `${(throughput.serverCpuShare[phase] * 100).toFixed(0)}%`;
+  const phases = Object.keys(throughput.rates);
+  return [
+    `Throughput, requests per second (median): ${phases.map((phase) => `${phase} ${throughput.rates[phase].toFixed(0)}`).join("; ")}.`,
+    `Stub server CPU (share of one core) while serving: ${phases.map((phase) => `${phase} ${share(phase)}`).join("; ")}.`,
+  ];
+}
+
+function writeReports(options, { rows, details, settings, workspace, elapsedMs }) {
+  const command = options.mode === "smoke" ? "node bench/run.js --smoke" : "npm run bench";
+  const settingsText =
+    `${settings.flows} flows; codegen ${settings.codegen.rounds} rounds; tsc ${settings.typecheck.rounds} rounds; ` +
+    `throughput ${settings.throughput.rounds} rounds x ${settings.throughput.durationMs} ms at concurrency 16; ` +
+    `upload ${settings.upload.rounds} rounds of 3 x ${settings.upload.fileBytes} bytes; ` +
+    `single-flight ${settings.singleFlight.calls} calls`;
+  const markdown = markdownReport({ rows, details, command, settings: settingsText, elapsedMs });
+  const target = options.mode === "smoke" ? path.join(workspace.root, "BENCHMARKS.md") : path.join(REPO_ROOT, "BENCHMARKS.md");
+  fs.writeFileSync(target, markdown);
+  process.stdout.write(`\nWrote ${path.relative(process.cwd(), target)} (${(elapsedMs / 1000).toFixed(0)} s).\n`);
+  if (options.json) fs.writeFileSync(options.json, `${JSON.stringify({ mode: options.mode, rows, details }, null, 2)}\n`);
+}

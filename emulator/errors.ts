@@ -1,0 +1,69 @@
+/**
+ * The errors the emulator answers with. Handlers throw ApiError; the servers
+ * turn it into a JSON body `{status, code, message}`. Messages say what was
+ * wrong and where, and never carry a secret or a token.
+ */
+
+export type ApiErrorCode =
+  | "USER_AGENT_REQUIRED"
+  | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
+  | "INVALID_REQUEST"
+  | "INVALID_CLIENT"
+  | "UNSUPPORTED_GRANT_TYPE"
+  | "TOKEN_MISSING"
+  | "TOKEN_INVALID"
+  | "TOKEN_EXPIRED"
+  | "ENVIRONMENT_MISMATCH"
+  | "UNSUPPORTED_CONTENT_TYPE"
+  | "MALFORMED_BODY"
+  | "VALIDATION_FAILED"
+  | "METADATA_KEY_NOT_ALLOWED"
+  | "LOCALE_NOT_SUPPORTED"
+  | "UNKNOWN_PART"
+  | "DUPLICATE_PART"
+  | "UNSUPPORTED_FILE_TYPE"
+  | "TOO_MANY_FILES"
+  | "REQUEST_TOO_LARGE"
+  | "FILE_TOO_LARGE"
+  | "SESSION_NOT_RUNNING"
+  | "NO_ACTION_EXPECTED"
+  | "TICKET_MISSING"
+  | "TICKET_STALE"
+  | "INVALID_ACTION"
+  | "INTERNAL_ERROR";
+
+export interface ValidationIssue {
+  /** JSON pointer into the request body (or the part name, for multipart). */
+  readonly path: string;
+  readonly message: string;
+}
+
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  constructor(
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly extra: { readonly errors?: readonly ValidationIssue[]; readonly headers?: Readonly<Record<string, string>> } = {},
+  ) {
+    super(message);
+  }
+
+  toBody(): Record<string, unknown> {
+    return {
+      status: this.status,
+      code: this.code,
+      message: this.message,
+      ...(this.extra.errors ? { errors: this.extra.errors } : {}),
+    };
+  }
+}
+
+export function notFound(what: string): ApiError {
+  return new ApiError(404, "NOT_FOUND", what);
+}
+
+export function badRequest(code: ApiErrorCode, message: string, errors?: readonly ValidationIssue[]): ApiError {
+  return new ApiError(400, code, message, errors ? { errors } : {});
+}

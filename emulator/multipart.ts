@@ -1,0 +1,133 @@
+/**
+ * Streaming multipart parsing of a create-session body (busboy). Every limit
+ * is enforced while reading: the 50 MB total (bytes counted as they arrive),
+ * 30 files, each file's own limit from the flow model, the part names the
+ * flow declares. Files go straight to the vault; on any failure the files of
+ * the request are removed again.
+ */
+import type { IncomingMessage } from "node:http";
+import busboy, { type Busboy } from "busboy";
+import type { Readable } from "node:stream";
+import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES, type Environment } from "../generator/model/types.js";
+import { ApiError, badRequest } from "./errors.js";
+import type { CatalogFlow } from "./flow-catalog.js";
+import type { FileReference, FileVault } from "./files.js";
+import { RequestAssembler, type LeafSchema, type ResolvedPart } from "./part-names.js";
+
+export interface MultipartBody {
+  readonly body: Record<string, unknown>;
+  readonly files: readonly FileReference[];
+}
+
+const LIMITS = { fieldNameSize: 4096, fieldSize: 1024 * 1024, parts: 1000, files: MAX_FILES_PER_REQUEST } as const;
+
+export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, vault: FileVault, environment: Environment): Promise<MultipartBody> {
+  return new Promise((resolve, reject) => {
+    const assembler = new RequestAssembler();
+    const files: FileReference[] = [];
+    const stores: Promise<void>[] = [];
+    const abort = new AbortController();
+    let failed = false;
+    let parser: Busboy;
+
+    const fail = (error: ApiError): void => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      abort.abort();
+      void Promise.allSettled(stores).then(() => vault.discard(files));
+      reject(error);
+    };
+    const guard = (action: () => void): void => {
+      if (failed) return;
+      try {
+        action();
+      } catch (error) {
+        fail(error instanceof ApiError ? error : badRequest("MALFORMED_BODY", `malformed multipart body: ${(error as Error).message}`));
+      }
+    };
+
+    try {
+      parser = busboy({ headers: req.headers, limits: LIMITS });
+    } catch (error) {
+      reject(badRequest("MALFORMED_BODY", `malformed multipart request: ${(error as Error).message}`));
+      return;
+    }
+
+    let received = 0;
+    req.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > MAX_REQUEST_BYTES) fail(new ApiError(413, "REQUEST_TOO_LARGE", `request body is larger than ${MAX_REQUEST_BYTES} bytes (50 MB)`));
+    });
+    req.on("aborted", () => fail(badRequest("MALFORMED_BODY", "the upload was aborted before the body ended")));
+    req.on("error", () => fail(badRequest("MALFORMED_BODY", "the upload was aborted before the body ended")));
+
+    parser.on("field", (name, value, info) =>
+      guard(() => {
+        if (info.nameTruncated || info.valueTruncated) {
+          throw badRequest("MALFORMED_BODY", `part "${name.slice(0, 200)}" is too long (names up to ${LIMITS.fieldNameSize} bytes, values up to ${LIMITS.fieldSize} bytes)`);
+        }
+        const part = resolvePartOrThrow(flow, name);
+        if (part.route.schema.kind === "file") throw badRequest("VALIDATION_FAILED", `part "${name}" must be a file part (with a filename)`);
+        assembler.placeOrThrow(part, value);
+      }),
+    );
+    parser.on("file", (name, content, info) => {
+      if (failed) return void content.resume();
+      guard(() => {
+        const part = resolvePartOrThrow(flow, name);
+        const schema = part.route.schema;
+        if (schema.kind !== "file") throw badRequest("VALIDATION_FAILED", `part "${name}" must be a text field, not a file`);
+        const mediaType = info.mimeType.toLowerCase();
+        checkMediaTypeOrThrow(name, schema, mediaType);
+        const reference = vault.reserve(info.filename ?? "", mediaType);
+        assembler.placeOrThrow(part, reference);
+        files.push(reference);
+        stores.push(storeOrFail(reference, content, { part: name, schema, mediaType }));
+      });
+      if (failed) content.resume();
+    });
+    parser.on("filesLimit", () => fail(badRequest("TOO_MANY_FILES", `more than ${MAX_FILES_PER_REQUEST} files in one request`)));
+    parser.on("partsLimit", () => fail(badRequest("MALFORMED_BODY", `more than ${LIMITS.parts} parts in one request`)));
+    parser.on("error", (error: Error) => fail(badRequest("MALFORMED_BODY", `malformed multipart body: ${error.message}`)));
+    parser.on("close", () => {
+      if (failed) return;
+      void Promise.all(stores).then(
+        () => (failed ? undefined : resolve({ body: assembler.body, files })),
+        (error: unknown) => fail(error instanceof ApiError ? error : badRequest("MALFORMED_BODY", "a file part could not be read")),
+      );
+    });
+    req.pipe(parser);
+
+    function storeOrFail(reference: FileReference, content: Readable, leaf: { part: string; schema: LeafSchema & { kind: "file" }; mediaType: string }): Promise<void> {
+      const stored = vault.storeOrThrow(reference, content, {
+        part: leaf.part,
+        filename: reference.filename,
+        mediaType: leaf.mediaType,
+        maxBytes: leaf.schema.maxBytes,
+        environment,
+        signal: abort.signal,
+      });
+      // Fail at once (a file over its limit must not be read to its end), and let `close` see the outcome too.
+      stored.catch((error: unknown) => {
+        if (error instanceof ApiError) fail(error);
+      });
+      return stored;
+    }
+  });
+}
+
+function resolvePartOrThrow(flow: CatalogFlow, name: string): ResolvedPart {
+  const part = flow.parts.resolve(name);
+  if (part) return part;
+  const metadataKey = /^metadata\[([^\]]*)\]$/.exec(name);
+  if (metadataKey) {
+    throw badRequest("METADATA_KEY_NOT_ALLOWED", `metadata key "${metadataKey[1]}" is not allowed (part "${name}"); metadata accepts only subjectId and locale`);
+  }
+  throw badRequest("UNKNOWN_PART", `part "${name}" is not declared by flow "${flow.model.id}"`);
+}
+
+function checkMediaTypeOrThrow(name: string, schema: LeafSchema & { kind: "file" }, mediaType: string): void {
+  if (schema.mediaTypes.length === 0 || schema.mediaTypes.includes(mediaType)) return;
+  throw badRequest("UNSUPPORTED_FILE_TYPE", `part "${name}" is sent as ${mediaType || "(no type)"}; accepted: ${schema.mediaTypes.join(", ")}`);
+}

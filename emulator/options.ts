@@ -1,0 +1,101 @@
+/**
+ * What callers of startEmulator may pass, and the resolved form the servers
+ * use. Defaults live here and nowhere else.
+ */
+import type { Environment, FlowModel } from "../generator/model/types.js";
+
+export interface Credentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+/** A flow with the parsed description it came from (served by GET .../openapi). */
+export interface EmulatedFlow {
+  readonly model: FlowModel;
+  /** The parsed OpenAPI document; without it the openapi endpoint answers 404 for this flow. */
+  readonly document?: unknown;
+}
+
+export interface EmulatorOptions {
+  /** Flows to serve. When absent, flows are read from `configPath`. */
+  readonly flows?: readonly (FlowModel | EmulatedFlow)[];
+  /** Codegen config to read flows from. Default "codegen.config.json". */
+  readonly configPath?: string;
+  /** Default "127.0.0.1": loopback only unless told otherwise. */
+  readonly host?: string;
+  /** Port of {base_url}. Default 0 (any free port). */
+  readonly apiPort?: number;
+  /** Port of {auth_url}. Default 0 (any free port). */
+  readonly authPort?: number;
+  /** How long a new session stays CREATED. Default 300. */
+  readonly createdMs?: number;
+  /** How long each waiting step (START, OTP without ticket) lasts. Default 300. */
+  readonly stepMs?: number;
+  /** Access token lifetime in seconds (fractions allowed, for tests). Default 86400. */
+  readonly tokenTtlSeconds?: number;
+  /** API clients per environment. Default staging-client/staging-secret and live-client/live-secret. */
+  readonly clients?: { readonly staging?: Credentials; readonly live?: Credentials };
+  /** Where session-ended notifications are POSTed. Default: none sent. */
+  readonly webhookUrl?: string;
+  /** Delays before each webhook retry. Default [200, 1000, 5000] (so 4 attempts in all). */
+  readonly webhookRetryDelaysMs?: readonly number[];
+}
+
+export interface ResolvedOptions {
+  readonly host: string;
+  readonly apiPort: number;
+  readonly authPort: number;
+  readonly createdMs: number;
+  readonly stepMs: number;
+  readonly tokenTtlSeconds: number;
+  readonly clients: Readonly<Record<Environment, Credentials>>;
+  readonly webhookUrl: string | undefined;
+  readonly webhookRetryDelaysMs: readonly number[];
+}
+
+export const EMULATOR_DEFAULTS = {
+  configPath: "codegen.config.json",
+  host: "127.0.0.1",
+  apiPort: 0,
+  authPort: 0,
+  createdMs: 300,
+  stepMs: 300,
+  tokenTtlSeconds: 86_400,
+  clients: {
+    staging: { clientId: "staging-client", clientSecret: "staging-secret" },
+    live: { clientId: "live-client", clientSecret: "live-secret" },
+  },
+  webhookRetryDelaysMs: [200, 1000, 5000],
+} as const;
+
+export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
+  return {
+    host: options.host ?? EMULATOR_DEFAULTS.host,
+    apiPort: nonNegativeOrThrow("apiPort", options.apiPort ?? EMULATOR_DEFAULTS.apiPort),
+    authPort: nonNegativeOrThrow("authPort", options.authPort ?? EMULATOR_DEFAULTS.authPort),
+    createdMs: nonNegativeOrThrow("createdMs", options.createdMs ?? EMULATOR_DEFAULTS.createdMs),
+    stepMs: nonNegativeOrThrow("stepMs", options.stepMs ?? EMULATOR_DEFAULTS.stepMs),
+    tokenTtlSeconds: positiveOrThrow("tokenTtlSeconds", options.tokenTtlSeconds ?? EMULATOR_DEFAULTS.tokenTtlSeconds),
+    clients: {
+      staging: options.clients?.staging ?? EMULATOR_DEFAULTS.clients.staging,
+      live: options.clients?.live ?? EMULATOR_DEFAULTS.clients.live,
+    },
+    webhookUrl: options.webhookUrl === undefined ? undefined : urlOrThrow(options.webhookUrl),
+    webhookRetryDelaysMs: options.webhookRetryDelaysMs ?? EMULATOR_DEFAULTS.webhookRetryDelaysMs,
+  };
+}
+
+function nonNegativeOrThrow(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`emulator option ${name} must be a number >= 0, got ${value}`);
+  return value;
+}
+
+function positiveOrThrow(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`emulator option ${name} must be a number > 0, got ${value}`);
+  return value;
+}
+
+function urlOrThrow(value: string): string {
+  if (!URL.canParse(value)) throw new RangeError(`emulator option webhookUrl must be an absolute URL, got "${value}"`);
+  return value;
+}

@@ -1,0 +1,31 @@
+/**
+ * Prettier with fixed options and no config lookup, so the output does not
+ * depend on the machine or on a .prettierrc near the output directory.
+ * The standalone build with its plugins given explicitly: prettier's main
+ * CommonJS entry loads itself through dynamic import(), which jest's module
+ * sandbox refuses, and standalone never looks for a config file.
+ */
+import type { Options } from "prettier";
+import * as prettier from "prettier/standalone";
+import * as estree from "prettier/plugins/estree";
+import * as typescript from "prettier/plugins/typescript";
+
+const OPTIONS: Options = {
+  parser: "typescript",
+  plugins: [estree, typescript],
+  printWidth: 100,
+  tabWidth: 2,
+  useTabs: false,
+  semi: true,
+  singleQuote: false,
+  // Keys are quoted by escape.ts exactly when needed; prettier must not re-decide.
+  quoteProps: "preserve",
+  trailingComma: "all",
+  bracketSpacing: true,
+  arrowParens: "always",
+  endOfLine: "lf",
+};
+
+export function formatTypeScript(source: string): Promise<string> {
+  return prettier.format(source, OPTIONS);
+}

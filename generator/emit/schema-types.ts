@@ -1,0 +1,132 @@
+/**
+ * Model schemas as TypeScript types. Every object schema becomes a named
+ * interface (so users can name each part of a request), declared in
+ * pre-order: a parent interface comes before the interfaces of its fields.
+ */
+import type {
+  IndexSignatureDeclarationStructure,
+  InterfaceDeclarationStructure,
+  OptionalKind,
+  PropertySignatureStructure,
+  TypeAliasDeclarationStructure,
+} from "ts-morph";
+import { StructureKind } from "ts-morph";
+import type { ObjectSchema, Property, Schema } from "../model/types.js";
+import { schemaDocs, type Docs } from "./docs.js";
+import { numberLiteral, propertyKey, stringLiteral, typeName } from "./escape.js";
+import { NameAllocator, singularTypeName } from "./names.js";
+
+export type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationStructure;
+
+/** Collects the declarations of one module; names are claimed in call order. */
+export class TypeEmitter {
+  readonly declarations: Declaration[] = [];
+  /** Whether any type refers to the runtime's FileInput (so the import can be dropped otherwise). */
+  usesFileInput = false;
+
+  constructor(readonly names: NameAllocator) {}
+
+  /**
+   * Declares `schema` (an object) as interface `name`. Object fields get
+   * interfaces named `<childPrefix><Field>`; `docs` replaces the schema's own.
+   */
+  declareInterface(name: string, schema: ObjectSchema, childPrefix: string, docs?: Docs): void {
+    this.declareWith(name, docs ?? schemaDocs(schema), () => {
+      const properties = schema.properties.map((p) => this.property(p, childPrefix));
+      return { properties, indexSignatures: this.indexSignatures(name, schema, properties) };
+    });
+  }
+
+  /** Declares interface `name` before any declaration its members add. */
+  declareWith(
+    name: string,
+    docs: Docs,
+    members: () => Pick<InterfaceDeclarationStructure, "properties" | "indexSignatures">,
+  ): void {
+    const slot = this.declarations.length;
+    this.declarations.push(placeholder(name));
+    this.declarations[slot] = { kind: StructureKind.Interface, name, isExported: true, docs, ...members() };
+  }
+
+  declareAlias(name: string, type: string, docs: Docs): void {
+    this.declarations.push({ kind: StructureKind.TypeAlias, name, isExported: true, type, docs });
+  }
+
+  /**
+   * The type of `schema`; an object gets an interface named after `baseName`
+   * (made unique), documented as "the type of `about`" when the schema has no description.
+   */
+  typeOf(schema: Schema, baseName: string, about: string): string {
+    return withNull(this.nonNullType(schema, baseName, about), schema.nullable);
+  }
+
+  property(property: Property, childPrefix: string): OptionalKind<PropertySignatureStructure> {
+    const base = childPrefix + typeName(property.name, "Field");
+    return {
+      name: propertyKey(property.name),
+      hasQuestionToken: !property.required,
+      type: this.typeOf(property.schema, base, `\`${property.name}\``),
+      docs: schemaDocs(property.schema),
+    };
+  }
+
+  private nonNullType(schema: Schema, baseName: string, about: string): string {
+    switch (schema.kind) {
+      case "string":
+        return schema.enum ? union(schema.enum.map(stringLiteral)) : "string";
+      case "number":
+        return schema.enum ? union(schema.enum.map(numberLiteral)) : "number";
+      case "boolean":
+        return schema.enum ? union(schema.enum.map(String)) : "boolean";
+      case "file":
+        this.usesFileInput = true;
+        return "FileInput";
+      case "array":
+        return arrayOf(this.typeOf(schema.items, singularTypeName(baseName), `an element of ${about}`));
+      case "object": {
+        const name = this.names.claim(baseName);
+        this.declareInterface(name, schema, name, schemaDocsOr(schema, `The type of ${about}.`));
+        return name;
+      }
+    }
+  }
+
+  /**
+   * `additionalProperties: true` or a schema: an index signature. Declared
+   * properties must fit the index type, so their types join the union.
+   */
+  private indexSignatures(
+    name: string,
+    schema: ObjectSchema,
+    properties: readonly OptionalKind<PropertySignatureStructure>[],
+  ): OptionalKind<IndexSignatureDeclarationStructure>[] {
+    const extra = schema.additionalProperties;
+    if (extra === false) return [];
+    if (extra === true) return [{ keyName: "key", keyType: "string", returnType: "unknown" }];
+    const types = [this.typeOf(extra, `${name}Value`, `an extra key of ${name}`)];
+    for (const p of properties) types.push(String(p.type));
+    if (properties.some((p) => p.hasQuestionToken)) types.push("undefined");
+    return [{ keyName: "key", keyType: "string", returnType: union([...new Set(types)]) }];
+  }
+}
+
+function schemaDocsOr(schema: Schema, fallback: string): Docs {
+  const own = schemaDocs(schema);
+  return schema.description ? own : schemaDocs(schema, fallback);
+}
+
+function placeholder(name: string): Declaration {
+  return { kind: StructureKind.TypeAlias, name, type: "never" };
+}
+
+function union(members: readonly string[]): string {
+  return members.length === 0 ? "never" : members.join(" | ");
+}
+
+function withNull(type: string, nullable: boolean): string {
+  return nullable ? `${type} | null` : type;
+}
+
+function arrayOf(item: string): string {
+  return /^[\p{L}\p{N}_$]+$/u.test(item) ? `${item}[]` : `(${item})[]`;
+}

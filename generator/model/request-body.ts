@@ -1,0 +1,70 @@
+/**
+ * The operation's request body: which forms it declares, each built and
+ * normalised, checked against each other when both exist, and how the
+ * runtime sends it.
+ */
+import { appendPointer } from "../read/json-pointer.js";
+import { followRefOrThrow, isRecord, ownValue, type BuildContext, type Located } from "./build-context.js";
+import { assertSameRequestOrThrow } from "./form-comparison.js";
+import { buildJsonFormOrThrow } from "./json-form.js";
+import { buildMultipartFormOrThrow } from "./multipart-form.js";
+import { normaliseRequestOrThrow } from "./request.js";
+import type { BodyForm, ObjectSchema, Schema } from "./types.js";
+
+export interface RequestBody {
+  readonly bodyForms: readonly BodyForm[];
+  readonly sendAs: BodyForm;
+  readonly request: ObjectSchema;
+}
+
+const MEDIA_TYPES: Readonly<Record<BodyForm, string>> = { json: "application/json", multipart: "multipart/form-data" };
+
+export function readRequestBodyOrThrow(context: BuildContext, operation: Located): RequestBody {
+  const media = mediaByFormOrThrow(context, operation);
+  const json = media.json && normaliseRequestOrThrow(context, buildJsonFormOrThrow(context, media.json), "json");
+  const multipart =
+    media.multipart && normaliseRequestOrThrow(context, buildMultipartFormOrThrow(context, media.multipart), "multipart");
+  if (json && multipart) assertSameRequestOrThrow(context, json, multipart);
+  const bodyForms = (["json", "multipart"] as const).filter((form) => media[form] !== undefined);
+  // The multipart tree is kept when both exist: only it carries the part names.
+  if (multipart) return { bodyForms, sendAs: hasFile(multipart) || !json ? "multipart" : "json", request: multipart };
+  return { bodyForms, sendAs: "json", request: json as ObjectSchema };
+}
+
+function mediaByFormOrThrow(context: BuildContext, operation: Located): Partial<Record<BodyForm, Located>> {
+  const declared = isRecord(operation.value) ? ownValue(operation.value, "requestBody") : undefined;
+  const bodyPointer = appendPointer(operation.pointer, "requestBody");
+  if (declared === undefined) {
+    throw context.error("NO_REQUEST_BODY", "the createSession operation has no requestBody", operation.pointer);
+  }
+  const body = followRefOrThrow(context, { value: declared, pointer: bodyPointer, trail: [] });
+  const content = isRecord(body.value) ? ownValue(body.value, "content") : undefined;
+  const out: Partial<Record<BodyForm, Located>> = {};
+  for (const key of isRecord(content) ? Object.keys(content) : []) {
+    // Media type parameters (`; charset=utf-8`) and case do not change the form.
+    const type = key.split(";")[0]?.trim().toLowerCase();
+    const form = (Object.keys(MEDIA_TYPES) as BodyForm[]).find((candidate) => MEDIA_TYPES[candidate] === type);
+    if (!form || out[form] || !isRecord(content)) continue;
+    const media = followRefOrThrow(context, { value: content[key], pointer: appendPointer(body.pointer, "content", key), trail: [] });
+    if (!isRecord(media.value) || ownValue(media.value, "schema") === undefined) {
+      throw context.error("NO_REQUEST_BODY", `the ${type} request body has no schema`, media.pointer);
+    }
+    out[form] = media;
+  }
+  if (!out.json && !out.multipart) {
+    const found = isRecord(content) ? Object.keys(content).join(", ") : "";
+    throw context.error(
+      "NO_REQUEST_BODY",
+      `the request body has neither application/json nor multipart/form-data content${found ? ` (found: ${found})` : ""}`,
+      body.pointer,
+    );
+  }
+  return out;
+}
+
+function hasFile(schema: Schema): boolean {
+  if (schema.kind === "file") return true;
+  if (schema.kind === "array") return hasFile(schema.items);
+  if (schema.kind === "object") return schema.properties.some((property) => hasFile(property.schema));
+  return false;
+}

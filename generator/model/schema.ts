@@ -1,0 +1,231 @@
+/**
+ * One OpenAPI schema object (after refs and allOf, see flat-schema.ts) into a
+ * model Schema. Anything the model cannot say exactly is refused with its
+ * pointer: no schema ever degrades to "any".
+ */
+import { appendPointer } from "../read/json-pointer.js";
+import type { BuildContext, Located } from "./build-context.js";
+import { flattenSchemaOrThrow, type FlatSchema } from "./flat-schema.js";
+import { inferKindOrThrow } from "./schema-kind.js";
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  type ArraySchema,
+  type BooleanSchema,
+  type FileSchema,
+  type JsonValue,
+  type NumberSchema,
+  type ObjectSchema,
+  type Property,
+  type Schema,
+  type StringSchema,
+} from "./types.js";
+
+/**
+ * Where a schema is used. Files exist only in the multipart form; objects in
+ * the multipart form are closed (their parts are all declared).
+ */
+export type SchemaUse = "json" | "multipart" | "response";
+
+/** Keywords a flow description may carry that the model has no place for, refused rather than dropped. */
+const REFUSED_KEYWORDS = ["uniqueItems", "minProperties", "maxProperties", "discriminator"] as const;
+
+export function convertSchemaOrThrow(context: BuildContext, at: Located, use: SchemaUse): Schema {
+  const flat = flattenSchemaOrThrow(context, at);
+  refuseUnsupportedKeywordsOrThrow(context, flat);
+  const kind = inferKindOrThrow(context, flat);
+  switch (kind) {
+    case "string":
+      return stringSchemaOrThrow(context, flat);
+    case "file":
+      return fileSchemaOrThrow(context, flat, use);
+    case "number":
+    case "integer":
+      return numberSchemaOrThrow(context, flat, kind === "integer");
+    case "boolean":
+      return booleanSchemaOrThrow(context, flat);
+    case "array":
+      return arraySchemaOrThrow(context, flat, use);
+    case "object":
+      return objectSchemaOrThrow(context, flat, use);
+  }
+}
+
+function refuseUnsupportedKeywordsOrThrow(context: BuildContext, flat: FlatSchema): void {
+  for (const keyword of REFUSED_KEYWORDS) {
+    if (keyword in flat.keywords) {
+      throw context.error(
+        "UNSUPPORTED_CONSTRUCT",
+        `\`${keyword}\` is not supported in flow descriptions`,
+        appendPointer(flat.pointer, keyword),
+      );
+    }
+  }
+}
+
+function stringSchemaOrThrow(context: BuildContext, flat: FlatSchema): StringSchema {
+  const pattern = text(flat, "pattern");
+  if (pattern !== undefined) checkPatternOrThrow(context, flat, pattern);
+  return {
+    kind: "string",
+    ...base(flat),
+    ...present({
+      format: text(flat, "format"),
+      enum: enumOrThrow(context, flat, (v): v is string => typeof v === "string"),
+      pattern,
+      minLength: numeric(flat, "minLength"),
+      maxLength: numeric(flat, "maxLength"),
+    }),
+  };
+}
+
+function fileSchemaOrThrow(context: BuildContext, flat: FlatSchema, use: SchemaUse): FileSchema {
+  if (use !== "multipart") {
+    const where = use === "json" ? "the JSON request form" : "the response";
+    throw context.error(
+      "UNSUPPORTED_CONSTRUCT",
+      `a file (type: string, format: binary) cannot appear in ${where}; files are sent only as multipart parts`,
+      flat.pointer,
+    );
+  }
+  // mediaTypes come from the form's `encoding`, which multipart-form.ts applies by part name.
+  return { kind: "file", ...base(flat), maxBytes: numeric(flat, "maxLength") ?? DEFAULT_MAX_FILE_BYTES, mediaTypes: [] };
+}
+
+function numberSchemaOrThrow(context: BuildContext, flat: FlatSchema, integer: boolean): NumberSchema {
+  // OpenAPI 3.0 writes exclusive bounds as booleans beside minimum/maximum; the model (like JSON Schema 7) wants numbers.
+  const minimum = numeric(flat, "minimum");
+  const maximum = numeric(flat, "maximum");
+  const lowerExclusive = flat.keywords["exclusiveMinimum"] === true && minimum !== undefined;
+  const upperExclusive = flat.keywords["exclusiveMaximum"] === true && maximum !== undefined;
+  return {
+    kind: "number",
+    ...base(flat),
+    integer,
+    ...present({
+      enum: enumOrThrow(context, flat, (v): v is number => typeof v === "number"),
+      minimum: lowerExclusive ? undefined : minimum,
+      maximum: upperExclusive ? undefined : maximum,
+      exclusiveMinimum: lowerExclusive ? minimum : undefined,
+      exclusiveMaximum: upperExclusive ? maximum : undefined,
+      multipleOf: numeric(flat, "multipleOf"),
+    }),
+  };
+}
+
+function booleanSchemaOrThrow(context: BuildContext, flat: FlatSchema): BooleanSchema {
+  return {
+    kind: "boolean",
+    ...base(flat),
+    ...present({ enum: enumOrThrow(context, flat, (v): v is boolean => typeof v === "boolean") }),
+  };
+}
+
+function arraySchemaOrThrow(context: BuildContext, flat: FlatSchema, use: SchemaUse): ArraySchema {
+  if (!flat.items) {
+    throw context.error("INVALID_SCHEMA", "an array schema needs `items`", flat.pointer);
+  }
+  return {
+    kind: "array",
+    ...base(flat),
+    items: convertSchemaOrThrow(context, flat.items, use),
+    ...present({ minItems: numeric(flat, "minItems"), maxItems: numeric(flat, "maxItems") }),
+  };
+}
+
+function objectSchemaOrThrow(context: BuildContext, flat: FlatSchema, use: SchemaUse): ObjectSchema {
+  const names = new Set(flat.properties.map((property) => property.name));
+  const unknown = flat.required.find((name) => !names.has(name));
+  if (unknown !== undefined) {
+    throw context.error(
+      "INVALID_SCHEMA",
+      `\`required\` lists "${unknown}", which is not among the object's properties`,
+      appendPointer(flat.pointer, "required"),
+    );
+  }
+  const required = new Set(flat.required);
+  const properties = flat.properties.map(
+    (property): Property => ({
+      name: property.name,
+      required: required.has(property.name),
+      schema: convertSchemaOrThrow(context, property, use),
+    }),
+  );
+  return {
+    kind: "object",
+    ...base(flat),
+    properties,
+    additionalProperties: additionalPropertiesOrThrow(context, flat, use),
+  };
+}
+
+function additionalPropertiesOrThrow(context: BuildContext, flat: FlatSchema, use: SchemaUse): boolean | Schema {
+  const declared = flat.additionalProperties;
+  if (use === "multipart") {
+    if (declared === undefined || declared === false) return false;
+    throw context.error(
+      "UNSUPPORTED_CONSTRUCT",
+      "additionalProperties in the multipart form: every part must be declared by name",
+      appendPointer(flat.pointer, "additionalProperties"),
+    );
+  }
+  if (declared === undefined) return true;
+  return typeof declared === "boolean" ? declared : convertSchemaOrThrow(context, declared, use);
+}
+
+function base(flat: FlatSchema): { pointer: string; nullable: boolean; description?: string; default?: JsonValue } {
+  return {
+    pointer: flat.pointer,
+    nullable: flat.keywords["nullable"] === true,
+    ...present({ description: text(flat, "description") }),
+    ...("default" in flat.keywords ? { default: flat.keywords["default"] as JsonValue } : {}),
+  };
+}
+
+function enumOrThrow<T>(context: BuildContext, flat: FlatSchema, isMember: (value: unknown) => value is T): readonly T[] | undefined {
+  const values = flat.keywords["enum"];
+  if (!Array.isArray(values)) return undefined;
+  const nullable = flat.keywords["nullable"] === true;
+  const members: T[] = [];
+  values.forEach((value: unknown, index) => {
+    if (value === null && nullable) return;
+    if (!isMember(value)) {
+      throw context.error(
+        "INVALID_SCHEMA",
+        `enum value ${JSON.stringify(value)} does not match the schema's type`,
+        appendPointer(flat.pointer, "enum", index),
+      );
+    }
+    members.push(value);
+  });
+  return members;
+}
+
+function checkPatternOrThrow(context: BuildContext, flat: FlatSchema, pattern: string): void {
+  try {
+    // The `u` flag: the validators (ajv) compile patterns as unicode regular expressions.
+    new RegExp(pattern, "u");
+  } catch (error) {
+    throw context.error(
+      "INVALID_SCHEMA",
+      `pattern is not a valid regular expression: ${(error as Error).message}`,
+      appendPointer(flat.pointer, "pattern"),
+    );
+  }
+}
+
+function text(flat: FlatSchema, key: string): string | undefined {
+  const value = flat.keywords[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+function numeric(flat: FlatSchema, key: string): number | undefined {
+  const value = flat.keywords[key];
+  return typeof value === "number" ? value : undefined;
+}
+
+/** Drops undefined entries, so optional model fields are absent rather than `undefined`. */
+function present<T extends Record<string, unknown>>(values: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) out[key] = value;
+  return out as { [K in keyof T]?: Exclude<T[K], undefined> };
+}

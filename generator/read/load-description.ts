@@ -1,0 +1,62 @@
+/**
+ * Reads one flow description (YAML or JSON, from a file or fetched bytes),
+ * checks it is OpenAPI 3.0 and valid, and keeps what error messages need:
+ * the display path and a pointer-to-line map.
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { CodegenError } from "../errors.js";
+import { checkOpenApiVersionOrThrow } from "./openapi-version.js";
+import { validateOpenApiOrThrow } from "./openapi-validation.js";
+import { parseYamlOrThrow } from "./yaml-source.js";
+
+export interface LoadedDescription {
+  /** The path as the user gave it (for messages and the generated header). */
+  readonly file: string;
+  /** sha256 (hex) of the bytes as read. */
+  readonly sha256: string;
+  /** The parsed document: plain objects, arrays and scalars. */
+  readonly document: unknown;
+  /** 1-based line of the key (or item) a `#/...` pointer names, when it exists in the file. */
+  lineOfOrUndefined(pointer: string): number | undefined;
+}
+
+export async function loadDescriptionOrThrow(path: string, displayPath: string): Promise<LoadedDescription> {
+  const bytes = await readSourceOrThrow(path, displayPath);
+  return parseDescriptionOrThrow(bytes, displayPath);
+}
+
+export function parseDescriptionOrThrow(bytes: string | Uint8Array, displayPath: string): LoadedDescription {
+  const raw = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
+  const text = decodeUtf8OrThrow(raw, displayPath);
+  const { document, lineOfOrUndefined } = parseYamlOrThrow(text, displayPath);
+  checkOpenApiVersionOrThrow(document, displayPath, lineOfOrUndefined);
+  validateOpenApiOrThrow(document, displayPath, lineOfOrUndefined);
+  return {
+    file: displayPath,
+    sha256: createHash("sha256").update(raw).digest("hex"),
+    document,
+    lineOfOrUndefined,
+  };
+}
+
+async function readSourceOrThrow(path: string, displayPath: string): Promise<Uint8Array> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const detail =
+      code === "ENOENT"
+        ? `flow description not found: ${displayPath}`
+        : `cannot read flow description ${displayPath} (${code ?? String(error)})`;
+    throw new CodegenError("SOURCE_NOT_FOUND", detail, { file: displayPath }, { cause: error });
+  }
+}
+
+function decodeUtf8OrThrow(bytes: Uint8Array, file: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch (error) {
+    throw new CodegenError("SYNTAX_ERROR", "the file is not valid UTF-8 text", { file }, { cause: error });
+  }
+}

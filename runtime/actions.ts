@@ -1,0 +1,72 @@
+/**
+ * Answering an API-only step (SERVICE-SPEC 4): the body names its action in
+ * `type`, is checked against that action's schema from the session's latest
+ * step, and goes out as it is with the step's ticket in `x-ticket-id`.
+ */
+import { actionValidatorOrThrow } from "./action-schemas.js";
+import type { ClientContext } from "./client-context.js";
+import { RequestValidationError } from "./errors.js";
+import type { ActionBody, RequestOptions, Step, StepAction } from "./resources.js";
+import { getStep, sessionPath } from "./session-calls.js";
+import { describeIssues, issuesFromAjv } from "./validation-issues.js";
+
+export async function submitAction(
+  ctx: ClientContext,
+  sessionId: string,
+  ticketId: string,
+  action: ActionBody,
+  options: RequestOptions = {},
+): Promise<unknown> {
+  const path = `${sessionPath(ctx, sessionId)}/actions`;
+  checkTicket(ticketId);
+  const type = actionTypeOrThrow(action);
+  // Without a step read before, the validation needs one: reading it is a harmless GET.
+  const step = ctx.steps.latestOrUndefined(sessionId) ?? (await getStep(ctx, sessionId, options));
+  const offered = offeredActionOrThrow(step, type, sessionId);
+  validateOrThrow(offered, action);
+  return ctx.api.json({
+    method: "POST",
+    path,
+    headers: { "x-ticket-id": ticketId },
+    body: { json: JSON.stringify(action) },
+    ...options,
+  });
+}
+
+function checkTicket(ticketId: string): void {
+  if (typeof ticketId === "string" && ticketId !== "") return;
+  throw new RequestValidationError(
+    "INVALID_ACTION",
+    "ticketId is required: take it from the step that waits for an action (waitForStep)",
+    [{ path: "ticketId", message: "must be a non-empty string" }],
+  );
+}
+
+function actionTypeOrThrow(action: ActionBody): string {
+  const type = typeof action === "object" && action !== null ? (action as { type?: unknown }).type : undefined;
+  if (typeof type === "string" && type !== "") return type;
+  throw new RequestValidationError("INVALID_ACTION", "The action body must name its action in `type`", [
+    { path: "type", message: "is required" },
+  ]);
+}
+
+function offeredActionOrThrow(step: Step, type: string, sessionId: string): StepAction {
+  const actions = Array.isArray(step.actions) ? step.actions : [];
+  const offered = actions.find((candidate) => candidate?.type === type);
+  if (offered) return offered;
+  const names = actions.map((candidate) => candidate?.type).filter((name) => typeof name === "string");
+  throw new RequestValidationError(
+    "UNKNOWN_ACTION",
+    names.length > 0
+      ? `Action ${type} is not offered by step ${step.stepType} of session ${sessionId}; it offers ${names.join(", ")}`
+      : `Step ${step.stepType} of session ${sessionId} offers no actions; wait for a ticket with waitForStep`,
+    [{ path: "type", message: names.length > 0 ? `must be one of ${names.join(", ")}` : "no action is offered" }],
+  );
+}
+
+function validateOrThrow(offered: StepAction, action: ActionBody): void {
+  const validate = actionValidatorOrThrow(offered.schema, offered.type);
+  if (validate(action)) return;
+  const issues = issuesFromAjv(validate.errors);
+  throw new RequestValidationError("INVALID_ACTION", `Action ${offered.type} is invalid: ${describeIssues(issues)}`, issues);
+}

@@ -1,0 +1,151 @@
+/**
+ * createClient's options: what the user writes (ClientOptions) and what the
+ * runtime works with (ResolvedClientOptions). Defaults live here and only here.
+ */
+import { Agent, type Dispatcher } from "undici";
+import { ConfigurationError } from "./errors.js";
+import { ENVIRONMENTS, type Environment } from "./flow-spec.js";
+
+export type AuthMethod = "client_secret_post" | "client_secret_basic";
+
+export interface RetryOptions {
+  /** Retries after the first attempt of a GET (429, 5xx, network errors). Default 2. */
+  readonly maxRetries?: number;
+  /** Backoff base: attempt n waits about baseDelayMs * 2^n, with full jitter. Default 250. */
+  readonly baseDelayMs?: number;
+  /** No wait is longer; a Retry-After above it ends the retries. Default 10000. */
+  readonly maxDelayMs?: number;
+}
+
+export interface ClientOptions<E extends Environment = Environment> {
+  /** {base_url}: API host, may carry a path prefix (`https://gw.example/verification`). */
+  readonly baseUrl: string | URL;
+  /** {auth_url}: token host; tokens are requested from `{authUrl}/oidc/token`. */
+  readonly authUrl: string | URL;
+  /** The environment the API client belongs to; flows of the other one are refused. */
+  readonly environment: E;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** How credentials travel to the token endpoint. Default "client_secret_post". */
+  readonly authMethod?: AuthMethod;
+  /** Sent on every request (the service's firewall refuses requests without one). Required. */
+  readonly userAgent: string;
+  /** Per-call limit until the response is read (for getFile: until its headers). Default 30000. */
+  readonly timeoutMs?: number;
+  /** GET retry policy. */
+  readonly retry?: RetryOptions;
+  /** A token is renewed this long before it expires (at most a tenth of its lifetime). Default 60000. */
+  readonly tokenExpirySkewMs?: number;
+  /** waitForStep's polling interval. Default 2500 (the service recommends 2 to 3 s). */
+  readonly pollIntervalMs?: number;
+  /** waitForStep gives up after this long. Default 600000 (10 minutes). */
+  readonly waitTimeoutMs?: number;
+  /** An undici dispatcher (proxy, custom TLS). Default: an Agent owned by the client, closed by close(). */
+  readonly dispatcher?: Dispatcher;
+}
+
+export interface ResolvedClientOptions<E extends Environment = Environment> {
+  /** Without trailing slash; paths are appended to it. */
+  readonly baseUrl: string;
+  readonly tokenUrl: string;
+  readonly environment: E;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly authMethod: AuthMethod;
+  readonly userAgent: string;
+  readonly timeoutMs: number;
+  readonly retry: Required<RetryOptions>;
+  readonly tokenExpirySkewMs: number;
+  readonly pollIntervalMs: number;
+  readonly waitTimeoutMs: number;
+  readonly dispatcher: Dispatcher;
+  /** Whether close() should close the dispatcher (only when the client created it). */
+  readonly ownsDispatcher: boolean;
+}
+
+export const DEFAULTS = {
+  authMethod: "client_secret_post",
+  timeoutMs: 30_000,
+  retry: { maxRetries: 2, baseDelayMs: 250, maxDelayMs: 10_000 },
+  tokenExpirySkewMs: 60_000,
+  pollIntervalMs: 2_500,
+  waitTimeoutMs: 600_000,
+} as const;
+
+export function resolveClientOptionsOrThrow<E extends Environment>(
+  options: ClientOptions<E>,
+): ResolvedClientOptions<E> {
+  if (typeof options !== "object" || options === null) throw new ConfigurationError("createClient needs an options object");
+  const userAgent = requireText(options.userAgent, "userAgent", "the service refuses requests without a User-Agent");
+  if (/[\r\n]/.test(userAgent)) throw new ConfigurationError("userAgent must be a single line");
+  if (!ENVIRONMENTS.includes(options.environment)) {
+    throw new ConfigurationError(`environment must be one of ${ENVIRONMENTS.join(", ")}; got ${JSON.stringify(options.environment)}`);
+  }
+  const authMethod = options.authMethod ?? DEFAULTS.authMethod;
+  if (authMethod !== "client_secret_post" && authMethod !== "client_secret_basic") {
+    throw new ConfigurationError(`authMethod must be "client_secret_post" or "client_secret_basic"`);
+  }
+  const ownsDispatcher = options.dispatcher === undefined;
+  return {
+    baseUrl: httpUrlOrThrow(options.baseUrl, "baseUrl"),
+    tokenUrl: `${httpUrlOrThrow(options.authUrl, "authUrl")}/oidc/token`,
+    environment: options.environment,
+    clientId: requireText(options.clientId, "clientId", "it comes from the dashboard"),
+    // Checked for presence only: the secret itself never appears in a message.
+    clientSecret: requireText(options.clientSecret, "clientSecret", "it comes from the dashboard"),
+    authMethod,
+    userAgent,
+    timeoutMs: positive(options.timeoutMs, DEFAULTS.timeoutMs, "timeoutMs"),
+    retry: {
+      maxRetries: nonNegativeInteger(options.retry?.maxRetries, DEFAULTS.retry.maxRetries, "retry.maxRetries"),
+      baseDelayMs: nonNegative(options.retry?.baseDelayMs, DEFAULTS.retry.baseDelayMs, "retry.baseDelayMs"),
+      maxDelayMs: nonNegative(options.retry?.maxDelayMs, DEFAULTS.retry.maxDelayMs, "retry.maxDelayMs"),
+    },
+    tokenExpirySkewMs: nonNegative(options.tokenExpirySkewMs, DEFAULTS.tokenExpirySkewMs, "tokenExpirySkewMs"),
+    pollIntervalMs: nonNegative(options.pollIntervalMs, DEFAULTS.pollIntervalMs, "pollIntervalMs"),
+    waitTimeoutMs: positive(options.waitTimeoutMs, DEFAULTS.waitTimeoutMs, "waitTimeoutMs"),
+    dispatcher: options.dispatcher ?? new Agent(),
+    ownsDispatcher,
+  };
+}
+
+function requireText(value: unknown, name: string, why: string): string {
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new ConfigurationError(`${name} is required (${why})`);
+  }
+  return value;
+}
+
+/** An http(s) URL without trailing slash, query or fragment. */
+function httpUrlOrThrow(value: string | URL | undefined, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(String(value ?? ""));
+  } catch {
+    throw new ConfigurationError(`${name} must be an absolute http(s) URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigurationError(`${name} must be an http(s) URL; got ${url.protocol}`);
+  }
+  if (url.username || url.password) throw new ConfigurationError(`${name} must not carry credentials`);
+  if (url.search || url.hash) throw new ConfigurationError(`${name} must not have a query or fragment`);
+  return url.href.replace(/\/+$/, "");
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError(`${name} must be a positive number`);
+  return value;
+}
+
+function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0) throw new ConfigurationError(`${name} must be a number >= 0`);
+  return value;
+}
+
+function nonNegativeInteger(value: number | undefined, fallback: number, name: string): number {
+  const resolved = nonNegative(value, fallback, name);
+  if (!Number.isInteger(resolved)) throw new ConfigurationError(`${name} must be an integer`);
+  return resolved;
+}

@@ -1,0 +1,28 @@
+/**
+ * createSessionFor: what every generated `createSession` calls. Checks the
+ * request on the client (preflight.ts), then POSTs it once: session creation
+ * is not retried after its body may have reached the server.
+ */
+import { clientContextOrThrow } from "./client-context.js";
+import type { Client } from "./client.js";
+import { InvalidResponseError } from "./errors.js";
+import type { Environment, FlowSpec } from "./flow-spec.js";
+import { preflightOrThrow } from "./preflight.js";
+import type { RequestValidator } from "./request-validator.js";
+import type { RequestOptions } from "./resources.js";
+
+export async function createSessionFor<E extends Environment, Request, Response>(
+  client: Client<E>,
+  spec: FlowSpec<E>,
+  validate: RequestValidator,
+  request: Request,
+  options: RequestOptions = {},
+): Promise<Response> {
+  const context = clientContextOrThrow(client);
+  const body = await preflightOrThrow(context.options.environment, spec, validate, request);
+  const response = await context.api.json<unknown>({ method: "POST", path: spec.path, body, ...options });
+  if (typeof response !== "object" || response === null) {
+    throw new InvalidResponseError("POST", context.api.displayPath({ path: spec.path }), "expected the created session as JSON");
+  }
+  return response as Response;
+}

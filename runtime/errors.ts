@@ -1,0 +1,269 @@
+/**
+ * The one error hierarchy of the runtime. Every error has a `name` and a
+ * stable machine `code`; API errors add status, method and path (never the
+ * query string, never a token); nothing here ever holds a secret.
+ */
+
+export class FlowsmithError extends Error {
+  override readonly name: string = "FlowsmithError";
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** createClient was given options it cannot work with. */
+export class ConfigurationError extends FlowsmithError {
+  override readonly name = "ConfigurationError";
+  constructor(message: string) {
+    super("INVALID_OPTIONS", message);
+  }
+}
+
+export type RequestValidationCode =
+  | "VALIDATION_FAILED"
+  | "INVALID_METADATA"
+  | "UNSUPPORTED_LOCALE"
+  | "STATE_TOO_LONG"
+  | "FILE_TOO_LARGE"
+  | "TOO_MANY_FILES"
+  | "REQUEST_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "ENVIRONMENT_MISMATCH"
+  | "INVALID_ACTION"
+  | "UNKNOWN_ACTION";
+
+/** Where a request is wrong: a readable path (`input.documents[0].source`) and what is wrong there. */
+export interface ValidationIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A pre-flight check failed on the client: nothing was sent. */
+export class RequestValidationError extends FlowsmithError {
+  override readonly name = "RequestValidationError";
+  constructor(
+    override readonly code: RequestValidationCode,
+    message: string,
+    readonly issues: readonly ValidationIssue[] = [],
+  ) {
+    super(code, message);
+  }
+}
+
+/** The token request failed. Names the token URL and status; never the credentials. */
+export class AuthError extends FlowsmithError {
+  override readonly name = "AuthError";
+  constructor(
+    readonly tokenUrl: string,
+    readonly status: number | undefined,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super("AUTH_FAILED", `Token request to ${tokenUrl} failed${status ? ` with status ${status}` : ""}: ${detail}`, options);
+  }
+}
+
+/** A request did not complete within its time limit. */
+export class TimeoutError extends FlowsmithError {
+  override readonly name = "TimeoutError";
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly timeoutMs: number,
+  ) {
+    super("TIMEOUT", `${method} ${path} timed out after ${timeoutMs} ms`);
+  }
+}
+
+/** The caller's AbortSignal fired. */
+export class AbortError extends FlowsmithError {
+  override readonly name = "AbortError";
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    options?: { cause?: unknown },
+  ) {
+    super("ABORTED", `${method} ${path} was aborted`, options);
+  }
+}
+
+/** The connection failed (refused, reset, DNS...) before a response arrived. */
+export class NetworkError extends FlowsmithError {
+  override readonly name = "NetworkError";
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    options?: { cause?: unknown },
+  ) {
+    super("NETWORK_ERROR", `${method} ${path} failed: ${describeCause(options?.cause)}`, options);
+  }
+}
+
+/** A 2xx response the runtime could not read (not JSON, wrong shape). */
+export class InvalidResponseError extends FlowsmithError {
+  override readonly name = "InvalidResponseError";
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    detail: string,
+  ) {
+    super("INVALID_RESPONSE", `${method} ${path}: ${detail}`);
+  }
+}
+
+export type ApiErrorCode =
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNPROCESSABLE_ENTITY"
+  | "RATE_LIMITED"
+  | "SERVER_ERROR"
+  | "HTTP_ERROR";
+
+interface ApiErrorInit {
+  readonly status: number;
+  readonly method: string;
+  /** Path of the request, without query string. */
+  readonly path: string;
+  /** The parsed error body (JSON), its text, or undefined when empty. */
+  readonly body: unknown;
+  /** Milliseconds from a Retry-After header, when the service sent one. */
+  readonly retryAfterMs?: number;
+}
+
+/** The service answered with a non-2xx status. */
+export class ApiError extends FlowsmithError {
+  override readonly name: string = "ApiError";
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  readonly body: unknown;
+  /** `code` from the error body, when it has one (`FILE_TOO_LARGE` on 422). */
+  readonly bodyCode: string | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(code: ApiErrorCode, init: ApiErrorInit, hint?: string) {
+    const bodyCode = bodyCodeOf(init.body);
+    const bodyMessage = bodyMessageOf(init.body);
+    super(
+      code,
+      `${init.method} ${init.path} failed with status ${init.status}` +
+        (bodyCode ? ` (${bodyCode})` : "") +
+        (bodyMessage ? `: ${bodyMessage}` : "") +
+        (hint ? `. ${hint}` : ""),
+    );
+    this.status = init.status;
+    this.method = init.method;
+    this.path = init.path;
+    this.body = init.body;
+    this.bodyCode = bodyCode;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+export class BadRequestError extends ApiError {
+  override readonly name = "BadRequestError";
+  constructor(init: ApiErrorInit) {
+    super("BAD_REQUEST", init);
+  }
+}
+export class UnauthorizedError extends ApiError {
+  override readonly name = "UnauthorizedError";
+  constructor(init: ApiErrorInit) {
+    super("UNAUTHORIZED", init, "The access token was refused, also after fetching a new one");
+  }
+}
+export class ForbiddenError extends ApiError {
+  override readonly name = "ForbiddenError";
+  constructor(init: ApiErrorInit) {
+    super(
+      "FORBIDDEN",
+      init,
+      "The usual cause is a request without a User-Agent header (a firewall rejects it before the API); " +
+        "otherwise the API client's environment does not match the path",
+    );
+  }
+}
+export class NotFoundError extends ApiError {
+  override readonly name = "NotFoundError";
+  constructor(init: ApiErrorInit) {
+    super("NOT_FOUND", init);
+  }
+}
+export class PayloadTooLargeError extends ApiError {
+  override readonly name = "PayloadTooLargeError";
+  constructor(init: ApiErrorInit) {
+    super("PAYLOAD_TOO_LARGE", init, "The request body is over the service's 50 MB limit");
+  }
+}
+export class UnprocessableEntityError extends ApiError {
+  override readonly name = "UnprocessableEntityError";
+  constructor(init: ApiErrorInit) {
+    super("UNPROCESSABLE_ENTITY", init);
+  }
+}
+export class RateLimitError extends ApiError {
+  override readonly name = "RateLimitError";
+  constructor(init: ApiErrorInit) {
+    super("RATE_LIMITED", init);
+  }
+}
+export class ServerError extends ApiError {
+  override readonly name = "ServerError";
+  constructor(init: ApiErrorInit) {
+    super("SERVER_ERROR", init);
+  }
+}
+
+/** The error class for a non-2xx status. */
+export function apiErrorFor(init: ApiErrorInit): ApiError {
+  switch (init.status) {
+    case 400:
+      return new BadRequestError(init);
+    case 401:
+      return new UnauthorizedError(init);
+    case 403:
+      return new ForbiddenError(init);
+    case 404:
+      return new NotFoundError(init);
+    case 413:
+      return new PayloadTooLargeError(init);
+    case 422:
+      return new UnprocessableEntityError(init);
+    case 429:
+      return new RateLimitError(init);
+    default:
+      return init.status >= 500 ? new ServerError(init) : new ApiError("HTTP_ERROR", init);
+  }
+}
+
+function bodyCodeOf(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const code = (body as { code?: unknown }).code;
+  return typeof code === "string" && code.length > 0 ? code : undefined;
+}
+
+function bodyMessageOf(body: unknown): string | undefined {
+  const raw =
+    typeof body === "string"
+      ? body
+      : typeof body === "object" && body !== null
+        ? (body as { message?: unknown }).message
+        : undefined;
+  if (typeof raw !== "string" || raw.trim() === "") return undefined;
+  const oneLine = raw.replace(/\s+/g, " ").trim();
+  return oneLine.length > 300 ? `${oneLine.slice(0, 300)}…` : oneLine;
+}
+
+function describeCause(cause: unknown): string {
+  // Duck-typed: errors from Node internals may come from another realm (instanceof fails under jest).
+  const { code, message } = (typeof cause === "object" && cause !== null ? cause : {}) as { code?: unknown; message?: unknown };
+  const parts = [code, message].filter((part) => typeof part === "string" && part !== "");
+  return parts.length > 0 ? parts.join(" ") : "network error";
+}

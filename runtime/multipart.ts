@@ -1,0 +1,160 @@
+/**
+ * A multipart request on the wire: walk the request along the flow's field
+ * tree to get its parts (exact part names, spec order), put them in an undici
+ * FormData whose file entries are Blobs (undici streams them), and compute the
+ * encoded body's exact length before anything is sent.
+ */
+import { FormData } from "undici";
+import { RequestValidationError } from "./errors.js";
+import { FlowsmithError } from "./errors.js";
+import { isFileInput, type FileInput } from "./files.js";
+import type { FieldSpec, PartName } from "./flow-spec.js";
+import { readablePath } from "./validation-issues.js";
+
+export interface TextPart {
+  readonly kind: "text";
+  readonly name: string;
+  readonly value: string;
+}
+
+export interface FilePart {
+  readonly kind: "file";
+  readonly name: string;
+  readonly input: FileInput;
+  readonly maxBytes: number;
+  readonly mediaTypes: readonly string[];
+  /** Where it sits in the request, for error messages. */
+  readonly path: string;
+}
+
+export type Part = TextPart | FilePart;
+
+/** A file ready for the form: the Blob carries its filename and media type. */
+export interface EncodablePart {
+  readonly name: string;
+  readonly value: string | Blob;
+}
+
+/** The parts of `request` in the order of `fields`; null and undefined values send no part. */
+export function collectPartsOrThrow(request: unknown, fields: FieldSpec): Part[] {
+  const parts: Part[] = [];
+  walk(request, fields, { indices: [], path: [] }, parts);
+  return parts;
+}
+
+export function buildForm(parts: readonly EncodablePart[]): FormData {
+  const form = new FormData();
+  for (const part of parts) {
+    // The Blobs are node:buffer Files; undici's typings name the DOM Blob.
+    form.append(part.name, part.value as string);
+  }
+  return form;
+}
+
+/**
+ * The exact byte length undici will send for `form`, following its
+ * multipart/form-data encoder (undici lib/web/fetch/body.js, extractBody):
+ * the boundary is always `----formdata-undici-0` plus 11 digits.
+ */
+export function encodedLength(form: FormData): number {
+  const boundaryLength = 32;
+  const prefix = 2 + boundaryLength + 2 + "Content-Disposition: form-data".length;
+  let length = 0;
+  for (const [name, value] of form) {
+    const escapedName = escapeQuoted(normalizeLinefeeds(name));
+    if (typeof value === "string") {
+      length += prefix + utf8(`; name="${escapedName}"\r\n\r\n${normalizeLinefeeds(value)}\r\n`);
+    } else {
+      const file = value as Blob & { name?: string };
+      length +=
+        prefix +
+        utf8(
+          `; name="${escapedName}"` +
+            (file.name ? `; filename="${escapeQuoted(file.name)}"` : "") +
+            `\r\nContent-Type: ${file.type || "application/octet-stream"}\r\n\r\n`,
+        ) +
+        file.size +
+        2;
+    }
+  }
+  return length + 2 + boundaryLength + 4;
+}
+
+interface Position {
+  /** Index of each enclosing array, outermost first. */
+  readonly indices: readonly number[];
+  readonly path: readonly (string | number)[];
+}
+
+function walk(value: unknown, spec: FieldSpec, at: Position, parts: Part[]): void {
+  if (value === null || value === undefined) return;
+  switch (spec.kind) {
+    case "object":
+      if (typeof value !== "object" || Array.isArray(value)) throw notA("an object", at);
+      for (const property of spec.properties) {
+        if (!Object.prototype.hasOwnProperty.call(value, property.name)) continue;
+        const child = (value as Record<string, unknown>)[property.name];
+        walk(child, property.spec, { indices: at.indices, path: [...at.path, property.name] }, parts);
+      }
+      return;
+    case "array":
+      if (!Array.isArray(value)) throw notA("an array", at);
+      value.forEach((element, index) =>
+        walk(element, spec.items, { indices: [...at.indices, index], path: [...at.path, index] }, parts),
+      );
+      return;
+    case "value":
+      parts.push({ kind: "text", name: partName(spec.part, at), value: textOf(value, at) });
+      return;
+    case "file":
+      if (!isFileInput(value)) throw notA("a file (Blob, Uint8Array or { data, filename, contentType })", at);
+      parts.push({
+        kind: "file",
+        name: partName(spec.part, at),
+        input: value,
+        maxBytes: spec.maxBytes,
+        mediaTypes: spec.mediaTypes,
+        path: readablePath(at.path),
+      });
+      return;
+  }
+}
+
+function partName(part: PartName, at: Position): string {
+  return part
+    .map((segment) => {
+      if (typeof segment === "string") return segment;
+      const index = at.indices[segment.index];
+      if (index === undefined) {
+        throw new FlowsmithError("INVALID_SPEC", `Part name ${JSON.stringify(part)} refers to array ${segment.index}, which does not enclose ${readablePath(at.path)}`);
+      }
+      return String(index);
+    })
+    .join("");
+}
+
+function textOf(value: unknown, at: Position): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  throw notA("a string, finite number or boolean", at);
+}
+
+function notA(expected: string, at: Position): RequestValidationError {
+  const path = readablePath(at.path);
+  return new RequestValidationError("VALIDATION_FAILED", `Request is invalid: ${path} must be ${expected}`, [
+    { path, message: `must be ${expected}` },
+  ]);
+}
+
+function escapeQuoted(text: string): string {
+  return text.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+}
+
+function normalizeLinefeeds(text: string): string {
+  return text.replace(/\r?\n|\r/g, "\r\n");
+}
+
+function utf8(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}

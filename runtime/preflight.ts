@@ -1,0 +1,176 @@
+/**
+ * Everything checked on the client before a session is created (issue 3,
+ * "Before anything is sent"), most specific first, so the error names the
+ * real problem: environment, metadata keys, locale, state length, the flow's
+ * validator, then the files (type, size, media type, count) and the body size.
+ * Returns the body ready to send; throws RequestValidationError, sending nothing.
+ */
+import type { FormData } from "undici";
+import { FlowsmithError, RequestValidationError, type RequestValidationCode, type ValidationIssue } from "./errors.js";
+import { essence, extensionForMediaType, filePartsOf, mediaTypeForFilename, namedBlob, sniffImageType } from "./files.js";
+import {
+  MAX_FILES_PER_REQUEST,
+  MAX_REQUEST_BYTES,
+  MAX_STATE_LENGTH,
+  METADATA_KEYS,
+  type Environment,
+  type FlowSpec,
+} from "./flow-spec.js";
+import { buildForm, collectPartsOrThrow, encodedLength, type EncodablePart, type FilePart } from "./multipart.js";
+import type { RequestValidator } from "./request-validator.js";
+import { describeIssues, issuesFromAjv } from "./validation-issues.js";
+
+export type PreparedBody = { readonly json: string } | { readonly form: FormData };
+
+export async function preflightOrThrow(
+  clientEnvironment: Environment,
+  spec: FlowSpec,
+  validate: RequestValidator,
+  request: unknown,
+): Promise<PreparedBody> {
+  checkEnvironment(clientEnvironment, spec);
+  checkMetadata(spec, request);
+  checkState(request);
+  runValidator(validate, request);
+  return spec.body === "json" ? jsonBody(request) : multipartBody(spec, request);
+}
+
+function checkEnvironment(clientEnvironment: Environment, spec: FlowSpec): void {
+  if (spec.environment === clientEnvironment) return;
+  fail(
+    "ENVIRONMENT_MISMATCH",
+    `Flow ${spec.id} is published to ${spec.environment}, but the client belongs to ${clientEnvironment}; ` +
+      `an API client reaches only its own environment`,
+  );
+}
+
+function checkMetadata(spec: FlowSpec, request: unknown): void {
+  const metadata = isRecord(request) ? request.metadata : undefined;
+  if (!isRecord(metadata)) return; // missing or malformed: the validator says so
+  const extra = Object.keys(metadata).filter((key) => !(METADATA_KEYS as readonly string[]).includes(key));
+  if (extra.length > 0) {
+    fail(
+      "INVALID_METADATA",
+      `metadata may only have ${METADATA_KEYS.join(" and ")}; remove ${extra.map((k) => JSON.stringify(k)).join(", ")}`,
+      extra.map((key) => ({ path: `metadata[${JSON.stringify(key)}]`, message: "is not allowed" })),
+    );
+  }
+  const locale = metadata.locale;
+  if (locale !== undefined && !(spec.locales as readonly unknown[]).includes(locale)) {
+    fail(
+      "UNSUPPORTED_LOCALE",
+      `metadata.locale ${JSON.stringify(locale)} is not offered by flow ${spec.id}; it accepts ${spec.locales.join(", ")}`,
+      [{ path: "metadata.locale", message: `must be one of ${spec.locales.join(", ")}` }],
+    );
+  }
+}
+
+function checkState(request: unknown): void {
+  const state = isRecord(request) ? request.state : undefined;
+  // Characters are code points, as the flow's validator (ajv maxLength) counts them.
+  if (typeof state !== "string" || [...state].length <= MAX_STATE_LENGTH) return;
+  fail("STATE_TOO_LONG", `state has ${[...state].length} characters; at most ${MAX_STATE_LENGTH} are allowed`, [
+    { path: "state", message: `must have at most ${MAX_STATE_LENGTH} characters` },
+  ]);
+}
+
+function runValidator(validate: RequestValidator, request: unknown): void {
+  if (validate(request)) return;
+  const issues = issuesFromAjv(validate.errors);
+  fail("VALIDATION_FAILED", `Request is invalid: ${describeIssues(issues)}`, issues);
+}
+
+function jsonBody(request: unknown): PreparedBody {
+  const json = JSON.stringify(request);
+  checkTotalSize(Buffer.byteLength(json, "utf8"));
+  return { json };
+}
+
+async function multipartBody(spec: FlowSpec, request: unknown): Promise<PreparedBody> {
+  if (!spec.fields) throw new FlowsmithError("INVALID_SPEC", `Flow ${spec.id} is sent as multipart but its spec has no fields`);
+  const parts = collectPartsOrThrow(request, spec.fields);
+  const files = parts.filter((part): part is FilePart => part.kind === "file");
+  files.forEach(checkFileSize);
+  const fileBlobs = new Map<FilePart, Blob>();
+  for (const file of files) fileBlobs.set(file, await encodableFileOrThrow(file));
+  if (files.length > MAX_FILES_PER_REQUEST) {
+    fail("TOO_MANY_FILES", `The request has ${files.length} files; at most ${MAX_FILES_PER_REQUEST} are allowed`);
+  }
+  const encodable: EncodablePart[] = parts.map((part) =>
+    part.kind === "text" ? part : { name: part.name, value: fileBlobs.get(part) as Blob },
+  );
+  const form = buildForm(encodable);
+  checkTotalSize(encodedLength(form));
+  return { form };
+}
+
+function checkFileSize(file: FilePart): void {
+  const { blob } = filePartsOf(file.input);
+  if (blob.size <= file.maxBytes) return;
+  fail("FILE_TOO_LARGE", `${file.path} has ${blob.size} bytes; this flow accepts at most ${file.maxBytes}`, [
+    { path: file.path, message: `must have at most ${file.maxBytes} bytes` },
+  ]);
+}
+
+/** The file as a Blob with its filename and the media type it is sent as. */
+async function encodableFileOrThrow(file: FilePart): Promise<Blob> {
+  const { blob, filename, declaredType } = filePartsOf(file.input);
+  const mediaType = await mediaTypeOrThrow(file, blob, declaredType ?? mediaTypeForFilename(filename), declaredType);
+  return namedBlob(blob, filename ?? `file${extensionForMediaType(mediaType)}`, mediaType);
+}
+
+const IMAGE_TYPES: readonly string[] = ["image/jpeg", "image/png"];
+
+async function mediaTypeOrThrow(
+  file: FilePart,
+  blob: Blob,
+  guessed: string | undefined,
+  declared: string | undefined,
+): Promise<string> {
+  const accepted = file.mediaTypes.map((type) => essence(type) ?? type);
+  const imagesOnly = accepted.length > 0 && accepted.every((type) => IMAGE_TYPES.includes(type));
+  if (imagesOnly || (guessed !== undefined && IMAGE_TYPES.includes(guessed))) {
+    // The bytes decide: a name or a declared type can be wrong, the first bytes of a JPEG or PNG cannot.
+    const sniffed = await sniffImageType(blob);
+    if (sniffed === undefined || (accepted.length > 0 && !accepted.includes(sniffed))) {
+      const names = (accepted.length > 0 ? accepted : IMAGE_TYPES).map((type) => (type === "image/png" ? "PNG" : "JPEG"));
+      unsupported(file, `is not a ${names.join(" or ")} image (checked by its first bytes)`);
+    }
+    if (declared !== undefined && declared !== sniffed) unsupported(file, `is declared as ${declared}, but its bytes are ${sniffed}`);
+    return sniffed;
+  }
+  if (accepted.length === 0) return guessed ?? "application/octet-stream";
+  if (guessed === undefined) {
+    unsupported(file, `has no media type; give contentType (accepted: ${describeTypes(accepted)})`);
+  }
+  if (!accepted.some((type) => matchesMediaType(type, guessed))) {
+    unsupported(file, `is ${guessed}; this flow accepts ${describeTypes(accepted)}`);
+  }
+  return guessed;
+}
+
+function matchesMediaType(accepted: string, actual: string): boolean {
+  if (accepted === "*/*" || accepted === actual) return true;
+  return accepted.endsWith("/*") && actual.startsWith(accepted.slice(0, -1));
+}
+
+function unsupported(file: FilePart, detail: string): never {
+  fail("UNSUPPORTED_MEDIA_TYPE", `${file.path} ${detail}`, [{ path: file.path, message: detail }]);
+}
+
+function describeTypes(types: readonly string[]): string {
+  return types.join(" or ");
+}
+
+function checkTotalSize(bytes: number): void {
+  if (bytes <= MAX_REQUEST_BYTES) return;
+  fail("REQUEST_TOO_LARGE", `The request body would be ${bytes} bytes; the service accepts at most ${MAX_REQUEST_BYTES}`);
+}
+
+function fail(code: RequestValidationCode, message: string, issues: readonly ValidationIssue[] = []): never {
+  throw new RequestValidationError(code, message, issues);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

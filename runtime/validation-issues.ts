@@ -1,0 +1,64 @@
+/**
+ * Ajv's errors as `{ path, message }` a person can act on: a readable path
+ * (`input.documents[0].templateId`) and what is wrong there.
+ */
+import type { ValidationIssue } from "./errors.js";
+
+export interface AjvErrorLike {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly message?: string;
+  readonly params: object;
+}
+
+/** At most this many issues are spelled out in an error message (all stay in `issues`). */
+const ISSUES_IN_MESSAGE = 5;
+
+export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined): ValidationIssue[] {
+  if (!errors || errors.length === 0) return [{ path: "(root)", message: "is invalid" }];
+  return errors.map(issueFromAjv);
+}
+
+function issueFromAjv(error: AjvErrorLike): ValidationIssue {
+  const segments = pointerSegments(error.instancePath);
+  const params = error.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
+  switch (error.keyword) {
+    case "required":
+      return { path: readablePath([...segments, String(params.missingProperty)]), message: "is required" };
+    case "additionalProperties":
+      return { path: readablePath([...segments, String(params.additionalProperty)]), message: "is not allowed here" };
+    case "enum":
+      return {
+        path: readablePath(segments),
+        message: `must be one of ${(params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(", ")}`,
+      };
+    default:
+      return { path: readablePath(segments), message: error.message ?? `fails ${error.keyword}` };
+  }
+}
+
+/** One line listing the issues, for an error message. */
+export function describeIssues(issues: readonly ValidationIssue[]): string {
+  const shown = issues.slice(0, ISSUES_IN_MESSAGE).map((issue) => `${issue.path} ${issue.message}`);
+  const more = issues.length - shown.length;
+  return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
+}
+
+/** `["input", "documents", 0, "my-key"]` → `input.documents[0]["my-key"]`; the root is `(root)`. */
+export function readablePath(segments: readonly (string | number)[]): string {
+  let path = "";
+  for (const segment of segments) {
+    if (typeof segment === "number" || /^\d+$/.test(segment)) path += `[${segment}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(segment)) path += path === "" ? segment : `.${segment}`;
+    else path += `[${JSON.stringify(segment)}]`;
+  }
+  return path === "" ? "(root)" : path;
+}
+
+function pointerSegments(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+}

@@ -1,0 +1,71 @@
+/**
+ * Keeps the benchmark alive: `node bench/run.js --smoke` runs every benchmark
+ * once with tiny sizes (3 flows, 1 round, 64 KB files) against the compiled
+ * dist/ output, and must finish with a ratio for every comparison. Goals are
+ * not asserted here (timings on a shared machine are noise); the one exact
+ * figure, a single token request for 200 concurrent calls, is.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const REPO_ROOT = path.resolve(__dirname, "..", "..");
+
+interface BenchRow {
+  readonly benchmark: string;
+  readonly ratio: number | null;
+  readonly met: boolean | null;
+}
+
+/**
+ * TEMPORARY (issue 5): the benchmark runs on dist/, which has the generator
+ * and runtime only once issues 2 and 3 have landed and `npm run build` ran
+ * (npm test builds first). Until then this test is skipped with the reason.
+ * Remove the skip once both are in.
+ */
+function missingDistParts(): string | undefined {
+  if (!existsSync(path.join(REPO_ROOT, "dist", "generator", "cli.js"))) return "dist/generator/cli.js";
+  const runtimePath = path.join(REPO_ROOT, "dist", "runtime", "index.js");
+  if (!existsSync(runtimePath)) return "dist/runtime/index.js";
+  const runtime = require(runtimePath) as Record<string, unknown>;
+  const missing = ["createClient", "fileFromPath"].filter((name) => typeof runtime[name] !== "function");
+  return missing.length > 0 ? `${missing.join(", ")} in dist/runtime/index.js` : undefined;
+}
+
+const missing = missingDistParts();
+const smokeTest = missing ? test.skip : test;
+if (missing) {
+  console.warn(`bench smoke test skipped (temporary, issue 5): ${missing} not built yet; run \`npm run build\`.`);
+}
+
+describe("bench/run.js --smoke", () => {
+  smokeTest(
+    "runs every benchmark once and reports a ratio for each comparison",
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "flowsmith-bench-"));
+      const jsonPath = path.join(dir, "rows.json");
+      try {
+        await promisify(execFile)(process.execPath, ["bench/run.js", "--smoke", "--json", jsonPath], {
+          cwd: REPO_ROOT,
+          maxBuffer: 16 * 1024 * 1024,
+        });
+        const { rows } = JSON.parse(readFileSync(jsonPath, "utf8")) as { rows: BenchRow[] };
+        const numbers = rows.map((row) => row.benchmark.split(".")[0]);
+        expect([...new Set(numbers)]).toEqual(["1", "2a", "2b", "3", "4", "5", "6"]);
+        for (const row of rows.filter((candidate) => !candidate.benchmark.startsWith("6."))) {
+          expect({ benchmark: row.benchmark, finite: Number.isFinite(row.ratio) && (row.ratio ?? 0) > 0 }).toEqual({
+            benchmark: row.benchmark,
+            finite: true,
+          });
+        }
+        const singleFlight = rows.find((row) => row.benchmark.startsWith("6."));
+        expect(singleFlight?.met).toBe(true);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
+});

@@ -1,0 +1,123 @@
+import { connect } from "node:net";
+import { FormData } from "undici";
+import { runEmulatorCli } from "../../emulator/cli.js";
+import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { JPEG, bearer, call, sleep, tokenFor } from "./fixtures.js";
+
+const SIGNING_ID = "6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13";
+const DOCS_ID = "2d8e4b17-90af-4c3e-b6d2-5e7f1a0c9b34";
+const AML_ID = "a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5";
+
+describe("the repository's flows (codegen.config.json, read through the generator's model)", () => {
+  let emulator: RunningEmulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ configPath: "codegen.config.json", createdMs: 10, stepMs: 10 });
+  });
+  afterAll(() => emulator.close());
+
+  test("lists flows per environment and serves each description", async () => {
+    const staging = await tokenFor(emulator, "staging");
+    const flows = await call(`${emulator.baseUrl}/api/v1/flows/staging`, { headers: bearer(staging) });
+    expect(flows.json.flows.map((flow: { id: string }) => flow.id).sort()).toEqual([AML_ID, SIGNING_ID].sort());
+    const description = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/openapi`, { headers: bearer(staging) });
+    expect(description.json).toMatchObject({ openapi: "3.0.3", info: { "x-flow-id": SIGNING_ID, "x-environment": "staging" } });
+  });
+
+  test("signing: the declared `[]` part names create a session", async () => {
+    const staging = await tokenFor(emulator, "staging");
+    const form = new FormData();
+    form.append("input[basicIdentity][givenName]", "Ada");
+    form.append("input[basicIdentity][familyName]", "Lovelace");
+    form.append("input[documentsToSign][documents][][templateId]", "t1");
+    form.append("input[documentsToSign][documents][][source]", new Blob(["%PDF"], { type: "application/pdf" }), "a.pdf");
+    form.append("metadata[subjectId]", "cust-1");
+    const answer = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, { method: "POST", headers: bearer(staging), body: form });
+    expect(answer.status).toBe(201);
+  });
+
+  test("document verification: the description's 10 MB maxLength gives 422, its locales 400", async () => {
+    const live = await tokenFor(emulator, "live");
+    const post = (front: Buffer, locale = "en") => {
+      const form = new FormData();
+      form.append("input[documentImages][documentType]", "BANK_STATEMENT");
+      form.append("input[documentImages][frontSide]", new Blob([front], { type: "image/jpeg" }), "front.jpg");
+      form.append("metadata[subjectId]", "cust-1");
+      form.append("metadata[locale]", locale);
+      return call(`${emulator.baseUrl}/api/v1/flows/${DOCS_ID}/live/sessions`, { method: "POST", headers: bearer(live), body: form });
+    };
+    const tooLarge = await post(Buffer.concat([JPEG, Buffer.alloc(10_485_760)]));
+    expect([tooLarge.status, tooLarge.json.code]).toEqual([422, "FILE_TOO_LARGE"]);
+    const french = await post(JPEG, "fr");
+    expect([french.status, french.json.code]).toEqual([400, "LOCALE_NOT_SUPPORTED"]);
+    expect((await post(JPEG, "de")).status).toBe(201);
+  });
+
+  test("an upload cut off midway does not take the emulator down", async () => {
+    const staging = await tokenFor(emulator, "staging");
+    const url = new URL(emulator.baseUrl);
+    const socket = connect(Number(url.port), url.hostname);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write(
+      [
+        `POST /api/v1/flows/${SIGNING_ID}/staging/sessions HTTP/1.1`,
+        `host: ${url.host}`,
+        "user-agent: cut-off-test",
+        `authorization: Bearer ${staging}`,
+        "content-type: multipart/form-data; boundary=b",
+        "content-length: 100000",
+        "",
+        '--b\r\ncontent-disposition: form-data; name="input[documentsToSign][documents][][source]"; filename="a.pdf"\r\ncontent-type: application/pdf\r\n\r\n%PDF-partial',
+      ].join("\r\n"),
+    );
+    await sleep(50);
+    socket.destroy();
+    await sleep(50);
+    const answer = await call(`${emulator.baseUrl}/api/v1/flows/${AML_ID}/staging/sessions`, {
+      method: "POST",
+      headers: bearer(staging, { "content-type": "application/json" }),
+      body: JSON.stringify({ input: { basicIdentity: { givenName: "A", familyName: "B", birthDate: "2000-01-01" } }, metadata: { subjectId: "x" } }),
+    });
+    expect(answer.status).toBe(201);
+  });
+});
+
+describe("flowsmith emulator (CLI)", () => {
+  const capture = () => {
+    let text = "";
+    return { write: (chunk: string) => (text += chunk), get text() { return text; } };
+  };
+
+  test("prints one JSON ready line, serves, and stops with exit code 0", async () => {
+    const stdout = capture();
+    const stderr = capture();
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const exit = runEmulatorCli(["--config", "codegen.config.json", "--created-ms", "5", "--step-ms", "5"], { stdout, stderr, stopped });
+    while (!stdout.text.includes("\n")) await sleep(10);
+    const ready = JSON.parse(stdout.text);
+    expect(ready).toEqual({
+      baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      authUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      clients: { staging: { clientId: "staging-client", clientSecret: "staging-secret" }, live: { clientId: "live-client", clientSecret: "live-secret" } },
+    });
+    expect(ready.baseUrl).not.toBe(ready.authUrl);
+    expect(stdout.text.split("\n")).toHaveLength(2);
+    const token = await tokenFor({ ...ready, close: async () => undefined }, "live");
+    expect((await call(`${ready.baseUrl}/api/v1/flows/live`, { headers: bearer(token) })).json.flows).toEqual([expect.objectContaining({ id: DOCS_ID })]);
+    stop();
+    expect(await exit).toBe(0);
+    expect(stderr.text).toBe("");
+  });
+
+  test.each([
+    [["--api-port", "abc"], 2, "--api-port must be a whole number"],
+    [["--nope"], 2, "Unknown option"],
+    [["--config", "missing.json"], 1, "config file not found"],
+  ])("%j exits %d with a message", async (args, code, message) => {
+    const stdout = capture();
+    const stderr = capture();
+    expect(await runEmulatorCli(args, { stdout, stderr, stopped: Promise.resolve() })).toBe(code);
+    expect(stderr.text).toContain(message);
+    expect(stdout.text).toBe("");
+  });
+});

@@ -1,0 +1,169 @@
+import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { request } from "undici";
+import { fileFromPath, MAX_REQUEST_BYTES, RequestValidationError, type Client, type FlowSpec } from "../../runtime/index.js";
+import { buildForm, encodedLength } from "../../runtime/multipart.js";
+import { parseMultipart, type ReceivedForm } from "./support/busboy-parts.js";
+import { clientFor } from "./support/clients.js";
+import { json, startFakeService, type FakeService } from "./support/fake-service.js";
+import { createSession, SIGNING_SPEC, value } from "./support/specs.js";
+
+let service: FakeService;
+let client: Client<"staging">;
+let received: ReceivedForm[];
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "flowsmith-multipart-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  service = await startFakeService();
+  received = [];
+  service.onApi(
+    async (req, res) => {
+      received.push(await parseMultipart(req));
+      json(res, 201, { sessionContext: { sessionId: "s-1", sessionStatus: "CREATED" } });
+    },
+    { streaming: true },
+  );
+  client = clientFor(service);
+});
+afterEach(async () => {
+  await client.close();
+  await service.close();
+});
+
+const pdf = Buffer.from("%PDF-1.7 fake");
+
+test("parts carry the exact names of the flow, in spec order, `[]` and indexed arrays included", async () => {
+  await createSession(client, SIGNING_SPEC, {
+    // Keys in another order than the spec: the spec decides the order on the wire.
+    state: "csrf-1",
+    metadata: { locale: "de", subjectId: "cust-42" },
+    input: {
+      attachments: [
+        { label: "first", pages: [1, 2] },
+        { label: "second", pages: [3] },
+      ],
+      documentsToSign: {
+        documents: [
+          { source: { data: pdf, filename: "contract.pdf" }, templateId: "tpl-a" },
+          { templateId: "tpl-b", source: new Blob([pdf], { type: "application/pdf" }) },
+        ],
+      },
+      basicIdentity: { familyName: "Curie", givenName: "Marie", age: 66, consent: false },
+    },
+    redirectUrl: null,
+  });
+  const [form] = received;
+  expect(form?.contentType).toMatch(/^multipart\/form-data; boundary=/);
+  expect(form?.parts.map((p) => [p.name, p.value ?? `file:${p.filename}:${p.mimeType}`])).toEqual([
+    ["input[basicIdentity][givenName]", "Marie"],
+    ["input[basicIdentity][familyName]", "Curie"],
+    ["input[basicIdentity][age]", "66"],
+    ["input[basicIdentity][consent]", "false"],
+    ["input[documentsToSign][documents][][templateId]", "tpl-a"],
+    ["input[documentsToSign][documents][][source]", "file:contract.pdf:application/pdf"],
+    ["input[documentsToSign][documents][][templateId]", "tpl-b"],
+    ["input[documentsToSign][documents][][source]", "file:file.pdf:application/pdf"],
+    ["input[attachments][0][label]", "first"],
+    ["input[attachments][0][pages][0]", "1"],
+    ["input[attachments][0][pages][1]", "2"],
+    ["input[attachments][1][label]", "second"],
+    ["input[attachments][1][pages][0]", "3"],
+    ["metadata[subjectId]", "cust-42"],
+    ["metadata[locale]", "de"],
+    ["state", "csrf-1"],
+  ]);
+  expect(form?.parts[5]?.bytes).toEqual(pdf);
+  expect(form?.parts[7]?.bytes).toEqual(pdf);
+});
+
+test("file parts carry filename and media type: given, from the Blob, from the extension, or a default", async () => {
+  const path = join(dir, "scan.PDF");
+  await writeFile(path, pdf);
+  const sources = [
+    { data: pdf, filename: "a.bin", contentType: "application/x-custom" },
+    new File([pdf], "from-file.txt", { type: "text/plain" }),
+    await fileFromPath(path),
+    new Uint8Array(pdf),
+  ];
+  await createSession(client, SIGNING_SPEC, {
+    input: { documentsToSign: { documents: sources.map((source, i) => ({ templateId: `t${i}`, source })) } },
+    metadata: { subjectId: "x" },
+  });
+  const files = received[0]?.parts.filter((p) => p.filename !== undefined);
+  expect(files?.map((f) => [f.filename, f.mimeType])).toEqual([
+    ["a.bin", "application/x-custom"],
+    ["from-file.txt", "text/plain"],
+    ["scan.PDF", "application/pdf"],
+    ["file", "application/octet-stream"],
+  ]);
+  for (const file of files ?? []) expect(file.bytes).toEqual(pdf);
+});
+
+describe("the computed body length is the length undici sends", () => {
+  const tricky: [string, { name: string; value: string | Blob }[]][] = [
+    ["plain", [{ name: "metadata[subjectId]", value: "cust-42" }]],
+    ["line breaks in values", [{ name: "state", value: "a\nb\r\nc\rd\n\n" }]],
+    ["non-ASCII and emoji", [{ name: "input[bi][name]", value: "Zoë Łódź 😀 \u2028" }]],
+    ["quotes and line breaks in names", [{ name: 'in"put[\nx\r]', value: "v" }]],
+    ["lone surrogate", [{ name: "x", value: "a\ud800b" }]],
+    [
+      "files with tricky names",
+      [
+        { name: "f1", value: new File([pdf], 'we"ird\nna\rme.pdf', { type: "application/pdf" }) },
+        { name: "f2", value: new File([new Uint8Array(0)], "ünïcode.png", { type: "image/png" }) },
+        { name: "f3", value: new File([pdf], "no-type") },
+      ],
+    ],
+  ];
+  test.each(tricky)("%s", async (_name, parts) => {
+    const form = buildForm(parts);
+    const expected = encodedLength(form);
+    const response = await request(`${service.baseUrl}/echo`, { method: "POST", body: form });
+    await response.body.dump();
+    const [got] = received;
+    expect(got?.contentLength).toBe(expected);
+    expect(got?.bytesReceived).toBe(expected);
+  });
+});
+
+test("REQUEST_TOO_LARGE is exact: a body of exactly 50 MB is sent, one byte more is refused before sending", async () => {
+  const bigSpec: FlowSpec<"staging"> = {
+    ...SIGNING_SPEC,
+    fields: {
+      kind: "object",
+      properties: [
+        { name: "file", spec: { kind: "file", part: ["input[blob][file]"], maxBytes: MAX_REQUEST_BYTES, mediaTypes: [] } },
+        { name: "metadata", spec: { kind: "object", properties: [{ name: "subjectId", spec: value("metadata[subjectId]") }] } },
+      ],
+    },
+  };
+  const path = join(dir, "big.bin");
+  await writeFile(path, "");
+  const requestWith = async (size: number) => {
+    await truncate(path, size); // sparse: cheap to make, still streamed byte by byte
+    return { file: await fileFromPath(path), metadata: { subjectId: "x" } };
+  };
+  const overhead = encodedLength(
+    buildForm([
+      { name: "input[blob][file]", value: new File([], "big.bin", { type: "application/octet-stream" }) },
+      { name: "metadata[subjectId]", value: "x" },
+    ]),
+  );
+  const exact = MAX_REQUEST_BYTES - overhead;
+
+  const tooLarge = await createSession(client, bigSpec, await requestWith(exact + 1)).catch((e: unknown) => e);
+  expect(tooLarge).toBeInstanceOf(RequestValidationError);
+  expect(tooLarge).toMatchObject({ code: "REQUEST_TOO_LARGE" });
+  expect(service.apiRequests).toHaveLength(0);
+
+  await createSession(client, bigSpec, await requestWith(exact));
+  expect(received[0]?.contentLength).toBe(MAX_REQUEST_BYTES);
+  expect(received[0]?.bytesReceived).toBe(MAX_REQUEST_BYTES);
+}, 60_000);
