@@ -66,7 +66,11 @@ async function main(options) {
   const selected = (name) => options.only.includes(name);
   if (selected("codegen")) rows.push(...(await benchCodegen(workspace, settings.codegen)));
   else await generateOnce(workspace);
-  if (selected("typecheck")) rows.push(...(await benchTypecheck(workspace, settings.typecheck)));
+  if (selected("typecheck")) {
+    const typecheck = await benchTypecheck(workspace, settings.typecheck);
+    rows.push(...typecheck.rows);
+    details.push(...typecheck.details);
+  }
   const missing = missingRuntimeParts();
   if (missing) {
     details.push(`Benchmarks 4-6 skipped: ${missing} is not there yet.`);

@@ -14,6 +14,7 @@ async function benchSingleFlight(flow, { calls }) {
       baseline: "-",
       ratio: Number.NaN,
       goal: "exactly 1 token request",
+      compared: false,
       met: report.tokenRequests === 1 && report.failed === 0,
     },
   ];

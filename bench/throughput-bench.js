@@ -45,6 +45,7 @@ function row(benchmark, flowsmithRate, report, baselinePhase, goal) {
     baseline: `${baselinePhase.split(",")[0]} ${baselineRate.toFixed(0)} req/s`,
     ratio: value,
     goal: `>= ${goal}`,
+    compared: true,
     met: Number.isFinite(value) ? value >= goal : null,
   };
 }

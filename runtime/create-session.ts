@@ -13,7 +13,8 @@ import type { RequestOptions } from "./resources.js";
 
 export async function createSessionFor<E extends Environment, Request, Response>(
   client: Client<E>,
-  spec: FlowSpec<E>,
+  // NoInfer: E comes from the client alone, so a flow of the other environment is a compile error.
+  spec: FlowSpec<NoInfer<E>>,
   validate: RequestValidator,
   request: Request,
   options: RequestOptions = {},

@@ -55,19 +55,18 @@ export function toJsonSchema(schema: Schema, options: JsonSchemaOptions): JsonSc
       });
     case "object": {
       const properties: Record<string, JsonSchema> = {};
+      const patternProperties: Record<string, JsonSchema> = {};
       for (const property of schema.properties) {
-        // defineProperty: a property named "__proto__" must stay a plain key.
-        Object.defineProperty(properties, property.name, {
-          value: toJsonSchema(property.schema, options),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        // ajv drops a "__proto__" key from `properties` (and cannot test it
+        // with `required`: every object has one), so it is matched by name.
+        if (property.name === "__proto__") patternProperties["^__proto__$"] = toJsonSchema(property.schema, options);
+        else properties[property.name] = toJsonSchema(property.schema, options);
       }
-      const required = schema.properties.filter((p) => p.required).map((p) => p.name);
+      const required = schema.properties.filter((p) => p.required && p.name !== "__proto__").map((p) => p.name);
       return nullable(schema.nullable, undefined, {
         type: "object",
         properties,
+        ...(Object.keys(patternProperties).length > 0 ? { patternProperties } : {}),
         ...(required.length > 0 ? { required } : {}),
         additionalProperties:
           typeof schema.additionalProperties === "boolean"

@@ -1,0 +1,45 @@
+/**
+ * A flow of one environment with a client of the other: a compile error
+ * (checked by `tsc -p tsconfig.json`, which includes test/) and, when the types
+ * are forced, ENVIRONMENT_MISMATCH at run time before anything is sent.
+ */
+import { createClient, createSessionFor, type Client, type FlowSpec } from "../../runtime/index.js";
+import { startFakeService } from "./support/fake-service.js";
+import { acceptAll, AML_SPEC } from "./support/specs.js";
+
+/** What a generated module of a live flow looks like to its callers. */
+function createLiveSession(client: Client<"live">, request: { metadata: { subjectId: string } }) {
+  return createSessionFor(client, AML_SPEC, acceptAll, request);
+}
+
+test("createClient keeps the environment literal in the client's type", async () => {
+  const service = await startFakeService();
+  const common = { baseUrl: service.baseUrl, authUrl: service.authUrl, clientId: "c", clientSecret: "s", userAgent: "ua/1" };
+  const staging = createClient({ ...common, environment: "staging" });
+  const live = createClient({ ...common, environment: "live" });
+  const stagingIsStaging: Client<"staging"> = staging;
+  // @ts-expect-error a staging client is not a live client
+  const stagingIsLive: Client<"live"> = staging;
+  const anyEnvironment: Client = live;
+  void [stagingIsStaging, stagingIsLive, anyEnvironment];
+
+  const stagingSpec: FlowSpec<"staging"> = { ...AML_SPEC, environment: "staging" };
+  const typed = () => {
+    // @ts-expect-error a live flow with a staging client
+    void createLiveSession(staging, { metadata: { subjectId: "x" } });
+    // @ts-expect-error the runtime call itself refuses mixed environments too
+    void createSessionFor(live, stagingSpec, acceptAll, {});
+    void createLiveSession(live, { metadata: { subjectId: "x" } });
+  };
+  void typed;
+
+  const error = await createLiveSession(staging as unknown as Client<"live">, { metadata: { subjectId: "x" } }).catch(
+    (e: unknown) => e,
+  );
+  expect(error).toMatchObject({ name: "RequestValidationError", code: "ENVIRONMENT_MISMATCH" });
+  expect(staging.environment).toBe("staging");
+  expect(live.environment).toBe("live");
+  expect(service.authRequests.length + service.apiRequests.length).toBe(0);
+  await Promise.all([staging.close(), live.close()]);
+  await service.close();
+});
