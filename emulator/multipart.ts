@@ -48,7 +48,8 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
     };
 
     try {
-      parser = busboy({ headers: req.headers, limits: LIMITS });
+      // Part names and filenames travel as raw UTF-8 (WHATWG FormData encoding), not latin1.
+      parser = busboy({ headers: req.headers, limits: LIMITS, defParamCharset: "utf8" });
     } catch (error) {
       reject(badRequest("MALFORMED_BODY", `malformed multipart request: ${(error as Error).message}`));
       return;

@@ -129,7 +129,8 @@ async function mediaTypeOrThrow(
 ): Promise<string> {
   const accepted = file.mediaTypes.map((type) => essence(type) ?? type);
   const imagesOnly = accepted.length > 0 && accepted.every((type) => IMAGE_TYPES.includes(type));
-  if (imagesOnly || (guessed !== undefined && IMAGE_TYPES.includes(guessed))) {
+  const claimsImage = guessed !== undefined && IMAGE_TYPES.includes(guessed) && accepted.length > 0;
+  if (imagesOnly || claimsImage) {
     // The bytes decide: a name or a declared type can be wrong, the first bytes of a JPEG or PNG cannot.
     const sniffed = await sniffImageType(blob);
     if (sniffed === undefined || (accepted.length > 0 && !accepted.includes(sniffed))) {

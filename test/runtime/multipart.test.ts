@@ -167,3 +167,29 @@ test("REQUEST_TOO_LARGE is exact: a body of exactly 50 MB is sent, one byte more
   expect(received[0]?.contentLength).toBe(MAX_REQUEST_BYTES);
   expect(received[0]?.bytesReceived).toBe(MAX_REQUEST_BYTES);
 }, 60_000);
+
+test("after a 401 the same multipart body is sent again, whole, with a new token", async () => {
+  let attempts = 0;
+  service.onApi(
+    async (req, res) => {
+      received.push(await parseMultipart(req));
+      if (++attempts === 1) return json(res, 401, { status: 401, code: "TOKEN_EXPIRED" });
+      json(res, 201, { sessionContext: { sessionId: "s-2", sessionStatus: "CREATED" } });
+    },
+    { streaming: true },
+  );
+  const path = join(dir, "again.pdf");
+  await writeFile(path, pdf);
+  await expect(
+    createSession(client, SIGNING_SPEC, {
+      input: { documentsToSign: { documents: [{ templateId: "t", source: await fileFromPath(path) }] } },
+      metadata: { subjectId: "x" },
+    }),
+  ).resolves.toMatchObject({ sessionContext: { sessionId: "s-2" } });
+  expect(service.authRequests).toHaveLength(2);
+  const [first, second] = received;
+  expect(second?.parts).toEqual(first?.parts);
+  expect(second?.parts.find((p) => p.filename)?.bytes).toEqual(pdf);
+  const tokens = service.apiRequests.map((r) => r.headers.authorization);
+  expect(tokens[0]).not.toBe(tokens[1]);
+});
