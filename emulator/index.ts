@@ -1,7 +1,7 @@
 /**
  * The emulator of the verification service: two loopback listeners
  * ({base_url} and {auth_url} are different hosts) serving the flows of a
- * codegen config through the generator's model. See docs/emulator.md.
+ * codegen config through the generator's model. See the README, section Emulator.
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
