@@ -8,6 +8,7 @@ export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.j
 export { createSessionFor } from "./create-session.js";
 export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./files.js";
 export type { RequestValidator } from "./request-validator.js";
+export { validatorFormats, validatorRuntime } from "./validator-support.js";
 export type {
   ActionBody,
   DataBlocks,

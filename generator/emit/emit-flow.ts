@@ -31,7 +31,7 @@ export interface EmitOptions {
 export async function emitFlowOrThrow(model: FlowModel, options: EmitOptions): Promise<EmittedFile[]> {
   const header = flowHeader(model.source);
   const module = fillTemplate(model, options, flowTypes(model));
-  const validator = validatorSourceOrThrow(model);
+  const validator = validatorSourceOrThrow(model, options.runtimeImport);
   return [
     { path: `${model.name}/index.ts`, content: await formatTypeScript(header + module) },
     {

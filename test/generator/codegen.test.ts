@@ -47,6 +47,16 @@ describe("runCodegen", () => {
     for (const [file, content] of want) expect({ file, content: got.get(file) }).toEqual({ file, content });
   });
 
+  it("emits modules that import only the runtime and each other (no require: ESM-safe)", async () => {
+    const files = await snapshot(path.join(repo, "generated"));
+    for (const [file, content] of files) {
+      if (!file.endsWith(".ts")) continue;
+      expect({ file, require: content.includes("require(") }).toEqual({ file, require: false });
+      const specifiers = [...content.matchAll(/from "([^"]+)"/g)].map((match) => match[1]);
+      for (const specifier of specifiers) expect(specifier).toMatch(/^(\.\.\/\.\.\/runtime\/index\.js|\.\/[a-z-]+(\/index)?\.js)$/);
+    }
+  });
+
   it("is deterministic and reuses unchanged flows on a rerun", async () => {
     const { dir, config, out } = await project();
     cleanup.push(dir);
