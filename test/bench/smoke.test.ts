@@ -21,29 +21,15 @@ interface BenchRow {
   readonly met: boolean | null;
 }
 
-/**
- * TEMPORARY (issue 5): the benchmark runs on dist/, which has the generator
- * and runtime only once issues 2 and 3 have landed and `npm run build` ran
- * (npm test builds first). Until then this test is skipped with the reason.
- * Remove the skip once both are in.
- */
-function missingDistParts(): string | undefined {
-  if (!existsSync(path.join(REPO_ROOT, "dist", "generator", "cli.js"))) return "dist/generator/cli.js";
-  const runtimePath = path.join(REPO_ROOT, "dist", "runtime", "index.js");
-  if (!existsSync(runtimePath)) return "dist/runtime/index.js";
-  const runtime = require(runtimePath) as Record<string, unknown>;
-  const missing = ["createClient", "fileFromPath"].filter((name) => typeof runtime[name] !== "function");
-  return missing.length > 0 ? `${missing.join(", ")} in dist/runtime/index.js` : undefined;
-}
-
-const missing = missingDistParts();
-const smokeTest = missing ? test.skip : test;
-if (missing) {
-  console.warn(`bench smoke test skipped (temporary, issue 5): ${missing} not built yet; run \`npm run build\`.`);
-}
+/** The benchmark runs on dist/: `npm test` builds it before jest; say so plainly when it is missing. */
+beforeAll(() => {
+  for (const built of ["dist/generator/cli.js", "dist/runtime/index.js", "dist/emulator/index.js"]) {
+    if (!existsSync(path.join(REPO_ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` first`);
+  }
+});
 
 describe("bench/run.js --smoke", () => {
-  smokeTest(
+  test(
     "runs every benchmark once and reports a ratio for each comparison",
     async () => {
       const dir = mkdtempSync(path.join(tmpdir(), "flowsmith-bench-"));
