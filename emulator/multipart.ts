@@ -5,6 +5,7 @@
  * flow declares. Files go straight to the vault; on any failure the files of
  * the request are removed again.
  */
+import { setMaxListeners } from "node:events";
 import type { IncomingMessage } from "node:http";
 import busboy, { type Busboy } from "busboy";
 import type { Readable } from "node:stream";
@@ -27,6 +28,8 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
     const files: FileReference[] = [];
     const stores: Promise<void>[] = [];
     const abort = new AbortController();
+    // Each stored file listens on it until the request ends: up to the file limit, plus the one refused.
+    setMaxListeners(MAX_FILES_PER_REQUEST + 1, abort.signal);
     let failed = false;
     let parser: Busboy;
 

@@ -3,6 +3,7 @@
  * `{authUrl}/oidc/token`, cached until shortly before expiry, one request in
  * flight at a time however many calls wait for it.
  */
+import type { RequestTarget } from "./base-url.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { AuthError, FlowsmithError } from "./errors.js";
 import { sendOnce, type Transport } from "./http.js";
@@ -21,15 +22,25 @@ interface CachedToken {
 export class TokenCache {
   private cached: CachedToken | undefined;
   private inFlight: Promise<string> | undefined;
+  private readonly target: RequestTarget;
 
   constructor(
     private readonly options: ResolvedClientOptions,
     private readonly transport: Transport,
-  ) {}
+  ) {
+    const url = new URL(options.tokenUrl);
+    this.target = { origin: url.origin, path: url.pathname, displayPath: url.pathname };
+  }
+
+  /** The cached token while it is still valid, else undefined: the synchronous path of nearly every call. */
+  cachedToken(): string | undefined {
+    return this.cached && Date.now() < this.cached.renewAt ? this.cached.value : undefined;
+  }
 
   /** A valid token: the cached one, the one being fetched, or a new one. */
   getToken(): Promise<string> {
-    if (this.cached && Date.now() < this.cached.renewAt) return Promise.resolve(this.cached.value);
+    const cached = this.cachedToken();
+    if (cached !== undefined) return Promise.resolve(cached);
     this.inFlight ??= this.fetchToken().finally(() => {
       this.inFlight = undefined;
     });
@@ -42,14 +53,12 @@ export class TokenCache {
   }
 
   private async fetchToken(): Promise<string> {
-    const { tokenUrl, timeoutMs } = this.options;
     const response = await sendOnce(this.transport, {
       method: "POST",
-      url: tokenUrl,
-      path: new URL(tokenUrl).pathname,
+      ...this.target,
       headers: this.requestHeaders(),
       body: this.requestBody(),
-      timeoutMs,
+      timeoutMs: this.options.timeoutMs,
     }).catch((error: unknown) => {
       throw this.authError(undefined, error instanceof FlowsmithError ? error.message : "the auth server could not be reached", error);
     });

@@ -5,7 +5,9 @@
  */
 import { File } from "node:buffer";
 import { openAsBlob } from "node:fs";
+import { stat } from "node:fs/promises";
 import { basename, extname } from "node:path";
+import { DiskFile } from "./disk-file.js";
 
 /** A file to upload: a Blob/File (fs.openAsBlob gives one), bytes, or either with a name and media type. */
 export type FileData = Blob | Uint8Array;
@@ -50,8 +52,12 @@ export async function fileFromPath(
 ): Promise<NamedFile> {
   const filename = options.filename ?? basename(path);
   const contentType = options.contentType ?? mediaTypeForFilename(filename);
-  const data = await openAsBlob(path, contentType ? { type: contentType } : {});
-  return { data: data as Blob, filename, ...(contentType ? { contentType } : {}) };
+  const blobOptions = contentType ? { type: contentType } : {};
+  // Looked at first: a change after this look is refused when the file is sent.
+  const { mtimeMs, size } = await stat(path);
+  const blob = (await openAsBlob(path, blobOptions)) as Blob;
+  const data = size === blob.size ? (new DiskFile(blob, { path, mtimeMs }, filename, blobOptions) as Blob) : blob;
+  return { data, filename, ...(contentType ? { contentType } : {}) };
 }
 
 export function isFileInput(value: unknown): value is FileInput {
@@ -68,6 +74,7 @@ export function filePartsOf(input: FileInput): FileParts {
 
 /** The Blob as it goes into the form: the same bytes (not copied) under a filename and media type. */
 export function namedBlob(blob: Blob, filename: string, mediaType: string): Blob {
+  if (blob instanceof DiskFile) return blob.renamed(filename, mediaType) as Blob;
   return new File([blob], filename, { type: mediaType }) as Blob;
 }
 

@@ -5,16 +5,20 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
-import { request, type Dispatcher, type FormData } from "undici";
+import type { Dispatcher, FormData } from "undici";
+import { Deadline } from "./deadline.js";
 import { AbortError, FlowsmithError, NetworkError, TimeoutError } from "./errors.js";
 
 export interface HttpRequest {
   readonly method: "GET" | "POST";
-  /** Absolute URL. */
-  readonly url: string;
-  /** What errors name: the path without query string. */
+  /** Scheme, host and port (base-url.ts). */
+  readonly origin: string;
+  /** Path and query as sent. */
   readonly path: string;
-  readonly headers?: Readonly<Record<string, string>>;
+  /** What errors name: the path without query string. */
+  readonly displayPath: string;
+  /** A `user-agent` here is replaced by the transport's. */
+  readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | FormData;
   readonly signal?: AbortSignal;
   readonly timeoutMs: number;
@@ -41,66 +45,60 @@ const DEFAULT_TEXT_LIMIT = 16 * 1024 * 1024;
 
 export async function sendOnce(transport: Transport, req: HttpRequest): Promise<HttpResponse> {
   throwIfAborted(req);
-  const limit = startTimeLimit(req);
+  const deadline = new Deadline(req.timeoutMs, req.signal);
   try {
-    const response = await request(req.url, {
+    // The dispatcher's own request(): undici's top-level request(url) would parse a URL per call.
+    const response = await transport.dispatcher.request({
+      origin: req.origin,
+      path: req.path,
       method: req.method,
-      dispatcher: transport.dispatcher,
-      headers: { ...req.headers, "user-agent": transport.userAgent },
+      headers: withUserAgent(req.headers, transport.userAgent),
       body: req.body,
-      signal: limit.signal,
+      signal: deadline.asSignal(),
     });
-    return wrapResponse(response, req, limit);
+    return wrapResponse(response, req, deadline);
   } catch (error) {
-    limit.stop();
-    throw transportError(error, req, limit);
+    deadline.release();
+    throw transportError(error, req, deadline);
   }
 }
 
-interface TimeLimit {
-  readonly signal: AbortSignal;
-  readonly timedOut: () => boolean;
-  readonly stop: () => void;
+/** Callers on the hot path pass headers that already carry it: no copy then. */
+function withUserAgent(headers: Readonly<Record<string, string>>, userAgent: string): Readonly<Record<string, string>> {
+  return headers["user-agent"] === userAgent ? headers : { ...headers, "user-agent": userAgent };
 }
 
-function startTimeLimit(req: HttpRequest): TimeLimit {
-  const timer = new AbortController();
-  let timedOut = false;
-  const handle = setTimeout(() => {
-    timedOut = true;
-    timer.abort();
-  }, req.timeoutMs);
-  return {
-    signal: req.signal ? AbortSignal.any([req.signal, timer.signal]) : timer.signal,
-    timedOut: () => timedOut,
-    stop: () => clearTimeout(handle),
-  };
-}
-
-function wrapResponse(response: Dispatcher.ResponseData, req: HttpRequest, limit: TimeLimit): HttpResponse {
+function wrapResponse(response: Dispatcher.ResponseData, req: HttpRequest, deadline: Deadline): HttpResponse {
   const body = response.body;
   return {
     status: response.statusCode,
     headers: response.headers,
     async text(limitBytes = DEFAULT_TEXT_LIMIT) {
       try {
-        return await readText(body, limitBytes);
+        // A declared length within the limit is read by undici in one go; otherwise chunk by chunk, up to the limit.
+        return declaredLength(response.headers) <= limitBytes ? await body.text() : await readText(body, limitBytes);
       } catch (error) {
-        throw transportError(error, req, limit);
+        throw transportError(error, req, deadline);
       } finally {
-        limit.stop();
+        deadline.release();
       }
     },
     stream() {
-      limit.stop();
+      deadline.stop();
       return body;
     },
     async discard() {
-      limit.stop();
+      deadline.release();
       // dump() reads a small rest so the connection can be reused, else destroys it.
       await body.dump().catch(() => undefined);
     },
   };
+}
+
+/** Content-Length as a number; NaN when absent or unreadable. */
+function declaredLength(headers: IncomingHttpHeaders): number {
+  const value = headers["content-length"];
+  return typeof value === "string" && value !== "" ? Number(value) : Number.NaN;
 }
 
 async function readText(body: Readable, limitBytes: number): Promise<string> {
@@ -115,19 +113,21 @@ async function readText(body: Readable, limitBytes: number): Promise<string> {
       break;
     }
   }
-  return Buffer.concat(chunks).toString("utf8");
+  const text = Buffer.concat(chunks).toString("utf8");
+  // As undici's body.text() does on the other path: a UTF-8 byte order mark is not part of the text.
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-function transportError(error: unknown, req: HttpRequest, limit: TimeLimit): Error {
+function transportError(error: unknown, req: HttpRequest, deadline: Deadline): Error {
   if (error instanceof FlowsmithError) return error;
-  if (limit.timedOut()) return new TimeoutError(req.method, req.path, req.timeoutMs);
-  if (req.signal?.aborted) return new AbortError(req.method, req.path, { cause: req.signal.reason });
+  if (deadline.timedOut) return new TimeoutError(req.method, req.displayPath, req.timeoutMs);
+  if (req.signal?.aborted) return new AbortError(req.method, req.displayPath, { cause: req.signal.reason });
   if ((error as { code?: unknown } | null)?.code === "UND_ERR_INVALID_ARG") {
-    return new FlowsmithError("INVALID_REQUEST", `${req.method} ${req.path}: ${(error as Error).message}`, { cause: error });
+    return new FlowsmithError("INVALID_REQUEST", `${req.method} ${req.displayPath}: ${(error as Error).message}`, { cause: error });
   }
-  return new NetworkError(req.method, req.path, { cause: error });
+  return new NetworkError(req.method, req.displayPath, { cause: error });
 }
 
 function throwIfAborted(req: HttpRequest): void {
-  if (req.signal?.aborted) throw new AbortError(req.method, req.path, { cause: req.signal.reason });
+  if (req.signal?.aborted) throw new AbortError(req.method, req.displayPath, { cause: req.signal.reason });
 }

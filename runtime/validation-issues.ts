@@ -1,6 +1,9 @@
 /**
  * Ajv's errors as `{ path, message }` a person can act on: a readable path
- * (`input.documents[0].templateId`) and what is wrong there.
+ * (`input.documents[0].templateId`) and what is wrong there. Generated
+ * validators are compiled without ajv's messages (they made each one larger
+ * for every user's build), so the message is worded here from the keyword
+ * and its params, the way ajv words it.
  */
 import type { ValidationIssue } from "./errors.js";
 
@@ -33,8 +36,31 @@ function issueFromAjv(error: AjvErrorLike): ValidationIssue {
         message: `must be one of ${(params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(", ")}`,
       };
     default:
-      return { path: readablePath(segments), message: error.message ?? `fails ${error.keyword}` };
+      return { path: readablePath(segments), message: messageOf(error) };
   }
+}
+
+type Params = { readonly [name: string]: unknown };
+const MESSAGES: { readonly [keyword: string]: (params: Params) => string } = {
+  type: (p) => `must be ${String(p["type"])}`,
+  format: (p) => `must match format ${JSON.stringify(p["format"])}`,
+  pattern: (p) => `must match pattern ${JSON.stringify(p["pattern"])}`,
+  minLength: (p) => `must NOT have fewer than ${String(p["limit"])} characters`,
+  maxLength: (p) => `must NOT have more than ${String(p["limit"])} characters`,
+  minItems: (p) => `must NOT have fewer than ${String(p["limit"])} items`,
+  maxItems: (p) => `must NOT have more than ${String(p["limit"])} items`,
+  minimum: (p) => `must be ${String(p["comparison"])} ${String(p["limit"])}`,
+  maximum: (p) => `must be ${String(p["comparison"])} ${String(p["limit"])}`,
+  exclusiveMinimum: (p) => `must be ${String(p["comparison"])} ${String(p["limit"])}`,
+  exclusiveMaximum: (p) => `must be ${String(p["comparison"])} ${String(p["limit"])}`,
+  multipleOf: (p) => `must be multiple of ${String(p["multipleOf"])}`,
+};
+
+/** ajv's own message when it wrote one; else the same words from the keyword and params. */
+function messageOf(error: AjvErrorLike): string {
+  if (error.message) return error.message;
+  const word = MESSAGES[error.keyword];
+  return word ? word(error.params as Params) : `fails ${error.keyword}`;
 }
 
 /** One line listing the issues, for an error message. */

@@ -1,0 +1,165 @@
+/**
+ * What the hot path does without the machinery it used to have: the time
+ * limit and the caller's signal without an AbortController per call, paths
+ * resolved without a URL parsed per call, and fileFromPath streaming from
+ * disk in large reads. Each behaviour the old machinery gave must still hold.
+ */
+import { getEventListeners } from "node:events";
+import { mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FlowsmithError, NetworkError, TimeoutError, fileFromPath, type Client } from "../../runtime/index.js";
+import { BaseUrl } from "../../runtime/base-url.js";
+import { parseMultipart, type ReceivedForm } from "./support/busboy-parts.js";
+import { clientFor } from "./support/clients.js";
+import { json, startFakeService, type FakeService } from "./support/fake-service.js";
+import { createSession, SIGNING_SPEC } from "./support/specs.js";
+
+let service: FakeService;
+let client: Client<"staging">;
+
+beforeEach(async () => {
+  service = await startFakeService("/verification");
+  client = clientFor(service, { retry: { maxRetries: 0 } });
+});
+afterEach(async () => {
+  await client.close();
+  await service.close();
+});
+
+describe("time limit and caller's signal", () => {
+  test("the time limit also covers a body that stops arriving after the headers", async () => {
+    service.onApi((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('[{"id":');
+    });
+    const started = Date.now();
+    const error = await client.listFlows({ timeoutMs: 150 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: "TIMEOUT", method: "GET", path: "/verification/api/v1/flows/staging", timeoutMs: 150 });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  test("a signal shared by many calls keeps no listener once they are over, whatever their outcome", async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    service.onApi((_req, res) => {
+      calls++;
+      if (calls % 3 === 0) return json(res, 404, { status: 404, code: "FLOW_NOT_FOUND" });
+      if (calls % 3 === 1) return json(res, 200, [{ id: "f" }]);
+      setTimeout(() => json(res, 200, []), 300); // answered after the call's 50 ms limit
+    });
+    const outcomes: string[] = [];
+    for (let i = 0; i < 15; i++) {
+      await client.listFlows({ signal: controller.signal, timeoutMs: 50 }).then(
+        () => outcomes.push("ok"),
+        (error: FlowsmithError) => outcomes.push(error.code),
+      );
+    }
+    expect(new Set(outcomes)).toEqual(new Set(["ok", "TIMEOUT", "NOT_FOUND"]));
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  test("the caller's signal still ends a downloading file after the time limit has stopped", async () => {
+    service.onApi((_req, res) => {
+      res.writeHead(200, { "content-type": "application/pdf", "content-length": "1000000" });
+      res.write(Buffer.alloc(1000));
+    });
+    const controller = new AbortController();
+    const download = await client.getFile("v-1", { signal: controller.signal, timeoutMs: 50 });
+    const chunks: Buffer[] = [];
+    const reading = (async () => {
+      for await (const chunk of download.body) chunks.push(chunk as Buffer);
+    })();
+    // Past the 50 ms limit: the time limit no longer applies to the stream, the signal does.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    controller.abort(new Error("user left"));
+    await expect(reading).rejects.toBeDefined();
+    expect(Buffer.concat(chunks).length).toBeGreaterThan(0);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+});
+
+describe("request paths", () => {
+  test.each([
+    ["http://127.0.0.1:1", "/api/v1/staging/sessions/abc-123"],
+    ["http://127.0.0.1:1/verification", "/api/v1/staging/sessions/a%20b%2Fc"],
+    ["http://127.0.0.1:1/gw/v2", "/api/v1/staging/sessions/%C3%BC~x.y_z"],
+    ["http://127.0.0.1:1/verification", "/api/v1/staging/sessions/%2E%2E"],
+    ["http://127.0.0.1:1/verification", "/api/v1/staging/sessions/."],
+    ["http://127.0.0.1:1", "/api/v1/staging/files/a b"],
+    ["http://127.0.0.1:1", "/api/v1/x/../y"],
+  ])("%s + %s resolves as the URL parser resolves it", (base, path) => {
+    const url = new URL(base + path);
+    expect(new BaseUrl(base).resolve(path)).toEqual({
+      origin: url.origin,
+      path: url.pathname + url.search,
+      displayPath: url.pathname,
+    });
+  });
+
+  test("the request goes to the baseUrl's prefix, and errors name that path", async () => {
+    service.onApi((_req, res) => json(res, 404, { status: 404, code: "SESSION_NOT_FOUND" }));
+    const error = await client.getSession("a b/ü").catch((e: unknown) => e);
+    expect(service.apiRequests[0]?.url).toBe("/verification/api/v1/staging/sessions/a%20b%2F%C3%BC");
+    expect(error).toMatchObject({ code: "NOT_FOUND", path: "/verification/api/v1/staging/sessions/a%20b%2F%C3%BC" });
+  });
+});
+
+describe("fileFromPath", () => {
+  let dir: string;
+  let received: ReceivedForm[];
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "flowsmith-hot-path-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    received = [];
+    service.onApi(
+      async (req, res) => {
+        received.push(await parseMultipart(req));
+        json(res, 201, { sessionContext: { sessionId: "s-1", sessionStatus: "CREATED" } });
+      },
+      { streaming: true },
+    );
+  });
+
+  const signingRequest = (source: unknown) => ({
+    input: { documentsToSign: { documents: [{ templateId: "t", source }] } },
+    metadata: { subjectId: "x" },
+  });
+
+  test("a file of several read chunks arrives byte for byte, with the declared length", async () => {
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 123);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7 + (i >> 16)) & 0xff;
+    const path = join(dir, "large.pdf");
+    await writeFile(path, bytes);
+    await createSession(client, SIGNING_SPEC, signingRequest(await fileFromPath(path)));
+    const form = received[0];
+    const file = form?.parts.find((part) => part.filename !== undefined);
+    expect(file?.filename).toBe("large.pdf");
+    expect(file?.bytes?.equals(bytes)).toBe(true);
+    expect(form?.bytesReceived).toBe(form?.contentLength);
+  });
+
+  test("an empty file is sent as an empty part", async () => {
+    const path = join(dir, "empty.pdf");
+    await writeFile(path, "");
+    await createSession(client, SIGNING_SPEC, signingRequest(await fileFromPath(path)));
+    const file = received[0]?.parts.find((part) => part.filename !== undefined);
+    expect(file?.bytes?.length).toBe(0);
+  });
+
+  test("a file changed after fileFromPath opened it is refused, not sent", async () => {
+    const path = join(dir, "changed.pdf");
+    await writeFile(path, "%PDF-1.7 first");
+    const file = await fileFromPath(path);
+    await utimes(path, new Date(1_000_000), new Date(1_000_000));
+    const error = await createSession(client, SIGNING_SPEC, signingRequest(file)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(String((error as Error).cause)).toMatch(/changed after fileFromPath opened it/);
+    expect(received).toHaveLength(0);
+  });
+});
