@@ -46,8 +46,7 @@ function missingRuntimeParts() {
   return undefined;
 }
 
-/** `locales`: the flow's locales, for the spec of the unvalidated call (JSON flows only). */
-function loadFlowsmith(modulePath, locales) {
+function loadFlowsmith(modulePath) {
   const runtime = require(RUNTIME_PATH);
   const flowModule = require(modulePath);
   return {
@@ -56,28 +55,20 @@ function loadFlowsmith(modulePath, locales) {
     createClient: (server, environment) =>
       runtime.createClient({ baseUrl: server.baseUrl, authUrl: server.authUrl, environment, userAgent: USER_AGENT, ...CREDENTIALS }),
     createSession: (client, body) => flowModule.createSession(client, body),
-    createSessionUnvalidated: unvalidatedCall(runtime, flowModule, locales),
+    createSessionUnvalidated: unvalidatedCall(runtime, flowModule),
     fileFromPath: (file) => runtime.fileFromPath(file),
   };
 }
 
 /**
  * The same call with the pre-flight validator switched off: the runtime's
- * createSessionFor with the flow's spec and a validator that accepts all.
- * Generated modules keep `spec` private; for a JSON flow it is fully given by
- * the exported `flow` and the flow's locales, so it is rebuilt from those.
+ * createSessionFor with the flow's exported `spec` and a validator that
+ * accepts all.
  */
-function unvalidatedCall(runtime, flowModule, locales) {
-  const spec = flowModule.spec ?? jsonSpecOf(flowModule.flow, locales);
-  if (typeof runtime.createSessionFor !== "function" || !spec) return undefined;
+function unvalidatedCall(runtime, flowModule) {
+  if (typeof runtime.createSessionFor !== "function" || !flowModule.spec) return undefined;
   const acceptAll = () => true;
-  return (client, body) => runtime.createSessionFor(client, spec, acceptAll, body);
-}
-
-function jsonSpecOf(flow, locales) {
-  if (!flow || !locales) return undefined;
-  const { id, version, environment, path: sessionsPath } = flow;
-  return { id, version, environment, path: sessionsPath, body: "json", locales };
+  return (client, body) => runtime.createSessionFor(client, flowModule.spec, acceptAll, body);
 }
 
 /**

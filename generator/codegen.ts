@@ -1,6 +1,7 @@
 /**
  * The codegen pipeline: load config → read descriptions → build models →
- * emit → format → write atomically, or compare (--check). Library code: it
+ * emit → format (those three on worker threads when there are enough flows)
+ * → write atomically, or compare (--check). Library code: it
  * returns results and throws CodegenError; only cli.ts prints and exits.
  */
 import { readFile } from "node:fs/promises";
@@ -9,6 +10,7 @@ import { performance } from "node:perf_hooks";
 import { loadConfigOrThrow } from "./config/load-config.js";
 import type { ResolvedConfig, ResolvedFlowConfig } from "./config/config-types.js";
 import { CodegenError } from "./errors.js";
+import { createFlowRunner, type FlowRunner } from "./emit/emit-workers.js";
 import { generatorFingerprint } from "./output/fingerprint.js";
 import { MANIFEST_FILE, readManifest, serializeManifest, sha256, type Manifest, type ManifestFlow } from "./output/manifest.js";
 import { findStaleFiles, listRelativeFiles, writeOutputAtomically, type StaleFile } from "./output/output-plan.js";
@@ -24,8 +26,13 @@ export interface CodegenOptions {
   readonly flows?: readonly string[];
   /** Regenerate even where the manifest says nothing changed. Default false. */
   readonly force?: boolean;
-  /** Called once per flow as soon as it is done, for progress output. */
+  /** Called once per flow, in config order, as soon as it and the flows before it are done, for progress output. */
   readonly onFlow?: (report: FlowReport) => void;
+  /**
+   * Worker threads that generate flows. Default: one per core when at least
+   * four flows need generating, else none; 0 = generate in this thread.
+   */
+  readonly workers?: number;
 }
 
 export interface FlowReport {
@@ -56,18 +63,45 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
     reuse: !options.force,
     fingerprint: await generatorFingerprint(),
   };
-  const outputs: FlowOutput[] = [];
-  for (const flow of config.flows) {
-    const output = selected.has(flow) ? await generateFlowOrThrow(flow, context) : keepFlowOrThrow(flow, context);
-    if (output.report) options.onFlow?.(output.report);
-    outputs.push(output);
+  const runner = createFlowRunner(selected.size, options.workers);
+  try {
+    const outputs = await generateInConfigOrderOrThrow(config, selected, context, runner, options.onFlow);
+    rejectDuplicateNamesOrThrow(outputs, config);
+    const plan = await planOutput(outputs, context, runner);
+    const changes = options.check
+      ? await findStaleFiles(plan, config.outputDir)
+      : await writeOutputAtomically(plan, config.outputDir);
+    return { config, flows: outputs.flatMap((output) => (output.report ? [output.report] : [])), changes };
+  } finally {
+    await runner.close();
   }
-  rejectDuplicateNamesOrThrow(outputs, config);
-  const plan = await planOutput(outputs, context);
-  const changes = options.check
-    ? await findStaleFiles(plan, config.outputDir)
-    : await writeOutputAtomically(plan, config.outputDir);
-  return { config, flows: outputs.flatMap((output) => (output.report ? [output.report] : [])), changes };
+}
+
+/**
+ * Every flow starts at once (generation runs on the runner's workers), but
+ * results are taken in config order: progress lines, output and the error
+ * reported (that of the first failing flow) are the same however the work
+ * was spread.
+ */
+async function generateInConfigOrderOrThrow(
+  config: ResolvedConfig,
+  selected: ReadonlySet<ResolvedFlowConfig>,
+  context: RunContext,
+  runner: FlowRunner,
+  onFlow: CodegenOptions["onFlow"],
+): Promise<FlowOutput[]> {
+  const started = config.flows.map((flow) =>
+    selected.has(flow) ? generateFlowOrThrow(flow, context, runner) : Promise.resolve().then(() => keepFlowOrThrow(flow, context)),
+  );
+  // Awaited in order below; a later flow's failure must not count as unhandled meanwhile.
+  for (const output of started) output.catch(() => undefined);
+  const outputs: FlowOutput[] = [];
+  for (const output of started) {
+    const done = await output;
+    if (done.report) onFlow?.(done.report);
+    outputs.push(done);
+  }
+  return outputs;
 }
 
 interface RunContext {
@@ -108,7 +142,7 @@ function selectFlowsOrThrow(
   return selected;
 }
 
-async function generateFlowOrThrow(flow: ResolvedFlowConfig, context: RunContext): Promise<FlowOutput> {
+async function generateFlowOrThrow(flow: ResolvedFlowConfig, context: RunContext, runner: FlowRunner): Promise<FlowOutput> {
   const started = performance.now();
   const errorContext = { pointer: flow.pointer, configFile: context.config.configDisplay, ...(flow.name ? { flow: flow.name } : {}) };
   const source = await readSourceOrThrow(flow.source, errorContext);
@@ -117,24 +151,35 @@ async function generateFlowOrThrow(flow: ResolvedFlowConfig, context: RunContext
   );
   const reused = context.reuse ? await findReusableOrUndefined(context, inputsHash) : undefined;
   if (reused) {
-    return { name: reused.name, pointer: flow.pointer, entry: reused.entry, report: report(reused.name, reused.entry, context, started, true) };
+    const ms = performance.now() - started;
+    return { name: reused.name, pointer: flow.pointer, entry: reused.entry, report: report(reused.name, reused.entry, context, ms, true) };
   }
-  // Loaded lazily: a run where every flow is reused never pays for ts-morph and prettier.
-  const { parseDescriptionOrThrow } = await import("./read/load-description.js");
-  const { buildFlowModelOrThrow } = await import("./model/build-flow-model.js");
-  const { emitFlowOrThrow } = await import("./emit/emit-flow.js");
-  const model = buildFlowModelOrThrow(parseDescriptionOrThrow(source.bytes, source.display), flow.name ? { name: flow.name } : {});
-  const emitted = await emitFlowOrThrow(model, { runtimeImport: context.config.runtimeImport });
-  const files = new Map(emitted.map((file) => [file.path, file.content]));
+  const generated = await runner
+    .runFlow({
+      bytes: source.bytes,
+      display: source.display,
+      runtimeImport: context.config.runtimeImport,
+      ...(flow.name ? { name: flow.name } : {}),
+    })
+    .catch((error: unknown) => {
+      throw withFlowName(error, flow.name);
+    });
+  const files = new Map(generated.files.map((file) => [file.path, file.content]));
   const entry: ManifestFlow = {
     source: source.display,
     inputsHash,
-    id: model.id,
-    version: model.version,
-    environment: model.environment,
+    id: generated.id,
+    version: generated.version,
+    environment: generated.environment,
     files: Object.fromEntries([...files].map(([file, content]) => [file, sha256(content)])),
   };
-  return { name: model.name, pointer: flow.pointer, entry, files, report: report(model.name, entry, context, started, false) };
+  return { name: generated.name, pointer: flow.pointer, entry, files, report: report(generated.name, entry, context, generated.ms, false) };
+}
+
+/** The reader and model builder know the file, not the config's name for the flow: add it. */
+function withFlowName(error: unknown, name: string | undefined): unknown {
+  if (!(error instanceof CodegenError) || error.context.flow || name === undefined) return error;
+  return new CodegenError(error.code, error.detail, { ...error.context, flow: name }, { cause: error });
 }
 
 /** A flow left out by --flow keeps its output; its manifest entry tells its name and files. */
@@ -175,7 +220,7 @@ function rejectDuplicateNamesOrThrow(outputs: readonly FlowOutput[], config: Res
   }
 }
 
-async function planOutput(outputs: readonly FlowOutput[], context: RunContext) {
+async function planOutput(outputs: readonly FlowOutput[], context: RunContext, runner: FlowRunner) {
   const files = new Map<string, string>();
   const keep = new Set<string>();
   const onDisk = await listRelativeFiles(context.config.outputDir);
@@ -183,7 +228,7 @@ async function planOutput(outputs: readonly FlowOutput[], context: RunContext) {
     if (output.files) for (const [file, content] of output.files) files.set(file, content);
     else for (const file of Object.keys(output.entry.files)) if (onDisk.includes(file)) keep.add(file);
   }
-  const index = await planIndexOrThrow(outputs.map((output) => output.name), context, onDisk);
+  const index = await planIndexOrThrow(outputs.map((output) => output.name), context, onDisk, runner);
   if (index.content === undefined) keep.add(INDEX_FILE);
   else files.set(INDEX_FILE, index.content);
   const entries = new Map(outputs.map((output) => [output.name, output.entry]));
@@ -194,26 +239,25 @@ async function planOutput(outputs: readonly FlowOutput[], context: RunContext) {
 const INDEX_FILE = "index.ts";
 
 /** generated/index.ts depends only on the flow names: reuse it when they did not change. */
-async function planIndexOrThrow(names: readonly string[], context: RunContext, onDisk: readonly string[]) {
+async function planIndexOrThrow(names: readonly string[], context: RunContext, onDisk: readonly string[], runner: FlowRunner) {
   const inputsHash = sha256([context.fingerprint, ...[...names].sort()].join("\n"));
   const previous = context.manifest.index;
   if (context.reuse && previous?.inputsHash === inputsHash && onDisk.includes(INDEX_FILE)) {
     const content = await readFile(path.join(context.config.outputDir, INDEX_FILE));
     if (sha256(content) === previous.sha256) return { content: undefined, entry: previous };
   }
-  const { emitIndex } = await import("./emit/emit-flow.js");
-  const emitted = await emitIndex([...names].sort().map((name) => ({ name })));
+  const emitted = await runner.runIndex([...names].sort());
   return { content: emitted.content, entry: { inputsHash, sha256: sha256(emitted.content) } };
 }
 
-function report(name: string, entry: ManifestFlow, context: RunContext, started: number, reused: boolean): FlowReport {
+function report(name: string, entry: ManifestFlow, context: RunContext, ms: number, reused: boolean): FlowReport {
   return {
     name,
     id: entry.id,
     version: entry.version,
     environment: entry.environment,
     output: `${context.config.outputDisplay}/${name}`,
-    ms: Math.round(performance.now() - started),
+    ms: Math.round(ms),
     reused,
   };
 }

@@ -23,7 +23,7 @@ export const flow = {
 } as const;
 
 /** What the runtime needs to send a request of this flow: body form, locales, part names, file limits. */
-const spec: FlowSpec<"staging"> = {
+export const spec: FlowSpec<"staging"> = {
   id: "00000000-0000-0000-0000-000000000000",
   version: 1,
   environment: "staging",

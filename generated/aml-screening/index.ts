@@ -17,7 +17,7 @@ export const flow = {
 } as const;
 
 /** What the runtime needs to send a request of this flow: body form, locales, part names, file limits. */
-const spec: FlowSpec<"staging"> = {
+export const spec: FlowSpec<"staging"> = {
   id: "a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5",
   version: 7,
   environment: "staging",

@@ -2,616 +2,401 @@
 // @ts-nocheck
 import { validatorFormats, validatorRuntime } from "../../runtime/index.js";
 
-export const validate = validate10;
-export default validate10;
-const schema11 = {
-  "type": "object",
-  "properties": {
-    "input": {
-      "type": "object",
-      "properties": {
-        "basicIdentity": {
-          "type": "object",
-          "properties": {
-            "givenName": { "type": "string", "maxLength": 150 },
-            "familyName": { "type": "string", "maxLength": 150 },
-            "name": { "type": "string", "maxLength": 150 },
-            "birthDate": { "type": "string", "format": "date" },
-            "birthPlace": { "type": "string", "maxLength": 150 },
-          },
-          "required": ["givenName", "familyName", "birthDate"],
-          "additionalProperties": false,
-        },
-      },
-      "required": ["basicIdentity"],
-      "additionalProperties": false,
-    },
-    "metadata": {
-      "type": "object",
-      "properties": {
-        "subjectId": { "type": "string" },
-        "locale": { "type": "string", "enum": ["en", "de", "fr", "pl", "it", "es"] },
-      },
-      "required": ["subjectId"],
-      "additionalProperties": false,
-    },
-    "redirectUrl": { "type": "string", "format": "uri" },
-    "state": { "type": "string", "maxLength": 2048 },
-  },
-  "required": ["input", "metadata"],
-  "additionalProperties": false,
-};
-const func2 = validatorRuntime.ucs2length;
+export const validate = validate0;
+export default validate0;
+const schema0 = {"type":"object","properties":{"input":{"type":"object","properties":{"basicIdentity":{"type":"object","properties":{"givenName":{"type":"string","maxLength":150},"familyName":{"type":"string","maxLength":150},"name":{"type":"string","maxLength":150},"birthDate":{"type":"string","format":"date"},"birthPlace":{"type":"string","maxLength":150}},"required":["givenName","familyName","birthDate"],"additionalProperties":false}},"required":["basicIdentity"],"additionalProperties":false},"metadata":{"type":"object","properties":{"subjectId":{"type":"string"},"locale":{"type":"string","enum":["en","de","fr","pl","it","es"]}},"required":["subjectId"],"additionalProperties":false},"redirectUrl":{"type":"string","format":"uri"},"state":{"type":"string","maxLength":2048}},"required":["input","metadata"],"additionalProperties":false};
+const func0 = validatorRuntime.ucs2length;
 const formats0 = validatorFormats.date;
 const formats2 = validatorFormats.uri;
 
-function validate10(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data } = {},
-) {
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.input === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "input" },
-        message: "must have required property '" + "input" + "'",
-      };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.input === undefined){
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"}};
+      if(vErrors === null){
         vErrors = [err0];
-      } else {
+      }
+      else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.metadata === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "metadata" },
-        message: "must have required property '" + "metadata" + "'",
-      };
-      if (vErrors === null) {
+    if(data.metadata === undefined){
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"}};
+      if(vErrors === null){
         vErrors = [err1];
-      } else {
+      }
+      else {
         vErrors.push(err1);
       }
       errors++;
     }
-    for (const key0 in data) {
-      if (!(
-        key0 === "input" ||
-        key0 === "metadata" ||
-        key0 === "redirectUrl" ||
-        key0 === "state"
-      )) {
-        const err2 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
+    for(const key0 in data){
+      if(!((((key0 === "input") || (key0 === "metadata")) || (key0 === "redirectUrl")) || (key0 === "state"))){
+        const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+        if(vErrors === null){
           vErrors = [err2];
-        } else {
+        }
+        else {
           vErrors.push(err2);
         }
         errors++;
       }
     }
-    if (data.input !== undefined) {
+    if(data.input !== undefined){
       let data0 = data.input;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.basicIdentity === undefined) {
-          const err3 = {
-            instancePath: instancePath + "/input",
-            schemaPath: "#/properties/input/required",
-            keyword: "required",
-            params: { missingProperty: "basicIdentity" },
-            message: "must have required property '" + "basicIdentity" + "'",
-          };
-          if (vErrors === null) {
+      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+        if(data0.basicIdentity === undefined){
+          const err3 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/required",keyword:"required",params:{missingProperty: "basicIdentity"}};
+          if(vErrors === null){
             vErrors = [err3];
-          } else {
+          }
+          else {
             vErrors.push(err3);
           }
           errors++;
         }
-        for (const key1 in data0) {
-          if (!(key1 === "basicIdentity")) {
-            const err4 = {
-              instancePath: instancePath + "/input",
-              schemaPath: "#/properties/input/additionalProperties",
-              keyword: "additionalProperties",
-              params: { additionalProperty: key1 },
-              message: "must NOT have additional properties",
-            };
-            if (vErrors === null) {
+        for(const key1 in data0){
+          if(!(key1 === "basicIdentity")){
+            const err4 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+            if(vErrors === null){
               vErrors = [err4];
-            } else {
+            }
+            else {
               vErrors.push(err4);
             }
             errors++;
           }
         }
-        if (data0.basicIdentity !== undefined) {
+        if(data0.basicIdentity !== undefined){
           let data1 = data0.basicIdentity;
-          if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-            if (data1.givenName === undefined) {
-              const err5 = {
-                instancePath: instancePath + "/input/basicIdentity",
-                schemaPath: "#/properties/input/properties/basicIdentity/required",
-                keyword: "required",
-                params: { missingProperty: "givenName" },
-                message: "must have required property '" + "givenName" + "'",
-              };
-              if (vErrors === null) {
+          if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+            if(data1.givenName === undefined){
+              const err5 = {instancePath:instancePath+"/input/basicIdentity",schemaPath:"#/properties/input/properties/basicIdentity/required",keyword:"required",params:{missingProperty: "givenName"}};
+              if(vErrors === null){
                 vErrors = [err5];
-              } else {
+              }
+              else {
                 vErrors.push(err5);
               }
               errors++;
             }
-            if (data1.familyName === undefined) {
-              const err6 = {
-                instancePath: instancePath + "/input/basicIdentity",
-                schemaPath: "#/properties/input/properties/basicIdentity/required",
-                keyword: "required",
-                params: { missingProperty: "familyName" },
-                message: "must have required property '" + "familyName" + "'",
-              };
-              if (vErrors === null) {
+            if(data1.familyName === undefined){
+              const err6 = {instancePath:instancePath+"/input/basicIdentity",schemaPath:"#/properties/input/properties/basicIdentity/required",keyword:"required",params:{missingProperty: "familyName"}};
+              if(vErrors === null){
                 vErrors = [err6];
-              } else {
+              }
+              else {
                 vErrors.push(err6);
               }
               errors++;
             }
-            if (data1.birthDate === undefined) {
-              const err7 = {
-                instancePath: instancePath + "/input/basicIdentity",
-                schemaPath: "#/properties/input/properties/basicIdentity/required",
-                keyword: "required",
-                params: { missingProperty: "birthDate" },
-                message: "must have required property '" + "birthDate" + "'",
-              };
-              if (vErrors === null) {
+            if(data1.birthDate === undefined){
+              const err7 = {instancePath:instancePath+"/input/basicIdentity",schemaPath:"#/properties/input/properties/basicIdentity/required",keyword:"required",params:{missingProperty: "birthDate"}};
+              if(vErrors === null){
                 vErrors = [err7];
-              } else {
+              }
+              else {
                 vErrors.push(err7);
               }
               errors++;
             }
-            for (const key2 in data1) {
-              if (!(
-                key2 === "givenName" ||
-                key2 === "familyName" ||
-                key2 === "name" ||
-                key2 === "birthDate" ||
-                key2 === "birthPlace"
-              )) {
-                const err8 = {
-                  instancePath: instancePath + "/input/basicIdentity",
-                  schemaPath: "#/properties/input/properties/basicIdentity/additionalProperties",
-                  keyword: "additionalProperties",
-                  params: { additionalProperty: key2 },
-                  message: "must NOT have additional properties",
-                };
-                if (vErrors === null) {
+            for(const key2 in data1){
+              if(!(((((key2 === "givenName") || (key2 === "familyName")) || (key2 === "name")) || (key2 === "birthDate")) || (key2 === "birthPlace"))){
+                const err8 = {instancePath:instancePath+"/input/basicIdentity",schemaPath:"#/properties/input/properties/basicIdentity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+                if(vErrors === null){
                   vErrors = [err8];
-                } else {
+                }
+                else {
                   vErrors.push(err8);
                 }
                 errors++;
               }
             }
-            if (data1.givenName !== undefined) {
+            if(data1.givenName !== undefined){
               let data2 = data1.givenName;
-              if (typeof data2 === "string") {
-                if (func2(data2) > 150) {
-                  const err9 = {
-                    instancePath: instancePath + "/input/basicIdentity/givenName",
-                    schemaPath:
-                      "#/properties/input/properties/basicIdentity/properties/givenName/maxLength",
-                    keyword: "maxLength",
-                    params: { limit: 150 },
-                    message: "must NOT have more than 150 characters",
-                  };
-                  if (vErrors === null) {
+              if(typeof data2 === "string"){
+                if(func0(data2) > 150){
+                  const err9 = {instancePath:instancePath+"/input/basicIdentity/givenName",schemaPath:"#/properties/input/properties/basicIdentity/properties/givenName/maxLength",keyword:"maxLength",params:{limit: 150}};
+                  if(vErrors === null){
                     vErrors = [err9];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err9);
                   }
                   errors++;
                 }
-              } else {
-                const err10 = {
-                  instancePath: instancePath + "/input/basicIdentity/givenName",
-                  schemaPath:
-                    "#/properties/input/properties/basicIdentity/properties/givenName/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
+              }
+              else {
+                const err10 = {instancePath:instancePath+"/input/basicIdentity/givenName",schemaPath:"#/properties/input/properties/basicIdentity/properties/givenName/type",keyword:"type",params:{type: "string"}};
+                if(vErrors === null){
                   vErrors = [err10];
-                } else {
+                }
+                else {
                   vErrors.push(err10);
                 }
                 errors++;
               }
             }
-            if (data1.familyName !== undefined) {
+            if(data1.familyName !== undefined){
               let data3 = data1.familyName;
-              if (typeof data3 === "string") {
-                if (func2(data3) > 150) {
-                  const err11 = {
-                    instancePath: instancePath + "/input/basicIdentity/familyName",
-                    schemaPath:
-                      "#/properties/input/properties/basicIdentity/properties/familyName/maxLength",
-                    keyword: "maxLength",
-                    params: { limit: 150 },
-                    message: "must NOT have more than 150 characters",
-                  };
-                  if (vErrors === null) {
+              if(typeof data3 === "string"){
+                if(func0(data3) > 150){
+                  const err11 = {instancePath:instancePath+"/input/basicIdentity/familyName",schemaPath:"#/properties/input/properties/basicIdentity/properties/familyName/maxLength",keyword:"maxLength",params:{limit: 150}};
+                  if(vErrors === null){
                     vErrors = [err11];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err11);
                   }
                   errors++;
                 }
-              } else {
-                const err12 = {
-                  instancePath: instancePath + "/input/basicIdentity/familyName",
-                  schemaPath:
-                    "#/properties/input/properties/basicIdentity/properties/familyName/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
+              }
+              else {
+                const err12 = {instancePath:instancePath+"/input/basicIdentity/familyName",schemaPath:"#/properties/input/properties/basicIdentity/properties/familyName/type",keyword:"type",params:{type: "string"}};
+                if(vErrors === null){
                   vErrors = [err12];
-                } else {
+                }
+                else {
                   vErrors.push(err12);
                 }
                 errors++;
               }
             }
-            if (data1.name !== undefined) {
+            if(data1.name !== undefined){
               let data4 = data1.name;
-              if (typeof data4 === "string") {
-                if (func2(data4) > 150) {
-                  const err13 = {
-                    instancePath: instancePath + "/input/basicIdentity/name",
-                    schemaPath:
-                      "#/properties/input/properties/basicIdentity/properties/name/maxLength",
-                    keyword: "maxLength",
-                    params: { limit: 150 },
-                    message: "must NOT have more than 150 characters",
-                  };
-                  if (vErrors === null) {
+              if(typeof data4 === "string"){
+                if(func0(data4) > 150){
+                  const err13 = {instancePath:instancePath+"/input/basicIdentity/name",schemaPath:"#/properties/input/properties/basicIdentity/properties/name/maxLength",keyword:"maxLength",params:{limit: 150}};
+                  if(vErrors === null){
                     vErrors = [err13];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err13);
                   }
                   errors++;
                 }
-              } else {
-                const err14 = {
-                  instancePath: instancePath + "/input/basicIdentity/name",
-                  schemaPath: "#/properties/input/properties/basicIdentity/properties/name/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
+              }
+              else {
+                const err14 = {instancePath:instancePath+"/input/basicIdentity/name",schemaPath:"#/properties/input/properties/basicIdentity/properties/name/type",keyword:"type",params:{type: "string"}};
+                if(vErrors === null){
                   vErrors = [err14];
-                } else {
+                }
+                else {
                   vErrors.push(err14);
                 }
                 errors++;
               }
             }
-            if (data1.birthDate !== undefined) {
+            if(data1.birthDate !== undefined){
               let data5 = data1.birthDate;
-              if (typeof data5 === "string") {
-                if (!formats0.validate(data5)) {
-                  const err15 = {
-                    instancePath: instancePath + "/input/basicIdentity/birthDate",
-                    schemaPath:
-                      "#/properties/input/properties/basicIdentity/properties/birthDate/format",
-                    keyword: "format",
-                    params: { format: "date" },
-                    message: 'must match format "' + "date" + '"',
-                  };
-                  if (vErrors === null) {
+              if(typeof data5 === "string"){
+                if(!(formats0.validate(data5))){
+                  const err15 = {instancePath:instancePath+"/input/basicIdentity/birthDate",schemaPath:"#/properties/input/properties/basicIdentity/properties/birthDate/format",keyword:"format",params:{format: "date"}};
+                  if(vErrors === null){
                     vErrors = [err15];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err15);
                   }
                   errors++;
                 }
-              } else {
-                const err16 = {
-                  instancePath: instancePath + "/input/basicIdentity/birthDate",
-                  schemaPath:
-                    "#/properties/input/properties/basicIdentity/properties/birthDate/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
+              }
+              else {
+                const err16 = {instancePath:instancePath+"/input/basicIdentity/birthDate",schemaPath:"#/properties/input/properties/basicIdentity/properties/birthDate/type",keyword:"type",params:{type: "string"}};
+                if(vErrors === null){
                   vErrors = [err16];
-                } else {
+                }
+                else {
                   vErrors.push(err16);
                 }
                 errors++;
               }
             }
-            if (data1.birthPlace !== undefined) {
+            if(data1.birthPlace !== undefined){
               let data6 = data1.birthPlace;
-              if (typeof data6 === "string") {
-                if (func2(data6) > 150) {
-                  const err17 = {
-                    instancePath: instancePath + "/input/basicIdentity/birthPlace",
-                    schemaPath:
-                      "#/properties/input/properties/basicIdentity/properties/birthPlace/maxLength",
-                    keyword: "maxLength",
-                    params: { limit: 150 },
-                    message: "must NOT have more than 150 characters",
-                  };
-                  if (vErrors === null) {
+              if(typeof data6 === "string"){
+                if(func0(data6) > 150){
+                  const err17 = {instancePath:instancePath+"/input/basicIdentity/birthPlace",schemaPath:"#/properties/input/properties/basicIdentity/properties/birthPlace/maxLength",keyword:"maxLength",params:{limit: 150}};
+                  if(vErrors === null){
                     vErrors = [err17];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err17);
                   }
                   errors++;
                 }
-              } else {
-                const err18 = {
-                  instancePath: instancePath + "/input/basicIdentity/birthPlace",
-                  schemaPath:
-                    "#/properties/input/properties/basicIdentity/properties/birthPlace/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
+              }
+              else {
+                const err18 = {instancePath:instancePath+"/input/basicIdentity/birthPlace",schemaPath:"#/properties/input/properties/basicIdentity/properties/birthPlace/type",keyword:"type",params:{type: "string"}};
+                if(vErrors === null){
                   vErrors = [err18];
-                } else {
+                }
+                else {
                   vErrors.push(err18);
                 }
                 errors++;
               }
             }
-          } else {
-            const err19 = {
-              instancePath: instancePath + "/input/basicIdentity",
-              schemaPath: "#/properties/input/properties/basicIdentity/type",
-              keyword: "type",
-              params: { type: "object" },
-              message: "must be object",
-            };
-            if (vErrors === null) {
+          }
+          else {
+            const err19 = {instancePath:instancePath+"/input/basicIdentity",schemaPath:"#/properties/input/properties/basicIdentity/type",keyword:"type",params:{type: "object"}};
+            if(vErrors === null){
               vErrors = [err19];
-            } else {
+            }
+            else {
               vErrors.push(err19);
             }
             errors++;
           }
         }
-      } else {
-        const err20 = {
-          instancePath: instancePath + "/input",
-          schemaPath: "#/properties/input/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
+      }
+      else {
+        const err20 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}};
+        if(vErrors === null){
           vErrors = [err20];
-        } else {
+        }
+        else {
           vErrors.push(err20);
         }
         errors++;
       }
     }
-    if (data.metadata !== undefined) {
+    if(data.metadata !== undefined){
       let data7 = data.metadata;
-      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-        if (data7.subjectId === undefined) {
-          const err21 = {
-            instancePath: instancePath + "/metadata",
-            schemaPath: "#/properties/metadata/required",
-            keyword: "required",
-            params: { missingProperty: "subjectId" },
-            message: "must have required property '" + "subjectId" + "'",
-          };
-          if (vErrors === null) {
+      if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+        if(data7.subjectId === undefined){
+          const err21 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "subjectId"}};
+          if(vErrors === null){
             vErrors = [err21];
-          } else {
+          }
+          else {
             vErrors.push(err21);
           }
           errors++;
         }
-        for (const key3 in data7) {
-          if (!(key3 === "subjectId" || key3 === "locale")) {
-            const err22 = {
-              instancePath: instancePath + "/metadata",
-              schemaPath: "#/properties/metadata/additionalProperties",
-              keyword: "additionalProperties",
-              params: { additionalProperty: key3 },
-              message: "must NOT have additional properties",
-            };
-            if (vErrors === null) {
+        for(const key3 in data7){
+          if(!((key3 === "subjectId") || (key3 === "locale"))){
+            const err22 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+            if(vErrors === null){
               vErrors = [err22];
-            } else {
+            }
+            else {
               vErrors.push(err22);
             }
             errors++;
           }
         }
-        if (data7.subjectId !== undefined) {
-          if (typeof data7.subjectId !== "string") {
-            const err23 = {
-              instancePath: instancePath + "/metadata/subjectId",
-              schemaPath: "#/properties/metadata/properties/subjectId/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
+        if(data7.subjectId !== undefined){
+          if(typeof data7.subjectId !== "string"){
+            const err23 = {instancePath:instancePath+"/metadata/subjectId",schemaPath:"#/properties/metadata/properties/subjectId/type",keyword:"type",params:{type: "string"}};
+            if(vErrors === null){
               vErrors = [err23];
-            } else {
+            }
+            else {
               vErrors.push(err23);
             }
             errors++;
           }
         }
-        if (data7.locale !== undefined) {
+        if(data7.locale !== undefined){
           let data9 = data7.locale;
-          if (typeof data9 !== "string") {
-            const err24 = {
-              instancePath: instancePath + "/metadata/locale",
-              schemaPath: "#/properties/metadata/properties/locale/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
+          if(typeof data9 !== "string"){
+            const err24 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/type",keyword:"type",params:{type: "string"}};
+            if(vErrors === null){
               vErrors = [err24];
-            } else {
+            }
+            else {
               vErrors.push(err24);
             }
             errors++;
           }
-          if (!(
-            data9 === "en" ||
-            data9 === "de" ||
-            data9 === "fr" ||
-            data9 === "pl" ||
-            data9 === "it" ||
-            data9 === "es"
-          )) {
-            const err25 = {
-              instancePath: instancePath + "/metadata/locale",
-              schemaPath: "#/properties/metadata/properties/locale/enum",
-              keyword: "enum",
-              params: { allowedValues: schema11.properties.metadata.properties.locale.enum },
-              message: "must be equal to one of the allowed values",
-            };
-            if (vErrors === null) {
+          if(!((((((data9 === "en") || (data9 === "de")) || (data9 === "fr")) || (data9 === "pl")) || (data9 === "it")) || (data9 === "es"))){
+            const err25 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/enum",keyword:"enum",params:{allowedValues: schema0.properties.metadata.properties.locale.enum}};
+            if(vErrors === null){
               vErrors = [err25];
-            } else {
+            }
+            else {
               vErrors.push(err25);
             }
             errors++;
           }
         }
-      } else {
-        const err26 = {
-          instancePath: instancePath + "/metadata",
-          schemaPath: "#/properties/metadata/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
+      }
+      else {
+        const err26 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"}};
+        if(vErrors === null){
           vErrors = [err26];
-        } else {
+        }
+        else {
           vErrors.push(err26);
         }
         errors++;
       }
     }
-    if (data.redirectUrl !== undefined) {
+    if(data.redirectUrl !== undefined){
       let data10 = data.redirectUrl;
-      if (typeof data10 === "string") {
-        if (!formats2(data10)) {
-          const err27 = {
-            instancePath: instancePath + "/redirectUrl",
-            schemaPath: "#/properties/redirectUrl/format",
-            keyword: "format",
-            params: { format: "uri" },
-            message: 'must match format "' + "uri" + '"',
-          };
-          if (vErrors === null) {
+      if(typeof data10 === "string"){
+        if(!(formats2(data10))){
+          const err27 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/format",keyword:"format",params:{format: "uri"}};
+          if(vErrors === null){
             vErrors = [err27];
-          } else {
+          }
+          else {
             vErrors.push(err27);
           }
           errors++;
         }
-      } else {
-        const err28 = {
-          instancePath: instancePath + "/redirectUrl",
-          schemaPath: "#/properties/redirectUrl/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
+      }
+      else {
+        const err28 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/type",keyword:"type",params:{type: "string"}};
+        if(vErrors === null){
           vErrors = [err28];
-        } else {
+        }
+        else {
           vErrors.push(err28);
         }
         errors++;
       }
     }
-    if (data.state !== undefined) {
+    if(data.state !== undefined){
       let data11 = data.state;
-      if (typeof data11 === "string") {
-        if (func2(data11) > 2048) {
-          const err29 = {
-            instancePath: instancePath + "/state",
-            schemaPath: "#/properties/state/maxLength",
-            keyword: "maxLength",
-            params: { limit: 2048 },
-            message: "must NOT have more than 2048 characters",
-          };
-          if (vErrors === null) {
+      if(typeof data11 === "string"){
+        if(func0(data11) > 2048){
+          const err29 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2048}};
+          if(vErrors === null){
             vErrors = [err29];
-          } else {
+          }
+          else {
             vErrors.push(err29);
           }
           errors++;
         }
-      } else {
-        const err30 = {
-          instancePath: instancePath + "/state",
-          schemaPath: "#/properties/state/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
+      }
+      else {
+        const err30 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"}};
+        if(vErrors === null){
           vErrors = [err30];
-        } else {
+        }
+        else {
           vErrors.push(err30);
         }
         errors++;
       }
     }
-  } else {
-    const err31 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
+  }
+  else {
+    const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+    if(vErrors === null){
       vErrors = [err31];
-    } else {
+    }
+    else {
       vErrors.push(err31);
     }
     errors++;
   }
-  validate10.errors = vErrors;
+  validate0.errors = vErrors;
   return errors === 0;
 }

@@ -23,68 +23,68 @@ export const flow = {
 } as const;
 
 /** What the runtime needs to send a request of this flow: body form, locales, part names, file limits. */
-const spec: FlowSpec<"live"> = {
+export const spec: FlowSpec<"live"> = {
   id: "2d8e4b17-90af-4c3e-b6d2-5e7f1a0c9b34",
   version: 4,
   environment: "live",
   path: "/api/v1/flows/2d8e4b17-90af-4c3e-b6d2-5e7f1a0c9b34/live/sessions",
   body: "multipart",
   locales: ["en", "de"],
-  fields: {
-    kind: "object",
-    properties: [
-      {
-        name: "input",
-        spec: {
-          kind: "object",
-          properties: [
-            {
-              name: "documentImages",
-              spec: {
-                kind: "object",
-                properties: [
-                  {
-                    name: "documentType",
-                    spec: { kind: "value", part: ["input[documentImages][documentType]"] },
-                  },
-                  {
-                    name: "frontSide",
-                    spec: {
-                      kind: "file",
-                      part: ["input[documentImages][frontSide]"],
-                      maxBytes: 10485760,
-                      mediaTypes: ["image/jpeg", "image/png"],
-                    },
-                  },
-                  {
-                    name: "backSide",
-                    spec: {
-                      kind: "file",
-                      part: ["input[documentImages][backSide]"],
-                      maxBytes: 10485760,
-                      mediaTypes: ["image/jpeg", "image/png"],
-                    },
-                  },
-                ],
-              },
-            },
-          ],
-        },
-      },
-      {
-        name: "metadata",
-        spec: {
-          kind: "object",
-          properties: [
-            { name: "subjectId", spec: { kind: "value", part: ["metadata[subjectId]"] } },
-            { name: "locale", spec: { kind: "value", part: ["metadata[locale]"] } },
-          ],
-        },
-      },
-      { name: "redirectUrl", spec: { kind: "value", part: ["redirectUrl"] } },
-      { name: "state", spec: { kind: "value", part: ["state"] } },
-    ],
-  },
+  fields: JSON.parse(`{
+  "kind": "object",
+  "properties": [
+    {
+      "name": "input",
+      "spec": {
+        "kind": "object",
+        "properties": [
+          {
+            "name": "documentImages",
+            "spec": {
+              "kind": "object",
+              "properties": [
+                {
+                  "name": "documentType",
+                  "spec": {"kind": "value", "part": ["input[documentImages][documentType]"]}
+                },
+                {
+                  "name": "frontSide",
+                  "spec": {
+                    "kind": "file",
+                    "part": ["input[documentImages][frontSide]"],
+                    "maxBytes": 10485760,
+                    "mediaTypes": ["image/jpeg", "image/png"]
+                  }
+                },
+                {
+                  "name": "backSide",
+                  "spec": {
+                    "kind": "file",
+                    "part": ["input[documentImages][backSide]"],
+                    "maxBytes": 10485760,
+                    "mediaTypes": ["image/jpeg", "image/png"]
+                  }
+                }
+              ]
+            }
+          }
+        ]
+      }
+    },
+    {
+      "name": "metadata",
+      "spec": {
+        "kind": "object",
+        "properties": [
+          {"name": "subjectId", "spec": {"kind": "value", "part": ["metadata[subjectId]"]}},
+          {"name": "locale", "spec": {"kind": "value", "part": ["metadata[locale]"]}}
+        ]
+      }
+    },
+    {"name": "redirectUrl", "spec": {"kind": "value", "part": ["redirectUrl"]}},
+    {"name": "state", "spec": {"kind": "value", "part": ["state"]}}
+  ]
+}`),
 };
 
 /** The request that creates a session of the flow "Bank account and address check". */

@@ -2,452 +2,288 @@
 // @ts-nocheck
 import { validatorFormats, validatorRuntime } from "../../runtime/index.js";
 
-export const validate = validate10;
-export default validate10;
-const schema11 = {
-  "type": "object",
-  "properties": {
-    "input": {
-      "type": "object",
-      "properties": {
-        "documentImages": {
-          "type": "object",
-          "properties": {
-            "documentType": {
-              "type": "string",
-              "enum": ["BANK_STATEMENT", "UTILITY_BILL", "ID_CARD"],
-            },
-            "frontSide": {},
-            "backSide": {},
-          },
-          "required": ["documentType", "frontSide"],
-          "additionalProperties": false,
-        },
-      },
-      "required": ["documentImages"],
-      "additionalProperties": false,
-    },
-    "metadata": {
-      "type": "object",
-      "properties": {
-        "subjectId": { "type": "string" },
-        "locale": { "type": "string", "enum": ["en", "de"] },
-      },
-      "required": ["subjectId"],
-      "additionalProperties": false,
-    },
-    "redirectUrl": { "type": "string", "format": "uri" },
-    "state": { "type": "string", "maxLength": 2048 },
-  },
-  "required": ["input", "metadata"],
-  "additionalProperties": false,
-};
+export const validate = validate0;
+export default validate0;
+const schema0 = {"type":"object","properties":{"input":{"type":"object","properties":{"documentImages":{"type":"object","properties":{"documentType":{"type":"string","enum":["BANK_STATEMENT","UTILITY_BILL","ID_CARD"]},"frontSide":{},"backSide":{}},"required":["documentType","frontSide"],"additionalProperties":false}},"required":["documentImages"],"additionalProperties":false},"metadata":{"type":"object","properties":{"subjectId":{"type":"string"},"locale":{"type":"string","enum":["en","de"]}},"required":["subjectId"],"additionalProperties":false},"redirectUrl":{"type":"string","format":"uri"},"state":{"type":"string","maxLength":2048}},"required":["input","metadata"],"additionalProperties":false};
 const formats0 = validatorFormats.uri;
-const func2 = validatorRuntime.ucs2length;
+const func0 = validatorRuntime.ucs2length;
 
-function validate10(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data } = {},
-) {
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.input === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "input" },
-        message: "must have required property '" + "input" + "'",
-      };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.input === undefined){
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"}};
+      if(vErrors === null){
         vErrors = [err0];
-      } else {
+      }
+      else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.metadata === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "metadata" },
-        message: "must have required property '" + "metadata" + "'",
-      };
-      if (vErrors === null) {
+    if(data.metadata === undefined){
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"}};
+      if(vErrors === null){
         vErrors = [err1];
-      } else {
+      }
+      else {
         vErrors.push(err1);
       }
       errors++;
     }
-    for (const key0 in data) {
-      if (!(
-        key0 === "input" ||
-        key0 === "metadata" ||
-        key0 === "redirectUrl" ||
-        key0 === "state"
-      )) {
-        const err2 = {
-          instancePath,
-          schemaPath: "#/additionalProperties",
-          keyword: "additionalProperties",
-          params: { additionalProperty: key0 },
-          message: "must NOT have additional properties",
-        };
-        if (vErrors === null) {
+    for(const key0 in data){
+      if(!((((key0 === "input") || (key0 === "metadata")) || (key0 === "redirectUrl")) || (key0 === "state"))){
+        const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+        if(vErrors === null){
           vErrors = [err2];
-        } else {
+        }
+        else {
           vErrors.push(err2);
         }
         errors++;
       }
     }
-    if (data.input !== undefined) {
+    if(data.input !== undefined){
       let data0 = data.input;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.documentImages === undefined) {
-          const err3 = {
-            instancePath: instancePath + "/input",
-            schemaPath: "#/properties/input/required",
-            keyword: "required",
-            params: { missingProperty: "documentImages" },
-            message: "must have required property '" + "documentImages" + "'",
-          };
-          if (vErrors === null) {
+      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+        if(data0.documentImages === undefined){
+          const err3 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/required",keyword:"required",params:{missingProperty: "documentImages"}};
+          if(vErrors === null){
             vErrors = [err3];
-          } else {
+          }
+          else {
             vErrors.push(err3);
           }
           errors++;
         }
-        for (const key1 in data0) {
-          if (!(key1 === "documentImages")) {
-            const err4 = {
-              instancePath: instancePath + "/input",
-              schemaPath: "#/properties/input/additionalProperties",
-              keyword: "additionalProperties",
-              params: { additionalProperty: key1 },
-              message: "must NOT have additional properties",
-            };
-            if (vErrors === null) {
+        for(const key1 in data0){
+          if(!(key1 === "documentImages")){
+            const err4 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+            if(vErrors === null){
               vErrors = [err4];
-            } else {
+            }
+            else {
               vErrors.push(err4);
             }
             errors++;
           }
         }
-        if (data0.documentImages !== undefined) {
+        if(data0.documentImages !== undefined){
           let data1 = data0.documentImages;
-          if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-            if (data1.documentType === undefined) {
-              const err5 = {
-                instancePath: instancePath + "/input/documentImages",
-                schemaPath: "#/properties/input/properties/documentImages/required",
-                keyword: "required",
-                params: { missingProperty: "documentType" },
-                message: "must have required property '" + "documentType" + "'",
-              };
-              if (vErrors === null) {
+          if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+            if(data1.documentType === undefined){
+              const err5 = {instancePath:instancePath+"/input/documentImages",schemaPath:"#/properties/input/properties/documentImages/required",keyword:"required",params:{missingProperty: "documentType"}};
+              if(vErrors === null){
                 vErrors = [err5];
-              } else {
+              }
+              else {
                 vErrors.push(err5);
               }
               errors++;
             }
-            if (data1.frontSide === undefined) {
-              const err6 = {
-                instancePath: instancePath + "/input/documentImages",
-                schemaPath: "#/properties/input/properties/documentImages/required",
-                keyword: "required",
-                params: { missingProperty: "frontSide" },
-                message: "must have required property '" + "frontSide" + "'",
-              };
-              if (vErrors === null) {
+            if(data1.frontSide === undefined){
+              const err6 = {instancePath:instancePath+"/input/documentImages",schemaPath:"#/properties/input/properties/documentImages/required",keyword:"required",params:{missingProperty: "frontSide"}};
+              if(vErrors === null){
                 vErrors = [err6];
-              } else {
+              }
+              else {
                 vErrors.push(err6);
               }
               errors++;
             }
-            for (const key2 in data1) {
-              if (!(key2 === "documentType" || key2 === "frontSide" || key2 === "backSide")) {
-                const err7 = {
-                  instancePath: instancePath + "/input/documentImages",
-                  schemaPath: "#/properties/input/properties/documentImages/additionalProperties",
-                  keyword: "additionalProperties",
-                  params: { additionalProperty: key2 },
-                  message: "must NOT have additional properties",
-                };
-                if (vErrors === null) {
+            for(const key2 in data1){
+              if(!(((key2 === "documentType") || (key2 === "frontSide")) || (key2 === "backSide"))){
+                const err7 = {instancePath:instancePath+"/input/documentImages",schemaPath:"#/properties/input/properties/documentImages/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+                if(vErrors === null){
                   vErrors = [err7];
-                } else {
+                }
+                else {
                   vErrors.push(err7);
                 }
                 errors++;
               }
             }
-            if (data1.documentType !== undefined) {
+            if(data1.documentType !== undefined){
               let data2 = data1.documentType;
-              if (typeof data2 !== "string") {
-                const err8 = {
-                  instancePath: instancePath + "/input/documentImages/documentType",
-                  schemaPath:
-                    "#/properties/input/properties/documentImages/properties/documentType/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                };
-                if (vErrors === null) {
+              if(typeof data2 !== "string"){
+                const err8 = {instancePath:instancePath+"/input/documentImages/documentType",schemaPath:"#/properties/input/properties/documentImages/properties/documentType/type",keyword:"type",params:{type: "string"}};
+                if(vErrors === null){
                   vErrors = [err8];
-                } else {
+                }
+                else {
                   vErrors.push(err8);
                 }
                 errors++;
               }
-              if (!(
-                data2 === "BANK_STATEMENT" ||
-                data2 === "UTILITY_BILL" ||
-                data2 === "ID_CARD"
-              )) {
-                const err9 = {
-                  instancePath: instancePath + "/input/documentImages/documentType",
-                  schemaPath:
-                    "#/properties/input/properties/documentImages/properties/documentType/enum",
-                  keyword: "enum",
-                  params: {
-                    allowedValues:
-                      schema11.properties.input.properties.documentImages.properties.documentType
-                        .enum,
-                  },
-                  message: "must be equal to one of the allowed values",
-                };
-                if (vErrors === null) {
+              if(!(((data2 === "BANK_STATEMENT") || (data2 === "UTILITY_BILL")) || (data2 === "ID_CARD"))){
+                const err9 = {instancePath:instancePath+"/input/documentImages/documentType",schemaPath:"#/properties/input/properties/documentImages/properties/documentType/enum",keyword:"enum",params:{allowedValues: schema0.properties.input.properties.documentImages.properties.documentType.enum}};
+                if(vErrors === null){
                   vErrors = [err9];
-                } else {
+                }
+                else {
                   vErrors.push(err9);
                 }
                 errors++;
               }
             }
-          } else {
-            const err10 = {
-              instancePath: instancePath + "/input/documentImages",
-              schemaPath: "#/properties/input/properties/documentImages/type",
-              keyword: "type",
-              params: { type: "object" },
-              message: "must be object",
-            };
-            if (vErrors === null) {
+          }
+          else {
+            const err10 = {instancePath:instancePath+"/input/documentImages",schemaPath:"#/properties/input/properties/documentImages/type",keyword:"type",params:{type: "object"}};
+            if(vErrors === null){
               vErrors = [err10];
-            } else {
+            }
+            else {
               vErrors.push(err10);
             }
             errors++;
           }
         }
-      } else {
-        const err11 = {
-          instancePath: instancePath + "/input",
-          schemaPath: "#/properties/input/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
+      }
+      else {
+        const err11 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}};
+        if(vErrors === null){
           vErrors = [err11];
-        } else {
+        }
+        else {
           vErrors.push(err11);
         }
         errors++;
       }
     }
-    if (data.metadata !== undefined) {
+    if(data.metadata !== undefined){
       let data3 = data.metadata;
-      if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
-        if (data3.subjectId === undefined) {
-          const err12 = {
-            instancePath: instancePath + "/metadata",
-            schemaPath: "#/properties/metadata/required",
-            keyword: "required",
-            params: { missingProperty: "subjectId" },
-            message: "must have required property '" + "subjectId" + "'",
-          };
-          if (vErrors === null) {
+      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+        if(data3.subjectId === undefined){
+          const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "subjectId"}};
+          if(vErrors === null){
             vErrors = [err12];
-          } else {
+          }
+          else {
             vErrors.push(err12);
           }
           errors++;
         }
-        for (const key3 in data3) {
-          if (!(key3 === "subjectId" || key3 === "locale")) {
-            const err13 = {
-              instancePath: instancePath + "/metadata",
-              schemaPath: "#/properties/metadata/additionalProperties",
-              keyword: "additionalProperties",
-              params: { additionalProperty: key3 },
-              message: "must NOT have additional properties",
-            };
-            if (vErrors === null) {
+        for(const key3 in data3){
+          if(!((key3 === "subjectId") || (key3 === "locale"))){
+            const err13 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+            if(vErrors === null){
               vErrors = [err13];
-            } else {
+            }
+            else {
               vErrors.push(err13);
             }
             errors++;
           }
         }
-        if (data3.subjectId !== undefined) {
-          if (typeof data3.subjectId !== "string") {
-            const err14 = {
-              instancePath: instancePath + "/metadata/subjectId",
-              schemaPath: "#/properties/metadata/properties/subjectId/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
+        if(data3.subjectId !== undefined){
+          if(typeof data3.subjectId !== "string"){
+            const err14 = {instancePath:instancePath+"/metadata/subjectId",schemaPath:"#/properties/metadata/properties/subjectId/type",keyword:"type",params:{type: "string"}};
+            if(vErrors === null){
               vErrors = [err14];
-            } else {
+            }
+            else {
               vErrors.push(err14);
             }
             errors++;
           }
         }
-        if (data3.locale !== undefined) {
+        if(data3.locale !== undefined){
           let data5 = data3.locale;
-          if (typeof data5 !== "string") {
-            const err15 = {
-              instancePath: instancePath + "/metadata/locale",
-              schemaPath: "#/properties/metadata/properties/locale/type",
-              keyword: "type",
-              params: { type: "string" },
-              message: "must be string",
-            };
-            if (vErrors === null) {
+          if(typeof data5 !== "string"){
+            const err15 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/type",keyword:"type",params:{type: "string"}};
+            if(vErrors === null){
               vErrors = [err15];
-            } else {
+            }
+            else {
               vErrors.push(err15);
             }
             errors++;
           }
-          if (!(data5 === "en" || data5 === "de")) {
-            const err16 = {
-              instancePath: instancePath + "/metadata/locale",
-              schemaPath: "#/properties/metadata/properties/locale/enum",
-              keyword: "enum",
-              params: { allowedValues: schema11.properties.metadata.properties.locale.enum },
-              message: "must be equal to one of the allowed values",
-            };
-            if (vErrors === null) {
+          if(!((data5 === "en") || (data5 === "de"))){
+            const err16 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/enum",keyword:"enum",params:{allowedValues: schema0.properties.metadata.properties.locale.enum}};
+            if(vErrors === null){
               vErrors = [err16];
-            } else {
+            }
+            else {
               vErrors.push(err16);
             }
             errors++;
           }
         }
-      } else {
-        const err17 = {
-          instancePath: instancePath + "/metadata",
-          schemaPath: "#/properties/metadata/type",
-          keyword: "type",
-          params: { type: "object" },
-          message: "must be object",
-        };
-        if (vErrors === null) {
+      }
+      else {
+        const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"}};
+        if(vErrors === null){
           vErrors = [err17];
-        } else {
+        }
+        else {
           vErrors.push(err17);
         }
         errors++;
       }
     }
-    if (data.redirectUrl !== undefined) {
+    if(data.redirectUrl !== undefined){
       let data6 = data.redirectUrl;
-      if (typeof data6 === "string") {
-        if (!formats0(data6)) {
-          const err18 = {
-            instancePath: instancePath + "/redirectUrl",
-            schemaPath: "#/properties/redirectUrl/format",
-            keyword: "format",
-            params: { format: "uri" },
-            message: 'must match format "' + "uri" + '"',
-          };
-          if (vErrors === null) {
+      if(typeof data6 === "string"){
+        if(!(formats0(data6))){
+          const err18 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/format",keyword:"format",params:{format: "uri"}};
+          if(vErrors === null){
             vErrors = [err18];
-          } else {
+          }
+          else {
             vErrors.push(err18);
           }
           errors++;
         }
-      } else {
-        const err19 = {
-          instancePath: instancePath + "/redirectUrl",
-          schemaPath: "#/properties/redirectUrl/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
+      }
+      else {
+        const err19 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/type",keyword:"type",params:{type: "string"}};
+        if(vErrors === null){
           vErrors = [err19];
-        } else {
+        }
+        else {
           vErrors.push(err19);
         }
         errors++;
       }
     }
-    if (data.state !== undefined) {
+    if(data.state !== undefined){
       let data7 = data.state;
-      if (typeof data7 === "string") {
-        if (func2(data7) > 2048) {
-          const err20 = {
-            instancePath: instancePath + "/state",
-            schemaPath: "#/properties/state/maxLength",
-            keyword: "maxLength",
-            params: { limit: 2048 },
-            message: "must NOT have more than 2048 characters",
-          };
-          if (vErrors === null) {
+      if(typeof data7 === "string"){
+        if(func0(data7) > 2048){
+          const err20 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2048}};
+          if(vErrors === null){
             vErrors = [err20];
-          } else {
+          }
+          else {
             vErrors.push(err20);
           }
           errors++;
         }
-      } else {
-        const err21 = {
-          instancePath: instancePath + "/state",
-          schemaPath: "#/properties/state/type",
-          keyword: "type",
-          params: { type: "string" },
-          message: "must be string",
-        };
-        if (vErrors === null) {
+      }
+      else {
+        const err21 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"}};
+        if(vErrors === null){
           vErrors = [err21];
-        } else {
+        }
+        else {
           vErrors.push(err21);
         }
         errors++;
       }
     }
-  } else {
-    const err22 = {
-      instancePath,
-      schemaPath: "#/type",
-      keyword: "type",
-      params: { type: "object" },
-      message: "must be object",
-    };
-    if (vErrors === null) {
+  }
+  else {
+    const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+    if(vErrors === null){
       vErrors = [err22];
-    } else {
+    }
+    else {
       vErrors.push(err22);
     }
     errors++;
   }
-  validate10.errors = vErrors;
+  validate0.errors = vErrors;
   return errors === 0;
 }

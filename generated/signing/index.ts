@@ -23,98 +23,101 @@ export const flow = {
 } as const;
 
 /** What the runtime needs to send a request of this flow: body form, locales, part names, file limits. */
-const spec: FlowSpec<"staging"> = {
+export const spec: FlowSpec<"staging"> = {
   id: "6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13",
   version: 1,
   environment: "staging",
   path: "/api/v1/flows/6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13/staging/sessions",
   body: "multipart",
   locales: ["en", "de", "fr", "pl", "it", "es"],
-  fields: {
-    kind: "object",
-    properties: [
-      {
-        name: "input",
-        spec: {
-          kind: "object",
-          properties: [
-            {
-              name: "basicIdentity",
-              spec: {
-                kind: "object",
-                properties: [
-                  {
-                    name: "givenName",
-                    spec: { kind: "value", part: ["input[basicIdentity][givenName]"] },
-                  },
-                  {
-                    name: "familyName",
-                    spec: { kind: "value", part: ["input[basicIdentity][familyName]"] },
-                  },
-                  { name: "name", spec: { kind: "value", part: ["input[basicIdentity][name]"] } },
-                  {
-                    name: "birthDate",
-                    spec: { kind: "value", part: ["input[basicIdentity][birthDate]"] },
-                  },
-                  {
-                    name: "birthPlace",
-                    spec: { kind: "value", part: ["input[basicIdentity][birthPlace]"] },
-                  },
-                ],
-              },
-            },
-            {
-              name: "documentsToSign",
-              spec: {
-                kind: "object",
-                properties: [
-                  {
-                    name: "documents",
-                    spec: {
-                      kind: "array",
-                      items: {
-                        kind: "object",
-                        properties: [
-                          {
-                            name: "templateId",
-                            spec: {
-                              kind: "value",
-                              part: ["input[documentsToSign][documents][][templateId]"],
-                            },
-                          },
-                          {
-                            name: "source",
-                            spec: {
-                              kind: "file",
-                              part: ["input[documentsToSign][documents][][source]"],
-                              maxBytes: 26214400,
-                              mediaTypes: [],
-                            },
-                          },
-                        ],
-                      },
-                    },
-                  },
-                ],
-              },
-            },
-          ],
-        },
-      },
-      {
-        name: "metadata",
-        spec: {
-          kind: "object",
-          properties: [
-            { name: "subjectId", spec: { kind: "value", part: ["metadata[subjectId]"] } },
-            { name: "locale", spec: { kind: "value", part: ["metadata[locale]"] } },
-          ],
-        },
-      },
-      { name: "redirectUrl", spec: { kind: "value", part: ["redirectUrl"] } },
-      { name: "state", spec: { kind: "value", part: ["state"] } },
-    ],
-  },
+  fields: JSON.parse(`{
+  "kind": "object",
+  "properties": [
+    {
+      "name": "input",
+      "spec": {
+        "kind": "object",
+        "properties": [
+          {
+            "name": "basicIdentity",
+            "spec": {
+              "kind": "object",
+              "properties": [
+                {
+                  "name": "givenName",
+                  "spec": {"kind": "value", "part": ["input[basicIdentity][givenName]"]}
+                },
+                {
+                  "name": "familyName",
+                  "spec": {"kind": "value", "part": ["input[basicIdentity][familyName]"]}
+                },
+                {
+                  "name": "name",
+                  "spec": {"kind": "value", "part": ["input[basicIdentity][name]"]}
+                },
+                {
+                  "name": "birthDate",
+                  "spec": {"kind": "value", "part": ["input[basicIdentity][birthDate]"]}
+                },
+                {
+                  "name": "birthPlace",
+                  "spec": {"kind": "value", "part": ["input[basicIdentity][birthPlace]"]}
+                }
+              ]
+            }
+          },
+          {
+            "name": "documentsToSign",
+            "spec": {
+              "kind": "object",
+              "properties": [
+                {
+                  "name": "documents",
+                  "spec": {
+                    "kind": "array",
+                    "items": {
+                      "kind": "object",
+                      "properties": [
+                        {
+                          "name": "templateId",
+                          "spec": {
+                            "kind": "value",
+                            "part": ["input[documentsToSign][documents][][templateId]"]
+                          }
+                        },
+                        {
+                          "name": "source",
+                          "spec": {
+                            "kind": "file",
+                            "part": ["input[documentsToSign][documents][][source]"],
+                            "maxBytes": 26214400,
+                            "mediaTypes": []
+                          }
+                        }
+                      ]
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        ]
+      }
+    },
+    {
+      "name": "metadata",
+      "spec": {
+        "kind": "object",
+        "properties": [
+          {"name": "subjectId", "spec": {"kind": "value", "part": ["metadata[subjectId]"]}},
+          {"name": "locale", "spec": {"kind": "value", "part": ["metadata[locale]"]}}
+        ]
+      }
+    },
+    {"name": "redirectUrl", "spec": {"kind": "value", "part": ["redirectUrl"]}},
+    {"name": "state", "spec": {"kind": "value", "part": ["state"]}}
+  ]
+}`),
 };
 
 /** The request that creates a session of the flow "Signing". */

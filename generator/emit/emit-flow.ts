@@ -3,16 +3,24 @@
  * (`<name>/index.ts` and `<name>/validate.ts`, formatted, byte-identical on
  * every run). Pure: the pipeline (generator/codegen.ts) writes them.
  */
-import { Node, Project, type SourceFile } from "ts-morph";
+import {
+  StructureKind,
+  VariableDeclarationKind,
+  type FunctionDeclarationStructure,
+  type Node,
+  type VariableStatementStructure,
+} from "ts-morph";
+import type { FlowSpec } from "../../runtime/flow-spec.js";
 import type { FlowModel } from "../model/types.js";
 import { docs } from "./docs.js";
-import { stringLiteral } from "./escape.js";
+import { propertyKey, stringLiteral, templateLiteral } from "./escape.js";
 import { toFlowSpec } from "./flow-spec.js";
 import { flowTypes, type FlowTypes } from "./flow-types.js";
 import { formatTypeScript } from "./format.js";
 import { flowHeader } from "./header.js";
+import { jsonText } from "./json-text.js";
 import { literal } from "./literal.js";
-import { PLACEHOLDER_DECLARATIONS, flowModuleTemplate } from "./template.js";
+import { emitProject, flowModuleTemplate } from "./template.js";
 import { validatorSourceOrThrow } from "./validator.js";
 
 export { emitIndex } from "./emit-index.js";
@@ -34,95 +42,103 @@ export async function emitFlowOrThrow(model: FlowModel, options: EmitOptions): P
   const validator = validatorSourceOrThrow(model, options.runtimeImport);
   return [
     { path: `${model.name}/index.ts`, content: await formatTypeScript(header + module) },
-    {
-      path: `${model.name}/validate.ts`,
-      content: await formatTypeScript(`${header}// @ts-nocheck\n${validator}`),
-    },
+    // ajv's code, indented by validator.ts; prettier over it cost more than all else.
+    { path: `${model.name}/validate.ts`, content: `${header}// @ts-nocheck\n${validator}` },
   ];
 }
 
-/** The template with its placeholders replaced; returns the text after the template's own header comment. */
+/**
+ * The template with its parts replaced, from its first import on. The flow's
+ * own statements are printed from structures in one scratch file, then
+ * spliced into the template's text at the ranges found when it was parsed.
+ */
 function fillTemplate(model: FlowModel, options: EmitOptions, types: FlowTypes): string {
-  const file = new Project({ useInMemoryFileSystem: true }).createSourceFile(
-    "index.ts",
-    flowModuleTemplate(),
-  );
-  setRuntimeImport(file, options.runtimeImport, types.usesFileInput);
-  setFlow(file, model);
-  setSpec(file, model);
-  replacePlaceholders(file, types);
-  setCreateSession(file, model);
-  // The template's own leading comment explains the template; the header replaces it.
-  return file.getFullText().slice(file.getImportDeclarations()[0]?.getStart() ?? 0);
+  const template = flowModuleTemplate();
+  const printed = printFlowStatements(model, types);
+  const edits: TextEdit[] = [
+    ...template.runtimeSpecifiers.map((range) => ({ ...range, text: stringLiteral(options.runtimeImport) })),
+    ...(types.usesFileInput ? [] : [{ ...template.fileInputImport, text: "" }]),
+    { ...template.flowStatement, text: printed.flow },
+    { ...template.specType, text: `FlowSpec<${stringLiteral(model.environment)}>` },
+    { ...template.specInitializer, text: specInitializer(toFlowSpec(model)) },
+    { ...template.placeholders, text: printed.declarations },
+    { ...template.createSessionDocs, text: printed.createSessionDocs },
+    { ...template.clientType, text: `Client<${stringLiteral(model.environment)}>` },
+  ];
+  return applyEdits(template.text, template.moduleStart, edits);
 }
 
-function setRuntimeImport(file: SourceFile, runtimeImport: string, usesFileInput: boolean): void {
-  for (const declaration of file.getImportDeclarations()) {
-    if (declaration.getModuleSpecifierValue() !== "../runtime/index.js") continue;
-    declaration.getModuleSpecifier().replaceWithText(stringLiteral(runtimeImport));
-    if (!usesFileInput)
-      declaration
-        .getNamedImports()
-        .find((i) => i.getName() === "FileInput")
-        ?.remove();
+interface TextEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+function applyEdits(text: string, from: number, edits: readonly TextEdit[]): string {
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  let out = "";
+  let at = from;
+  for (const edit of sorted) {
+    out += text.slice(at, edit.start) + edit.text;
+    at = edit.end;
   }
+  return out + text.slice(at);
 }
 
-function setFlow(file: SourceFile, model: FlowModel): void {
-  const flow = file.getVariableDeclarationOrThrow("flow");
-  const value = literal({
-    id: model.id,
-    version: model.version,
-    environment: model.environment,
-    title: model.title,
-    path: model.path,
-  });
-  flow.setInitializer(`${value} as const`);
-  flow
-    .getVariableStatementOrThrow()
-    .getJsDocs()
-    .forEach((doc) => doc.remove());
-  flow
-    .getVariableStatementOrThrow()
-    .addJsDocs(
-      docs([
-        `The flow "${model.title}" (version ${model.versionLabel}, ${model.environment}).`,
-        model.description ?? "",
-      ]),
-    );
+interface PrintedStatements {
+  readonly flow: string;
+  readonly declarations: string;
+  readonly createSessionDocs: string;
 }
 
-function setSpec(file: SourceFile, model: FlowModel): void {
-  const spec = file.getVariableDeclarationOrThrow("spec");
-  spec.setType(`FlowSpec<${stringLiteral(model.environment)}>`);
-  spec.setInitializer(literal(toFlowSpec(model)));
-}
-
-/** The generated declarations take the place of the first placeholder, in the model's order. */
-function replacePlaceholders(file: SourceFile, types: FlowTypes): void {
-  const placeholders = file.getStatements().filter(isPlaceholder);
-  const index = placeholders[0]?.getChildIndex() ?? file.getStatements().length;
-  for (const placeholder of placeholders.reverse()) placeholder.remove();
-  const [first] = file.insertStatements(index, [...types.declarations]);
-  first?.prependWhitespace("\n");
-}
-
-function isPlaceholder(node: Node): boolean {
-  return (
-    (Node.isInterfaceDeclaration(node) || Node.isTypeAliasDeclaration(node)) &&
-    PLACEHOLDER_DECLARATIONS.includes(node.getName())
-  );
-}
-
-function setCreateSession(file: SourceFile, model: FlowModel): void {
-  const createSession = file.getFunctionOrThrow("createSession");
-  createSession.getParameterOrThrow("client").setType(`Client<${stringLiteral(model.environment)}>`);
-  createSession.getJsDocs().forEach((doc) => doc.remove());
-  createSession.addJsDocs(
-    docs([
+function printFlowStatements(model: FlowModel, types: FlowTypes): PrintedStatements {
+  const flow: VariableStatementStructure = {
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: docs([`The flow "${model.title}" (version ${model.versionLabel}, ${model.environment}).`, model.description ?? ""]),
+    declarations: [{ name: "flow", initializer: `${literal(flowConstant(model))} as const` }],
+  };
+  // Only its JSDoc is used: the template's signature and body stay as written.
+  const createSession: FunctionDeclarationStructure = {
+    kind: StructureKind.Function,
+    name: "createSession",
+    hasDeclareKeyword: true,
+    docs: docs([
       `Creates a session of the flow "${model.title}" and returns it with its \`playerUrl\`.`,
       model.summary ?? "",
       "The request is validated (schema, then file limits) before anything is sent.",
     ]),
-  );
+  };
+  const file = emitProject().createSourceFile("flow.ts", { statements: [flow, ...types.declarations, createSession] }, { overwrite: true });
+  const statements = file.getStatements();
+  const text = file.getFullText();
+  const firstDeclaration = statements[1];
+  const lastDeclaration = statements[statements.length - 2];
+  return {
+    flow: textOf(text, statements[0]),
+    declarations: firstDeclaration && lastDeclaration ? text.slice(firstDeclaration.getStart(true), lastDeclaration.getEnd()) : "",
+    createSessionDocs: file.getFunctionOrThrow("createSession").getJsDocs().map((doc) => doc.getText()).join("\n"),
+  };
+}
+
+function textOf(text: string, node: Node | undefined): string {
+  return node ? text.slice(node.getStart(true), node.getEnd()) : "";
+}
+
+function flowConstant(model: FlowModel) {
+  return { id: model.id, version: model.version, environment: model.environment, title: model.title, path: model.path };
+}
+
+/**
+ * `spec` as an object literal, except the multipart request tree: that is
+ * JSON parsed when the module loads. As a literal, relating its nested
+ * objects to the recursive FieldSpec union was most of what users' tsc spent
+ * checking a generated module; the tree comes from toFlowSpec, typed here.
+ */
+function specInitializer(spec: FlowSpec): string {
+  const { fields, ...rest } = spec;
+  const members = Object.entries(rest).map(([key, value]) => `${propertyKey(key)}: ${literal(value)}`);
+  if (fields) members.push(`fields: JSON.parse(${templateLiteral(jsonText(fields))})`);
+  return `{\n${members.map((member) => `  ${member},\n`).join("")}}`;
 }

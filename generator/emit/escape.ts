@@ -70,6 +70,20 @@ export function stringLiteral(text: string): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
+/**
+ * A template literal without substitutions that means exactly `text`, for
+ * multi-line text kept readable in generated code (the runtime spec's JSON).
+ */
+export function templateLiteral(text: string): string {
+  const escaped = text
+    .replace(/[\\`]/g, (c) => `\\${c}`)
+    .replace(/\$\{/g, "\\${")
+    .replace(/\r/g, "\\r")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+  return `\`${escaped}\``;
+}
+
 /** A numeric literal for a finite number (descriptions are JSON/YAML, so never NaN or Infinity). */
 export function numberLiteral(value: number): string {
   if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${String(value)}`);

@@ -8,11 +8,13 @@
 import type { Options } from "prettier";
 import * as prettier from "prettier/standalone";
 import * as estree from "prettier/plugins/estree";
-import * as typescript from "prettier/plugins/typescript";
+import * as babel from "prettier/plugins/babel";
 
 const OPTIONS: Options = {
-  parser: "typescript",
-  plugins: [estree, typescript],
+  // babel-ts prints generated modules exactly as the typescript parser does
+  // (checked on the goldens and 100 benchmark flows), and loads and parses faster.
+  parser: "babel-ts",
+  plugins: [estree, babel],
   printWidth: 100,
   tabWidth: 2,
   useTabs: false,

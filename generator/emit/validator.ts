@@ -2,6 +2,11 @@
  * The flow's pre-flight request validator, compiled at codegen time to ajv
  * standalone code so no schema is compiled at run time. ajv's output is a
  * pure function of the schema and these options, hence deterministic.
+ *
+ * The code is kept as ajv writes it (one statement a line), only indented:
+ * running prettier over it cost more than the rest of codegen together, and
+ * users' tsc parses it with every build, so it is kept lean: no error
+ * messages (runtime/validation-issues.ts words them from keyword and params).
  */
 import Ajv, { _ } from "ajv";
 import addFormats from "ajv-formats";
@@ -21,7 +26,7 @@ const AJV_RUNTIME_REQUIRE = /require\("ajv\/dist\/runtime\/([a-z0-9_]+)"\)\.defa
  */
 export function validatorSourceOrThrow(model: FlowModel, runtimeImport: string): string {
   // An ES module is strict anyway, and the directive must not follow the import.
-  const code = standaloneValidatorOrThrow(model).replace(/^"use strict";/, "");
+  const code = standaloneValidatorOrThrow(model).replace(/^"use strict";\n?/, "");
   const rewired = code.replace(AJV_RUNTIME_REQUIRE, (whole: string, helper: string) =>
     RUNTIME_HELPERS.has(helper) ? `validatorRuntime.${helper}` : whole,
   );
@@ -29,25 +34,58 @@ export function validatorSourceOrThrow(model: FlowModel, runtimeImport: string):
     throw invalid(model, `ajv emitted a dependency the runtime does not provide: ${/require\([^)]*\)/.exec(rewired)?.[0]}`);
   }
   const used = ["validatorFormats", "validatorRuntime"].filter((name) => rewired.includes(`${name}.`));
-  const imports = used.length > 0 ? `import { ${used.join(", ")} } from ${stringLiteral(runtimeImport)};\n` : "";
-  return imports + rewired;
+  const imports = used.length > 0 ? `import { ${used.join(", ")} } from ${stringLiteral(runtimeImport)};\n\n` : "";
+  return imports + indentBlocks(rewired);
+}
+
+/**
+ * ajv writes one statement a line with `{` closing a line that opens a block
+ * and `}` opening one that ends it; its strings are JSON-escaped, so no
+ * string spans lines. Indenting by that is enough to make the code readable.
+ */
+function indentBlocks(code: string): string {
+  let depth = 0;
+  const lines = code.split("\n").map((raw) => {
+    const line = raw.trim();
+    if (line.startsWith("}")) depth = Math.max(0, depth - 1);
+    const indented = line === "" ? "" : "  ".repeat(depth) + line;
+    if (line.endsWith("{")) depth += 1;
+    return indented;
+  });
+  return lines.join("\n").replace(/\n*$/, "\n");
 }
 
 function standaloneValidatorOrThrow(model: FlowModel): string {
+  const schema = toJsonSchema(model.request, { file: {} }) as object;
+  const checker = schemaChecker();
+  // The schema is ours (json-schema.ts); anything ajv finds odd is a bug worth failing on.
+  if (!checker.validateSchema(schema)) {
+    throw invalid(model, `the request schema is not valid JSON Schema: ${checker.errorsText(checker.errors)}`);
+  }
+  // A fresh instance per flow: ajv numbers its names per instance, and a flow's
+  // code must not depend on which flows were compiled before it.
   const ajv = new Ajv({
+    ...OPTIONS,
     // Formats come from the runtime's `validatorFormats` (ajv-formats' full set).
     code: { source: true, esm: true, lines: true, formats: _`validatorFormats` },
-    allErrors: true,
-    // The schema is ours (json-schema.ts); anything ajv finds odd is a bug worth failing on.
-    strict: true,
-    allowUnionTypes: true,
+    // Checked above against a meta-schema compiled once per process, not once per flow.
+    validateSchema: false,
   });
   addFormats(ajv);
   try {
-    return standaloneCode(ajv, ajv.compile(toJsonSchema(model.request, { file: {} }) as object));
+    return standaloneCode(ajv, ajv.compile(schema));
   } catch (error) {
     throw invalid(model, `the request schema cannot be compiled to a validator: ${(error as Error).message}`, error);
   }
+}
+
+const OPTIONS = { allErrors: true, messages: false, strict: true, allowUnionTypes: true } as const;
+
+let checker: Ajv | undefined;
+
+function schemaChecker(): Ajv {
+  checker ??= new Ajv(OPTIONS);
+  return checker;
 }
 
 function invalid(model: FlowModel, detail: string, cause?: unknown): CodegenError {
