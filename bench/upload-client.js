@@ -43,9 +43,13 @@ async function measureUpload(upload, files, { collectGarbage }) {
     sampledPeak = Math.max(sampledPeak, process.memoryUsage.rss());
   }, collectGarbage ? 10 : 2);
   const start = nowMs();
-  await upload(files);
+  try {
+    await upload(files);
+  } finally {
+    // Also on failure, or the interval keeps the process alive.
+    clearInterval(sampler);
+  }
   const ms = nowMs() - start;
-  clearInterval(sampler);
   if (collectGarbage) return { ms, growth: sampledPeak - baseline };
   const maxRssAfter = process.resourceUsage().maxRSS * 1024;
   // The kernel's max RSS covers the whole process life; it speaks for the upload only if it rose during it.

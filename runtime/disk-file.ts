@@ -2,13 +2,14 @@
  * The File fileFromPath hands out: the bytes of a file on disk, read only
  * while the request is being sent. Node's own disk-backed Blob streams in
  * 64 KB web-stream chunks, which made uploads slower than the disk and the
- * socket allow; this File streams through one file handle in 1 MB reads.
+ * socket allow; this File streams through one file handle in 256 KB reads.
  * Everything else (size, slice, arrayBuffer) is the disk-backed Blob's own.
  */
 import { File } from "node:buffer";
 import { open } from "node:fs/promises";
 
-const READ_CHUNK_BYTES = 1024 * 1024;
+// Large enough to keep the socket busy, small enough that what is in flight stays a few MB.
+const READ_CHUNK_BYTES = 256 * 1024;
 
 /** What the file looked like when it was opened: a different file on disk is not sent. */
 export interface DiskSnapshot {
