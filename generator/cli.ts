@@ -7,7 +7,7 @@ import { runCodegen, type CodegenResult, type FlowReport } from "./codegen.js";
 import { CodegenError } from "./errors.js";
 
 const USAGE = `Usage:
-  flowsmith codegen [--config <path>] [--check] [--force] [--flow <name>]...
+  flowsmith codegen [--config <path>] [--check] [--force] [--flow <name>]... [--workers <n>]
   flowsmith emulator [--config <path>] [--host 127.0.0.1] [--api-port 0] [--auth-port 0]
                      [--webhook-url <url>] [--created-ms 300] [--step-ms 300]
 
@@ -16,6 +16,7 @@ codegen   Generate a typed client per flow of the config into its outputDir.
   --check           Write nothing; exit 1 listing files that differ from what the descriptions produce
   --force           Regenerate every flow even where nothing changed since the last run
   --flow <name>     Only this flow (repeatable); the others' output is kept
+  --workers <n>     Worker threads (default: one per core from 4 flows to generate; 0 = none)
 emulator  Run a local emulator of the service for the flows of the config (see README).
 `;
 
@@ -52,6 +53,7 @@ async function codegenCommand(args: readonly string[]): Promise<number> {
     check: values.check,
     force: values.force,
     flows: values.flow ?? [],
+    ...(values.workers !== undefined ? { workers: parseWorkersOrThrow(values.workers) } : {}),
     onFlow: (flow) => process.stdout.write(`${formatFlowLine(flow)}\n`),
   });
   return values.check ? reportCheck(result) : reportWrite(result);
@@ -66,6 +68,7 @@ function parseCodegenArgsOrThrow(args: readonly string[]) {
         check: { type: "boolean", default: false },
         force: { type: "boolean", default: false },
         flow: { type: "string", multiple: true },
+        workers: { type: "string" },
       },
       allowPositionals: false,
       strict: true,
@@ -73,6 +76,14 @@ function parseCodegenArgsOrThrow(args: readonly string[]) {
   } catch (error) {
     throw new CodegenError("CONFIG_INVALID", `${(error as Error).message}\n\n${USAGE}`);
   }
+}
+
+function parseWorkersOrThrow(text: string): number {
+  const workers = Number(text);
+  if (!Number.isInteger(workers) || workers < 0) {
+    throw new CodegenError("CONFIG_INVALID", `--workers must be a whole number from 0, got "${text}"`);
+  }
+  return workers;
 }
 
 function formatFlowLine(flow: FlowReport): string {

@@ -1,7 +1,7 @@
 /**
  * A hash of everything besides the description that shapes generated code:
- * the generator's own source, the templates, and the versions of the
- * libraries that emit and format. Part of each flow's inputs hash, so a
+ * the reader, model and emitter sources, the templates, and the versions of
+ * the libraries that emit and format. Part of each flow's inputs hash, so a
  * changed generator never reuses stale output.
  */
 import { readdir, readFile } from "node:fs/promises";
@@ -9,6 +9,8 @@ import path from "node:path";
 import { sha256 } from "./manifest.js";
 
 const OUTPUT_SHAPING_PACKAGES = ["ts-morph", "prettier", "ajv", "ajv-formats"];
+/** What turns a description into output; the CLI, config and pipeline code do not change a file's bytes. */
+const OUTPUT_SHAPING_FOLDERS = ["generator/read", "generator/model", "generator/emit", "templates"];
 
 let cached: Promise<string> | undefined;
 
@@ -20,7 +22,7 @@ export function generatorFingerprint(): Promise<string> {
 async function computeFingerprint(): Promise<string> {
   const root = packageRoot();
   const parts: string[] = [];
-  for (const folder of ["generator", "templates"]) {
+  for (const folder of OUTPUT_SHAPING_FOLDERS) {
     // The .ts sources, whether running from them (tests) or from dist (CLI), so both agree.
     for (const file of await listFiles(path.join(root, folder), ".ts")) {
       parts.push(`${path.relative(root, file)}:${sha256(await readFile(file))}`);

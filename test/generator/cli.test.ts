@@ -55,6 +55,10 @@ describe("flowsmith codegen (CLI)", () => {
     expect(unknownFlag.code).toBe(1);
     expect(unknownFlag.stderr).toMatch(/--chek/);
 
+    const badWorkers = await flowsmith(["codegen", "--workers", "two"], dir);
+    expect(badWorkers.code).toBe(1);
+    expect(badWorkers.stderr).toMatch(/--workers must be a whole number from 0, got "two"/);
+
     const unknownCommand = await flowsmith(["generate"], dir);
     expect(unknownCommand.code).toBe(1);
     expect(unknownCommand.stderr).toMatch(/unknown command "generate"/);
