@@ -1,7 +1,13 @@
 /**
- * createSessionFor: what every generated `createSession` calls. Checks the
+ * Creating a session of a flow from its spec and validator. Checks the
  * request on the client (preflight.ts), then POSTs it once: session creation
  * is not retried after its body may have reached the server.
+ *
+ * createSessionWith is what generated modules call: no type parameters to
+ * infer, because each module's own signature already ties client and spec to
+ * one environment, and inferring them again in each of many modules costs
+ * users' tsc time (BENCHMARKS.md, row 3). createSessionFor checks the
+ * environments match, for callers that assemble client and spec themselves.
  */
 import { clientContextOrThrow } from "./client-context.js";
 import type { Client } from "./client.js";
@@ -11,12 +17,22 @@ import { preflightOrThrow } from "./preflight.js";
 import type { RequestValidator } from "./request-validator.js";
 import type { RequestOptions } from "./resources.js";
 
-export async function createSessionFor<E extends Environment, Request, Response>(
+export function createSessionFor<E extends Environment, Request, Response>(
   client: Client<E>,
   // NoInfer: E comes from the client alone, so a flow of the other environment is a compile error.
   spec: FlowSpec<NoInfer<E>>,
   validate: RequestValidator,
   request: Request,
+  options: RequestOptions = {},
+): Promise<Response> {
+  return createSessionWith<Response>(client, spec, validate, request, options);
+}
+
+export async function createSessionWith<Response>(
+  client: Client,
+  spec: FlowSpec,
+  validate: RequestValidator,
+  request: unknown,
   options: RequestOptions = {},
 ): Promise<Response> {
   const context = clientContextOrThrow(client);

@@ -5,7 +5,7 @@
 export * from "./flow-spec.js";
 export { createClient, type Client } from "./client.js";
 export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.js";
-export { createSessionFor } from "./create-session.js";
+export { createSessionFor, createSessionWith } from "./create-session.js";
 export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./files.js";
 export type { RequestValidator } from "./request-validator.js";
 export { validatorFormats, validatorRuntime } from "./validator-support.js";

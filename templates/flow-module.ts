@@ -9,8 +9,8 @@
  * `createSession`'s client. Everything else is copied as written here, so the
  * logic of a generated module is plain TypeScript that tsc checks.
  */
-import { createSessionFor } from "../runtime/index.js";
-import type { Client, FileInput, FlowSpec, RequestOptions, RequestValidator } from "../runtime/index.js";
+import { createSessionWith } from "../runtime/index.js";
+import type { Client, FileInput, FlowSpec, RequestOptions } from "../runtime/index.js";
 import { validate } from "./validate.js";
 
 /** The flow this module was generated for. */
@@ -65,6 +65,7 @@ export function createSession(
   request: CreateSessionRequest,
   options?: RequestOptions,
 ): Promise<CreateSessionResponse> {
-  // ajv's standalone code is untyped JavaScript; its shape is what RequestValidator describes.
-  return createSessionFor(client, spec, validate as unknown as RequestValidator, request, options);
+  // Not the generic createSessionFor: this signature already ties client and spec to one
+  // environment, and inferring its type arguments again in every module costs users' tsc time.
+  return createSessionWith<CreateSessionResponse>(client, spec, validate, request, options);
 }

@@ -13,7 +13,7 @@ import {
 import type { FlowSpec } from "../../runtime/flow-spec.js";
 import type { FlowModel } from "../model/types.js";
 import { docs } from "./docs.js";
-import { propertyKey, stringLiteral, templateLiteral } from "./escape.js";
+import { stringLiteral, templateLiteral } from "./escape.js";
 import { toFlowSpec } from "./flow-spec.js";
 import { flowTypes, type FlowTypes } from "./flow-types.js";
 import { formatTypeScript } from "./format.js";
@@ -131,14 +131,12 @@ function flowConstant(model: FlowModel) {
 }
 
 /**
- * `spec` as an object literal, except the multipart request tree: that is
- * JSON parsed when the module loads. As a literal, relating its nested
- * objects to the recursive FieldSpec union was most of what users' tsc spent
- * checking a generated module; the tree comes from toFlowSpec, typed here.
+ * `spec` as JSON parsed when the module loads, not as an object literal:
+ * users' tsc would relate each literal to FlowSpec (and the multipart request
+ * tree to the recursive FieldSpec union) in every generated module, which was
+ * most of what checking one cost. The value comes from toFlowSpec, typed
+ * here, and the module annotates it with the flow's FlowSpec<environment>.
  */
 function specInitializer(spec: FlowSpec): string {
-  const { fields, ...rest } = spec;
-  const members = Object.entries(rest).map(([key, value]) => `${propertyKey(key)}: ${literal(value)}`);
-  if (fields) members.push(`fields: JSON.parse(${templateLiteral(jsonText(fields))})`);
-  return `{\n${members.map((member) => `  ${member},\n`).join("")}}`;
+  return `JSON.parse(${templateLiteral(jsonText(spec))})`;
 }

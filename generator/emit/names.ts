@@ -26,6 +26,7 @@ export class NameAllocator {
  */
 export const MODULE_BINDINGS: readonly string[] = [
   "createSessionFor",
+  "createSessionWith",
   "Client",
   "FileInput",
   "FlowSpec",

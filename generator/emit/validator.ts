@@ -18,6 +18,7 @@ import { stringLiteral } from "./escape.js";
 
 /** Helpers runtime/validator-support.ts re-exports as `validatorRuntime`. */
 const RUNTIME_HELPERS = new Set(["equal", "ucs2length"]);
+const AJV_VALIDATE_EXPORT = /^export const validate = (validate\d+);$/m;
 const AJV_RUNTIME_REQUIRE = /require\("ajv\/dist\/runtime\/([a-z0-9_]+)"\)\.default/gi;
 
 /**
@@ -33,9 +34,17 @@ export function validatorSourceOrThrow(model: FlowModel, runtimeImport: string):
   if (rewired.includes("require(")) {
     throw invalid(model, `ajv emitted a dependency the runtime does not provide: ${/require\([^)]*\)/.exec(rewired)?.[0]}`);
   }
+  // Typed, so users' tsc reads the export's type from the annotation instead of
+  // inferring it from ajv's code (which it does not check: the file is @ts-nocheck).
+  const typed = rewired.replace(AJV_VALIDATE_EXPORT, "export const validate: RequestValidator = $1;");
+  if (typed === rewired) throw invalid(model, "ajv's code lacks the `validate` export");
   const used = ["validatorFormats", "validatorRuntime"].filter((name) => rewired.includes(`${name}.`));
-  const imports = used.length > 0 ? `import { ${used.join(", ")} } from ${stringLiteral(runtimeImport)};\n\n` : "";
-  return imports + indentBlocks(rewired);
+  const runtime = stringLiteral(runtimeImport);
+  const imports = [
+    ...(used.length > 0 ? [`import { ${used.join(", ")} } from ${runtime};`] : []),
+    `import type { RequestValidator } from ${runtime};`,
+  ];
+  return `${imports.join("\n")}\n\n${indentBlocks(typed)}`;
 }
 
 /**

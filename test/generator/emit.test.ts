@@ -48,7 +48,11 @@ describe("emitFlowOrThrow", () => {
         expect(file.content.startsWith(header)).toBe(true);
         expect(file.content).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
       }
-      expect(fileOf(files, `${model.name}/validate.ts`).split("\n")[1]).toBe("// @ts-nocheck");
+      const validator = fileOf(files, `${model.name}/validate.ts`);
+      expect(validator.split("\n")[1]).toBe("// @ts-nocheck");
+      // Typed, so users' tsc need not infer the export's type from ajv's unchecked code.
+      expect(validator).toMatch(/^export const validate: RequestValidator = validate\d+;$/m);
+      expect(validator).toContain(`import type { RequestValidator } from ${JSON.stringify(RUNTIME.runtimeImport)};`);
     },
   );
 
@@ -88,7 +92,8 @@ describe("emitFlowOrThrow", () => {
       "@part input[documentsToSign][documents][][source]",
       "export const flow = {",
       "} as const;",
-      "return createSessionFor(client, spec, validate as unknown as RequestValidator, request, options);",
+      "return createSessionWith<CreateSessionResponse>(client, spec, validate, request, options);",
+      'export const spec: FlowSpec<"staging"> = JSON.parse(`{',
     ]) {
       expect(index).toContain(expected);
     }

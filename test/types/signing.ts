@@ -4,7 +4,7 @@
  * test/generator/emit-type-tests.test.ts; never run. Each `@ts-expect-error`
  * must meet an error, so a generator that types too loosely fails here.
  */
-import type { Client } from "../../runtime/index.js";
+import { createSessionFor, type Client, type RequestValidator } from "../../runtime/index.js";
 import { signing as viaIndex } from "../../generated/index.js";
 import * as signing from "../../generated/signing/index.js";
 
@@ -13,6 +13,7 @@ declare const live: Client<"live">;
 declare const blob: Blob;
 declare const buffer: Buffer;
 declare const bytes: Uint8Array;
+declare const acceptAll: RequestValidator;
 
 const request: signing.CreateSessionRequest = {
   input: {
@@ -42,6 +43,10 @@ export async function compiles(): Promise<void> {
   const version: 1 = signing.flow.version;
   void [sessionId, status, environment, version];
   await viaIndex.createSession(staging, request, { timeoutMs: 1000 });
+  // The exported spec (JSON in the module) keeps its environment in its type.
+  const specEnvironment: "staging" = signing.spec.environment;
+  void specEnvironment;
+  await createSessionFor(staging, signing.spec, acceptAll, request);
   // Plain arrays: users build them step by step.
   const documents: signing.DocumentsToSignDocument[] = [];
   documents.push({ templateId: "t", source: blob });
@@ -50,6 +55,9 @@ export async function compiles(): Promise<void> {
 export async function rejected(): Promise<void> {
   // @ts-expect-error a client of the other environment
   await signing.createSession(live, request);
+
+  // @ts-expect-error the spec of a staging flow with a live client
+  await createSessionFor(live, signing.spec, acceptAll, request);
 
   // @ts-expect-error familyName is required
   const missingField: signing.BasicIdentity = { givenName: "Ada" };
