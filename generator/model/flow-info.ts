@@ -5,18 +5,11 @@
  */
 import { appendPointer } from "../read/json-pointer.js";
 import { isRecord, ownValue, type BuildContext, type Located } from "./build-context.js";
-import { ENVIRONMENTS, type Environment } from "./types.js";
+import { ENVIRONMENTS, type Environment, type FlowModel } from "./types.js";
 
-export interface FlowInfo {
-  readonly id: string;
-  readonly version: number;
-  readonly versionLabel: string;
-  readonly environment: Environment;
-  readonly title: string;
-  readonly description?: string;
-  readonly summary?: string;
-  readonly serverUrl: string;
-  readonly path: string;
+/** The model's fields that come from info, servers and the path, plus the operation to read the body from. */
+export interface FlowInfo
+  extends Pick<FlowModel, "id" | "version" | "versionLabel" | "environment" | "title" | "description" | "summary" | "serverUrl" | "path"> {
   /** The POST operation object. */
   readonly operation: Located;
 }

@@ -4,9 +4,10 @@
  * the libraries that emit and format. Part of each flow's inputs hash, so a
  * changed generator never reuses stale output.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { sha256 } from "./manifest.js";
+import { listRelativeFiles } from "./output-plan.js";
 
 const OUTPUT_SHAPING_PACKAGES = ["ts-morph", "prettier", "ajv", "ajv-formats"];
 /** What turns a description into output; the CLI, config and pipeline code do not change a file's bytes. */
@@ -24,8 +25,8 @@ async function computeFingerprint(): Promise<string> {
   const parts: string[] = [];
   for (const folder of OUTPUT_SHAPING_FOLDERS) {
     // The .ts sources, whether running from them (tests) or from dist (CLI), so both agree.
-    for (const file of await listFiles(path.join(root, folder), ".ts")) {
-      parts.push(`${path.relative(root, file)}:${sha256(await readFile(file))}`);
+    for (const file of await listRelativeFiles(path.join(root, folder))) {
+      if (file.endsWith(".ts")) parts.push(`${folder}/${file}:${sha256(await readFile(path.join(root, folder, file)))}`);
     }
   }
   for (const name of OUTPUT_SHAPING_PACKAGES) {
@@ -39,17 +40,4 @@ async function computeFingerprint(): Promise<string> {
 export function packageRoot(): string {
   const up = path.resolve(__dirname, "..", "..");
   return path.basename(up) === "dist" ? path.dirname(up) : up;
-}
-
-async function listFiles(dir: string, extension: string): Promise<string[]> {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith(extension))
-    .map((entry) => path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))
-    .sort();
 }
