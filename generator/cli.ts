@@ -16,7 +16,7 @@ codegen   Generate a typed client per flow of the config into its outputDir.
   --check           Write nothing; exit 1 listing files that differ from what the descriptions produce
   --force           Regenerate every flow even where nothing changed since the last run
   --flow <name>     Only this flow (repeatable); the others' output is kept
-  --workers <n>     Worker threads (default: one per core from 4 flows to generate; 0 = none)
+  --workers <n>     Worker threads (default: cores - 1 on 4+ cores from 4 flows; else 0 = none)
 emulator  Run a local emulator of the service for the flows of the config (see README).
 `;
 

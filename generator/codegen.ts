@@ -29,8 +29,9 @@ export interface CodegenOptions {
   /** Called once per flow, in config order, as soon as it and the flows before it are done, for progress output. */
   readonly onFlow?: (report: FlowReport) => void;
   /**
-   * Worker threads that generate flows. Default: one per core when at least
-   * four flows need generating, else none; 0 = generate in this thread.
+   * Worker threads that generate flows. Default: on machines of 4 or more
+   * cores and runs of 4 or more flows to generate, one per core but one;
+   * else none. 0 = generate in this thread.
    */
   readonly workers?: number;
 }

@@ -1,7 +1,7 @@
 /**
- * Where flows are generated: in worker threads, one per core, when a run has
- * enough of them to pay for starting threads (each loads ts-morph, prettier
- * and ajv itself), else in this thread. Jobs are handed out as workers free
+ * Where flows are generated: in worker threads when the machine and the run
+ * are large enough to pay for starting them (each loads ts-morph, prettier
+ * and ajv itself and warms up on its own), else in this thread. Jobs are handed out as workers free
  * up; results come back per job, so the pipeline reads them in config order
  * and output and progress do not depend on which worker finished first.
  */
@@ -15,6 +15,11 @@ import { runFlowJobOrThrow, runIndexJob, type FlowJob, type FlowJobResult } from
 
 /** Below this many flows to generate, starting threads costs more than it saves. */
 const MIN_FLOWS_FOR_WORKERS = 4;
+/**
+ * Below this many cores the main thread and the workers compete: on 2 cores,
+ * 100 flows took 3.35-3.61 s with 2 workers against 2.91-3.36 s in this thread.
+ */
+const MIN_CORES_FOR_WORKERS = 4;
 /** Compiled next to this module; absent when running from the .ts sources (tests), which then use this thread. */
 const WORKER_SCRIPT = path.join(__dirname, "emit-worker.js");
 
@@ -24,9 +29,14 @@ export interface FlowRunner {
   close(): Promise<void>;
 }
 
-/** `workers`: threads to use; default one per core when there are at least MIN_FLOWS_FOR_WORKERS flows; 0 = this thread. */
+/**
+ * `workers`: threads to use; 0 = this thread. Default: one per core but the
+ * main thread's on machines of MIN_CORES_FOR_WORKERS cores or more, for runs
+ * of MIN_FLOWS_FOR_WORKERS flows or more; else 0.
+ */
 export function createFlowRunner(flowCount: number, workers?: number): FlowRunner {
-  const count = workers ?? (flowCount >= MIN_FLOWS_FOR_WORKERS ? Math.min(availableParallelism(), flowCount) : 0);
+  const cores = availableParallelism();
+  const count = workers ?? (cores >= MIN_CORES_FOR_WORKERS && flowCount >= MIN_FLOWS_FOR_WORKERS ? Math.min(cores - 1, flowCount) : 0);
   if (count < 1 || !existsSync(WORKER_SCRIPT)) return { runFlow: runFlowJobOrThrow, runIndex: runIndexJob, close: async () => {} };
   return new WorkerPool(count);
 }

@@ -16,7 +16,7 @@ const repo = path.resolve(__dirname, "../..");
 const bin = path.join(repo, "bin/flowsmith.js");
 const run = promisify(execFile);
 const SAMPLES = ["signing", "document-verification", "aml-screening"];
-/** Two of each sample under new names: six flows, enough for the CLI to use workers. */
+/** Two of each sample under new names: six flows, spread over two workers by the CLI. */
 const FLOWS = [0, 1].flatMap((copy) => SAMPLES.map((sample) => ({ name: `${sample}-${copy}`, file: `flows/${sample}.yaml` })));
 
 async function project(outputDir: string, flows = FLOWS) {
@@ -36,7 +36,7 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
 }
 
 function cli(config: string) {
-  return run(process.execPath, [bin, "codegen", "--config", config]).then(
+  return run(process.execPath, [bin, "codegen", "--config", config, "--workers", "2"]).then(
     (done) => ({ code: 0, stdout: done.stdout, stderr: done.stderr }),
     (failed: { code: number; stdout: string; stderr: string }) => failed,
   );
