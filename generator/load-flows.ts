@@ -27,7 +27,3 @@ export async function loadFlowsOrThrow(configPath?: string): Promise<LoadedFlow[
   }
   return flows;
 }
-
-export async function loadFlowModelsOrThrow(configPath?: string): Promise<FlowModel[]> {
-  return (await loadFlowsOrThrow(configPath)).map((flow) => flow.model);
-}

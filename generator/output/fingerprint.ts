@@ -37,7 +37,7 @@ async function computeFingerprint(): Promise<string> {
 }
 
 /** The folder holding flowsmith's package.json, from generator/output or dist/generator/output. */
-export function packageRoot(): string {
+function packageRoot(): string {
   const up = path.resolve(__dirname, "..", "..");
   return path.basename(up) === "dist" ? path.dirname(up) : up;
 }
