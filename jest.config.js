@@ -8,6 +8,10 @@ module.exports = {
     // package is CommonJS, so dynamic import() becomes require() as tsc emits it.
     "^.+\\.ts$": ["ts-jest", { diagnostics: false, tsconfig: { module: "commonjs", moduleResolution: "node10", isolatedModules: true } }],
   },
-  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
+  moduleNameMapper: {
+    // Tests run the runtime from its sources, as tsconfig.json's paths do for tsc.
+    "^@flowsmith/runtime$": "<rootDir>/runtime/index.ts",
+    "^(\\.{1,2}/.*)\\.js$": "$1",
+  },
   testTimeout: 30000,
 };

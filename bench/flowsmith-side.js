@@ -1,9 +1,9 @@
 "use strict";
 /**
- * How the request benchmarks reach flowsmith: the compiled runtime in dist/
- * and the generated flow modules, transpiled from the codegen output to
- * CommonJS (their `flowsmith/runtime` import resolves to dist/ through the
- * package's self-reference). Also the request validator the other tools use,
+ * How the request benchmarks reach flowsmith: the compiled runtime in
+ * runtime/dist and the generated flow modules, transpiled from the codegen
+ * output to CommonJS (their `@flowsmith/runtime` import resolves to
+ * runtime/dist through the workspace link). Also the request validator the other tools use,
  * so every tool validates with the same code.
  */
 const fs = require("node:fs");
@@ -11,7 +11,7 @@ const path = require("node:path");
 const { REPO_ROOT } = require("./workspace.js");
 
 const USER_AGENT = "flowsmith-bench/1.0";
-const RUNTIME_PATH = path.join(REPO_ROOT, "dist", "runtime", "index.js");
+const RUNTIME_PATH = path.join(REPO_ROOT, "runtime", "dist", "index.js");
 const CREDENTIALS = { clientId: "bench-client", clientSecret: "bench-secret" };
 
 /** Transpiles every generated .ts file to CommonJS under outDir; tsc has type-checked them in benchmark 3. */
@@ -39,10 +39,10 @@ function listFiles(dir) {
 
 /** What is missing before the request benchmarks can run, or undefined when all is there. */
 function missingRuntimeParts() {
-  if (!fs.existsSync(RUNTIME_PATH)) return "dist/runtime/index.js (run `npm run build`)";
+  if (!fs.existsSync(RUNTIME_PATH)) return "runtime/dist/index.js (run `npm run build`)";
   const runtime = require(RUNTIME_PATH);
-  if (typeof runtime.createClient !== "function") return "createClient in dist/runtime/index.js";
-  if (typeof runtime.fileFromPath !== "function") return "fileFromPath in dist/runtime/index.js";
+  if (typeof runtime.createClient !== "function") return "createClient in runtime/dist/index.js";
+  if (typeof runtime.fileFromPath !== "function") return "fileFromPath in runtime/dist/index.js";
   return undefined;
 }
 

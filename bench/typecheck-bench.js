@@ -81,7 +81,7 @@ function flowsmithConsumer(flows) {
     (flow, i) => `  await flow${i}.createSession(${flow.environment}, ${flowsmithBodySource(flow, "file")});`,
   );
   return [
-    'import { createClient } from "flowsmith/runtime";',
+    'import { createClient } from "@flowsmith/runtime";',
     ...imports,
     "",
     'const options = { baseUrl: "http://127.0.0.1:1", authUrl: "http://127.0.0.1:2", clientId: "id", clientSecret: "secret", userAgent: "bench/1.0" };',

@@ -4,7 +4,7 @@
  * (401), the path's environment equal to the token's (403); then its handler.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { ENVIRONMENTS, type Environment } from "../generator/model/types.js";
+import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import { ApiError, notFound } from "./errors.js";
 import { endpoints, type Endpoint, type EndpointContext, type Services } from "./endpoints.js";
 import { guarded, pathOf, requireUserAgentOrThrow } from "./http-exchange.js";

@@ -4,7 +4,7 @@
  * (client_secret_basic). SERVICE-SPEC section 5.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { ENVIRONMENTS, type Environment } from "../generator/model/types.js";
+import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import { ApiError, notFound } from "./errors.js";
 import { guarded, mediaTypeOf, pathOf, readSmallBodyOrThrow, rejectUpload, requireUserAgentOrThrow, sendJson } from "./http-exchange.js";
 import type { Credentials, ResolvedOptions } from "./options.js";

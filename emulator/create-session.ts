@@ -4,7 +4,7 @@
  * flow, store the session and answer 201 with SERVICE-SPEC 2.3.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { MAX_REQUEST_BYTES, type Environment } from "../generator/model/types.js";
+import { MAX_REQUEST_BYTES, type Environment } from "@flowsmith/runtime";
 import { ApiError, badRequest } from "./errors.js";
 import type { FileReference, FileVault } from "./files.js";
 import type { CatalogFlow } from "./flow-catalog.js";

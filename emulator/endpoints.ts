@@ -3,7 +3,7 @@
  * routes on, with their handlers below it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Environment } from "../generator/model/types.js";
+import type { Environment } from "@flowsmith/runtime";
 import { createSession, echoMetadata, playerUrl } from "./create-session.js";
 import { ApiError, badRequest, notFound } from "./errors.js";
 import type { FileVault } from "./files.js";

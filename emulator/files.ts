@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { Environment } from "../generator/model/types.js";
+import type { Environment } from "@flowsmith/runtime";
 import { ApiError } from "./errors.js";
 
 /** What a data block shows of a file, and what the request validator sees in its place. */

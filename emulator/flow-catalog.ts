@@ -5,9 +5,8 @@
  */
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { loadFlowsOrThrow } from "../generator/load-flows.js";
-import { toJsonSchema, type JsonSchema } from "../generator/model/json-schema.js";
-import type { Environment, FlowModel, Schema } from "../generator/model/types.js";
+import type { Environment } from "@flowsmith/runtime";
+import { loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema, type Schema } from "../generator/index.js";
 import { notFound } from "./errors.js";
 import type { EmulatedFlow, EmulatorOptions } from "./options.js";
 import { EMULATOR_DEFAULTS } from "./options.js";

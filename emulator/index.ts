@@ -13,7 +13,7 @@ import { resolveOptions, type Credentials, type EmulatorOptions } from "./option
 import { SessionStore } from "./sessions.js";
 import { TokenStore } from "./tokens.js";
 import { WebhookSender } from "./webhooks.js";
-import type { Environment } from "../generator/model/types.js";
+import type { Environment } from "@flowsmith/runtime";
 
 export type { Credentials, EmulatedFlow, EmulatorOptions } from "./options.js";
 export { EMULATOR_DEFAULTS } from "./options.js";

@@ -9,7 +9,7 @@ import { setMaxListeners } from "node:events";
 import type { IncomingMessage } from "node:http";
 import busboy, { type Busboy } from "busboy";
 import type { Readable } from "node:stream";
-import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES, type Environment } from "../generator/model/types.js";
+import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES, type Environment } from "@flowsmith/runtime";
 import { ApiError, badRequest } from "./errors.js";
 import type { CatalogFlow } from "./flow-catalog.js";
 import type { FileReference, FileVault } from "./files.js";

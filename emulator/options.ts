@@ -2,7 +2,8 @@
  * What callers of startEmulator may pass, and the resolved form the servers
  * use. Defaults live here and nowhere else.
  */
-import type { Environment, FlowModel } from "../generator/model/types.js";
+import type { Environment } from "@flowsmith/runtime";
+import type { FlowModel } from "../generator/index.js";
 
 export interface Credentials {
   readonly clientId: string;

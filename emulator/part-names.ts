@@ -8,7 +8,7 @@
  * Leaves without a declared name (JSON-only flows) answer to the bracket name
  * of their path, in both array styles.
  */
-import type { ObjectSchema, PartName, Schema } from "../generator/model/types.js";
+import type { ObjectSchema, PartName, Schema } from "../generator/index.js";
 import { badRequest } from "./errors.js";
 
 export type LeafSchema = Exclude<Schema, { kind: "object" } | { kind: "array" }>;

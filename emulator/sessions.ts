@@ -6,7 +6,8 @@
  * independent of the others.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import type { Environment, FlowModel } from "../generator/model/types.js";
+import type { Environment } from "@flowsmith/runtime";
+import type { FlowModel } from "../generator/index.js";
 import { notFound } from "./errors.js";
 import type { FileReference } from "./files.js";
 import type { CreateRequest } from "./validate-request.js";

@@ -3,7 +3,7 @@
  * API client it was issued to, valid for the configured lifetime.
  */
 import { randomBytes } from "node:crypto";
-import type { Environment } from "../generator/model/types.js";
+import type { Environment } from "@flowsmith/runtime";
 import { ApiError } from "./errors.js";
 
 interface IssuedToken {

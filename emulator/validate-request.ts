@@ -4,7 +4,7 @@
  * then the flow's request schema (compiled from the model).
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { METADATA_KEYS } from "../generator/model/types.js";
+import { METADATA_KEYS } from "@flowsmith/runtime";
 import { badRequest, type ValidationIssue } from "./errors.js";
 import type { CatalogFlow } from "./flow-catalog.js";
 

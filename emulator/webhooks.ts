@@ -4,7 +4,7 @@
  * Delivery runs beside the API and never throws into it.
  */
 import { request } from "undici";
-import type { Environment } from "../generator/model/types.js";
+import type { Environment } from "@flowsmith/runtime";
 import type { Decision } from "./sessions.js";
 
 export interface SessionEndedEvent {

@@ -10,7 +10,7 @@
 const path = require("node:path");
 
 const root = path.join(__dirname, "..");
-const { createClient } = requireBuilt("dist/runtime/index.js");
+const { createClient } = requireBuilt("runtime/dist/index.js");
 const { startEmulator } = requireBuilt("dist/emulator/index.js");
 const { signing } = requireBuilt("dist/generated/index.js");
 

@@ -15,7 +15,7 @@ import { generatorFingerprint } from "./output/fingerprint.js";
 import { MANIFEST_FILE, readManifest, serializeManifest, sha256, type Manifest, type ManifestFlow } from "./output/manifest.js";
 import { findStaleFiles, listRelativeFiles, writeOutputAtomically, type StaleFile } from "./output/output-plan.js";
 import { readSourceOrThrow } from "./sources.js";
-import type { Environment } from "../runtime/flow-spec.js";
+import type { Environment } from "@flowsmith/runtime";
 
 export interface CodegenOptions {
   /** Default "codegen.config.json" in the working directory. */

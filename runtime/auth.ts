@@ -7,9 +7,8 @@ import type { RequestTarget } from "./base-url.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { AuthError, FlowsmithError } from "./errors.js";
 import { sendOnce, type Transport } from "./http.js";
+import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "./service-limits.js";
 
-/** The spec's default lifetime, assumed when a token response leaves expires_in out. */
-const DEFAULT_LIFETIME_SECONDS = 86_400;
 /** A token error body is small; more is not read. */
 const ERROR_BODY_LIMIT = 16 * 1024;
 
@@ -108,7 +107,7 @@ export class TokenCache {
       throw this.authError(status, `token_type ${JSON.stringify(body.token_type)} is not Bearer`);
     }
     const lifetimeMs =
-      (typeof body.expires_in === "number" && body.expires_in > 0 ? body.expires_in : DEFAULT_LIFETIME_SECONDS) * 1000;
+      (typeof body.expires_in === "number" && body.expires_in > 0 ? body.expires_in : DEFAULT_TOKEN_LIFETIME_SECONDS) * 1000;
     // Short-lived tokens would otherwise be renewed on every call: the margin is at most a tenth of the lifetime.
     const skewMs = Math.min(this.options.tokenExpirySkewMs, lifetimeMs / 10);
     return { value: body.access_token, renewAt: Date.now() + lifetimeMs - skewMs };

@@ -4,7 +4,7 @@
  */
 import { Agent, type Dispatcher } from "undici";
 import { ConfigurationError } from "./errors.js";
-import { ENVIRONMENTS, type Environment } from "./flow-spec.js";
+import { ENVIRONMENTS, RECOMMENDED_POLL_INTERVAL_MS, type Environment } from "./service-limits.js";
 
 export type AuthMethod = "client_secret_post" | "client_secret_basic";
 
@@ -68,7 +68,7 @@ export const DEFAULTS = {
   timeoutMs: 30_000,
   retry: { maxRetries: 2, baseDelayMs: 250, maxDelayMs: 10_000 },
   tokenExpirySkewMs: 60_000,
-  pollIntervalMs: 2_500,
+  pollIntervalMs: RECOMMENDED_POLL_INTERVAL_MS,
   waitTimeoutMs: 600_000,
 } as const;
 

@@ -7,7 +7,7 @@ import { ApiCaller } from "./api-call.js";
 import { TokenCache } from "./auth.js";
 import { registerClientContext, type ClientContext } from "./client-context.js";
 import { resolveClientOptionsOrThrow, type ClientOptions } from "./client-options.js";
-import type { Environment } from "./flow-spec.js";
+import type { Environment } from "./service-limits.js";
 import { LatestSteps } from "./latest-steps.js";
 import type {
   ActionBody,

@@ -12,7 +12,8 @@
 import { clientContextOrThrow } from "./client-context.js";
 import type { Client } from "./client.js";
 import { InvalidResponseError } from "./errors.js";
-import type { Environment, FlowSpec } from "./flow-spec.js";
+import type { FlowSpec } from "./flow-spec.js";
+import type { Environment } from "./service-limits.js";
 import { preflightOrThrow } from "./preflight.js";
 import type { RequestValidator } from "./request-validator.js";
 import type { RequestOptions } from "./resources.js";

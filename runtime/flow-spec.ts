@@ -1,25 +1,10 @@
 /**
  * What the runtime knows of a flow: the small, serializable part of the
  * generator's model that each generated module embeds as `spec` and passes to
- * the runtime. Also home of the service-wide constants (SERVICE-SPEC 2.2, 8),
- * which the generator and the emulator import from here, so each is written once.
+ * the runtime. The service-wide constants live in service-limits.ts.
  */
 
-export type Environment = "staging" | "live";
-export const ENVIRONMENTS: readonly Environment[] = ["staging", "live"];
-
-/** Locales the service knows (SERVICE-SPEC 2.2). A flow may accept a subset. */
-export const SERVICE_LOCALES = ["en", "de", "fr", "pl", "it", "es"] as const;
-export type Locale = (typeof SERVICE_LOCALES)[number];
-
-/** The keys metadata may have (SERVICE-SPEC 2.1). */
-export const METADATA_KEYS = ["subjectId", "locale"] as const;
-
-/** Service-wide limits (SERVICE-SPEC 8). "MB" in the spec is 2^20 bytes. */
-export const DEFAULT_MAX_FILE_BYTES = 26_214_400;
-export const MAX_FILES_PER_REQUEST = 30;
-export const MAX_REQUEST_BYTES = 52_428_800;
-export const MAX_STATE_LENGTH = 2048;
+import type { Environment, Locale } from "./service-limits.js";
 
 /**
  * One segment of a multipart part name: literal text, or the index of an

@@ -3,6 +3,7 @@
  * through which a backend follows a session to its outcome.
  */
 export * from "./flow-spec.js";
+export * from "./service-limits.js";
 export { createClient, type Client } from "./client.js";
 export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.js";
 export { createSessionFor, createSessionWith } from "./create-session.js";

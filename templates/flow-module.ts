@@ -9,8 +9,8 @@
  * `createSession`'s client. Everything else is copied as written here, so the
  * logic of a generated module is plain TypeScript that tsc checks.
  */
-import { createSessionWith } from "../runtime/index.js";
-import type { Client, FileInput, FlowSpec, RequestOptions } from "../runtime/index.js";
+import { createSessionWith } from "@flowsmith/runtime";
+import type { Client, FileInput, FlowSpec, RequestOptions } from "@flowsmith/runtime";
 import { validate } from "./validate.js";
 
 /** The flow this module was generated for. */

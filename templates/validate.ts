@@ -3,6 +3,6 @@
  * templates/flow-module.ts type-checks. The emitter writes ajv standalone
  * code compiled from the flow's request schema in its place.
  */
-import type { RequestValidator } from "../runtime/index.js";
+import type { RequestValidator } from "@flowsmith/runtime";
 
 export const validate: RequestValidator = () => true;

@@ -1,11 +1,11 @@
 /** The config as users write it (codegen.config.json) and as the pipeline uses it, defaults applied. */
-import type { Environment } from "../../runtime/flow-spec.js";
+import type { Environment } from "@flowsmith/runtime";
 
 export interface UserConfig {
   readonly $schema?: string;
   /** Default "generated". */
   readonly outputDir?: string;
-  /** Default "flowsmith/runtime". */
+  /** Default "@flowsmith/runtime". */
   readonly runtimeImport?: string;
   readonly flows: readonly UserFlowConfig[];
 }
@@ -18,7 +18,7 @@ export interface UserFlowConfig {
 
 export const CONFIG_DEFAULTS = {
   outputDir: "generated",
-  runtimeImport: "flowsmith/runtime",
+  runtimeImport: "@flowsmith/runtime",
 } as const;
 
 export type FlowSource =

@@ -10,7 +10,7 @@ import {
   type Node,
   type VariableStatementStructure,
 } from "ts-morph";
-import type { FlowSpec } from "../../runtime/flow-spec.js";
+import type { FlowSpec } from "@flowsmith/runtime";
 import type { FlowModel } from "../model/types.js";
 import { docs } from "./docs.js";
 import { stringLiteral, templateLiteral } from "./escape.js";

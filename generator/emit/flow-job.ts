@@ -4,7 +4,7 @@
  * a worker (emit-workers.ts); both give the same bytes.
  */
 import { performance } from "node:perf_hooks";
-import type { Environment } from "../../runtime/flow-spec.js";
+import type { Environment } from "@flowsmith/runtime";
 import type { EmittedFile } from "./emit-flow.js";
 
 export interface FlowJob {

@@ -3,7 +3,7 @@
  * what a generated module embeds as `spec`. Multipart flows carry the request
  * tree with exact part names and file limits; JSON flows need none of it.
  */
-import type { FieldSpec, FlowSpec } from "../../runtime/flow-spec.js";
+import type { FieldSpec, FlowSpec } from "@flowsmith/runtime";
 import { CodegenError } from "../errors.js";
 import type { FlowModel, Schema } from "../model/types.js";
 

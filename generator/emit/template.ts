@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { Node, Project, type SourceFile } from "ts-morph";
 
 const TEMPLATE = join("templates", "flow-module.ts");
-const TEMPLATE_RUNTIME_IMPORT = "../runtime/index.js";
+const TEMPLATE_RUNTIME_IMPORT = "@flowsmith/runtime";
 
 /** Names of the template's placeholder declarations, replaced by the flow's own types. */
 export const PLACEHOLDER_DECLARATIONS: readonly string[] = [

@@ -5,7 +5,8 @@
  */
 import { appendPointer } from "../read/json-pointer.js";
 import { isRecord, ownValue, type BuildContext, type Located } from "./build-context.js";
-import { ENVIRONMENTS, type Environment, type FlowModel } from "./types.js";
+import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
+import type { FlowModel } from "./types.js";
 
 /** The model's fields that come from info, servers and the path, plus the operation to read the body from. */
 export interface FlowInfo

@@ -5,16 +5,14 @@
  * so readers of the model never need to check.
  */
 import type { BuildContext } from "./build-context.js";
-import {
-  MAX_STATE_LENGTH,
-  METADATA_KEYS,
-  SERVICE_LOCALES,
-  type BodyForm,
-  type Locale,
-  type ObjectSchema,
-  type Property,
-  type Schema,
-  type StringSchema,
+import { MAX_STATE_LENGTH, METADATA_KEYS, SERVICE_LOCALES } from "@flowsmith/runtime";
+import type {
+  BodyForm,
+  Locale,
+  ObjectSchema,
+  Property,
+  Schema,
+  StringSchema,
 } from "./types.js";
 
 const REQUEST_KEYS = ["input", "metadata", "redirectUrl", "state"] as const;

@@ -7,8 +7,8 @@ import { appendPointer } from "../read/json-pointer.js";
 import type { BuildContext, Located } from "./build-context.js";
 import { flattenSchemaOrThrow, type FlatSchema } from "./flat-schema.js";
 import { inferKindOrThrow } from "./schema-kind.js";
+import { DEFAULT_MAX_FILE_BYTES } from "@flowsmith/runtime";
 import {
-  DEFAULT_MAX_FILE_BYTES,
   type ArraySchema,
   type BooleanSchema,
   type FileSchema,

@@ -8,18 +8,9 @@
  * already resolved, so readers never need to look back at the document.
  */
 
-import type { Environment, Locale, PartName } from "../../runtime/flow-spec.js";
+import type { Environment, Locale, PartName } from "@flowsmith/runtime";
 
-export {
-  DEFAULT_MAX_FILE_BYTES,
-  ENVIRONMENTS,
-  MAX_FILES_PER_REQUEST,
-  MAX_REQUEST_BYTES,
-  MAX_STATE_LENGTH,
-  METADATA_KEYS,
-  SERVICE_LOCALES,
-} from "../../runtime/flow-spec.js";
-export type { Environment, Locale, PartName, PartSegment } from "../../runtime/flow-spec.js";
+export type { Environment, Locale, PartName, PartSegment } from "@flowsmith/runtime";
 
 export type JsonValue =
   | string

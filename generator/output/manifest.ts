@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Environment } from "../../runtime/flow-spec.js";
+import type { Environment } from "@flowsmith/runtime";
 
 export const MANIFEST_FILE = ".flowsmith-manifest.json";
 

@@ -23,7 +23,7 @@ interface BenchRow {
 
 /** The benchmark runs on dist/: `npm test` builds it before jest; say so plainly when it is missing. */
 beforeAll(() => {
-  for (const built of ["dist/generator/cli.js", "dist/runtime/index.js", "dist/emulator/index.js"]) {
+  for (const built of ["dist/generator/cli.js", "runtime/dist/index.js", "dist/emulator/index.js"]) {
     if (!existsSync(path.join(REPO_ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` first`);
   }
 });

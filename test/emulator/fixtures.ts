@@ -14,7 +14,7 @@ import type {
   Schema,
   StringSchema,
 } from "../../generator/model/types.js";
-import { SERVICE_LOCALES, type Locale } from "../../generator/model/types.js";
+import { SERVICE_LOCALES, type Locale } from "../../runtime/index.js";
 import type { RunningEmulator } from "../../emulator/index.js";
 
 const base = { pointer: "#", nullable: false } as const;

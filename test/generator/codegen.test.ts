@@ -12,7 +12,7 @@ import { listRelativeFiles } from "../../generator/output/output-plan";
 const repo = path.resolve(__dirname, "../..");
 const SAMPLES = ["signing", "document-verification", "aml-screening"];
 
-async function project(flows: readonly string[] = SAMPLES, runtimeImport = "../../runtime/index.js") {
+async function project(flows: readonly string[] = SAMPLES, runtimeImport?: string) {
   const dir = await mkdtemp(path.join(os.tmpdir(), "flowsmith-codegen-"));
   await cp(path.join(repo, "flows"), path.join(dir, "flows"), { recursive: true });
   const config = path.join(dir, "codegen.config.json");
@@ -20,7 +20,7 @@ async function project(flows: readonly string[] = SAMPLES, runtimeImport = "../.
     config,
     JSON.stringify({
       outputDir: "generated",
-      runtimeImport,
+      ...(runtimeImport === undefined ? {} : { runtimeImport }),
       flows: flows.map((name) => ({ name, source: { file: `flows/${name}.yaml` } })),
     }),
   );
@@ -53,7 +53,7 @@ describe("runCodegen", () => {
       if (!file.endsWith(".ts")) continue;
       expect({ file, require: content.includes("require(") }).toEqual({ file, require: false });
       const specifiers = [...content.matchAll(/from "([^"]+)"/g)].map((match) => match[1]);
-      for (const specifier of specifiers) expect(specifier).toMatch(/^(\.\.\/\.\.\/runtime\/index\.js|\.\/[a-z-]+(\/index)?\.js)$/);
+      for (const specifier of specifiers) expect(specifier).toMatch(/^(@flowsmith\/runtime|\.\/[a-z-]+(\/index)?\.js)$/);
     }
   });
 

@@ -1,0 +1,8 @@
+/**
+ * The generator as other parts of flowsmith see it: the flows of a config as
+ * models, and the model's types. The emulator imports only this module, so a
+ * flow's rules are read one way everywhere.
+ */
+export { loadFlowsOrThrow, type LoadedFlow } from "./load-flows.js";
+export { toJsonSchema, type JsonSchema } from "./model/json-schema.js";
+export type { FlowModel, ObjectSchema, PartName, Schema } from "./model/types.js";

@@ -1,0 +1,28 @@
+/**
+ * The service's fixed values (docs/service.md sections 2.2, 5 and 8), written
+ * once. The generator's model, the emulator and the runtime import them from
+ * here directly.
+ */
+
+export type Environment = "staging" | "live";
+export const ENVIRONMENTS: readonly Environment[] = ["staging", "live"];
+
+/** Locales the service knows (section 2.2). A flow may accept a subset. */
+export const SERVICE_LOCALES = ["en", "de", "fr", "pl", "it", "es"] as const;
+export type Locale = (typeof SERVICE_LOCALES)[number];
+
+/** The keys metadata may have (section 2.1). */
+export const METADATA_KEYS = ["subjectId", "locale"] as const;
+
+/** Per-file limit when a description gives no maxLength (section 8). "MB" in the spec is 2^20 bytes. */
+export const DEFAULT_MAX_FILE_BYTES = 26_214_400;
+/** Files in one create-session request (section 8). */
+export const MAX_FILES_PER_REQUEST = 30;
+/** Total create-session body (section 8): 50 MB. */
+export const MAX_REQUEST_BYTES = 52_428_800;
+/** Longest `state` (sections 2.1, 8). */
+export const MAX_STATE_LENGTH = 2048;
+/** Access token lifetime when the token response gives none (section 5). */
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86_400;
+/** Recommended interval between GET step polls (section 8): 2 to 3 s. */
+export const RECOMMENDED_POLL_INTERVAL_MS = 2_500;
