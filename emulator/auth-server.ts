@@ -1,7 +1,7 @@
 /**
  * The {auth_url} host: POST /oidc/token, client credentials grant, with the
  * credentials in the form body (client_secret_post) or in Basic auth
- * (client_secret_basic). SERVICE-SPEC section 5.
+ * (client_secret_basic). docs/service.md section 5.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";

@@ -1,10 +1,10 @@
 /**
  * POST /api/v1/flows/{flowId}/{environment}/sessions: read the body as JSON
  * or multipart (limits enforced while reading), validate it against the
- * flow, store the session and answer 201 with SERVICE-SPEC 2.3.
+ * flow, store the session and answer 201 with docs/service.md 2.3.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { MAX_REQUEST_BYTES, type Environment } from "@flowsmith/runtime";
+import { MAX_REQUEST_BYTES, type BodyForm, type Environment } from "@flowsmith/runtime";
 import { ApiError, badRequest } from "./errors.js";
 import type { FileReference, FileVault } from "./files.js";
 import type { CatalogFlow } from "./flow-catalog.js";
@@ -25,7 +25,7 @@ export interface CreateSessionContext {
 
 interface ReceivedBody {
   readonly body: unknown;
-  readonly form: "json" | "multipart";
+  readonly bodyForm: BodyForm;
   readonly files: readonly FileReference[];
 }
 
@@ -40,7 +40,7 @@ export async function createSession(context: CreateSessionContext): Promise<void
   }
   let request: CreateRequest;
   try {
-    request = validateCreateRequestOrThrow(flow, received.body, received.form);
+    request = validateCreateRequestOrThrow(flow, received.body, received.bodyForm);
   } catch (error) {
     await context.vault.discard(received.files);
     throw error;
@@ -59,13 +59,13 @@ async function receiveBodyOrThrow(context: CreateSessionContext): Promise<Receiv
   const mediaType = mediaTypeOf(req);
   if (mediaType === "multipart/form-data") {
     const { body, files } = await readMultipartOrThrow(req, flow, context.vault, context.environment);
-    return { body, form: "multipart", files };
+    return { body, bodyForm: "multipart", files };
   }
   if (mediaType === "application/json") {
     if (flow.hasFiles) {
       throw badRequest("UNSUPPORTED_CONTENT_TYPE", `flow "${flow.model.id}" takes files, so its sessions are created with multipart/form-data only`);
     }
-    return { body: parseJsonOrThrow(await readSmallBodyOrThrow(req, MAX_REQUEST_BYTES)), form: "json", files: [] };
+    return { body: parseJsonOrThrow(await readSmallBodyOrThrow(req, MAX_REQUEST_BYTES)), bodyForm: "json", files: [] };
   }
   throw badRequest(
     "UNSUPPORTED_CONTENT_TYPE",

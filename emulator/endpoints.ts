@@ -1,5 +1,5 @@
 /**
- * The API endpoints (SERVICE-SPEC section 4), as a table the API server
+ * The API endpoints (docs/service.md section 4), as a table the API server
  * routes on, with their handlers below it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";

@@ -1,7 +1,7 @@
 /**
  * Multipart part names, read back into the request's nested (JSON) shape.
  *
- * The flow model gives each leaf its exact part name (FLOW-DESCRIPTIONS.md):
+ * The flow model gives each leaf its exact part name (docs/flow-descriptions.md):
  * a declared `[]` segment groups parts into array elements by order (a new
  * element starts when a field of the current element repeats), and an index
  * segment carries the element index on the wire (`...[documents][0][source]`).

@@ -4,7 +4,7 @@
  * then the flow's request schema (compiled from the model).
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { METADATA_KEYS } from "@flowsmith/runtime";
+import { METADATA_KEYS, type BodyForm } from "@flowsmith/runtime";
 import { badRequest, type ValidationIssue } from "./errors.js";
 import type { CatalogFlow } from "./flow-catalog.js";
 
@@ -15,10 +15,10 @@ export interface CreateRequest {
   readonly state?: string;
 }
 
-export function validateCreateRequestOrThrow(flow: CatalogFlow, body: unknown, form: "json" | "multipart"): CreateRequest {
+export function validateCreateRequestOrThrow(flow: CatalogFlow, body: unknown, bodyForm: BodyForm): CreateRequest {
   if (!isRecord(body)) throw badRequest("VALIDATION_FAILED", "the request body must be a JSON object");
   checkMetadataOrThrow(flow, body.metadata);
-  const validate: ValidateFunction = form === "json" ? flow.validateJson : flow.validateMultipart;
+  const validate: ValidateFunction = bodyForm === "json" ? flow.validateJson : flow.validateMultipart;
   if (!validate(body)) {
     const issues = (validate.errors ?? []).map(toIssue);
     const first = issues[0] ?? { path: "", message: "is not valid" };

@@ -1,5 +1,5 @@
 /**
- * Answering an API-only step (SERVICE-SPEC 4): the body names its action in
+ * Answering an API-only step (docs/service.md 4): the body names its action in
  * `type`, is checked against that action's schema from the session's latest
  * step, and goes out as it is with the step's ticket in `x-ticket-id`.
  */

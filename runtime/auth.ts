@@ -1,5 +1,5 @@
 /**
- * Access tokens (SERVICE-SPEC 5): client credentials grant against
+ * Access tokens (docs/service.md 5): client credentials grant against
  * `{authUrl}/oidc/token`, cached until shortly before expiry, one request in
  * flight at a time however many calls wait for it.
  */

@@ -16,6 +16,9 @@ import type { Environment, Locale } from "./service-limits.js";
 export type PartSegment = string | { readonly index: number };
 export type PartName = readonly PartSegment[];
 
+/** How a create-session request is sent: a JSON body, or multipart/form-data parts. */
+export type BodyForm = "json" | "multipart";
+
 /** The request tree of a multipart flow, as the runtime walks it to encode parts. */
 export type FieldSpec =
   | {
@@ -40,7 +43,7 @@ export interface FlowSpec<E extends Environment = Environment> {
   readonly environment: E;
   /** `/api/v1/flows/<id>/<environment>/sessions`, appended to the client's baseUrl. */
   readonly path: string;
-  readonly body: "json" | "multipart";
+  readonly bodyForm: BodyForm;
   /** Locales the flow accepts. */
   readonly locales: readonly Locale[];
   /** Multipart flows only: the request tree with exact part names and file limits. */

@@ -44,3 +44,4 @@ export {
   type RequestValidationCode,
   type ValidationIssue,
 } from "./errors.js";
+export type { Decision, SessionEndedEvent } from "./webhook-event.js";

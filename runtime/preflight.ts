@@ -26,7 +26,7 @@ export async function preflightOrThrow(
   checkMetadata(spec, request);
   checkState(request);
   runValidator(validate, request);
-  return spec.body === "json" ? jsonBody(request) : multipartBody(spec, request);
+  return spec.bodyForm === "json" ? jsonBody(request) : multipartBody(spec, request);
 }
 
 function checkEnvironment(clientEnvironment: Environment, spec: FlowSpec): void {

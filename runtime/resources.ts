@@ -1,6 +1,6 @@
 /**
  * What the service returns and what the session calls accept. The spec shows
- * only some fields (SERVICE-SPEC 2.5, 4); the rest pass through untyped.
+ * only some fields (docs/service.md 2.5, 4); the rest pass through untyped.
  */
 import type { Readable } from "node:stream";
 

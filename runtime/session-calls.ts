@@ -1,5 +1,5 @@
 /**
- * Following a session to its outcome (SERVICE-SPEC 3, 4): list flows, read
+ * Following a session to its outcome (docs/service.md 3, 4): list flows, read
  * a session, its data blocks and files, its current step, and poll the step
  * until there is something to do.
  */
@@ -71,7 +71,7 @@ export async function getStep(ctx: ClientContext, sessionId: string, options: Re
 }
 
 /**
- * Polls the step (SERVICE-SPEC 3) until a ticket waits for an action or the
+ * Polls the step (docs/service.md 3) until a ticket waits for an action or the
  * flow reached END. Keeps polling through the 400 of a CREATED session,
  * `START`, and a named step whose ticketId is null.
  */

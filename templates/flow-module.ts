@@ -28,7 +28,7 @@ export const spec: FlowSpec<"staging"> = {
   version: 1,
   environment: "staging",
   path: "/api/v1/flows/00000000-0000-0000-0000-000000000000/staging/sessions",
-  body: "json",
+  bodyForm: "json",
   locales: ["en"],
 };
 

@@ -22,7 +22,7 @@ export const spec: FlowSpec<"staging"> = JSON.parse(`{
   "version": 7,
   "environment": "staging",
   "path": "/api/v1/flows/a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5/staging/sessions",
-  "body": "json",
+  "bodyForm": "json",
   "locales": ["en", "de", "fr", "pl", "it", "es"]
 }`);
 

@@ -22,7 +22,7 @@ export const spec: FlowSpec<"live"> = JSON.parse(`{
   "version": 4,
   "environment": "live",
   "path": "/api/v1/flows/2d8e4b17-90af-4c3e-b6d2-5e7f1a0c9b34/live/sessions",
-  "body": "multipart",
+  "bodyForm": "multipart",
   "locales": ["en", "de"],
   "fields": {
     "kind": "object",

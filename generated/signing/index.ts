@@ -22,7 +22,7 @@ export const spec: FlowSpec<"staging"> = JSON.parse(`{
   "version": 1,
   "environment": "staging",
   "path": "/api/v1/flows/6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13/staging/sessions",
-  "body": "multipart",
+  "bodyForm": "multipart",
   "locales": ["en", "de", "fr", "pl", "it", "es"],
   "fields": {
     "kind": "object",

@@ -13,10 +13,10 @@ export function toFlowSpec(model: FlowModel): FlowSpec {
     version: model.version,
     environment: model.environment,
     path: model.path,
-    body: model.sendAs,
+    bodyForm: model.bodyForm,
     locales: model.locales,
   };
-  return model.sendAs === "multipart" ? { ...base, fields: toFieldSpecOrThrow(model.request, model) } : base;
+  return model.bodyForm === "multipart" ? { ...base, fields: toFieldSpecOrThrow(model.request, model) } : base;
 }
 
 function toFieldSpecOrThrow(schema: Schema, model: FlowModel): FieldSpec {

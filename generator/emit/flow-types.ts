@@ -100,7 +100,7 @@ function metadataProperty(
   return { name: "metadata", type: fixed.metadata, docs: property ? schemaDocs(property.schema) : [] };
 }
 
-/** Exactly `subjectId` and `locale?` (SERVICE-SPEC 2.2), documented from the description. */
+/** Exactly `subjectId` and `locale?` (docs/service.md 2.2), documented from the description. */
 function declareMetadata(model: FlowModel, fixed: FixedNames, types: TypeEmitter): void {
   const metadata = model.request.properties.find((p) => p.name === "metadata")?.schema;
   const field = (name: string): Schema | undefined =>

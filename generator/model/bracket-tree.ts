@@ -32,7 +32,7 @@ export interface DeclaredNode {
 
 export type TreeNode = GroupNode | ListNode | DeclaredNode;
 
-/** The request's top-level keys (SERVICE-SPEC 2.1). */
+/** The request's top-level keys (docs/service.md 2.1). */
 const TOP_LEVEL = new Set(["input", "metadata", "redirectUrl", "state"]);
 
 export function buildBracketTreeOrThrow(context: BuildContext, root: FlatProperty, properties: readonly FlatProperty[]): GroupNode {

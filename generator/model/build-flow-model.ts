@@ -20,13 +20,13 @@ export function buildFlowModelOrThrow(loaded: LoadedDescription, options: BuildF
   const name = options.name ?? nameFromTitleOrThrow(loaded);
   const context = createBuildContext(loaded, name);
   const { operation, ...info } = readFlowInfoOrThrow(context);
-  const { bodyForms, sendAs, request } = readRequestBodyOrThrow(context, operation);
+  const { declaredBodyForms, bodyForm, request } = readRequestBodyOrThrow(context, operation);
   return {
     name,
     source: { file: loaded.file, sha256: loaded.sha256 },
     ...info,
-    bodyForms,
-    sendAs,
+    declaredBodyForms,
+    bodyForm,
     request,
     locales: localesOf(request),
     response: readResponseOrThrow(context, operation),

@@ -1,5 +1,5 @@
 /**
- * The fixed parts of a flow description (FLOW-DESCRIPTIONS.md): info and its
+ * The fixed parts of a flow description (docs/flow-descriptions.md): info and its
  * x- extensions, the server, and the one createSession operation, whose path
  * must name the same flow and environment as info.
  */

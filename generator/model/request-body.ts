@@ -12,8 +12,8 @@ import { normaliseRequestOrThrow } from "./request.js";
 import type { BodyForm, ObjectSchema, Schema } from "./types.js";
 
 export interface RequestBody {
-  readonly bodyForms: readonly BodyForm[];
-  readonly sendAs: BodyForm;
+  readonly declaredBodyForms: readonly BodyForm[];
+  readonly bodyForm: BodyForm;
   readonly request: ObjectSchema;
 }
 
@@ -25,10 +25,10 @@ export function readRequestBodyOrThrow(context: BuildContext, operation: Located
   const multipart =
     media.multipart && normaliseRequestOrThrow(context, buildMultipartFormOrThrow(context, media.multipart), "multipart");
   if (json && multipart) assertSameRequestOrThrow(context, json, multipart);
-  const bodyForms = (["json", "multipart"] as const).filter((form) => media[form] !== undefined);
+  const declaredBodyForms = (["json", "multipart"] as const).filter((form) => media[form] !== undefined);
   // The multipart tree is kept when both exist: only it carries the part names.
-  if (multipart) return { bodyForms, sendAs: hasFile(multipart) || !json ? "multipart" : "json", request: multipart };
-  return { bodyForms, sendAs: "json", request: json as ObjectSchema };
+  if (multipart) return { declaredBodyForms, bodyForm: hasFile(multipart) || !json ? "multipart" : "json", request: multipart };
+  return { declaredBodyForms, bodyForm: "json", request: json as ObjectSchema };
 }
 
 function mediaByFormOrThrow(context: BuildContext, operation: Located): Partial<Record<BodyForm, Located>> {

@@ -1,6 +1,6 @@
 /**
  * Normalises a form's request tree to the shape every flow shares
- * (SERVICE-SPEC 2.1, 2.2): `input`, `metadata` with exactly `subjectId` and
+ * (docs/service.md 2.1, 2.2): `input`, `metadata` with exactly `subjectId` and
  * `locale`, `redirectUrl`, `state`; the parts a document leaves out are added,
  * so readers of the model never need to check.
  */

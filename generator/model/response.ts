@@ -1,4 +1,4 @@
-/** The 201 response body (SERVICE-SPEC 2.3), as the document describes it. */
+/** The 201 response body (docs/service.md 2.3), as the document describes it. */
 import { appendPointer } from "../read/json-pointer.js";
 import { followRefOrThrow, isRecord, ownValue, type BuildContext, type Located } from "./build-context.js";
 import { convertSchemaOrThrow } from "./schema.js";

@@ -8,9 +8,9 @@
  * already resolved, so readers never need to look back at the document.
  */
 
-import type { Environment, Locale, PartName } from "@flowsmith/runtime";
+import type { BodyForm, Environment, Locale, PartName } from "@flowsmith/runtime";
 
-export type { Environment, Locale, PartName, PartSegment } from "@flowsmith/runtime";
+export type { BodyForm, Environment, Locale, PartName, PartSegment } from "@flowsmith/runtime";
 
 export type JsonValue =
   | string
@@ -101,8 +101,6 @@ export type Schema =
   | ArraySchema
   | ObjectSchema;
 
-export type BodyForm = "json" | "multipart";
-
 export interface FlowModel {
   /** Folder under outputDir: the config name, or the title in kebab-case. */
   readonly name: string;
@@ -129,9 +127,9 @@ export interface FlowModel {
   /** The one POST path: `/api/v1/flows/<id>/<environment>/sessions`. */
   readonly path: string;
   /** Request body forms the document declares. */
-  readonly bodyForms: readonly BodyForm[];
+  readonly declaredBodyForms: readonly BodyForm[];
   /** How the runtime sends it: multipart when the request has a file or JSON is not declared. */
-  readonly sendAs: BodyForm;
+  readonly bodyForm: BodyForm;
   /**
    * The whole request as the user writes it (the JSON shape):
    * `input` (one property per data block), `metadata` (exactly `subjectId`

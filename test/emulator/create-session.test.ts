@@ -32,7 +32,7 @@ function docsForm(front: { bytes: Buffer; type: string }, extra: [string, string
 }
 
 describe("JSON bodies", () => {
-  test("a valid body is 201 with the response of SERVICE-SPEC 2.3", async () => {
+  test("a valid body is 201 with the response of docs/service.md 2.3", async () => {
     const answer = await post(AML_ID, "staging", amlBody({}, { subjectId: "cust-1", locale: "fr" }), JSON_TYPE);
     expect(answer.status).toBe(201);
     expect(answer.json).toEqual({

@@ -52,8 +52,8 @@ function flow(name: string, id: string, environment: "staging" | "live", input: 
     title: name,
     serverUrl: "https://api.example.test",
     path: `/api/v1/flows/${id}/${environment}/sessions`,
-    bodyForms: [multipart ? "multipart" : "json"],
-    sendAs: multipart ? "multipart" : "json",
+    declaredBodyForms: [multipart ? "multipart" : "json"],
+    bodyForm: multipart ? "multipart" : "json",
     request: obj([
       ["input", input, true],
       ["metadata", obj([["subjectId", str(p("metadata[subjectId]")), true], ["locale", str(p("metadata[locale]"), { enum: locales })]]), true],

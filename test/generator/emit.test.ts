@@ -270,14 +270,14 @@ describe("toFlowSpec", () => {
     ["signing (multipart)", signing, "multipart", true],
     ["document-verification (multipart)", documentVerification, "multipart", true],
     ["aml-screening (json)", amlScreening, "json", false],
-  ] as const)("%s", (_, model, body, hasFields) => {
+  ] as const)("%s", (_, model, bodyForm, hasFields) => {
     const spec = toFlowSpec(model);
     expect(spec).toMatchObject({
       id: model.id,
       version: model.version,
       environment: model.environment,
       path: model.path,
-      body,
+      bodyForm,
     });
     expect(spec.locales).toEqual(model.locales);
     expect("fields" in spec).toBe(hasFields);

@@ -152,7 +152,7 @@ describe("request normalisation", () => {
     expect(at(flow.request, "metadata.locale")).toMatchObject({ part: ["metadata[locale]"] });
     expect(at(flow.request, "redirectUrl")).toMatchObject({ part: ["redirectUrl"] });
     expect(at(flow.request, "state")).toMatchObject({ part: ["state"], maxLength: 2048 });
-    expect(flow).toMatchObject({ bodyForms: ["multipart"], sendAs: "multipart" });
+    expect(flow).toMatchObject({ declaredBodyForms: ["multipart"], bodyForm: "multipart" });
   });
 
   test("a declared state keeps a smaller maxLength; a locale subset becomes the flow's locales", () => {
@@ -201,7 +201,7 @@ describe("multipart form", () => {
       mediaTypes: ["image/png"],
       part: ["input[docs][items][][pages][", { index: 1 }, "][scan]"],
     });
-    expect(flow.sendAs).toBe("multipart");
+    expect(flow.bodyForm).toBe("multipart");
   });
 
   test("an array of arrays indexes each level", () => {

@@ -55,8 +55,8 @@ describe("the three samples", () => {
       summary: 'Create a session for the flow "Signing"',
       serverUrl: "https://api.staging.example.test",
       path: "/api/v1/flows/6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13/staging/sessions",
-      bodyForms: ["multipart"],
-      sendAs: "multipart",
+      declaredBodyForms: ["multipart"],
+      bodyForm: "multipart",
       locales: ["en", "de", "fr", "pl", "it", "es"],
     });
     const request = flow.request;
@@ -98,7 +98,7 @@ describe("the three samples", () => {
 
   test("document verification: file limits and media types from encoding, name from the title", async () => {
     const flow = await model("flows/document-verification.yaml");
-    expect(flow).toMatchObject({ name: "bank-account-and-address-check", environment: "live", version: 4, sendAs: "multipart" });
+    expect(flow).toMatchObject({ name: "bank-account-and-address-check", environment: "live", version: 4, bodyForm: "multipart" });
     expect(flow.locales).toEqual(["en", "de"]);
     for (const side of ["frontSide", "backSide"]) {
       expect(at(flow.request, `input.documentImages.${side}`)).toMatchObject({
@@ -117,7 +117,7 @@ describe("the three samples", () => {
 
   test("aml screening: JSON only, refs resolved, no part names", async () => {
     const flow = await model("flows/aml-screening.yaml");
-    expect(flow).toMatchObject({ name: "aml-screening", bodyForms: ["json"], sendAs: "json" });
+    expect(flow).toMatchObject({ name: "aml-screening", declaredBodyForms: ["json"], bodyForm: "json" });
     expect(flow.locales).toEqual(["en", "de", "fr", "pl", "it", "es"]);
     expect(at(flow.request, "input.basicIdentity")).toMatchObject({
       kind: "object",
@@ -227,7 +227,7 @@ describe("odd-names.yaml", () => {
     const flow = await model(file);
     expect(flow.locales).toEqual(["de", "fr"]);
     expect(at(flow.request, "state")).toMatchObject({ maxLength: 2048 });
-    expect(flow.sendAs).toBe("multipart");
+    expect(flow.bodyForm).toBe("multipart");
   });
 
   test("toJsonSchema of the request compiles and accepts a matching body", async () => {
@@ -253,7 +253,7 @@ describe("odd-names.yaml", () => {
 describe("json-and-multipart.yaml", () => {
   test("both forms agree; multipart tree and names are kept; sent as JSON", async () => {
     const flow = await model("test/fixtures/descriptions/json-and-multipart.yaml");
-    expect(flow).toMatchObject({ name: "address-check", bodyForms: ["json", "multipart"], sendAs: "json", locales: ["en", "pl"] });
+    expect(flow).toMatchObject({ name: "address-check", declaredBodyForms: ["json", "multipart"], bodyForm: "json", locales: ["en", "pl"] });
     expect(at(flow.request, "input.address.floor")).toMatchObject({ kind: "number", integer: true, minimum: 0, part: ["input[address][floor]"] });
     expect(at(flow.request, "input.contacts.[].primary")).toMatchObject({ kind: "boolean", part: ["input[contacts][][primary]"] });
   });

@@ -29,7 +29,7 @@ const spec: FlowSpec<"staging"> = {
   version: 1,
   environment: "staging",
   path: "/api/v1/flows/upload/staging/sessions",
-  body: "multipart",
+  bodyForm: "multipart",
   locales: ["en"],
   fields: {
     kind: "object",

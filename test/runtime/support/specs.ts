@@ -95,7 +95,7 @@ export const SIGNING_SPEC: FlowSpec<"staging"> = {
   version: 1,
   environment: "staging",
   path: "/api/v1/flows/6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13/staging/sessions",
-  body: "multipart",
+  bodyForm: "multipart",
   locales: ["en", "de", "fr", "pl", "it", "es"],
   fields: SIGNING_FIELDS,
 };
@@ -113,7 +113,7 @@ export function imageSpec(maxBytes = 26_214_400): FlowSpec<"staging"> {
     version: 3,
     environment: "staging",
     path: "/api/v1/flows/doc-flow/staging/sessions",
-    body: "multipart",
+    bodyForm: "multipart",
     locales: ["en", "de"],
     fields: {
       kind: "object",
@@ -158,7 +158,7 @@ export const AML_SPEC: FlowSpec<"live"> = {
   version: 2,
   environment: "live",
   path: "/api/v1/flows/aml-flow/live/sessions",
-  body: "json",
+  bodyForm: "json",
   locales: ["en", "de"],
 };
 
