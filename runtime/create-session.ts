@@ -35,12 +35,21 @@ export async function createSessionWith<Response>(
   validate: RequestValidator,
   request: unknown,
   options: RequestOptions = {},
+  // The flow's 201 schema (generated validate.ts); optional so modules generated before it still work.
+  validateResponse?: RequestValidator,
 ): Promise<Response> {
   const context = clientContextOrThrow(client);
   const body = await preflightOrThrow(context.options.environment, spec, validate, request);
   const response = await context.api.json<unknown>({ method: "POST", path: spec.path, body, ...options });
   if (typeof response !== "object" || response === null) {
     throw new InvalidResponseError("POST", context.api.displayPath({ path: spec.path }), "expected the created session as JSON");
+  }
+  if (validateResponse && !validateResponse(response)) {
+    throw new InvalidResponseError(
+      "POST",
+      context.api.displayPath({ path: spec.path }),
+      "the session was created, but the response does not match the flow's 201 schema",
+    );
   }
   return response as Response;
 }
