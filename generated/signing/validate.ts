@@ -4,7 +4,6 @@ import { validatorFormats, validatorRuntime } from "@flowsmith/runtime";
 import type { RequestValidator } from "@flowsmith/runtime";
 
 export const validate: RequestValidator = validate0;
-export default validate0;
 const schema0 = {"type":"object","properties":{"input":{"type":"object","properties":{"basicIdentity":{"type":"object","properties":{"givenName":{"type":"string","maxLength":150},"familyName":{"type":"string","maxLength":150},"name":{"type":"string","maxLength":150},"birthDate":{"type":"string","format":"date"},"birthPlace":{"type":"string","maxLength":150}},"required":["givenName","familyName"],"additionalProperties":false},"documentsToSign":{"type":"object","properties":{"documents":{"type":"array","items":{"type":"object","properties":{"templateId":{"type":"string"},"source":{}},"required":["templateId","source"],"additionalProperties":false}}},"required":["documents"],"additionalProperties":false}},"required":["basicIdentity","documentsToSign"],"additionalProperties":false},"metadata":{"type":"object","properties":{"subjectId":{"type":"string"},"locale":{"type":"string","enum":["en","de","fr","pl","it","es"]}},"required":["subjectId"],"additionalProperties":false},"redirectUrl":{"type":"string","format":"uri"},"state":{"type":"string","maxLength":2048}},"required":["input","metadata"],"additionalProperties":false};
 const func0 = validatorRuntime.ucs2length;
 const formats0 = validatorFormats.date;
@@ -511,5 +510,316 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
     errors++;
   }
   validate0.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateResponse: RequestValidator = validate1;
+const schema1 = {"type":"object","properties":{"flowId":{"type":"string"},"environment":{"type":"string","enum":["staging","live"]},"flowVersion":{"type":"number"},"playerUrl":{"type":"string","format":"uri"},"sessionContext":{"type":"object","properties":{"sessionId":{"type":"string"},"sessionStatus":{"type":"string","enum":["CREATED"]},"createdAt":{"type":"string","format":"date-time"}},"required":["sessionId","sessionStatus"],"additionalProperties":true},"metadata":{"type":"object","properties":{"subjectId":{"type":"string"},"locale":{"type":"string","enum":["en","de","fr","pl","it","es"]}},"required":["subjectId"],"additionalProperties":true}},"required":["flowId","environment","flowVersion","playerUrl","sessionContext","metadata"],"additionalProperties":true};
+const formats6 = validatorFormats["date-time"];
+
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.flowId === undefined){
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flowId"}};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if(data.environment === undefined){
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "environment"}};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if(data.flowVersion === undefined){
+      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flowVersion"}};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if(data.playerUrl === undefined){
+      const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "playerUrl"}};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if(data.sessionContext === undefined){
+      const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sessionContext"}};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if(data.metadata === undefined){
+      const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"}};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    if(data.flowId !== undefined){
+      if(typeof data.flowId !== "string"){
+        const err6 = {instancePath:instancePath+"/flowId",schemaPath:"#/properties/flowId/type",keyword:"type",params:{type: "string"}};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if(data.environment !== undefined){
+      let data1 = data.environment;
+      if(typeof data1 !== "string"){
+        const err7 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "string"}};
+        if(vErrors === null){
+          vErrors = [err7];
+        }
+        else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      if(!((data1 === "staging") || (data1 === "live"))){
+        const err8 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/enum",keyword:"enum",params:{allowedValues: schema1.properties.environment.enum}};
+        if(vErrors === null){
+          vErrors = [err8];
+        }
+        else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if(data.flowVersion !== undefined){
+      let data2 = data.flowVersion;
+      if(!((typeof data2 == "number") && (isFinite(data2)))){
+        const err9 = {instancePath:instancePath+"/flowVersion",schemaPath:"#/properties/flowVersion/type",keyword:"type",params:{type: "number"}};
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if(data.playerUrl !== undefined){
+      let data3 = data.playerUrl;
+      if(typeof data3 === "string"){
+        if(!(formats2(data3))){
+          const err10 = {instancePath:instancePath+"/playerUrl",schemaPath:"#/properties/playerUrl/format",keyword:"format",params:{format: "uri"}};
+          if(vErrors === null){
+            vErrors = [err10];
+          }
+          else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err11 = {instancePath:instancePath+"/playerUrl",schemaPath:"#/properties/playerUrl/type",keyword:"type",params:{type: "string"}};
+        if(vErrors === null){
+          vErrors = [err11];
+        }
+        else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if(data.sessionContext !== undefined){
+      let data4 = data.sessionContext;
+      if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+        if(data4.sessionId === undefined){
+          const err12 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/properties/sessionContext/required",keyword:"required",params:{missingProperty: "sessionId"}};
+          if(vErrors === null){
+            vErrors = [err12];
+          }
+          else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+        if(data4.sessionStatus === undefined){
+          const err13 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/properties/sessionContext/required",keyword:"required",params:{missingProperty: "sessionStatus"}};
+          if(vErrors === null){
+            vErrors = [err13];
+          }
+          else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+        if(data4.sessionId !== undefined){
+          if(typeof data4.sessionId !== "string"){
+            const err14 = {instancePath:instancePath+"/sessionContext/sessionId",schemaPath:"#/properties/sessionContext/properties/sessionId/type",keyword:"type",params:{type: "string"}};
+            if(vErrors === null){
+              vErrors = [err14];
+            }
+            else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+        if(data4.sessionStatus !== undefined){
+          let data6 = data4.sessionStatus;
+          if(typeof data6 !== "string"){
+            const err15 = {instancePath:instancePath+"/sessionContext/sessionStatus",schemaPath:"#/properties/sessionContext/properties/sessionStatus/type",keyword:"type",params:{type: "string"}};
+            if(vErrors === null){
+              vErrors = [err15];
+            }
+            else {
+              vErrors.push(err15);
+            }
+            errors++;
+          }
+          if(!(data6 === "CREATED")){
+            const err16 = {instancePath:instancePath+"/sessionContext/sessionStatus",schemaPath:"#/properties/sessionContext/properties/sessionStatus/enum",keyword:"enum",params:{allowedValues: schema1.properties.sessionContext.properties.sessionStatus.enum}};
+            if(vErrors === null){
+              vErrors = [err16];
+            }
+            else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+        }
+        if(data4.createdAt !== undefined){
+          let data7 = data4.createdAt;
+          if(typeof data7 === "string"){
+            if(!(formats6.validate(data7))){
+              const err17 = {instancePath:instancePath+"/sessionContext/createdAt",schemaPath:"#/properties/sessionContext/properties/createdAt/format",keyword:"format",params:{format: "date-time"}};
+              if(vErrors === null){
+                vErrors = [err17];
+              }
+              else {
+                vErrors.push(err17);
+              }
+              errors++;
+            }
+          }
+          else {
+            const err18 = {instancePath:instancePath+"/sessionContext/createdAt",schemaPath:"#/properties/sessionContext/properties/createdAt/type",keyword:"type",params:{type: "string"}};
+            if(vErrors === null){
+              vErrors = [err18];
+            }
+            else {
+              vErrors.push(err18);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err19 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/properties/sessionContext/type",keyword:"type",params:{type: "object"}};
+        if(vErrors === null){
+          vErrors = [err19];
+        }
+        else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if(data.metadata !== undefined){
+      let data8 = data.metadata;
+      if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+        if(data8.subjectId === undefined){
+          const err20 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "subjectId"}};
+          if(vErrors === null){
+            vErrors = [err20];
+          }
+          else {
+            vErrors.push(err20);
+          }
+          errors++;
+        }
+        if(data8.subjectId !== undefined){
+          if(typeof data8.subjectId !== "string"){
+            const err21 = {instancePath:instancePath+"/metadata/subjectId",schemaPath:"#/properties/metadata/properties/subjectId/type",keyword:"type",params:{type: "string"}};
+            if(vErrors === null){
+              vErrors = [err21];
+            }
+            else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+        if(data8.locale !== undefined){
+          let data10 = data8.locale;
+          if(typeof data10 !== "string"){
+            const err22 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/type",keyword:"type",params:{type: "string"}};
+            if(vErrors === null){
+              vErrors = [err22];
+            }
+            else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+          if(!((((((data10 === "en") || (data10 === "de")) || (data10 === "fr")) || (data10 === "pl")) || (data10 === "it")) || (data10 === "es"))){
+            const err23 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/enum",keyword:"enum",params:{allowedValues: schema1.properties.metadata.properties.locale.enum}};
+            if(vErrors === null){
+              vErrors = [err23];
+            }
+            else {
+              vErrors.push(err23);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err24 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"}};
+        if(vErrors === null){
+          vErrors = [err24];
+        }
+        else {
+          vErrors.push(err24);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+    if(vErrors === null){
+      vErrors = [err25];
+    }
+    else {
+      vErrors.push(err25);
+    }
+    errors++;
+  }
+  validate1.errors = vErrors;
   return errors === 0;
 }

@@ -63,11 +63,18 @@ const RESERVED_WORDS: ReadonlySet<string> = new Set([
   "Infinity",
 ]);
 
-/** A string literal that means exactly `text` (JSON plus the two line separators JSON leaves raw). */
+/**
+ * A string literal that means exactly `text` (JSON plus the two line
+ * separators JSON leaves raw). A final backslash is written `\u005c`: ts-morph's
+ * writer takes the closing quote of `"a\\"` for an escaped one, and then reads
+ * the code after it as string and later strings as code (it closed a "comment"
+ * it saw in one with a stray `*\/`).
+ */
 export function stringLiteral(text: string): string {
   return JSON.stringify(text)
     .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+    .replace(/\u2029/g, "\\u2029")
+    .replace(/\\\\"$/, '\\u005c"');
 }
 
 /**

@@ -82,7 +82,7 @@ export class TypeEmitter {
         this.usesFileInput = true;
         return "FileInput";
       case "array":
-        return arrayOf(this.typeOf(schema.items, singularTypeName(baseName), `an element of ${about}`));
+        return arrayOf(this.typeOf(schema.items, singularTypeName(baseName), `an element of ${about}`), needsParentheses(schema.items));
       case "object": {
         const name = this.names.claim(baseName);
         this.declareInterface(name, schema, name, schemaDocsOr(schema, `The type of ${about}.`));
@@ -127,6 +127,17 @@ function withNull(type: string, nullable: boolean): string {
   return nullable ? `${type} | null` : type;
 }
 
-function arrayOf(item: string): string {
-  return /^[\p{L}\p{N}_$]+$/u.test(item) ? `${item}[]` : `(${item})[]`;
+/** Parentheses only where an element type needs them, as prettier writes it (`"a"[]`, `(A | B)[]`). */
+function arrayOf(item: string, parenthesized: boolean): string {
+  return parenthesized ? `(${item})[]` : `${item}[]`;
+}
+
+/**
+ * A union, or a lone negative number: `-1[]` is valid TypeScript, but
+ * prettier's parser (babel-ts) refuses it, so it stays `(-1)[]`.
+ */
+function needsParentheses(schema: Schema): boolean {
+  if (schema.nullable) return true;
+  if (schema.kind === "number" && schema.enum?.length === 1) return (schema.enum[0] ?? 0) < 0;
+  return (schema.kind === "string" || schema.kind === "number" || schema.kind === "boolean") && (schema.enum?.length ?? 0) > 1;
 }

@@ -6,7 +6,9 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { emitFlowOrThrow, emitIndex, type EmittedFile } from "../../generator/emit/emit-flow.js";
+import { emitFlowOrThrow } from "../../generator/emit/emit-flow.js";
+import { emitIndex } from "../../generator/emit/emit-index.js";
+import type { EmittedFile } from "../../generator/emit/emitted-file.js";
 import { buildFlowModelOrThrow } from "../../generator/model/build-flow-model.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import { loadDescriptionOrThrow } from "../../generator/read/load-description.js";
