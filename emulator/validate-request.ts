@@ -4,7 +4,7 @@
  * then the flow's request schema (compiled from the model).
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { METADATA_KEYS, type BodyForm } from "@flowsmith/runtime";
+import { escapePointerToken, isRecord, METADATA_KEYS, type BodyForm } from "@flowsmith/runtime";
 import { badRequest, type ValidationIssue } from "./errors.js";
 import type { CatalogFlow } from "./flow-catalog.js";
 
@@ -36,7 +36,7 @@ function checkMetadataOrThrow(flow: CatalogFlow, metadata: unknown): void {
     throw badRequest(
       "METADATA_KEY_NOT_ALLOWED",
       `metadata key${extra.length > 1 ? "s" : ""} ${extra.map((key) => `"${key}"`).join(", ")} not allowed; metadata accepts only subjectId and locale`,
-      extra.map((key) => ({ path: `/metadata/${escapePointer(key)}`, message: "is not allowed" })),
+      extra.map((key) => ({ path: `/metadata/${escapePointerToken(key)}`, message: "is not allowed" })),
     );
   }
   const locale = metadata.locale;
@@ -52,10 +52,10 @@ function checkMetadataOrThrow(flow: CatalogFlow, metadata: unknown): void {
 function toIssue(error: ErrorObject): ValidationIssue {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === "required") {
-    return { path: `${error.instancePath}/${escapePointer(String(params.missingProperty))}`, message: "is required" };
+    return { path: `${error.instancePath}/${escapePointerToken(String(params.missingProperty))}`, message: "is required" };
   }
   if (error.keyword === "additionalProperties") {
-    return { path: `${error.instancePath}/${escapePointer(String(params.additionalProperty))}`, message: "is not allowed here" };
+    return { path: `${error.instancePath}/${escapePointerToken(String(params.additionalProperty))}`, message: "is not allowed here" };
   }
   if (error.keyword === "enum") {
     return { path: error.instancePath, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
@@ -63,10 +63,3 @@ function toIssue(error: ErrorObject): ValidationIssue {
   return { path: error.instancePath, message: error.message ?? `breaks ${error.keyword}` };
 }
 
-function escapePointer(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -6,6 +6,7 @@
 import { sleep } from "./abort.js";
 import type { ClientContext } from "./client-context.js";
 import { BadRequestError, FlowsmithError, InvalidResponseError, TimeoutError } from "./errors.js";
+import { isRecord } from "./records.js";
 import type {
   DataBlocks,
   FileDownload,
@@ -124,6 +125,3 @@ function segment(value: string, name: string): string {
   return /^\.+$/.test(value) ? value.replace(/\./g, "%2E") : encodeURIComponent(value);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

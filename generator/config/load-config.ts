@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import Ajv, { type ErrorObject } from "ajv";
+import { pointerTokens } from "@flowsmith/runtime";
 import { CodegenError } from "../errors.js";
 import configSchema from "../../codegen.config.schema.json";
 import {
@@ -128,9 +129,9 @@ function withArticle(type: string): string {
 
 function valueAt(root: unknown, pointer: string): unknown {
   let value = root;
-  for (const token of pointer.split("/").slice(1)) {
+  for (const token of pointerTokens(pointer)) {
     if (value === null || typeof value !== "object") return undefined;
-    value = (value as Record<string, unknown>)[token.replace(/~1/g, "/").replace(/~0/g, "~")];
+    value = (value as Record<string, unknown>)[token];
   }
   return value;
 }

@@ -5,7 +5,8 @@
  */
 import { appendPointer } from "../read/json-pointer.js";
 import type { BuildContext, Located } from "./build-context.js";
-import { flattenSchemaOrThrow, type FlatSchema } from "./flat-schema.js";
+import { flattenSchemaOrThrow } from "./flat-schema.js";
+import type { FlatSchema } from "./flat-schema-types.js";
 import { inferKindOrThrow } from "./schema-kind.js";
 import { DEFAULT_MAX_FILE_BYTES } from "@flowsmith/runtime";
 import {

@@ -3,7 +3,8 @@
  * part of a flow description, so they are refused rather than fetched.
  */
 import { CodegenError, type CodegenErrorCode } from "../errors.js";
-import { appendPointer, unescapeSegment } from "./json-pointer.js";
+import { pointerTokens } from "@flowsmith/runtime";
+import { appendPointer } from "./json-pointer.js";
 
 export interface ResolvedRef {
   /** The referenced value, after following any chain of `$ref`-only objects. */
@@ -75,7 +76,7 @@ function refKeysOrThrow(
   if (!fragment.startsWith("/")) {
     throw fail("DANGLING_REF", `$ref "${ref}" is not a JSON pointer (expected "#/...")`, usedAt);
   }
-  return fragment.slice(1).split("/").map(unescapeSegment);
+  return pointerTokens(fragment);
 }
 
 function lookupOrUndefined(document: unknown, keys: readonly string[]): unknown {
