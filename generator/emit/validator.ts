@@ -2,10 +2,10 @@
  * The flow's validators, compiled at codegen time to ajv standalone code so
  * no schema is compiled at run time: `validate` (the request, before it is
  * sent) and `validateResponse` (the 201 body, before it is returned), in one
- * module sharing ajv's helpers. ajv's output is a pure function of the
- * schemas and these options, hence deterministic, and so it is kept per
- * pair of schemas: flows that share them (variants of one flow, the response
- * of every flow of a service) are compiled once per process.
+ * module. ajv's output is a pure function of a schema and these options,
+ * hence deterministic, and so it is kept per schema: a schema that flows
+ * share (variants of one flow, the response of every flow of a service) is
+ * compiled once per process.
  *
  * The code is kept as ajv writes it (one statement a line), only indented:
  * running prettier over it cost more than the rest of codegen together, and
@@ -23,23 +23,20 @@ import { stringLiteral } from "./escape.js";
 
 /** Helpers runtime/validator-support.ts re-exports as `validatorRuntime`. */
 const RUNTIME_HELPERS = new Set(["equal", "ucs2length"]);
-/** The module's exports, by name, and the model schema each validates. */
-const EXPORTS = { validate: "request", validateResponse: "response" } as const;
-const AJV_EXPORT = /^export const (validate|validateResponse) = (validate\d+);$/gm;
+const AJV_EXPORT = /^export const validate = (validate\d+);$/m;
 const AJV_RUNTIME_REQUIRE = /require\("ajv\/dist\/runtime\/([a-z0-9_]+)"\)\.default/gi;
 
+type Which = "request" | "response";
+
 /**
- * ajv's JavaScript (an ES module exporting `validate`), not yet formatted,
- * importing what it needs from the runtime instead of requiring ajv's files.
+ * validate.ts after its header: imports from the runtime, then each
+ * validator in a scope of its own (each was compiled alone, so both use
+ * ajv's first names), exported with its type.
  */
 export function validatorSourceOrThrow(model: FlowModel, runtimeImport: string): string {
-  const schemas = { request: jsonSchemaOf(model.request), response: jsonSchemaOf(model.response) };
-  const key = createHash("sha256").update(JSON.stringify(schemas)).digest("hex");
-  let code = compiled.get(key);
-  if (code === undefined) {
-    code = rewiredOrThrow(model, standaloneValidatorOrThrow(model, schemas));
-    compiled.set(key, code);
-  }
+  const request = compiledValidatorOrThrow(model, "request");
+  const response = compiledValidatorOrThrow(model, "response");
+  const code = `${exported("validate", request)}\n${exported("validateResponse", response)}`;
   // `validatorFormats.date` or `validatorFormats["date-time"]`.
   const used = ["validatorFormats", "validatorRuntime"].filter((name) => code.includes(`${name}.`) || code.includes(`${name}[`));
   const runtime = stringLiteral(runtimeImport);
@@ -50,30 +47,48 @@ export function validatorSourceOrThrow(model: FlowModel, runtimeImport: string):
   return `${imports.join("\n")}\n\n${code}`;
 }
 
-/** ajv's code by the schemas it was compiled from, without imports (they name the run's runtimeImport). */
-const compiled = new Map<string, string>();
-
-function jsonSchemaOf(schema: FlowModel["request" | "response"]): object {
-  return toJsonSchema(schema, { file: {} }) as object;
+/**
+ * Typed, so users' tsc reads the export's type from the annotation instead of
+ * inferring it from ajv's code (which it does not check: the file is @ts-nocheck).
+ */
+function exported(name: "validate" | "validateResponse", validator: CompiledValidator): string {
+  return `export const ${name}: RequestValidator = (() => {\n${validator.code}  return ${validator.name};\n})();\n`;
 }
 
-/** ajv's ES module, its requires of ajv's helpers pointed at the runtime, its exports typed, indented. */
-function rewiredOrThrow(model: FlowModel, standalone: string): string {
+interface CompiledValidator {
+  /** ajv's statements, rewired to the runtime, indented one level, without exports. */
+  readonly code: string;
+  /** The function among them that validates (`validate0`). */
+  readonly name: string;
+}
+
+/** By schema (JSON text): flows sharing one (a flow's variants, every flow's response) compile it once. */
+const compiled = new Map<string, CompiledValidator>();
+
+function compiledValidatorOrThrow(model: FlowModel, which: Which): CompiledValidator {
+  const schema = toJsonSchema(which === "request" ? model.request : model.response, { file: {} }) as object;
+  const key = createHash("sha256").update(JSON.stringify(schema)).digest("hex");
+  let validator = compiled.get(key);
+  if (!validator) {
+    validator = rewiredOrThrow(model, which, standaloneValidatorOrThrow(model, which, schema));
+    compiled.set(key, validator);
+  }
+  return validator;
+}
+
+/** ajv's ES module, its requires of ajv's helpers pointed at the runtime, its export taken out. */
+function rewiredOrThrow(model: FlowModel, which: Which, standalone: string): CompiledValidator {
   // An ES module is strict anyway, and the directive must not follow the import.
   const code = standalone.replace(/^"use strict";\n?/, "");
   const rewired = code.replace(AJV_RUNTIME_REQUIRE, (whole: string, helper: string) =>
     RUNTIME_HELPERS.has(helper) ? `validatorRuntime.${helper}` : whole,
   );
   if (rewired.includes("require(")) {
-    throw invalid(model, `ajv emitted a dependency the runtime does not provide: ${/require\([^)]*\)/.exec(rewired)?.[0]}`);
+    throw invalid(model, which, `ajv emitted a dependency the runtime does not provide: ${/require\([^)]*\)/.exec(rewired)?.[0]}`);
   }
-  // Typed, so users' tsc reads the exports' types from the annotation instead of
-  // inferring them from ajv's code (which it does not check: the file is @ts-nocheck).
-  const typed = rewired.replace(AJV_EXPORT, "export const $1: RequestValidator = $2;");
-  for (const name of Object.keys(EXPORTS)) {
-    if (!typed.includes(`export const ${name}: RequestValidator = `)) throw invalid(model, `ajv's code lacks the \`${name}\` export`);
-  }
-  return indentBlocks(typed);
+  const name = AJV_EXPORT.exec(rewired)?.[1];
+  if (!name) throw invalid(model, which, "ajv's code lacks the `validate` export");
+  return { code: indentBlocks(rewired.replace(AJV_EXPORT, "").trim(), 1), name };
 }
 
 /**
@@ -81,11 +96,11 @@ function rewiredOrThrow(model: FlowModel, standalone: string): string {
  * and `}` opening one that ends it; its strings are JSON-escaped, so no
  * string spans lines. Indenting by that is enough to make the code readable.
  */
-function indentBlocks(code: string): string {
-  let depth = 0;
+function indentBlocks(code: string, from: number): string {
+  let depth = from;
   const lines = code.split("\n").map((raw) => {
     const line = raw.trim();
-    if (line.startsWith("}")) depth = Math.max(0, depth - 1);
+    if (line.startsWith("}")) depth = Math.max(from, depth - 1);
     const indented = line === "" ? "" : "  ".repeat(depth) + line;
     if (line.endsWith("{")) depth += 1;
     return indented;
@@ -93,15 +108,13 @@ function indentBlocks(code: string): string {
   return lines.join("\n").replace(/\n*$/, "\n");
 }
 
-function standaloneValidatorOrThrow(model: FlowModel, schemas: Record<"request" | "response", object>): string {
+function standaloneValidatorOrThrow(model: FlowModel, which: Which, schema: object): string {
   const checker = schemaChecker();
-  // The schemas are ours (json-schema.ts); anything ajv finds odd is a bug worth failing on.
-  for (const [which, schema] of Object.entries(schemas)) {
-    if (!checker.validateSchema(schema)) {
-      throw invalid(model, `the ${which} schema is not valid JSON Schema: ${checker.errorsText(checker.errors)}`, undefined, which);
-    }
+  // The schema is ours (json-schema.ts); anything ajv finds odd is a bug worth failing on.
+  if (!checker.validateSchema(schema)) {
+    throw invalid(model, which, `the ${which} schema is not valid JSON Schema: ${checker.errorsText(checker.errors)}`);
   }
-  // A fresh instance per flow: ajv numbers its names per instance, and a flow's
+  // A fresh instance per schema: ajv numbers its names per instance, and a flow's
   // code must not depend on which flows were compiled before it.
   const ajv = new Ajv({
     ...OPTIONS,
@@ -111,14 +124,12 @@ function standaloneValidatorOrThrow(model: FlowModel, schemas: Record<"request" 
     validateSchema: false,
   });
   addFormats(ajv);
-  for (const [which, schema] of Object.entries(schemas)) {
-    try {
-      ajv.addSchema(schema, which).getSchema(which);
-    } catch (error) {
-      throw invalid(model, `the ${which} schema cannot be compiled to a validator: ${(error as Error).message}`, error, which);
-    }
+  try {
+    ajv.addSchema(schema, which).getSchema(which);
+  } catch (error) {
+    throw invalid(model, which, `the ${which} schema cannot be compiled to a validator: ${(error as Error).message}`, error);
   }
-  return standaloneCode(ajv, EXPORTS);
+  return standaloneCode(ajv, { validate: which });
 }
 
 const OPTIONS = { allErrors: true, messages: false, strict: true, allowUnionTypes: true } as const;
@@ -130,7 +141,7 @@ function schemaChecker(): Ajv {
   return checker;
 }
 
-function invalid(model: FlowModel, detail: string, cause?: unknown, which: string = "request"): CodegenError {
+function invalid(model: FlowModel, which: Which, detail: string, cause?: unknown): CodegenError {
   return new CodegenError(
     "INVALID_SCHEMA",
     detail,

@@ -55,8 +55,11 @@ describe("emitFlowOrThrow", () => {
       }
       const validator = fileOf(files, `${model.name}/validate.ts`);
       expect(validator.split("\n")[1]).toBe("// @ts-nocheck");
-      // Typed, so users' tsc need not infer the export's type from ajv's unchecked code.
-      expect(validator).toMatch(/^export const validate: RequestValidator = validate\d+;$/m);
+      // Typed, so users' tsc need not infer the exports' types from ajv's unchecked code;
+      // each in a scope of its own, since each was compiled alone and uses ajv's first names.
+      expect(validator).toMatch(/^export const validate: RequestValidator = \(\(\) => \{$/m);
+      expect(validator).toMatch(/^export const validateResponse: RequestValidator = \(\(\) => \{$/m);
+      expect(validator.match(/^\}\)\(\);$/gm)).toHaveLength(2);
       expect(validator).toContain(`import type { RequestValidator } from ${JSON.stringify(RUNTIME.runtimeImport)};`);
     },
   );
