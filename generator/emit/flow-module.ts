@@ -27,14 +27,23 @@ export function flowModuleStatementsOrThrow(model: FlowModel, runtimeImport: str
   const types = flowTypes(model);
   // Type-only bindings no declaration refers to are left out (FileInput in flows without files).
   const unused = new Set(types.usesFileInput ? [] : ["FileInput"]);
+  const imports = template.imports.map((declaration) =>
+    declaration.moduleSpecifier === TEMPLATE_RUNTIME_IMPORT ? runtimeImportOf(declaration, runtime, unused) : declaration,
+  );
+  const declarations = [flowStatement(model), specStatement(model, template.spec), ...types.declarations];
   return [
-    ...template.imports.map((declaration) => (declaration.moduleSpecifier === TEMPLATE_RUNTIME_IMPORT ? runtimeImportOf(declaration, runtime, unused) : declaration)),
-    ...[flowStatement(model), specStatement(model, template.spec), ...types.declarations].map(afterBlankLine),
+    ...imports,
+    ...declarations.map(afterBlankLine),
+    // Copied whole (template.ts says why); it names Flow and the request and response types, which flowTypes claims first.
     (writer) => writer.blankLineIfLastNot().write(template.createSession),
   ];
 }
 
-function runtimeImportOf(declaration: ImportDeclarationStructure, runtime: string, unused: ReadonlySet<string>): ImportDeclarationStructure {
+function runtimeImportOf(
+  declaration: ImportDeclarationStructure,
+  runtime: string,
+  unused: ReadonlySet<string>,
+): ImportDeclarationStructure {
   const named = Array.isArray(declaration.namedImports) ? declaration.namedImports : [];
   const used = named.filter((binding) => !unused.has(typeof binding === "string" ? binding : String(binding.name)));
   return { ...declaration, moduleSpecifier: runtime, namedImports: used };
@@ -64,8 +73,8 @@ function flowStatement(model: FlowModel): VariableStatementStructure {
  * there; the template's annotation gives it the flow's environment.
  */
 function specStatement(model: FlowModel, template: VariableStatementStructure): VariableStatementStructure {
-  const declarations = template.declarations.map((declaration) => ({ ...declaration, initializer: parsedJson(toFlowSpec(model)) }));
-  return { ...template, declarations };
+  const value = parsedJson(toFlowSpec(model));
+  return { ...template, declarations: template.declarations.map((declaration) => ({ ...declaration, initializer: value })) };
 }
 
 function parsedJson(value: unknown): string {
