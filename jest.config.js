@@ -11,6 +11,7 @@ module.exports = {
   moduleNameMapper: {
     // Tests run the runtime from its sources, as tsconfig.json's paths do for tsc.
     "^@flowsmith/runtime$": "<rootDir>/runtime/index.ts",
+    "^@flowsmith/runtime/(json|service-limits)$": "<rootDir>/runtime/$1.ts",
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
   testTimeout: 30000,

@@ -10,9 +10,8 @@ export { createSessionFor, createSessionWith } from "./create-session.js";
 export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./files.js";
 export type { RequestValidator } from "./request-validator.js";
 export { validatorFormats, validatorRuntime } from "./validator-support.js";
-// Small helpers the generator and the emulator share with the runtime (one implementation each).
-export { escapePointerToken, pointerTokens } from "./json-pointer.js";
-export { isRecord } from "./records.js";
+// Also `@flowsmith/runtime/json` and `@flowsmith/runtime/service-limits`, which load nothing else (the generator's imports).
+export { escapePointerToken, isRecord, pointerTokens } from "./json.js";
 export type {
   ActionBody,
   DataBlocks,

@@ -6,7 +6,7 @@
 import { sleep } from "./abort.js";
 import type { ClientContext } from "./client-context.js";
 import { BadRequestError, FlowsmithError, InvalidResponseError, TimeoutError } from "./errors.js";
-import { isRecord } from "./records.js";
+import { isRecord } from "./json.js";
 import type {
   DataBlocks,
   FileDownload,

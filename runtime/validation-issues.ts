@@ -6,7 +6,7 @@
  * and its params, the way ajv words it.
  */
 import type { ValidationIssue } from "./errors.js";
-import { pointerTokens } from "./json-pointer.js";
+import { pointerTokens } from "./json.js";
 
 export interface AjvErrorLike {
   readonly instancePath: string;

@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import Ajv, { type ErrorObject } from "ajv";
-import { pointerTokens } from "@flowsmith/runtime";
+import { pointerTokens } from "@flowsmith/runtime/json";
 import { CodegenError } from "../errors.js";
 import configSchema from "../../codegen.config.schema.json";
 import {

@@ -8,7 +8,7 @@ import type { BuildContext, Located } from "./build-context.js";
 import { flattenSchemaOrThrow } from "./flat-schema.js";
 import type { FlatSchema } from "./flat-schema-types.js";
 import { inferKindOrThrow } from "./schema-kind.js";
-import { DEFAULT_MAX_FILE_BYTES } from "@flowsmith/runtime";
+import { DEFAULT_MAX_FILE_BYTES } from "@flowsmith/runtime/service-limits";
 import {
   type ArraySchema,
   type BooleanSchema,

@@ -2,9 +2,9 @@
  * JSON pointers (RFC 6901) in the `#/a/b` form used in every error message.
  * Pointers we build are not percent-encoded, so a key like
  * `input[basicIdentity][givenName]` reads in a message exactly as in the file.
- * Tokens are escaped by the runtime's json-pointer.ts, the one implementation.
+ * Tokens are escaped by the runtime's json.ts, the one implementation.
  */
-import { escapePointerToken, pointerTokens } from "@flowsmith/runtime";
+import { escapePointerToken, pointerTokens } from "@flowsmith/runtime/json";
 
 export function appendPointer(pointer: string, ...keys: readonly (string | number)[]): string {
   return keys.reduce<string>((out, key) => `${out}/${escapePointerToken(String(key))}`, pointer);

@@ -3,7 +3,7 @@
  * part of a flow description, so they are refused rather than fetched.
  */
 import { CodegenError, type CodegenErrorCode } from "../errors.js";
-import { pointerTokens } from "@flowsmith/runtime";
+import { pointerTokens } from "@flowsmith/runtime/json";
 import { appendPointer } from "./json-pointer.js";
 
 export interface ResolvedRef {
