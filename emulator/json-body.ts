@@ -17,9 +17,17 @@ import { MAX_TEXT_VALUE_BYTES } from "./request-limits.js";
 /** Deeper than any flow's request; keeps a hostile body from building a deep chain. */
 const MAX_DEPTH = 64;
 
+/** Numbers are held as text until they end; a complete one is checked here (a partial one in onToken). */
+class LimitedTokenizer extends Tokenizer {
+  protected override parseNumber(text: string): number {
+    if (text.length > MAX_TEXT_VALUE_BYTES) throw tooLong();
+    return super.parseNumber(text);
+  }
+}
+
 export function readJsonBodyOrThrow(req: IncomingMessage, maxValues: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const tokenizer = new Tokenizer({ emitPartialTokens: true });
+    const tokenizer = new LimitedTokenizer({ emitPartialTokens: true });
     const parser = new TokenParser();
     let received = 0;
     let values = 0;
@@ -27,6 +35,7 @@ export function readJsonBodyOrThrow(req: IncomingMessage, maxValues: number): Pr
     let tokens = 0;
     let root: { value: unknown } | undefined;
     let settled = false;
+    let ending = false;
 
     const finish = (error: ApiError | undefined): void => {
       if (settled) return;
@@ -37,11 +46,16 @@ export function readJsonBodyOrThrow(req: IncomingMessage, maxValues: number): Pr
       else if (root === undefined) reject(malformed(tokens === 0 ? "the body is empty" : "the body ends before its JSON value is complete"));
       else resolve(root.value);
     };
-    const onFailure = (error: Error): void => finish(error instanceof ApiError ? error : malformed(error.message));
+    const onFailure = (error: Error): void => {
+      if (error instanceof ApiError) finish(error);
+      else finish(malformed(ending ? "the body ends before its JSON value is complete" : error.message));
+    };
     tokenizer.onError = onFailure;
     parser.onError = onFailure;
 
     tokenizer.onToken = (token: ParsedTokenInfo): void => {
+      // The parser reports a refusal without throwing, and the tokenizer would go on through the chunk.
+      if (settled) return;
       if (token.partial) {
         // A string or number cut at the end of a chunk: its bytes so far are all that arrived since it began.
         if (received - token.offset > MAX_TEXT_VALUE_BYTES) throw tooLong();
@@ -78,6 +92,7 @@ export function readJsonBodyOrThrow(req: IncomingMessage, maxValues: number): Pr
       tokenizer.write(chunk);
     }
     function onEnd(): void {
+      ending = true;
       if (!tokenizer.isEnded) tokenizer.end();
       finish(undefined);
     }
