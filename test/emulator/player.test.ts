@@ -5,6 +5,7 @@
  * (test/browser, `npm run test:browser`) drives the same pages in Chromium.
  */
 import { FormData } from "undici";
+import { runEmulatorCli } from "../../emulator/cli.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { ALL_FLOWS, AML_ID, SIGNING_ID, bearer, call, signingForm, sleep, tokenFor, type Answer } from "./fixtures.js";
 import {
@@ -284,5 +285,46 @@ describe("redirectUrl allowlist at creation", () => {
     expect([answer.status, answer.json.code]).toEqual([400, "REDIRECT_URL_NOT_ALLOWED"]);
     const listed = await api(`/flows/${SIGNING_ID}/staging/sessions`);
     expect(listed.json.sessions).toEqual([]);
+  });
+});
+
+describe("--redirect-allowlist", () => {
+  const capture = () => {
+    let text = "";
+    return { write: (chunk: string) => (text += chunk), get text() { return text; } };
+  };
+
+  test("is repeatable, and its entries are what sessions may redirect to", async () => {
+    const stdout = capture();
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const args = ["--config", "codegen.config.json", "--redirect-allowlist", "https://app.example.test/return/", "--redirect-allowlist", "loopback"];
+    const exit = runEmulatorCli(args, { stdout, stderr: capture(), stopped });
+    for (let i = 0; i < 500 && !stdout.text.includes("\n"); i++) await sleep(10);
+    const ready = JSON.parse(stdout.text);
+    const token = await tokenFor({ ...ready, close: async () => undefined }, "staging");
+    const create = (redirectUrl: string): Promise<Answer> =>
+      call(`${ready.baseUrl}/api/v1/flows/a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5/staging/sessions`, {
+        method: "POST",
+        headers: bearer(token, { "content-type": "application/json" }),
+        body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", familyName: "L", birthDate: "1815-12-10" } }, metadata: { subjectId: "c" }, redirectUrl }),
+      });
+    expect((await create("https://app.example.test/return/done")).status).toBe(201);
+    expect((await create("http://localhost:3000/cb")).status).toBe(201);
+    const refused = await create("https://app.example.test/other");
+    expect([refused.status, refused.json.code]).toEqual([400, "REDIRECT_URL_NOT_ALLOWED"]);
+    stop();
+    expect(await exit).toBe(0);
+  });
+
+  test.each([
+    [["--redirect-allowlist", "ftp://files.example.test"], "only http and https"],
+    [["--redirect-allowlist", "https://app.example.test/?x=1"], "query or fragment"],
+    [["--redirect-allowlist", "app.example.test"], "is not an absolute URL"],
+  ])("%j exits 2 naming the entry", async (args, message) => {
+    const stderr = capture();
+    expect(await runEmulatorCli(args, { stdout: capture(), stderr, stopped: Promise.resolve() })).toBe(2);
+    expect(stderr.text).toContain(message);
+    expect(stderr.text).toContain(`entry "${args[1]}"`);
   });
 });
