@@ -197,6 +197,19 @@ describe("pages that are not the step", () => {
     expect(reloaded?.url()).toBe(playerUrl);
     expect(await attribute(page, "player", "data-state")).toBe("waiting");
   });
+
+  test("with the default timings, waitForSelector finds the form after the page's own reloads", async () => {
+    const defaults = await startEmulator({ flows: ALL_FLOWS });
+    try {
+      const { playerUrl } = await createPlayerSession(defaults, await tokenFor(defaults, "staging"));
+      const { page } = await open(playerUrl);
+      await page.waitForSelector(byTestId("otp-input"));
+      await enterCode(page, "123456");
+      expect(await attribute(page, "outcome", "data-decision")).toBe("ACCEPTED");
+    } finally {
+      await defaults.close();
+    }
+  });
 });
 
 describe("nothing from the description or the request runs", () => {
