@@ -101,6 +101,6 @@ export function echoMetadata(session: Session): Record<string, string> {
   return locale === undefined ? { subjectId } : { subjectId, locale };
 }
 
-export function playerUrl(session: Session, baseUrl: string): string {
+function playerUrl(session: Session, baseUrl: string): string {
   return `${baseUrl}/player/${session.id}?token=${session.playerToken}`;
 }

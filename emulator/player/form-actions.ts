@@ -10,7 +10,7 @@ import { applyActionOrThrow, requireOpenTicketOrThrow } from "../otp-scenario.js
 import type { Session, SessionStore } from "../sessions.js";
 import type { Notice } from "./pages.js";
 
-export const FORM_ACTIONS = ["validate-otp", "resend-otp", "accept", "reject"] as const;
+const FORM_ACTIONS = ["validate-otp", "resend-otp", "accept", "reject"] as const;
 type FormAction = (typeof FORM_ACTIONS)[number];
 
 /** The scenario's refusals a tester can cause from the page; any other error is not a notice. */

@@ -11,7 +11,7 @@ import { badRequest } from "../errors.js";
 /** The entry that allows http(s) on 127.0.0.1, [::1] and localhost, any port and path: the default. */
 export const LOOPBACK_ENTRY = "loopback";
 
-export type AllowlistEntry =
+type AllowlistEntry =
   | { readonly kind: "loopback" }
   /** Exactly this scheme, host and port; any path. */
   | { readonly kind: "origin"; readonly origin: string }
@@ -49,7 +49,7 @@ export function checkRedirectUrlOrThrow(allowlist: RedirectAllowlist, redirectUr
   }
 }
 
-export function describeAllowlist(allowlist: RedirectAllowlist): string {
+function describeAllowlist(allowlist: RedirectAllowlist): string {
   return allowlist.entries
     .map((entry) => {
       switch (entry.kind) {

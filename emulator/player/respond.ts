@@ -42,7 +42,7 @@ export function seeOther(res: ServerResponse, location: string): void {
   res.end();
 }
 
-export function contentSecurityPolicy(formActions: readonly string[]): string {
+function contentSecurityPolicy(formActions: readonly string[]): string {
   return [
     "default-src 'none'",
     `style-src ${STYLE_SOURCE}`,

@@ -53,7 +53,7 @@ export async function createPlayerSession(emulator: RunningEmulator, token: stri
 }
 
 /** The first capture of `pattern` in a page's source. */
-export function attributeOf(page: string, pattern: RegExp): string | undefined {
+function attributeOf(page: string, pattern: RegExp): string | undefined {
   return pattern.exec(page)?.[1];
 }
 
