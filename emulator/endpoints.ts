@@ -8,9 +8,9 @@ import { createSession, echoMetadata } from "./create-session.js";
 import { ApiError, badRequest, notFound } from "./errors.js";
 import type { FileVault } from "./files.js";
 import type { FlowCatalog } from "./flow-catalog.js";
-import type { RedirectAllowlist } from "./player/redirect-allowlist.js";
 import { readSmallBodyOrThrow, rejectUpload, sendJson } from "./http-exchange.js";
 import { applyActionOrThrow, stepViewOrThrow } from "./otp-scenario.js";
+import type { RedirectAllowlist } from "./player/redirect-allowlist.js";
 import type { SessionStore } from "./sessions.js";
 import type { TokenStore } from "./tokens.js";
 
