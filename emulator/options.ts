@@ -6,6 +6,7 @@ import type { Environment } from "@flowsmith/runtime";
 import { Webhook } from "standardwebhooks";
 import type { FlowModel } from "../generator/index.js";
 import { systemClock, type EmulatorClock } from "./clock.js";
+import { LOOPBACK_ENTRY, parseRedirectAllowlistOrThrow, type RedirectAllowlist } from "./player/redirect-allowlist.js";
 
 export interface Credentials {
   readonly clientId: string;
@@ -50,6 +51,12 @@ export interface EmulatorOptions {
   readonly maxTokens?: number;
   /** Time for session phases, token expiry and webhook retries. Default: the system clock. */
   readonly clock?: EmulatorClock;
+  /**
+   * Where a session's redirectUrl may point: origins (`https://app.example.test`)
+   * or URL prefixes (`https://app.example.test/return/`), or "loopback".
+   * Default ["loopback"]: http(s) on 127.0.0.1, [::1] or localhost, any port.
+   */
+  readonly redirectAllowlist?: readonly string[];
 }
 
 export interface ResolvedOptions {
@@ -66,6 +73,7 @@ export interface ResolvedOptions {
   readonly maxSessions: number;
   readonly maxTokens: number;
   readonly clock: EmulatorClock;
+  readonly redirectAllowlist: RedirectAllowlist;
 }
 
 export const EMULATOR_DEFAULTS = {
@@ -83,6 +91,7 @@ export const EMULATOR_DEFAULTS = {
   webhookRetryDelaysMs: [200, 1000, 5000],
   maxSessions: 10_000,
   maxTokens: 10_000,
+  redirectAllowlist: [LOOPBACK_ENTRY],
 } as const;
 
 export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
@@ -103,6 +112,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     maxSessions: countOrThrow("maxSessions", options.maxSessions ?? EMULATOR_DEFAULTS.maxSessions),
     maxTokens: countOrThrow("maxTokens", options.maxTokens ?? EMULATOR_DEFAULTS.maxTokens),
     clock: options.clock ?? systemClock,
+    redirectAllowlist: parseRedirectAllowlistOrThrow(options.redirectAllowlist ?? EMULATOR_DEFAULTS.redirectAllowlist),
   };
 }
 

@@ -26,7 +26,7 @@ export const MAX_PART_NAME_BYTES = 4096;
 export const MAX_TEXT_VALUE_BYTES = 1024 * 1024;
 
 /** Elements allowed in an array that gives no maxItems and holds no file. */
-export const ARRAY_ELEMENTS = 1000;
+const ARRAY_ELEMENTS = 1000;
 const FREE_FORM_VALUES = 100;
 /** No flow's arrays multiply past this, unless the flow declares more fields than that outright. */
 const MAX_EXPANDED = 100_000;

@@ -19,6 +19,9 @@ import { notFound } from "./errors.js";
 import type { FileReference } from "./files.js";
 import type { CreateRequest } from "./validate-request.js";
 
+/** The runtime's type (the webhook event carries it); re-exported for the emulator's modules. */
+export type { Decision };
+
 export type Phase = "CREATED" | "START" | "STEP_WAITING" | "STEP_TICKET" | "END";
 
 export interface Session {
