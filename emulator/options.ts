@@ -117,17 +117,17 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
 }
 
 function nonNegativeOrThrow(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`emulator option ${name} must be a number >= 0, got ${value}`);
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`emulator option ${name} must be a number >= 0, got ${String(value)}`);
   return value;
 }
 
 function positiveOrThrow(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`emulator option ${name} must be a number > 0, got ${value}`);
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`emulator option ${name} must be a number > 0, got ${String(value)}`);
   return value;
 }
 
 function countOrThrow(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`emulator option ${name} must be a whole number >= 1, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`emulator option ${name} must be a whole number >= 1, got ${String(value)}`);
   return value;
 }
 

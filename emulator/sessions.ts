@@ -64,7 +64,7 @@ export class SessionStore {
   ) {}
 
   create(flow: FlowModel, request: CreateRequest, files: readonly FileReference[]): Session {
-    while (this.sessions.size >= this.policy.maxSessions) this.evictOne();
+    while (this.sessions.size >= this.policy.maxSessions && this.evictOne());
     const session: Session = {
       id: randomUUID(),
       flow,
@@ -84,7 +84,7 @@ export class SessionStore {
   findOrThrow(sessionId: string, environment: Environment): Session {
     const session = this.find(sessionId);
     if (!session || session.flow.environment !== environment) {
-      throw notFound(`no session "${sessionId}" in ${environment} (never created, or evicted to stay within maxSessions of ${this.policy.maxSessions})`);
+      throw notFound(`no session "${sessionId}" in ${environment} (never created, or evicted to stay within maxSessions of ${String(this.policy.maxSessions)})`);
     }
     return session;
   }
@@ -126,11 +126,14 @@ export class SessionStore {
     this.events.onEnd(session);
   }
 
-  private evictOne(): void {
-    const id = this.ended.values().next().value ?? this.sessions.keys().next().value!;
-    const session = this.sessions.get(id)!;
+  /** False when there was nothing to evict. */
+  private evictOne(): boolean {
+    const id = this.ended.values().next().value ?? this.sessions.keys().next().value;
+    const session = id === undefined ? undefined : this.sessions.get(id);
+    if (id === undefined || session === undefined) return false;
     this.sessions.delete(id);
     this.ended.delete(id);
     this.events.onEvict(session);
+    return true;
   }
 }

@@ -37,7 +37,10 @@ export class TokenStore {
 
   issue(environment: Environment): TokenGrant {
     this.dropExpired();
-    while (this.tokens.size >= this.policy.maxTokens) this.tokens.delete(this.tokens.keys().next().value!);
+    for (const oldest of this.tokens.keys()) {
+      if (this.tokens.size < this.policy.maxTokens) break;
+      this.tokens.delete(oldest);
+    }
     const token = randomBytes(32).toString("base64url");
     const ttlSeconds = this.policy.tokenTtlSeconds;
     this.tokens.set(token, { environment, expiresAt: this.policy.clock.now() + ttlSeconds * 1000 });
@@ -51,7 +54,7 @@ export class TokenStore {
       throw unauthorized("TOKEN_MISSING", "missing bearer token: send Authorization: Bearer <access_token>");
     }
     this.dropExpired();
-    const issued = this.tokens.get(match[1]!);
+    const issued = this.tokens.get(match[1] ?? "");
     if (!issued) throw unauthorized("TOKEN_INVALID", "the bearer token is not one this service issued (or it expired long ago); request a new one from the auth host");
     if (issued.expiresAt <= this.policy.clock.now()) {
       throw unauthorized("TOKEN_EXPIRED", "the bearer token has expired; request a new one from the auth host");

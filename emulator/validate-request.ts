@@ -24,7 +24,8 @@ export function validateCreateRequestOrThrow(flow: CatalogFlow, body: unknown): 
     const issues = issuesFromAjv(flow.validate.errors);
     throw badRequest("VALIDATION_FAILED", `invalid request: ${describeIssues(issues)}`, issues);
   }
-  const request = body as unknown as CreateRequest;
+  // `input` is optional in the request (docs/service.md 2.1, default {}).
+  const request = body as unknown as Omit<CreateRequest, "input"> & { readonly input?: CreateRequest["input"] };
   return { ...request, input: request.input ?? {} };
 }
 

@@ -59,7 +59,7 @@ export class WebhookSender {
   private async deliver(url: string, id: string, body: string): Promise<void> {
     const delays = this.policy.webhookRetryDelaysMs;
     for (let attempt = 0; attempt <= delays.length; attempt++) {
-      if (attempt > 0 && !(await this.waitOrStop(delays[attempt - 1]!))) return;
+      if (attempt > 0 && !(await this.waitOrStop(delays[attempt - 1] ?? 0))) return;
       if (await this.attempt(url, id, body)) return;
     }
   }

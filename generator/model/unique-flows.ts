@@ -30,5 +30,5 @@ export function checkOneVersionPerFlowOrThrow(flows: readonly FlowIdentity[]): v
 }
 
 function describe(flow: FlowIdentity): string {
-  return `entry "${flow.name}" (${flow.source.file}, version ${flow.version})`;
+  return `entry "${flow.name}" (${flow.source.file}, version ${String(flow.version)})`;
 }
