@@ -11,8 +11,10 @@ import type { FlowChange, FlowChanges, FlowVersion } from "./types.js";
 
 export function compareFlowModels(before: FlowModel, after: FlowModel): FlowChanges {
   const changes: FlowChange[] = [...flowLevelChanges(before, after)];
-  compareSchemas({ side: "request", path: [], before: before.request, after: after.request }, changes);
-  compareSchemas({ side: "response", path: [{ key: "response" }], before: before.response, after: after.response }, changes);
+  const partsSent = before.bodyForm === "multipart" && after.bodyForm === "multipart";
+  compareSchemas({ context: { side: "request", partsSent }, path: [], before: before.request, after: after.request }, changes);
+  const response = { context: { side: "response", partsSent: false }, path: [{ key: "response" }], before: before.response, after: after.response } as const;
+  compareSchemas(response, changes);
   return { name: after.name, before: versionOf(before), after: versionOf(after), changes: sortChanges(changes) };
 }
 

@@ -31,8 +31,18 @@ import {
 } from "./rules.js";
 import type { CaughtBy, ChangeKind, FlowChange } from "./types.js";
 
-export interface SchemaPair<S extends Schema = Schema> {
+/** What holds for a whole walk. */
+export interface WalkContext {
   readonly side: Side;
+  /**
+   * Both versions send multipart: only then do part names reach the wire
+   * (a flow sent as JSON may still declare a multipart form).
+   */
+  readonly partsSent: boolean;
+}
+
+export interface SchemaPair<S extends Schema = Schema> {
+  readonly context: WalkContext;
   readonly path: readonly Segment[];
   readonly before: S;
   readonly after: S;
@@ -80,8 +90,8 @@ function compareCommon(pair: SchemaPair, out: FlowChange[]): void {
   if (!jsonEqual(before.default, after.default)) {
     record(pair, out, { kind: "default", ...values(before.default, after.default), shift: "same", caughtBy: "tsc" });
   }
-  // Only where both versions name parts: a change of body form is reported once, as such.
-  if (before.part && after.part && partText(before.part) !== partText(after.part)) {
+  // A change of body form is reported once, as such, not as every part appearing.
+  if (pair.context.partsSent && before.part && after.part && partText(before.part) !== partText(after.part)) {
     record(pair, out, { kind: "partName", before: partText(before.part), after: partText(after.part), shift: "different", caughtBy: "service" });
   }
 }
@@ -115,7 +125,7 @@ function compareEnums(pair: SchemaPair<StringSchema | NumberSchema | BooleanSche
   const shift = setShift(before, after);
   if (shift === "same") return;
   // metadata.locale's enum is the flow's locale list (model/request.ts), the `Locale` type.
-  const kind = pair.side === "request" && locationOf(pair.path) === "metadata.locale" ? "locales" : "enum";
+  const kind = pair.context.side === "request" && locationOf(pair.path) === "metadata.locale" ? "locales" : "enum";
   record(pair, out, { kind, ...values(before, after), shift, caughtBy: "tsc" });
 }
 
@@ -134,13 +144,13 @@ function compareArrays(pair: SchemaPair<ArraySchema>, out: FlowChange[]): void {
   const { before, after } = pair;
   compareBound(pair, out, "minItems", before.minItems, after.minItems, lowerBoundShift);
   compareBound(pair, out, "maxItems", before.maxItems, after.maxItems, upperBoundShift);
-  compareSchemas({ side: pair.side, path: [...pair.path, "[]"], before: before.items, after: after.items }, out);
+  compareSchemas({ context: pair.context, path: [...pair.path, "[]"], before: before.items, after: after.items }, out);
 }
 
 function compareObjects(pair: SchemaPair<ObjectSchema>, out: FlowChange[]): void {
   const { before, after } = pair;
   // `input`'s interface is declared closed whatever the description says (emit/flow-types.ts).
-  const typeClosed = pair.side === "request" && locationOf(pair.path) === "input";
+  const typeClosed = pair.context.side === "request" && locationOf(pair.path) === "input";
   const afterByName = new Map(after.properties.map((property) => [property.name, property]));
   const beforeNames = new Set(before.properties.map((property) => property.name));
   for (const old of before.properties) {
@@ -150,7 +160,7 @@ function compareObjects(pair: SchemaPair<ObjectSchema>, out: FlowChange[]): void
       recordRemoved(pair, out, old, typeClosed);
       continue;
     }
-    const child: SchemaPair = { side: pair.side, path, before: old.schema, after: now.schema };
+    const child: SchemaPair = { context: pair.context, path, before: old.schema, after: now.schema };
     if (old.required !== now.required) {
       record(child, out, { kind: "required", before: old.required, after: now.required, shift: now.required ? "narrower" : "wider", caughtBy: "tsc" });
     }
@@ -177,7 +187,7 @@ function recordRemoved(pair: SchemaPair<ObjectSchema>, out: FlowChange[], old: P
   if (!typeClosed && extra === true) shift = "same";
   if (!typeClosed && typeof extra === "object") {
     const asExtra: FlowChange[] = [];
-    compareSchemas({ side: "request", path, before: old.schema, after: extra }, asExtra);
+    compareSchemas({ context: { ...pair.context, side: "request" }, path, before: old.schema, after: extra }, asExtra);
     const refused = asExtra.find((change) => change.severity === "breaking");
     shift = refused ? "narrower" : "same";
     caughtBy = refused?.caughtBy ?? "tsc";
@@ -190,7 +200,7 @@ function recordRemoved(pair: SchemaPair<ObjectSchema>, out: FlowChange[], old: P
 function compareExtraKeys(pair: SchemaPair<ObjectSchema>, out: FlowChange[], typeClosed: boolean): void {
   const { before, after } = pair;
   if (typeof before.additionalProperties === "object" && typeof after.additionalProperties === "object") {
-    compareSchemas({ side: pair.side, path: [...pair.path, "*"], before: before.additionalProperties, after: after.additionalProperties }, out);
+    compareSchemas({ context: pair.context, path: [...pair.path, "*"], before: before.additionalProperties, after: after.additionalProperties }, out);
     return;
   }
   const rank = { none: 0, typed: 1, any: 2 } as const;
@@ -225,7 +235,7 @@ function compareRestriction(pair: SchemaPair, out: FlowChange[], kind: ChangeKin
 
 /** A data block is a property of the request's `input`; anything else is a field. */
 function presenceKind(pair: SchemaPair, what: "Added" | "Removed"): ChangeKind {
-  const block = pair.side === "request" && locationOf(pair.path) === "input";
+  const block = pair.context.side === "request" && locationOf(pair.path) === "input";
   return `${block ? "block" : "field"}${what}`;
 }
 
@@ -243,7 +253,7 @@ function record(
   delta: Delta,
   pointers: FlowChange["pointers"] = { before: pair.before.pointer, after: pair.after.pointer },
 ): void {
-  const { severity, caughtBy } = judge(pair.side, delta);
+  const { severity, caughtBy } = judge(pair.context.side, delta);
   out.push({
     kind: delta.kind,
     severity,

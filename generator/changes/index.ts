@@ -13,7 +13,7 @@ import type { FlowChanges } from "./types.js";
 export { compareFlowModels } from "./compare-flows.js";
 export { formatFlowChanges, describeChange } from "./format-text.js";
 export { formatChangesJson, toChangesDocument, CHANGES_FORMAT, CHANGES_FORMAT_VERSION, type ChangesDocument } from "./format-json.js";
-export { hasBreakingChange, type CaughtBy, type ChangeKind, type FlowChange, type FlowChanges, type FlowVersion, type Severity } from "./types.js";
+export { CHANGE_KINDS, hasBreakingChange, type CaughtBy, type ChangeKind, type FlowChange, type FlowChanges, type FlowVersion, type Severity } from "./types.js";
 
 export interface FlowChangeReport {
   readonly changes: FlowChanges;

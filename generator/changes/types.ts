@@ -29,39 +29,43 @@ export type Severity = "breaking" | "compatible";
  */
 export type CaughtBy = "tsc" | "validator" | "service";
 
-export type ChangeKind =
+/** Every kind of change, in the order README.md lists them. */
+export const CHANGE_KINDS = [
   // The flow itself (location "").
-  | "flowId"
-  | "environment"
-  | "bodyForm"
+  "flowId",
+  "environment",
+  "bodyForm",
   // Presence: a data block is a property of `input`, a field is any other property.
-  | "blockAdded"
-  | "blockRemoved"
-  | "fieldAdded"
-  | "fieldRemoved"
-  | "required"
+  "blockAdded",
+  "blockRemoved",
+  "fieldAdded",
+  "fieldRemoved",
+  "required",
   // The value of a field.
-  | "type"
-  | "nullable"
-  | "format"
-  | "enum"
-  | "locales"
-  | "default"
-  | "pattern"
-  | "minLength"
-  | "maxLength"
-  | "minimum"
-  | "maximum"
-  | "exclusiveMinimum"
-  | "exclusiveMaximum"
-  | "multipleOf"
-  | "minItems"
-  | "maxItems"
-  | "additionalProperties"
+  "type",
+  "nullable",
+  "format",
+  "enum",
+  "locales",
+  "default",
+  "pattern",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "additionalProperties",
   // Files and the wire.
-  | "maxBytes"
-  | "mediaTypes"
-  | "partName";
+  "maxBytes",
+  "mediaTypes",
+  "partName",
+] as const;
+
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export interface FlowChange {
   readonly kind: ChangeKind;
