@@ -78,7 +78,7 @@ export function compareSchemas(pair: SchemaPair, out: FlowChange[]): void {
 }
 
 /** The type as a user reads it: `integer` apart from `number`, `file` apart from `string`. */
-export function typeLabel(schema: Schema): string {
+function typeLabel(schema: Schema): string {
   return schema.kind === "number" && schema.integer ? "integer" : schema.kind;
 }
 

@@ -48,7 +48,7 @@ export function formatChangesJson(flows: readonly FlowChanges[]): string {
   return `${JSON.stringify(sortKeys(toChangesDocument(flows)), null, 2)}\n`;
 }
 
-export function countChanges(changes: readonly FlowChange[]): ChangeCounts {
+function countChanges(changes: readonly FlowChange[]): ChangeCounts {
   const breaking = changes.filter((change) => change.severity === "breaking").length;
   return { breaking, compatible: changes.length - breaking };
 }

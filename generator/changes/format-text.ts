@@ -39,7 +39,7 @@ function shownLocation(change: FlowChange): string {
   return change.location === "" ? "(flow)" : change.location;
 }
 
-export function describeChange(change: FlowChange): string {
+function describeChange(change: FlowChange): string {
   const { before, after } = change;
   switch (change.kind) {
     case "blockAdded":

@@ -11,7 +11,7 @@ import { formatFlowChanges } from "./format-text.js";
 import type { FlowChanges } from "./types.js";
 
 export { compareFlowModels } from "./compare-flows.js";
-export { formatFlowChanges, describeChange } from "./format-text.js";
+export { formatFlowChanges } from "./format-text.js";
 export { formatChangesJson, toChangesDocument, CHANGES_FORMAT, CHANGES_FORMAT_VERSION, type ChangesDocument } from "./format-json.js";
 export { CHANGE_KINDS, hasBreakingChange, type CaughtBy, type ChangeKind, type FlowChange, type FlowChanges, type FlowVersion, type Severity } from "./types.js";
 

@@ -15,7 +15,7 @@ export function locationOf(segments: readonly Segment[]): string {
     if (segment === "[]") out += "[]";
     else if (segment === "*") out += out === "" ? "*" : ".*";
     else if (/^[A-Za-z_$][\w$]*$/.test(segment.key)) out += out === "" ? segment.key : `.${segment.key}`;
-    else out += `[${quote(segment.key)}]`;
+    else out += `[${jsonText(segment.key)}]`;
   }
   return out;
 }
@@ -39,13 +39,8 @@ export function jsonText(value: unknown): string {
   return (JSON.stringify(value) ?? "null").replace(UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** A key or name as a quoted string literal, safe on one terminal line. */
-export function quote(text: string): string {
-  return jsonText(text);
-}
-
-/** Free text (a title) as is, unless it holds a character `quote` would escape. */
+/** Free text (a title) as is, unless it holds a character jsonText would escape. */
 export function plain(text: string): string {
-  const quoted = quote(text);
+  const quoted = jsonText(text);
   return quoted === `"${text}"` ? text : quoted;
 }
