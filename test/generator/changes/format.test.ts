@@ -35,6 +35,17 @@ describe("formatFlowChanges", () => {
     for (const line of lines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202e]/);
   });
 
+  it("writes locations as code would: quoted where a key is no identifier, `[]` for elements", () => {
+    const before = block({ ok: { type: "array", items: { type: "string" } }, "2nd": { type: "string" }, __proto__x: { type: "string" } });
+    const after = block({ ok: { type: "array", items: { type: "string", maxLength: 1 } }, "2nd": { type: "string", maxLength: 1 }, __proto__x: { type: "string", maxLength: 1 } });
+    const proto = JSON.parse('{ "__proto__": { "type": "string" } }') as Record<string, unknown>;
+    const locations = [
+      ...compareFlowModels(model(before, "a.yaml"), model(after, "b.yaml")).changes,
+      ...compareFlowModels(model(block({}), "a.yaml"), model(block(proto), "b.yaml")).changes,
+    ].map((change) => change.location);
+    expect(locations).toEqual(["input.person.__proto__x", "input.person.ok[]", 'input.person["2nd"]', 'input.person["__proto__"]']);
+  });
+
   it("shows a moved id and environment in the header, and says when nothing changed", () => {
     const moved = compareFlowModels(model(field({ type: "string" }), "a.yaml"), model(elsewhere(field({ type: "string" }), "f-9", "live"), "b.yaml"));
     expect(formatFlowChanges(moved)).toEqual([
