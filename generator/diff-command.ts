@@ -84,7 +84,7 @@ function parseDiffArgs(args: readonly string[]): DiffArgs | { readonly usageErro
   const { values, positionals } = parsed;
   if (values.help) return { old: "", new: "", json: false, help: true };
   if (positionals.length !== 2) {
-    return { usageError: `expected two description files, <old> and <new>; got ${positionals.length}` };
+    return { usageError: `expected two description files, <old> and <new>; got ${String(positionals.length)}` };
   }
   const [old, next] = positionals as [string, string];
   return { old, new: next, json: values.json, help: false };

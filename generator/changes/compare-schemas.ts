@@ -63,17 +63,23 @@ export function compareSchemas(pair: SchemaPair, out: FlowChange[]): void {
   compareCommon(pair, out);
   switch (before.kind) {
     case "string":
-      return compareStrings(pair as SchemaPair<StringSchema>, out);
+      compareStrings(pair as SchemaPair<StringSchema>, out);
+      break;
     case "number":
-      return compareNumbers(pair as SchemaPair<NumberSchema>, out);
+      compareNumbers(pair as SchemaPair<NumberSchema>, out);
+      break;
     case "boolean":
-      return compareEnums(pair as SchemaPair<BooleanSchema>, out);
+      compareEnums(pair as SchemaPair<BooleanSchema>, out);
+      break;
     case "file":
-      return compareFiles(pair as SchemaPair<FileSchema>, out);
+      compareFiles(pair as SchemaPair<FileSchema>, out);
+      break;
     case "array":
-      return compareArrays(pair as SchemaPair<ArraySchema>, out);
+      compareArrays(pair as SchemaPair<ArraySchema>, out);
+      break;
     case "object":
-      return compareObjects(pair as SchemaPair<ObjectSchema>, out);
+      compareObjects(pair as SchemaPair<ObjectSchema>, out);
+      break;
   }
 }
 

@@ -31,7 +31,8 @@ function header(flow: FlowChanges): string {
   const compatible = flow.changes.length - breaking;
   const environment = before.environment === after.environment ? after.environment : `${before.environment} → ${after.environment}`;
   const id = before.id === after.id ? after.id : `${before.id} → ${after.id}`;
-  return `${plain(after.title)} (flow ${plain(id)}, ${environment}) v${before.version} → v${after.version}: ${breaking} breaking, ${compatible} compatible`;
+  const versions = `v${String(before.version)} → v${String(after.version)}`;
+  return `${plain(after.title)} (flow ${plain(id)}, ${environment}) ${versions}: ${String(breaking)} breaking, ${String(compatible)} compatible`;
 }
 
 function shownLocation(change: FlowChange): string {
@@ -61,16 +62,16 @@ function describeChange(change: FlowChange): string {
     case "mediaTypes":
       return `media types ${list(before, token, "any")} → ${list(after, token, "any")}`;
     case "additionalProperties":
-      return `extra keys ${String(before)} → ${String(after)}`;
+      return `extra keys ${word(before)} → ${word(after)}`;
     case "flowId":
       return `flow id ${token(before)} → ${token(after)}`;
     case "bodyForm":
-      return `body form ${String(before)} → ${String(after)}`;
+      return `body form ${word(before)} → ${word(after)}`;
     case "partName":
       return `part name ${value(before)} → ${value(after)}`;
     case "type":
     case "environment":
-      return `${change.kind} ${String(before)} → ${String(after)}`;
+      return `${change.kind} ${word(before)} → ${word(after)}`;
     default:
       // Limits, format, pattern, default: the keyword and both values, "none" where absent.
       return `${change.kind} ${before === undefined ? "none" : value(before)} → ${after === undefined ? "none" : value(after)}`;
@@ -102,6 +103,11 @@ function setNote(before: JsonValue | undefined, after: JsonValue | undefined, sh
 /** A value as JSON (strings quoted), on one line. */
 function value(item: JsonValue | undefined): string {
   return item === undefined ? "none" : jsonText(item);
+}
+
+/** A name the model chose (a type, a body form, an environment) as is. */
+function word(item: JsonValue | undefined): string {
+  return typeof item === "string" ? item : value(item);
 }
 
 /** A plain token (locale, media type, id) bare; anything else quoted. */

@@ -4,7 +4,7 @@
  * `input["odd-block"]`, and multipart part names as the generated docs show
  * them (`@part`, emit/docs.ts).
  */
-import type { PartName } from "../model/types.js";
+import type { JsonValue, PartName } from "../model/types.js";
 
 /** A property key, every element of an array, or any extra key of an open object. */
 export type Segment = { readonly key: string } | "[]" | "*";
@@ -27,7 +27,7 @@ export function partText(part: PartName): string {
 }
 
 function indexName(index: number): string {
-  return index < 18 ? String.fromCharCode("i".charCodeAt(0) + index) : `i${index}`;
+  return index < 18 ? String.fromCharCode("i".charCodeAt(0) + index) : `i${String(index)}`;
 }
 
 const UNSAFE = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -36,8 +36,8 @@ const UNSAFE = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069
  * JSON text of a value, also escaping what JSON leaves raw but a terminal
  * would act on: C1 controls, line and paragraph separators, bidi controls.
  */
-export function jsonText(value: unknown): string {
-  return (JSON.stringify(value) ?? "null").replace(UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+export function jsonText(value: JsonValue): string {
+  return JSON.stringify(value).replace(UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Free text (a title) as is, unless it holds a character jsonText would escape. */

@@ -18,6 +18,10 @@ function changesOf(before: DescriptionParts, after: DescriptionParts): FlowChang
 }
 
 type Want = Omit<FlowChange, "pointers">;
+
+function withoutPointers(found: FlowChange): Want {
+  return Object.fromEntries(Object.entries(found).filter(([key]) => key !== "pointers")) as Want;
+}
 type Value = FlowChange["before"];
 
 function change(kind: ChangeKind, location: string, before: Value, after: Value, severity: Want["severity"], caughtBy?: Want["caughtBy"]): Want {
@@ -192,26 +196,24 @@ const cases: Case[] = [
 
 describe("compareFlowModels", () => {
   test.each(cases)("%s", (_name, { before, after, want }) => {
-    const got = changesOf(before, after).map(({ pointers: _pointers, ...rest }) => rest);
+    const got = changesOf(before, after).map(withoutPointers);
     expect(got).toEqual(want);
   });
 
   it("covers every kind of change, breaking and compatible wherever both exist", () => {
     const seen = new Map<ChangeKind, Set<string>>();
     for (const [, { want }] of cases) for (const item of want) seen.set(item.kind, (seen.get(item.kind) ?? new Set()).add(item.severity));
-    // Always breaking on the request (another path or wire name), or never (a default is no constraint).
-    const oneSided = new Set<ChangeKind>(["flowId", "environment", "partName", "blockRemoved", "default"]);
-    for (const kind of CHANGE_KINDS) {
-      expect([kind, [...(seen.get(kind) ?? [])].sort()]).toEqual([kind, oneSided.has(kind) ? [expect.any(String)] : ["breaking", "compatible"]]);
-    }
+    // Always breaking on the request (another path, wire name or closed Input), or never (a default is no constraint).
+    const oneSided: Partial<Record<ChangeKind, string>> = { flowId: "breaking", environment: "breaking", partName: "breaking", blockRemoved: "breaking", default: "compatible" };
+    const got = Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, [...(seen.get(kind) ?? [])].sort().join(" and ")]));
+    const want = Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, oneSided[kind] ?? "breaking and compatible"]));
+    expect(got).toEqual(want);
   });
 
   it("points into both documents: the field itself, or its parent where it is missing", () => {
     const [removed] = changesOf(block({ a: str, b: str }), block({ a: str }));
-    expect(removed?.pointers).toEqual({
-      before: expect.stringMatching(/\/schema\/properties\/input\/properties\/person\/properties\/b$/),
-      after: expect.stringMatching(/\/schema\/properties\/input\/properties\/person$/),
-    });
+    expect(removed?.pointers.before).toMatch(/\/schema\/properties\/input\/properties\/person\/properties\/b$/);
+    expect(removed?.pointers.after).toMatch(/\/schema\/properties\/input\/properties\/person$/);
     const [limit] = changesOf(multipart(scan({ maxLength: 1000 })), multipart(scan({ maxLength: 500 })));
     expect(limit?.pointers.after).toMatch(/multipart~1form-data\/schema\/properties\/input\[doc\]\[scan\]$/);
   });

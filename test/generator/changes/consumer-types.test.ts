@@ -12,6 +12,7 @@ import { compareFlowModels, type FlowChange } from "../../../generator/changes/i
 import { locationOf, type Segment } from "../../../generator/changes/location";
 import { runCodegen } from "../../../generator/codegen";
 import { buildFlowModelOrThrow } from "../../../generator/model/build-flow-model";
+import type { FlowModel } from "../../../generator/model/types";
 import { loadDescriptionOrThrow } from "../../../generator/read/load-description";
 import type { RequestValidator } from "../../../runtime/index";
 import { REPO_ROOT, makeTempDir, removeDir, runtimeImportFor, typeCheck } from "../../fixtures/golden/compile";
@@ -38,11 +39,16 @@ beforeAll(async () => {
     await runCodegen({ configPath: path.join(dir, `${version}.config.json`) });
     writeFileSync(path.join(dir, `consumer-${version}.ts`), TEMPLATE.replace("__FLOW_MODULE__", `./${version}/signing/index.js`));
   }
-  const model = async (file: string) => buildFlowModelOrThrow(await loadDescriptionOrThrow(file, path.relative(REPO_ROOT, file)));
+  const model = async (file: string): Promise<FlowModel> => {
+    const loaded = await loadDescriptionOrThrow(file, path.relative(REPO_ROOT, file));
+    return buildFlowModelOrThrow(loaded);
+  };
   changes = compareFlowModels(await model(V1), await model(V2)).changes;
 }, 60_000);
 
-afterAll(() => removeDir(dir));
+afterAll(() => {
+  removeDir(dir);
+});
 
 const breakingAt = (...caughtBy: readonly string[]) =>
   [...new Set(changes.filter((c) => c.severity === "breaking" && caughtBy.includes(c.caughtBy ?? "")).map((c) => c.location))].sort();
@@ -67,12 +73,13 @@ describe("a consumer written for version 1", () => {
     expect(breakingAt("tsc").length).toBeGreaterThanOrEqual(5);
   });
 
-  it("builds a request version 1's validator accepts and version 2's refuses exactly at the breaking [tsc] and [validator] changes", () => {
-    const { request } = require(path.join(dir, "consumer-v1.ts")) as { request: unknown };
-    const validator = (version: string) => (require(path.join(dir, version, "signing/validate.ts")) as { validate: RequestValidator }).validate;
+  it("builds a request version 1's validator accepts and version 2's refuses exactly at the breaking [tsc] and [validator] changes", async () => {
+    const { request } = (await import(path.join(dir, "consumer-v1.ts"))) as { request: unknown };
+    const validator = async (version: string) =>
+      ((await import(path.join(dir, version, "signing/validate.ts"))) as { validate: RequestValidator }).validate;
 
-    expect(validator("v1")(request)).toBe(true);
-    const v2 = validator("v2");
+    expect((await validator("v1"))(request)).toBe(true);
+    const v2 = await validator("v2");
     expect(v2(request)).toBe(false);
     const refusedAt = (v2.errors ?? []).map((error) => locationOfIssue(error.instancePath, error.params as Record<string, unknown>));
     expect([...new Set(refusedAt)].sort()).toEqual(breakingAt("tsc", "validator"));
