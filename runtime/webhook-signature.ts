@@ -9,7 +9,7 @@ import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { ConfigurationError } from "./errors.js";
 import { WebhookError } from "./webhook-errors.js";
 
-export const SIGNATURE_HEADERS = ["webhook-id", "webhook-timestamp", "webhook-signature"] as const;
+const SIGNATURE_HEADERS = ["webhook-id", "webhook-timestamp", "webhook-signature"] as const;
 
 export class SignatureVerifier {
   private readonly keys: readonly Webhook[];

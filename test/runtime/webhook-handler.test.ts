@@ -1,104 +1,13 @@
 /**
- * createWebhookHandler over real HTTP: the handler runs in a node:http server
- * on loopback, deliveries are signed with standardwebhooks' own Webhook#sign,
- * and the API it reads the outcome from is the emulator. Covers what a
- * backend must be able to trust: signatures, duplicates, the body limit, and
- * that the outcome comes from the API, never from the delivery's body.
+ * createWebhookHandler over real HTTP (see support/webhook-testbed.ts): what
+ * a backend must be able to trust. Signatures, duplicates, the outcome read
+ * from the API and never from the delivery's body, and failures after the
+ * answer that never crash and always reach onError.
  */
-import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
-import { Webhook } from "standardwebhooks";
-import { request } from "undici";
-import {
-  createWebhookHandler,
-  NotFoundError,
-  TimeoutError,
-  WebhookError,
-  type SessionEnded,
-  type WebhookDelivery,
-  type WebhookHandler,
-  type WebhookHandlerOptions,
-} from "../../runtime/index.js";
-import { startEmulatedSessions, type EmulatedSessions } from "./support/emulated-sessions.js";
+import { createWebhookHandler, NotFoundError, TimeoutError, WebhookError } from "../../runtime/index.js";
+import { deliver, eventBody, SECRET, signed, useWebhookTestbed, WRONG_SECRET } from "./support/webhook-testbed.js";
 
-const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
-const WRONG_SECRET = `whsec_${randomBytes(24).toString("base64")}`;
-
-let sessions: EmulatedSessions;
-beforeAll(async () => {
-  sessions = await startEmulatedSessions();
-});
-afterAll(async () => {
-  await sessions.close();
-});
-
-interface Receiver {
-  readonly url: string;
-  readonly handler: WebhookHandler;
-  readonly handled: SessionEnded[];
-  readonly errors: { error: unknown; delivery: WebhookDelivery }[];
-}
-
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
-
-/** A node:http server running the handler; `before` stands for a framework that reads the body first. */
-async function receiver(
-  options: Partial<WebhookHandlerOptions> = {},
-  before?: (req: IncomingMessage & { body?: unknown; rawBody?: unknown }) => Promise<void>,
-): Promise<Receiver> {
-  const handled: SessionEnded[] = [];
-  const errors: Receiver["errors"] = [];
-  const handler = createWebhookHandler({
-    client: sessions.client,
-    secret: SECRET,
-    onSessionEnded: (ended) => void handled.push(ended),
-    onError: (error, delivery) => void errors.push({ error, delivery }),
-    outcomePollIntervalMs: 10,
-    ...options,
-  });
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    await before?.(req);
-    await handler(req, res);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, handler, handled, errors };
-}
-
-const eventBody = (sessionId: string, decision = "ACCEPTED", extra: Record<string, unknown> = {}): string =>
-  JSON.stringify({
-    type: "session.ended",
-    timestamp: new Date().toISOString(),
-    data: { sessionId, flowId: "a41f0c6d-aml", environment: "staging", decision, ...extra },
-  });
-
-function signed(body: string, options: { id?: string; secret?: string; at?: Date } = {}): Record<string, string> {
-  const id = options.id ?? `msg_${randomBytes(8).toString("hex")}`;
-  const at = options.at ?? new Date();
-  return {
-    "content-type": "application/json",
-    "webhook-id": id,
-    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": new Webhook(options.secret ?? SECRET).sign(id, at, body),
-  };
-}
-
-async function deliver(url: string, body: string | Buffer, headers: Record<string, string>, method = "POST") {
-  const response = await request(url, { method: method as "POST", headers, body: method === "GET" ? undefined : body });
-  const text = await response.body.text();
-  return { status: response.statusCode, json: text ? JSON.parse(text) : undefined, headers: response.headers };
-}
-
-async function endedSession(decision: "ACCEPTED" | "REJECTED", subjectId = "cust-42"): Promise<string> {
-  const sessionId = await sessions.create(subjectId);
-  await sessions.end(sessionId, decision);
-  return sessionId;
-}
+const { sessions, receiver, endedSession } = useWebhookTestbed();
 
 describe("a signed delivery", () => {
   test("is answered 204 and handled once, with the session and data blocks read from the API", async () => {
@@ -145,11 +54,11 @@ describe("a signed delivery", () => {
   });
 
   test("a session the API does not show ended yet is waited for, within outcomeTimeoutMs", async () => {
-    const sessionId = await sessions.create();
+    const sessionId = await sessions().create();
     const hook = await receiver({ outcomeTimeoutMs: 5_000 });
     const body = eventBody(sessionId);
     expect((await deliver(hook.url, body, signed(body))).status).toBe(204);
-    await sessions.end(sessionId, "ACCEPTED");
+    await sessions().end(sessionId, "ACCEPTED");
     await hook.handler.drain();
     expect(hook.handled.map((ended) => ended.decision)).toEqual(["ACCEPTED"]);
   });
@@ -194,7 +103,7 @@ describe("signature verification", () => {
   });
 
   test("a secret that is not whsec_ base64 is refused when the handler is made, without quoting it", () => {
-    expect(() => createWebhookHandler({ client: sessions.client, onSessionEnded: () => undefined, secret: "whsec_not base64!" })).toThrow(
+    expect(() => createWebhookHandler({ client: sessions().client, onSessionEnded: () => undefined, secret: "whsec_not base64!" })).toThrow(
       expect.objectContaining({ code: "INVALID_OPTIONS", message: expect.not.stringContaining("not base64!") }),
     );
   });
@@ -244,105 +153,6 @@ describe("duplicates", () => {
   });
 });
 
-describe("the body", () => {
-  test("over maxBodyBytes: 413, nothing handled", async () => {
-    const sessionId = await endedSession("ACCEPTED");
-    const hook = await receiver({ maxBodyBytes: 1_024 });
-    const body = eventBody(sessionId, "ACCEPTED", { padding: "x".repeat(2_000) });
-    const answer = await deliver(hook.url, body, signed(body));
-    await hook.handler.drain();
-    expect([answer.status, answer.json.code]).toEqual([413, "WEBHOOK_BODY_TOO_LARGE"]);
-    expect(hook.handled).toEqual([]);
-    expect(hook.errors.map(({ delivery }) => delivery.status)).toEqual([413]);
-  });
-
-  test("over maxBodyBytes without a Content-Length (chunked): 413 too", async () => {
-    const hook = await receiver({ maxBodyBytes: 1_024 });
-    const chunks = async function* () {
-      for (let i = 0; i < 4; i++) yield Buffer.alloc(512, 0x20);
-    };
-    const response = await request(hook.url, { method: "POST", headers: { "content-type": "application/json" }, body: Readable.from(chunks()) });
-    await response.body.dump();
-    await hook.handler.drain();
-    expect(response.statusCode).toBe(413);
-    expect(hook.handled).toEqual([]);
-  });
-
-  test.each<[string, string, number, string]>([
-    ["not JSON", "{not json", 400, "INVALID_WEBHOOK_PAYLOAD"],
-    ["a session.ended without data.sessionId", JSON.stringify({ type: "session.ended", timestamp: new Date().toISOString(), data: {} }), 400, "INVALID_WEBHOOK_PAYLOAD"],
-    ["an event of the other environment", eventBody("s-1", "ACCEPTED", { environment: "live" }), 400, "WEBHOOK_ENVIRONMENT_MISMATCH"],
-  ])("%s: refused, not handled", async (_name, body, status, code) => {
-    const hook = await receiver();
-    const answer = await deliver(hook.url, body, signed(body));
-    await hook.handler.drain();
-    expect([answer.status, answer.json.code]).toEqual([status, code]);
-    expect(hook.handled).toEqual([]);
-    expect(hook.errors).toHaveLength(1);
-  });
-
-  test("an event of another type is acknowledged and ignored", async () => {
-    const hook = await receiver();
-    const body = JSON.stringify({ type: "session.created", timestamp: new Date().toISOString(), data: {} });
-    expect((await deliver(hook.url, body, signed(body))).status).toBe(204);
-    await hook.handler.drain();
-    expect([hook.handled, hook.errors]).toEqual([[], []]);
-  });
-
-  test("a GET is 405 with Allow: POST", async () => {
-    const hook = await receiver();
-    const answer = await deliver(hook.url, "", {}, "GET");
-    expect([answer.status, answer.headers.allow, answer.json.code]).toEqual([405, "POST", "WEBHOOK_METHOD_NOT_ALLOWED"]);
-  });
-});
-
-describe("behind a framework that read the body first", () => {
-  const readAll = async (req: IncomingMessage): Promise<Buffer> => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
-  };
-
-  test.each<[string, (req: IncomingMessage & { body?: unknown; rawBody?: unknown }, bytes: Buffer) => void]>([
-    ["req.body as a Buffer (express.raw)", (req, bytes) => void (req.body = bytes)],
-    ["req.body as a string (express.text)", (req, bytes) => void (req.body = bytes.toString("utf8"))],
-    ["req.rawBody (Fastify buffer parser, raw-body plugins)", (req, bytes) => void (req.rawBody = bytes)],
-  ])("%s: verified and handled", async (_name, keep) => {
-    const sessionId = await endedSession("REJECTED");
-    const hook = await receiver({}, async (req) => keep(req, await readAll(req)));
-    const body = eventBody(sessionId);
-    expect((await deliver(hook.url, body, signed(body))).status).toBe(204);
-    await hook.handler.drain();
-    expect(hook.handled.map((ended) => ended.decision)).toEqual(["REJECTED"]);
-  });
-
-  test("a body already parsed to JSON (express.json): 500 with a secret, since the signed bytes are gone", async () => {
-    const hook = await receiver({}, async (req) => void (req.body = JSON.parse((await readAll(req)).toString())));
-    const body = eventBody("s-1");
-    const answer = await deliver(hook.url, body, signed(body));
-    await hook.handler.drain();
-    expect([answer.status, answer.json.code]).toEqual([500, "WEBHOOK_BODY_ALREADY_PARSED"]);
-    expect(answer.json.message).toContain("express.raw");
-    expect(hook.handled).toEqual([]);
-  });
-
-  test("a body already parsed to JSON is used when no secret is set", async () => {
-    const sessionId = await endedSession("ACCEPTED");
-    const hook = await receiver({ secret: undefined }, async (req) => void (req.body = JSON.parse((await readAll(req)).toString())));
-    const body = eventBody(sessionId);
-    expect((await deliver(hook.url, body, { "content-type": "application/json" })).status).toBe(204);
-    await hook.handler.drain();
-    expect(hook.handled.map((ended) => ended.decision)).toEqual(["ACCEPTED"]);
-  });
-
-  test("a stream consumed with nothing kept: 500 WEBHOOK_BODY_UNAVAILABLE", async () => {
-    const hook = await receiver({}, async (req) => void (await readAll(req)));
-    const body = eventBody("s-1");
-    const answer = await deliver(hook.url, body, signed(body));
-    expect([answer.status, answer.json.code]).toEqual([500, "WEBHOOK_BODY_UNAVAILABLE"]);
-  });
-});
-
 describe("when the API read or the callback fails", () => {
   test("an unknown session: the delivery was accepted (204), onError gets the API's NotFoundError", async () => {
     const hook = await receiver();
@@ -356,7 +166,7 @@ describe("when the API read or the callback fails", () => {
   });
 
   test("a session that never ends within outcomeTimeoutMs: onError gets a TimeoutError", async () => {
-    const sessionId = await sessions.create();
+    const sessionId = await sessions().create();
     const hook = await receiver({ outcomeTimeoutMs: 60, outcomePollIntervalMs: 20 });
     const body = eventBody(sessionId);
     expect((await deliver(hook.url, body, signed(body))).status).toBe(204);
@@ -420,20 +230,5 @@ describe("when the API read or the callback fails", () => {
     expect((await deliver(hook.url, b, signed(b, { id: "msg_b" }))).status).toBe(204);
     await hook.handler.drain();
     expect(hook.handled.map((ended) => ended.sessionId)).toEqual([first, second]);
-  });
-});
-
-describe("options", () => {
-  test.each<[string, Partial<WebhookHandlerOptions>]>([
-    ["no client", { client: undefined as never }],
-    ["no onSessionEnded", { onSessionEnded: undefined as never }],
-    ["an empty secret", { secret: "" }],
-    ["an empty list of secrets", { secret: [] }],
-    ["a zero maxBodyBytes", { maxBodyBytes: 0 }],
-    ["a fractional maxInFlight", { maxInFlight: 1.5 }],
-  ])("%s is a ConfigurationError", (_name, bad) => {
-    expect(() => createWebhookHandler({ client: sessions.client, onSessionEnded: () => undefined, ...bad })).toThrow(
-      expect.objectContaining({ name: "ConfigurationError", code: "INVALID_OPTIONS" }),
-    );
   });
 });
