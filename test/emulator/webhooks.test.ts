@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import type { SessionEndedEvent } from "@flowsmith/runtime";
+import { createClient, createWebhookHandler, type SessionEnded, type SessionEndedEvent, type WebhookHandler } from "@flowsmith/runtime";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { ALL_FLOWS, AML_ID, bearer, call, tokenFor } from "./fixtures.js";
 import { ManualClock } from "./manual-clock.js";
@@ -183,5 +183,35 @@ describe("webhooks, unsigned", () => {
     );
     expect(error?.message).toContain("webhookSecret (--webhook-secret) must be a Standard Webhooks secret");
     if (secret.length > "whsec_".length) expect(error?.message).not.toContain(secret);
+  });
+});
+
+describe("the runtime's webhook handler receives the emulator's deliveries", () => {
+  test("signed with the same secret: verified, and the outcome read back through the API", async () => {
+    // The receiver listens first (the emulator needs its URL); its handler needs a client of the emulator, made next.
+    let handle: WebhookHandler | undefined;
+    const server = createServer((req, res) => {
+      if (handle) void handle(req, res);
+      else res.writeHead(503).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const webhookUrl = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/hooks`;
+    const clock = new ManualClock();
+    const emulator = await startEmulator({ flows: ALL_FLOWS, createdMs: 0, stepMs: 0, clock, webhookUrl, webhookSecret: SECRET });
+    const client = createClient<"staging">({ baseUrl: emulator.baseUrl, authUrl: emulator.authUrl, environment: "staging", ...emulator.clients.staging, userAgent: "emulator-tests/1.0" });
+    const errors: unknown[] = [];
+    const ended = new Promise<SessionEnded>((resolve) => {
+      handle = createWebhookHandler({ client, secret: SECRET, onSessionEnded: resolve, onError: (error) => void errors.push(error) });
+    });
+    try {
+      const sessionId = await endSession(emulator, clock, await tokenFor(emulator, "staging"), "REJECTED");
+      const event = await ended;
+      expect(errors).toEqual([]);
+      expect(event).toMatchObject({ sessionId, decision: "REJECTED", webhookId: expect.stringMatching(/^msg_/), session: { sessionStatus: "COMPLETED" } });
+    } finally {
+      await client.close();
+      await emulator.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
