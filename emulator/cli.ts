@@ -50,6 +50,8 @@ function parseOptionsOrThrow(args: readonly string[]): EmulatorOptions {
       "webhook-url": { type: "string" },
       "created-ms": { type: "string" },
       "step-ms": { type: "string" },
+      "max-sessions": { type: "string" },
+      "webhook-secret": { type: "string" },
       "redirect-allowlist": { type: "string", multiple: true },
     },
   });
@@ -61,6 +63,8 @@ function parseOptionsOrThrow(args: readonly string[]): EmulatorOptions {
     ...(values["webhook-url"] !== undefined ? { webhookUrl: values["webhook-url"] } : {}),
     ...(values["created-ms"] !== undefined ? { createdMs: integerOrThrow("--created-ms", values["created-ms"]) } : {}),
     ...(values["step-ms"] !== undefined ? { stepMs: integerOrThrow("--step-ms", values["step-ms"]) } : {}),
+    ...(values["max-sessions"] !== undefined ? { maxSessions: integerOrThrow("--max-sessions", values["max-sessions"]) } : {}),
+    ...(values["webhook-secret"] !== undefined ? { webhookSecret: values["webhook-secret"] } : {}),
     ...(values["redirect-allowlist"] !== undefined ? { redirectAllowlist: allowlistOrThrow(values["redirect-allowlist"]) } : {}),
   };
 }

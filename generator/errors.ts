@@ -15,6 +15,7 @@ export type CodegenErrorCode =
   | "UNSUPPORTED_CONSTRUCT"
   | "INVALID_SCHEMA"
   | "DUPLICATE_NAME"
+  | "DUPLICATE_FLOW"
   | "FETCH_FAILED"
   | "WRITE_FAILED";
 
