@@ -55,9 +55,9 @@ export interface Seen {
 }
 
 export interface App {
-  handle(req: IncomingMessage, res: ServerResponse): void;
+  readonly handle: (req: IncomingMessage, res: ServerResponse) => void;
   /** Resolves once every webhook accepted has been processed. */
-  drain(): Promise<void>;
+  readonly drain: () => Promise<void>;
 }
 
 export function createApp(options: AppOptions): App {
@@ -67,7 +67,9 @@ export function createApp(options: AppOptions): App {
   /** Outcomes recorded by the webhook, by sessionId. */
   const ended = new Map<string, Outcome>();
   const seen: Seen = { webhooks: [], deliveryErrors: [] };
-  const send = (res: ServerResponse, status: number, page: Parameters<typeof sendPage>[2]): void => sendPage(res, status, page, options.playerOrigin);
+  const send = (res: ServerResponse, status: number, page: Parameters<typeof sendPage>[2]): void => {
+    sendPage(res, status, page, options.playerOrigin);
+  };
 
   const webhooks = createWebhookHandler({
     client,
@@ -80,7 +82,7 @@ export function createApp(options: AppOptions): App {
     onError: (error, delivery) => {
       const code = (error as { code?: string }).code;
       seen.deliveryErrors.push({ status: delivery.status, code });
-      console.error(`webhook delivery not handled: ${delivery.status} ${code ?? String(error)}`);
+      console.error(`webhook delivery not handled: ${String(delivery.status)} ${code ?? String(error)}`);
     },
   });
 
@@ -97,9 +99,15 @@ export function createApp(options: AppOptions): App {
 
   async function startVerification(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const subjectId = subjectOf(req);
-    if (subjectId === undefined) return redirect(res, "/");
+    if (subjectId === undefined) {
+      redirect(res, "/");
+      return;
+    }
     const fields = await readForm(req);
-    if (fields === undefined) return send(res, 413, problemPage("Form too large", "The form was over 16 KiB."));
+    if (fields === undefined) {
+      send(res, 413, problemPage("Form too large", "The form was over 16 KiB."));
+      return;
+    }
     const form: HomeForm = {
       givenName: fields.get("givenName") ?? "",
       familyName: fields.get("familyName") ?? "",
@@ -128,18 +136,25 @@ export function createApp(options: AppOptions): App {
 
   async function returned(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const subjectId = subjectOf(req);
-    if (subjectId === undefined) return send(res, 400, refusedPage("NOT_SIGNED_IN"));
+    if (subjectId === undefined) {
+      send(res, 400, refusedPage("NOT_SIGNED_IN"));
+      return;
+    }
     let reference: string | undefined;
     try {
       // Checked against the user signed in now, never against anything in the URL.
       reference = verifyRedirectState({ secret: options.stateSecret, subjectId, state: stateFromReturnUrl(req.url ?? ""), now }).data;
     } catch (error) {
-      if (error instanceof RedirectStateError) return send(res, 400, refusedPage(error.code));
-      throw error;
+      if (!(error instanceof RedirectStateError)) throw error;
+      send(res, 400, refusedPage(error.code));
+      return;
     }
     const verification = reference === undefined ? undefined : verifications.get(reference);
-    // A genuine state this process does not know: it was restarted (the Maps are gone).
-    if (verification === undefined) return send(res, 400, refusedPage("UNKNOWN_VERIFICATION"));
+    if (verification === undefined) {
+      // A genuine state this process does not know: it was restarted (the Maps are gone).
+      send(res, 400, refusedPage("UNKNOWN_VERIFICATION"));
+      return;
+    }
     const outcome = ended.get(verification.sessionId) ?? (await outcomeFromApi(verification.sessionId));
     send(res, 200, outcomePage(outcome));
   }
@@ -153,12 +168,13 @@ export function createApp(options: AppOptions): App {
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", url).pathname;
-    if (path === WEBHOOK_PATH) return webhooks(req, res);
-    if (req.method === "GET" && path === "/") return home(req, res);
-    if (req.method === "POST" && path === "/verify") return startVerification(req, res);
-    if (req.method === "GET" && path === RETURN_PATH) return returned(req, res);
-    if (req.method === "GET" && path === "/seen.json") return sendJson(res, seen);
-    send(res, 404, problemPage("Not found", `Nothing at ${path}.`));
+    const request = `${req.method ?? ""} ${path}`;
+    if (path === WEBHOOK_PATH) await webhooks(req, res); // any method: the handler answers 405 to all but POST
+    else if (request === "GET /") home(req, res);
+    else if (request === "POST /verify") await startVerification(req, res);
+    else if (request === `GET ${RETURN_PATH}`) await returned(req, res);
+    else if (request === "GET /seen.json") sendJson(res, seen);
+    else send(res, 404, problemPage("Not found", `Nothing at ${path}.`));
   }
 
   return {

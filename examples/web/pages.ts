@@ -19,8 +19,9 @@ function html(literals: TemplateStringsArray, ...values: readonly HtmlValue[]): 
 function render(value: HtmlValue): string {
   if (value === undefined || value === false) return "";
   if (value instanceof Html) return value.text;
-  if (Array.isArray(value)) return value.map(render).join("");
-  return String(value).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") return value.replace(/[&<>"']/g, (char) => `&#${String(char.charCodeAt(0))};`);
+  return value.map(render).join("");
 }
 
 const STYLE = "body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.5rem 0}pre{background:#f4f4f4;padding:.5rem;overflow:auto}.bad{color:#a00}";

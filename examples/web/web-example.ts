@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createClient } from "@flowsmith/runtime";
 import { startEmulator } from "flowsmith/emulator";
-import { createApp, RETURN_PATH, WEBHOOK_PATH, type App } from "./app.js";
+import { createApp, RETURN_PATH, WEBHOOK_PATH } from "./app.js";
 
 export interface WebExampleOptions {
   /** Default "127.0.0.1". */
@@ -31,9 +31,9 @@ export interface RunningWebExample {
 }
 
 export async function startWebExample(options: WebExampleOptions = {}): Promise<RunningWebExample> {
-  // The emulator needs this server's URL (webhooks, allowlist) and the app needs the emulator: listen first, handle once wired.
-  let app: App | undefined;
-  const server = createServer((req, res) => (app ? app.handle(req, res) : res.writeHead(503).end()));
+  // The emulator needs this server's URL (webhooks, allowlist) and the app needs the emulator:
+  // listen first, handle requests once wired (nobody has the URL before).
+  const server = createServer();
   const url = await listen(server, options.host ?? "127.0.0.1", options.port ?? 0);
   // Fresh secrets per run; a real app reads them from its secret store.
   const webhookSecret = `whsec_${randomBytes(32).toString("base64")}`;
@@ -55,15 +55,15 @@ export async function startWebExample(options: WebExampleOptions = {}): Promise<
     ...emulator.clients.staging,
     userAgent: "flowsmith-web-example/1.0",
   });
-  app = createApp({ client, url, playerOrigin: new URL(emulator.baseUrl).origin, stateSecret, webhookSecret, now: options.now ?? Date.now });
-  const wired = app;
+  const app = createApp({ client, url, playerOrigin: new URL(emulator.baseUrl).origin, stateSecret, webhookSecret, now: options.now ?? Date.now });
+  server.on("request", app.handle);
   return {
     url,
     emulatorUrl: emulator.baseUrl,
     close: async () => {
       // Deliveries accepted are still read from the API: let them finish before the emulator goes.
       const closed = stop(server);
-      await wired.drain();
+      await app.drain();
       await emulator.close();
       await client.close();
       server.closeAllConnections();
@@ -85,7 +85,9 @@ function listen(server: Server, host: string, port: number): Promise<string> {
 
 function stop(server: Server): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    server.close(() => {
+      resolve();
+    });
     // Browsers keep idle connections open; they would hold close() for minutes.
     server.closeIdleConnections();
   });

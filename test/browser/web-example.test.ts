@@ -142,7 +142,7 @@ describe("a return URL that does not verify is refused, and the outcome is not s
 
   test.each([
     ["its expiry moved a day later", (parts: string[]) => [parts[0], String(Number(parts[1]) + 86_400_000), ...parts.slice(2)]],
-    ["its signature altered", (parts: string[]) => [...parts.slice(0, 5), `${parts[5]!.slice(0, -1)}${parts[5]!.endsWith("A") ? "B" : "A"}`]],
+    ["its signature altered", (parts: string[]) => [...parts.slice(0, 5), `${parts[5]!.startsWith("A") ? "B" : "A"}${parts[5]!.slice(1)}`]],
   ])("tampered (%s): STATE_TAMPERED, though the session ended and its webhook was verified", async (_, tamper) => {
     const parts = returnUrl.searchParams.get("state")!.split(".");
     await expectRefused(owner, withState(tamper(parts).join(".")), "STATE_TAMPERED");
