@@ -1,7 +1,10 @@
-/** Where a flow description's bytes come from: a file, or (later) the service's API. */
+/**
+ * A flow description's bytes, from where the config says they are: a file,
+ * or (later) the service's API. The one place that reads a description.
+ */
 import { readFile } from "node:fs/promises";
-import type { FlowSource } from "./config/config-types.js";
-import { CodegenError } from "./errors.js";
+import type { FlowSource } from "../config/config-types.js";
+import { CodegenError } from "../errors.js";
 
 export interface SourceBytes {
   readonly bytes: Uint8Array;
@@ -9,7 +12,15 @@ export interface SourceBytes {
   readonly display: string;
 }
 
-export async function readSourceOrThrow(source: FlowSource, context: { flow?: string; pointer: string; configFile: string }): Promise<SourceBytes> {
+/** Where the flow sits in the config, for error messages. */
+export interface SourceContext {
+  readonly flow?: string;
+  /** The flow's entry in the config: `#/flows/2`. */
+  readonly pointer: string;
+  readonly configFile: string;
+}
+
+export async function readSourceOrThrow(source: FlowSource, context: SourceContext): Promise<SourceBytes> {
   if (source.kind === "api") {
     throw new CodegenError(
       "SOURCE_UNSUPPORTED",
@@ -25,6 +36,7 @@ export async function readSourceOrThrow(source: FlowSource, context: { flow?: st
       "SOURCE_NOT_FOUND",
       code === "ENOENT" ? `description file ${source.display} not found` : `cannot read ${source.display} (${code})`,
       { file: context.configFile, pointer: `${context.pointer}/source/file`, ...(context.flow ? { flow: context.flow } : {}) },
+      { cause: error },
     );
   }
 }
