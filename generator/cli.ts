@@ -123,7 +123,11 @@ function reportCheck(result: CodegenResult, io: CliIo): number {
   }
   io.stderr.write(`${out}/ is out of date; ${result.changes.length} file(s) differ from what the descriptions produce:\n`);
   for (const change of result.changes) io.stderr.write(`  ${change.reason.padEnd(8)} ${out}/${change.path}\n`);
-  io.stderr.write("Run `npx flowsmith codegen` and commit the result.\n");
+  io.stderr.write(
+    result.editedWithManifest.length > 0
+      ? "Run `npx flowsmith codegen --force` and commit the result: the manifest was edited to agree with the changed files, so a run without --force would keep them.\n"
+      : "Run `npx flowsmith codegen` and commit the result.\n",
+  );
   return 1;
 }
 

@@ -66,6 +66,8 @@ export interface CodegenResult {
   readonly notGenerated: readonly string[];
   /** Check: the manifest differs only in the flowsmith that wrote it (the files are the same). */
   readonly otherGenerator?: { readonly generator?: GeneratorStamp };
+  /** Check: changed files the manifest agrees with (edited along with it): a write reuses them, --force replaces them. */
+  readonly editedWithManifest: readonly string[];
   /** Interrupted writes finished or undone before this run, one sentence each. */
   readonly recovered: readonly string[];
   /** Write: files of the old outputDir that could not be matched with the new one (left beside it; never expected). */
@@ -101,6 +103,7 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
     notGenerated: flows.filter((flow) => !flow.entry).map((flow) => flow.pointer),
     recovered: output.recovered,
     unverified: [],
+    editedWithManifest: [],
     ...outcome,
   };
 }

@@ -11,7 +11,7 @@ import path from "node:path";
 import { CodegenError } from "../errors.js";
 import { crashPoint } from "./crash-points.js";
 import { previousDirOf, removePreviousDir, stagingDirOf } from "./interrupted-write.js";
-import { differsOnlyInGenerator, MANIFEST_FILE, type GeneratorStamp } from "./manifest.js";
+import { differsOnlyInGenerator, MANIFEST_FILE, sha256, type GeneratorStamp } from "./manifest.js";
 import type { OutputDirState } from "./output-dir.js";
 import { compareWithDisk, type FileChange, type KeptFile, type OutputPlan } from "./output-plan.js";
 
@@ -21,16 +21,27 @@ export interface CheckOutcome {
   readonly kept: readonly KeptFile[];
   /** Set when the manifest differs only in the generator that wrote it (the files are the same): that generator. */
   readonly otherGenerator?: { readonly generator?: GeneratorStamp };
+  /**
+   * Changed files whose hash the manifest records as it is on disk: edited
+   * along with the manifest, so a write would reuse them; only --force
+   * replaces them.
+   */
+  readonly editedWithManifest: readonly string[];
 }
 
 export async function checkOutput(plan: OutputPlan, output: OutputDirState): Promise<CheckOutcome> {
   const { changes, kept } = await compareWithDisk(plan, output);
+  const editedWithManifest: string[] = [];
+  for (const change of changes) {
+    if (change.reason !== "changed" || change.path === MANIFEST_FILE) continue;
+    const hash = sha256(await readFile(path.join(output.dir, change.path)));
+    if (output.written.get(change.path) === hash) editedWithManifest.push(change.path);
+  }
   const manifest = changes.find((change) => change.path === MANIFEST_FILE && change.reason === "changed");
-  if (!manifest) return { changes, kept };
-  const onDisk = await readFile(path.join(output.dir, MANIFEST_FILE), "utf8");
-  const otherGenerator = differsOnlyInGenerator(onDisk, plan.files.get(MANIFEST_FILE) ?? "");
-  if (!otherGenerator) return { changes, kept };
-  return { changes: changes.filter((change) => change !== manifest), kept, otherGenerator };
+  const otherGenerator =
+    manifest && differsOnlyInGenerator(await readFile(path.join(output.dir, MANIFEST_FILE), "utf8"), plan.files.get(MANIFEST_FILE) ?? "");
+  if (!otherGenerator) return { changes, kept, editedWithManifest };
+  return { changes: changes.filter((change) => change !== manifest), kept, otherGenerator, editedWithManifest };
 }
 
 export interface WriteOutcome {

@@ -16,7 +16,7 @@ interface Case {
   /** outputDir as written in the config. */
   readonly outputDir: string;
   /** Builds what the case needs around the project. */
-  readonly arrange?: (project: Project) => Promise<void>;
+  readonly arrange?: (project: Project) => Promise<unknown>;
   /** Flow sources, when not the project's flows/. */
   readonly sources?: readonly string[];
   readonly code: "UNSAFE_OUTPUT_DIR" | "OUTPUT_DIR_NOT_EMPTY";
