@@ -102,14 +102,15 @@ async function replaceOutputDirOrThrow(plan: OutputPlan, kept: readonly KeptFile
 async function stageOrThrow(plan: OutputPlan, kept: readonly KeptFile[], outputDir: string, staging: string): Promise<void> {
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
-  let written = 0;
+  let staged = 0;
   for (const [file, content] of plan.files) {
     if (file === MANIFEST_FILE) continue;
     await writeInto(path.join(staging, file), content);
-    if ((written += 1) === 1) crashPoint("staging-partial");
+    if ((staged += 1) === 1) crashPoint("staging-partial");
   }
   for (const file of [...plan.keep, ...kept.map((entry) => entry.path)]) {
     await copyEntryOrThrow(path.join(outputDir, file), path.join(staging, file));
+    if ((staged += 1) === 1) crashPoint("staging-partial");
   }
   const manifest = path.join(staging, `${MANIFEST_FILE}.partial`);
   await writeFile(manifest, plan.files.get(MANIFEST_FILE) ?? "");
