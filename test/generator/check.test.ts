@@ -29,7 +29,7 @@ describe("codegen --check", () => {
     let changed: Awaited<ReturnType<typeof runCodegen>> | undefined;
     await jest.isolateModulesAsync(async () => {
       jest.doMock("@flowsmith/runtime", () => ({ ...jest.requireActual("@flowsmith/runtime"), MAX_STATE_LENGTH: 1024 }));
-      const { runCodegen: runWithOtherConstant } = await import("../../generator/pipeline");
+      const { runCodegen: runWithOtherConstant } = await import("../../generator/pipeline.js");
       changed = await runWithOtherConstant({ configPath: config, check: true });
     });
     expect(changed!.changes.map((change) => `${change.reason} ${change.path}`)).toEqual([
