@@ -8,20 +8,20 @@
 import { flowsmithVersion, runtimeVersion } from "../generator/versions.js";
 
 /** What a command's module exports. */
-export interface CommandModule {
+interface CommandModule {
   /** Every option with its default and meaning: what `flowsmith <command> --help` prints. */
   readonly usage: string;
   /** Runs the command with the arguments after its name; resolves with an exit code (see EXIT). */
   run(args: readonly string[], io: CommandIo): Promise<number>;
 }
 
-export interface CommandIo {
+interface CommandIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
 }
 
 /** The same for every command. */
-export const EXIT = {
+const EXIT = {
   ok: 0,
   /** A failure, or output that is out of date (`codegen --check`). */
   failed: 1,

@@ -132,6 +132,7 @@ interface FlowOutcome {
   readonly report?: FlowReport;
 }
 
+/** One flow: read its description → build its model → emit its files (emit/ formats them with prettier). */
 async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<FlowOutcome> {
   const started = performance.now();
   const known = flow.name ?? nameInManifest(flow, run);
@@ -141,15 +142,14 @@ async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<
   const inputsHash = sha256([run.config.runtimeImport, flow.name ?? "", source.display, sha256(source.bytes)].join("\n"));
   const reused = run.reuse ? await reusableOrUndefined(inputsHash, run) : undefined;
   if (reused) return done(flow, reused.name, reused.entry, undefined, started, run);
-  const { parseDescriptionOrThrow, buildFlowModelOrThrow, emitFlowOrThrow } = await generationSteps();
+  const steps = await generationSteps();
   try {
-    const description = parseDescriptionOrThrow(source.bytes, source.display);
-    const model = buildFlowModelOrThrow(description, flow.name ? { name: flow.name } : {});
+    const description = steps.parseDescriptionOrThrow(source.bytes, source.display);
+    const model = steps.buildFlowModelOrThrow(description, flow.name ? { name: flow.name } : {});
     if (isLeftOut(model.name, run)) return leftOut(flow, model.name, run);
-    const emitted = await emitFlowOrThrow(model, { runtimeImport: run.config.runtimeImport });
-    const files = new Map(emitted.map((file) => [file.path, file.content]));
-    const { id, version, environment } = model;
+    const files = new Map((await steps.emitFlowOrThrow(model, { runtimeImport: run.config.runtimeImport })).map((file) => [file.path, file.content]));
     const hashes = Object.fromEntries([...files].map(([file, content]) => [file, sha256(content)]));
+    const { id, version, environment } = model;
     return done(flow, model.name, { source: source.display, inputsHash, id, version, environment, files: hashes }, files, started, run);
   } catch (error) {
     throw withFlowName(error, flow.name);
@@ -216,8 +216,7 @@ async function generateIndexOrThrow(names: readonly string[], run: Run): Promise
   if (run.reuse && sameGenerator && previous?.inputsHash === inputsHash && (await filesAsWritten(previous.files, run.output))) {
     return { entry: previous };
   }
-  const { emitIndex } = await generationSteps();
-  const file = await emitIndex(sorted.map((name) => ({ name })));
+  const file = await (await generationSteps()).emitIndex(sorted.map((name) => ({ name })));
   return { entry: { inputsHash, files: { [file.path]: sha256(file.content) } }, files: new Map([[file.path, file.content]]) };
 }
 

@@ -17,7 +17,7 @@ import {
   type UserFlowConfig,
 } from "./config-types.js";
 
-export const DEFAULT_CONFIG_FILE = "codegen.config.json";
+const DEFAULT_CONFIG_FILE = "codegen.config.json";
 
 export async function loadConfigOrThrow(configPath: string = DEFAULT_CONFIG_FILE): Promise<ResolvedConfig> {
   const absolute = path.resolve(configPath);
@@ -161,7 +161,7 @@ function resolveSource(source: UserFlowConfig["source"], root: string): FlowSour
 }
 
 /** A path relative to the working directory when it is inside it, posix separators, for messages and headers. */
-export function displayPath(absolute: string): string {
+function displayPath(absolute: string): string {
   const relative = path.relative(process.cwd(), absolute);
   const shown = relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : absolute;
   return shown.split(path.sep).join("/");

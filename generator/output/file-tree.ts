@@ -6,12 +6,10 @@
 import { lstat, readdir, readFile, readlink } from "node:fs/promises";
 import path from "node:path";
 
-export type EntryKind = "file" | "symlink" | "empty-dir" | "other";
-
 export interface TreeEntry {
   /** Relative to the folder listed, posix separators. */
   readonly path: string;
-  readonly kind: EntryKind;
+  readonly kind: "file" | "symlink" | "empty-dir" | "other";
 }
 
 /** Files, links, empty folders and anything else, sorted by path; [] when the folder does not exist. */

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Environment } from "@flowsmith/runtime";
-import { isSafeRelativePath } from "./file-tree.js";
+import { compare, isSafeRelativePath } from "./file-tree.js";
 
 export const MANIFEST_FILE = ".flowsmith-manifest.json";
 
@@ -161,8 +161,4 @@ function sortedRecord(record: Readonly<Record<string, string>>): Record<string, 
 /** (As model/build-context.ts has it; output/ does not reach into the model for five lines.) */
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

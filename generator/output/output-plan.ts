@@ -38,12 +38,10 @@ export function planOutput(
   return { files, keep };
 }
 
-export type ChangeReason = "missing" | "changed" | "extra";
-
 export interface FileChange {
   readonly path: string;
   /** missing: planned, not on disk; changed: planned, different on disk; extra: flowsmith's, no longer planned (a write deletes it). */
-  readonly reason: ChangeReason;
+  readonly reason: "missing" | "changed" | "extra";
 }
 
 export interface KeptFile {
