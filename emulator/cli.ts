@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorOptions } from "./index.js";
+import { parseRedirectAllowlistOrThrow } from "./player/redirect-allowlist.js";
 
 export interface CliIo {
   readonly stdout: { write(text: string): unknown };
@@ -29,6 +30,8 @@ Options:
   --webhook-url <url>  where session-ended notifications are POSTed (default: none sent)
   --created-ms <n>     how long a new session stays CREATED, in ms (default: 300)
   --step-ms <n>        how long START, and the OTP step without a ticket, each last, in ms (default: 300)
+  --redirect-allowlist <origin or URL prefix>
+                       where a session's redirectUrl may point; repeatable, replaces the default (loopback)
   -h, --help           this help
 
 Exit codes: 0 stopped by a signal, 1 could not start (config or description error), 2 usage error.
@@ -72,6 +75,7 @@ function parseOptionsOrThrow(args: readonly string[]): EmulatorOptions {
       "webhook-url": { type: "string" },
       "created-ms": { type: "string" },
       "step-ms": { type: "string" },
+      "redirect-allowlist": { type: "string", multiple: true },
     },
   });
   return {
@@ -82,12 +86,19 @@ function parseOptionsOrThrow(args: readonly string[]): EmulatorOptions {
     ...(values["webhook-url"] !== undefined ? { webhookUrl: values["webhook-url"] } : {}),
     ...(values["created-ms"] !== undefined ? { createdMs: integerOrThrow("--created-ms", values["created-ms"]) } : {}),
     ...(values["step-ms"] !== undefined ? { stepMs: integerOrThrow("--step-ms", values["step-ms"]) } : {}),
+    ...(values["redirect-allowlist"] !== undefined ? { redirectAllowlist: allowlistOrThrow(values["redirect-allowlist"]) } : {}),
   };
 }
 
 function integerOrThrow(flag: string, text: string): number {
   if (!/^\d+$/.test(text)) throw new Error(`${flag} must be a whole number >= 0, got "${text}"`);
   return Number(text);
+}
+
+/** Checked here too, so a bad entry is a usage error (exit 2) like any other bad flag. */
+function allowlistOrThrow(entries: string[]): string[] {
+  parseRedirectAllowlistOrThrow(entries);
+  return entries;
 }
 
 function untilSignal(): Promise<void> {

@@ -8,7 +8,7 @@
 import { parseArgs } from "node:util";
 import { createProgressLine } from "./cli-progress.js";
 import { CodegenError } from "./errors.js";
-import { MANIFEST_FILE } from "./output/manifest.js";
+import { MANIFEST_FILE, type GeneratorStamp } from "./output/manifest.js";
 import { runCodegen, type CodegenResult, type FlowReport } from "./pipeline.js";
 import { flowsmithVersion, runtimeVersion } from "./versions.js";
 
@@ -109,14 +109,7 @@ function formatFlowLine(flow: FlowReport): string {
 
 function reportCheck(result: CodegenResult, io: CliIo): number {
   const out = result.config.outputDisplay;
-  if (result.otherGenerator) {
-    const stamp = result.otherGenerator.generator;
-    const by = stamp ? `flowsmith ${stamp.flowsmith} (@flowsmith/runtime ${stamp.runtime})` : "an earlier flowsmith";
-    io.stdout.write(
-      `note: ${out}/${MANIFEST_FILE} was written by ${by}; this is flowsmith ${flowsmithVersion()} (@flowsmith/runtime ${runtimeVersion()}). ` +
-        "Every generated file is identical, so the check passes; the next `npx flowsmith codegen` updates the manifest.\n",
-    );
-  }
+  if (result.otherGenerator) io.stdout.write(`note: ${out}/${MANIFEST_FILE} ${otherGeneratorNote(result.otherGenerator.generator)}\n`);
   if (result.changes.length === 0) {
     io.stdout.write(`${out}/ is up to date.\n`);
     return 0;
@@ -129,6 +122,18 @@ function reportCheck(result: CodegenResult, io: CliIo): number {
       : "Run `npx flowsmith codegen` and commit the result.\n",
   );
   return 1;
+}
+
+function otherGeneratorNote(stamp: GeneratorStamp | undefined): string {
+  const current = `flowsmith ${flowsmithVersion()} (@flowsmith/runtime ${runtimeVersion()})`;
+  const written = stamp && `flowsmith ${stamp.flowsmith} (@flowsmith/runtime ${stamp.runtime})`;
+  const by =
+    written === undefined
+      ? `was written by a flowsmith from before manifests named their version; this is ${current}`
+      : written === current
+        ? `was written by another build of ${current} (its generator sources or libraries differ)`
+        : `was written by ${written}; this is ${current}`;
+  return `${by}. Every generated file is identical, so the check passes; the next \`npx flowsmith codegen\` updates the manifest.`;
 }
 
 function reportWrite(result: CodegenResult, io: CliIo): number {

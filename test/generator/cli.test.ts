@@ -54,9 +54,9 @@ describe("flowsmith (the dispatcher)", () => {
     const codegen = (await cli(["codegen", "--help"])).stdout;
     for (const option of ["--config <path>", "--check", "--force", "--flow <name>", "--help"]) expect(codegen).toMatch(new RegExp(`${option} +\\S`));
     const emulator = (await cli(["emulator", "--help"])).stdout;
-    const parsed = [...(await readFile(path.join(REPO, "emulator/cli.ts"), "utf8")).matchAll(/"?([a-z-]+)"?: \{ type: "string" \}/g)].map((m) => m[1]);
+    const parsed = [...(await readFile(path.join(REPO, "emulator/cli.ts"), "utf8")).matchAll(/"?([a-z-]+)"?: \{ type: "(?:string|boolean)"/g)].map((m) => m[1]);
     expect(parsed.length).toBeGreaterThan(5);
-    for (const option of parsed) expect(emulator).toMatch(new RegExp(`--${option} .*\\S`));
+    for (const option of parsed) expect(emulator).toMatch(new RegExp(`--${option} +\\S`));
   });
 
   it("only the dispatcher imports the emulator, and the emulator reads the generator only through generator/index.ts", async () => {
@@ -90,6 +90,13 @@ describe("flowsmith codegen (CLI)", () => {
     expect(check).toMatchObject({ code: 0 });
     expect(check.stdout).toMatch(/generated\/signing\s+checked in \d+ ms\n[\s\S]*generated\/ is up to date/);
     expect(check.stdout).not.toMatch(/generated in/);
+
+    const manifestFile = path.join(dir, "generated/.flowsmith-manifest.json");
+    const manifest = await readFile(manifestFile, "utf8");
+    await writeFile(manifestFile, manifest.replace(/"flowsmith": "[^"]+"/, '"flowsmith": "0.0.9"'));
+    const otherVersion = await cli(["codegen", "--check"], dir);
+    expect(otherVersion.code).toBe(0);
+    expect(otherVersion.stdout).toMatch(/note: generated\/\.flowsmith-manifest\.json was written by flowsmith 0\.0\.9 \(@flowsmith\/runtime [^)]+\); this is flowsmith [^.]+\.[^.]+\.[^ ]+ .*the check passes/);
 
     await writeFile(path.join(dir, "generated/signing/index.ts"), "// stale\n");
     const stale = await cli(["codegen", "--check"], dir);
