@@ -72,7 +72,9 @@ export async function run(args: readonly string[], io: CliIo = process): Promise
       check,
       force: values.force ?? false,
       flows: values.flow ?? [],
-      onProgress: (step) => progress.update(step),
+      onProgress: (step) => {
+        progress.update(step);
+      },
     });
     progress.end();
     printRun(result, io);

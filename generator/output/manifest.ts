@@ -57,7 +57,7 @@ export async function readManifest(outputDir: string): Promise<ManifestRead> {
     text = await readFile(path.join(outputDir, MANIFEST_FILE), "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? { kind: "absent" } : { kind: "unreadable", reason: `cannot read it (${code})` };
+    return code === "ENOENT" ? { kind: "absent" } : { kind: "unreadable", reason: `cannot read it (${code ?? String(error)})` };
   }
   try {
     return { kind: "read", manifest: parseManifestOrThrow(JSON.parse(text)) };
@@ -110,8 +110,7 @@ export function filesWrittenBy(manifest: Manifest | undefined): Map<string, stri
 
 export function serializeManifest(manifest: Manifest): string {
   const flows: Record<string, ManifestFlow> = {};
-  for (const name of Object.keys(manifest.flows).sort(compare)) {
-    const flow = manifest.flows[name]!;
+  for (const [name, flow] of Object.entries(manifest.flows).sort(([a], [b]) => compare(a, b))) {
     flows[name] = { ...flow, files: sortedRecord(flow.files) };
   }
   const index = manifest.index && { inputsHash: manifest.index.inputsHash, files: sortedRecord(manifest.index.files) };

@@ -34,7 +34,7 @@ export async function readSourceOrThrow(source: FlowSource, context: SourceConte
     const code = (error as NodeJS.ErrnoException).code;
     throw new CodegenError(
       "SOURCE_NOT_FOUND",
-      code === "ENOENT" ? `description file ${source.display} not found` : `cannot read ${source.display} (${code})`,
+      code === "ENOENT" ? `description file ${source.display} not found` : `cannot read ${source.display} (${code ?? String(error)})`,
       { file: context.configFile, pointer: `${context.pointer}/source/file`, ...(context.flow ? { flow: context.flow } : {}) },
       { cause: error },
     );

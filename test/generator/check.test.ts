@@ -4,20 +4,20 @@
  * generated files edited together with the manifest, and passes, saying so,
  * when only the manifest's generator stamp differs.
  */
-import { appendFile, readFile, writeFile } from "node:fs/promises";
+import { appendFile, readFile } from "node:fs/promises";
 import path from "node:path";
 import { sha256 } from "../../generator/output/manifest";
 import { runCodegen } from "../../generator/pipeline";
-import { makeProject, removeProjects, snapshot } from "./codegen-project";
+import { defined, makeProject, readManifestJson, removeProjects, snapshot, writeManifestJson, type ManifestJson } from "./codegen-project";
 
 afterAll(removeProjects);
 
 const MANIFEST = ".flowsmith-manifest.json";
 
-async function editManifest(out: string, edit: (manifest: any) => void): Promise<void> {
-  const manifest = JSON.parse(await readFile(path.join(out, MANIFEST), "utf8"));
+async function editManifest(out: string, edit: (manifest: ManifestJson) => void): Promise<void> {
+  const manifest = await readManifestJson(out);
   edit(manifest);
-  await writeFile(path.join(out, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  await writeManifestJson(out, manifest);
 }
 
 describe("codegen --check", () => {
@@ -26,13 +26,13 @@ describe("codegen --check", () => {
     await runCodegen({ configPath: config });
     const before = await snapshot(out);
     // The generator as another version of the runtime would make it: a shorter `state`.
-    let changed: Awaited<ReturnType<typeof runCodegen>> | undefined;
+    let changes: readonly { path: string; reason: string }[] = [];
     await jest.isolateModulesAsync(async () => {
-      jest.doMock("@flowsmith/runtime", () => ({ ...jest.requireActual("@flowsmith/runtime"), MAX_STATE_LENGTH: 1024 }));
+      jest.doMock("@flowsmith/runtime", () => ({ ...jest.requireActual<object>("@flowsmith/runtime"), MAX_STATE_LENGTH: 1024 }));
       const { runCodegen: runWithOtherConstant } = await import("../../generator/pipeline.js");
-      changed = await runWithOtherConstant({ configPath: config, check: true });
+      changes = (await runWithOtherConstant({ configPath: config, check: true })).changes;
     });
-    expect(changed!.changes.map((change) => `${change.reason} ${change.path}`)).toEqual([
+    expect(changes.map((change) => `${change.reason} ${change.path}`)).toEqual([
       `changed ${MANIFEST}`,
       "changed signing/index.ts",
       "changed signing/validate.ts",
@@ -45,7 +45,9 @@ describe("codegen --check", () => {
     await runCodegen({ configPath: config });
     await appendFile(path.join(out, "signing/index.ts"), "export const injected = 1;\n");
     const edited = await readFile(path.join(out, "signing/index.ts"));
-    await editManifest(out, (manifest) => (manifest.flows.signing.files["signing/index.ts"] = sha256(edited)));
+    await editManifest(out, (manifest) => {
+      defined(manifest.flows["signing"], "signing").files["signing/index.ts"] = sha256(edited);
+    });
 
     const check = await runCodegen({ configPath: config, check: true });
     expect(check.changes).toEqual([
@@ -73,15 +75,16 @@ describe("codegen --check", () => {
     expect(check.otherGenerator).toEqual({ generator: { flowsmith: "0.0.9", runtime: "0.0.8", fingerprint: "f".repeat(64) } });
 
     // Anything else in the manifest differing fails as before.
-    await editManifest(out, (manifest) => (manifest.flows.signing.version = 2));
+    await editManifest(out, (manifest) => {
+      defined(manifest.flows["signing"], "signing").version = 2;
+    });
     expect((await runCodegen({ configPath: config, check: true })).changes).toEqual([{ path: MANIFEST, reason: "changed" }]);
 
     // A write under another stamp reuses nothing: it regenerates and restamps.
     const write = await runCodegen({ configPath: config });
     expect(write.flows.map((flow) => flow.status)).toEqual(["generated"]);
     expect(write.changes).toEqual([{ path: MANIFEST, reason: "changed" }]);
-    expect(JSON.parse(await readFile(path.join(out, MANIFEST), "utf8")).generator.flowsmith).toBe(
-      JSON.parse(await readFile(path.resolve(__dirname, "../../package.json"), "utf8")).version,
-    );
+    const { version } = JSON.parse(await readFile(path.resolve(__dirname, "../../package.json"), "utf8")) as { version: string };
+    expect((await readManifestJson(out)).generator?.flowsmith).toBe(version);
   });
 });

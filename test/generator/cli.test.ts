@@ -54,7 +54,7 @@ describe("flowsmith (the dispatcher)", () => {
     const codegen = (await cli(["codegen", "--help"])).stdout;
     for (const option of ["--config <path>", "--check", "--force", "--flow <name>", "--help"]) expect(codegen).toMatch(new RegExp(`${option} +\\S`));
     const emulator = (await cli(["emulator", "--help"])).stdout;
-    const parsed = [...(await readFile(path.join(REPO, "emulator/cli.ts"), "utf8")).matchAll(/"?([a-z-]+)"?: \{ type: "(?:string|boolean)"/g)].map((m) => m[1]);
+    const parsed = [...(await readFile(path.join(REPO, "emulator/cli.ts"), "utf8")).matchAll(/"?([a-z-]+)"?: \{ type: "(?:string|boolean)"/g)].map((m) => m[1] ?? "");
     expect(parsed.length).toBeGreaterThan(5);
     for (const option of parsed) expect(emulator).toMatch(new RegExp(`--${option} +\\S`));
   });
@@ -68,7 +68,8 @@ describe("flowsmith (the dispatcher)", () => {
     }
     for (const file of await sources(path.join(REPO, "emulator"))) {
       for (const match of (await readFile(file, "utf8")).matchAll(/from "((?:\.\.\/)+generator\/[^"]+)"/g)) {
-        if (!match[1]!.endsWith("generator/index.js")) offenders.push(`${path.relative(REPO, file)} → ${match[1]}`);
+        const specifier = match[1] ?? "";
+        if (!specifier.endsWith("generator/index.js")) offenders.push(`${path.relative(REPO, file)} → ${specifier}`);
       }
     }
     expect(offenders).toEqual([]);

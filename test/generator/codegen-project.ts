@@ -96,3 +96,23 @@ export async function flowsmith(args: readonly string[], options: { cwd?: string
     return { code: failed.code, signal: failed.signal, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
+
+/** The parts of <outputDir>/.flowsmith-manifest.json that tests edit. */
+export interface ManifestJson {
+  generator?: { flowsmith: string; runtime: string; fingerprint: string };
+  flows: Record<string, { source: string; version: number; files: Record<string, string> }>;
+}
+
+export async function readManifestJson(out: string): Promise<ManifestJson> {
+  return JSON.parse(await readFile(path.join(out, ".flowsmith-manifest.json"), "utf8")) as ManifestJson;
+}
+
+export async function writeManifestJson(out: string, manifest: ManifestJson): Promise<void> {
+  await writeFile(path.join(out, ".flowsmith-manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** `value`, which the test has just arranged to exist. */
+export function defined<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing`);
+  return value;
+}

@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, symlink, unlink, writeFile } from "node:fs/pr
 import path from "node:path";
 import { CodegenError } from "../../generator/errors";
 import { runCodegen } from "../../generator/pipeline";
-import { makeProject, removeProjects, snapshot, writeConfig, type Project } from "./codegen-project";
+import { defined, makeProject, readManifestJson, removeProjects, snapshot, writeConfig, writeManifestJson, type Project } from "./codegen-project";
 
 afterAll(removeProjects);
 
@@ -212,9 +212,9 @@ describe("files in outputDir that flowsmith did not write", () => {
     const { root, config, out } = await makeProject({ flows: ["signing"] });
     await runCodegen({ configPath: config });
     await writeFile(path.join(root, "outside.txt"), "mine\n");
-    const manifest = JSON.parse(await readFile(path.join(out, ".flowsmith-manifest.json"), "utf8"));
-    manifest.flows.old = { ...manifest.flows.signing, files: { "../../outside.txt": "0".repeat(64) } };
-    await writeFile(path.join(out, ".flowsmith-manifest.json"), JSON.stringify(manifest));
+    const manifest = await readManifestJson(out);
+    manifest.flows["old"] = { ...defined(manifest.flows["signing"], "signing"), files: { "../../outside.txt": "0".repeat(64) } };
+    await writeManifestJson(out, manifest);
     const error = await runCodegen({ configPath: config }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "OUTPUT_DIR_NOT_EMPTY" });
     expect((error as Error).message).toMatch(/cannot say which of them flowsmith wrote \(flows\.old\.files lists "\.\.\/\.\.\/outside\.txt"/);
