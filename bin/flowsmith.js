@@ -6,7 +6,7 @@ try {
   cli = require("../dist/cli/main.js");
 } catch (error) {
   if (error && error.code === "MODULE_NOT_FOUND" && String(error.message).includes("dist/cli/main.js")) {
-    process.stderr.write("flowsmith: not built yet; run `npm run build` (npm ci does it through `prepare`).\n");
+    process.stderr.write("flowsmith: not built yet; in a clone of its repository run `npm run build` (the published package ships it built).\n");
     process.exit(1);
   }
   throw error;

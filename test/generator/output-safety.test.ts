@@ -221,6 +221,27 @@ describe("files in outputDir that flowsmith did not write", () => {
     expect(await readFile(path.join(root, "outside.txt"), "utf8")).toBe("mine\n");
   });
 
+  it("a manifest written before manifests had a generator stamp still says which files flowsmith wrote", async () => {
+    const { config, out } = await makeProject({ flows: ["signing", "aml-screening"] });
+    await runCodegen({ configPath: config });
+    const current = JSON.parse(await readFile(path.join(out, ".flowsmith-manifest.json"), "utf8")) as {
+      flows: unknown;
+      index: { inputsHash: string; files: Record<string, string> };
+    };
+    const older = { generatedBy: "flowsmith", flows: current.flows, index: { inputsHash: current.index.inputsHash, sha256: current.index.files["index.ts"] } };
+    await writeFile(path.join(out, ".flowsmith-manifest.json"), JSON.stringify(older, null, 2));
+    await writeConfig(config, { flows: [{ name: "signing", source: { file: "flows/signing.yaml" } }] });
+    const result = await runCodegen({ configPath: config });
+    expect(result.flows.map((flow) => flow.status)).toEqual(["generated"]);
+    expect(result.kept).toEqual([]);
+    expect(result.changes.map((change) => `${change.reason} ${change.path}`)).toEqual([
+      "changed .flowsmith-manifest.json",
+      "extra aml-screening/index.ts",
+      "extra aml-screening/validate.ts",
+      "changed index.ts",
+    ]);
+  });
+
   it("a first run into an empty folder is fine; without its manifest the folder is no longer flowsmith's", async () => {
     const { config, out } = await makeProject({ flows: ["signing"] });
     await mkdir(out);
