@@ -20,12 +20,17 @@ export interface SourceContext {
   readonly configFile: string;
 }
 
-export async function readSourceOrThrow(source: FlowSource, context: SourceContext): Promise<SourceBytes> {
+/**
+ * `where`: the config entry that names the source; absent for a file named
+ * on the command line (`flowsmith diff`), whose errors then name the file.
+ */
+export async function readSourceOrThrow(source: FlowSource, where?: SourceContext): Promise<SourceBytes> {
+  const flow = where?.flow ? { flow: where.flow } : {};
   if (source.kind === "api") {
     throw new CodegenError(
       "SOURCE_UNSUPPORTED",
       `source.api (flow ${source.flowId}, ${source.environment}) is not supported yet: download the description from the dashboard (flow versions view) and use { "file": "<path>" }`,
-      { file: context.configFile, pointer: `${context.pointer}/source`, ...(context.flow ? { flow: context.flow } : {}) },
+      where ? { file: where.configFile, pointer: `${where.pointer}/source`, ...flow } : {},
     );
   }
   try {
@@ -34,8 +39,8 @@ export async function readSourceOrThrow(source: FlowSource, context: SourceConte
     const code = (error as NodeJS.ErrnoException).code;
     throw new CodegenError(
       "SOURCE_NOT_FOUND",
-      code === "ENOENT" ? `description file ${source.display} not found` : `cannot read ${source.display} (${code ?? String(error)})`,
-      { file: context.configFile, pointer: `${context.pointer}/source/file`, ...(context.flow ? { flow: context.flow } : {}) },
+      code === "ENOENT" ? `flow description not found: ${source.display}` : `cannot read ${source.display} (${code ?? String(error)})`,
+      where ? { file: where.configFile, pointer: `${where.pointer}/source/file`, ...flow } : { file: source.display },
       { cause: error },
     );
   }

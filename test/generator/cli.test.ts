@@ -35,12 +35,14 @@ describe("flowsmith (the dispatcher)", () => {
   });
 
   it.each<[string, string[], { code: number; out: "stdout" | "stderr"; says: RegExp }]>([
-    ["no command", [], { code: 2, out: "stderr", says: /Usage: flowsmith <command>[\s\S]*codegen[\s\S]*emulator/ }],
+    ["no command", [], { code: 2, out: "stderr", says: /Usage: flowsmith <command>[\s\S]*codegen[\s\S]*emulator[\s\S]*diff/ }],
     ["--help", ["--help"], { code: 0, out: "stdout", says: /Usage: flowsmith <command>[\s\S]*Exit codes: 0 success, 1 failure or out-of-date output, 2 usage error/ }],
     ["help codegen", ["help", "codegen"], { code: 0, out: "stdout", says: /Usage: flowsmith codegen/ }],
     ["an unknown command", ["generate"], { code: 2, out: "stderr", says: /unknown command "generate"/ }],
     ["codegen --help", ["codegen", "--help"], { code: 0, out: "stdout", says: /Usage: flowsmith codegen \[options\]/ }],
     ["emulator --help", ["emulator", "--help"], { code: 0, out: "stdout", says: /Usage: flowsmith emulator \[options\]/ }],
+    ["diff --help", ["diff", "--help"], { code: 0, out: "stdout", says: /Usage: flowsmith diff <old> <new>/ }],
+    ["diff with one description", ["diff", "flows/signing.yaml"], { code: 2, out: "stderr", says: /expected two description files/ }],
     ["codegen with an unknown option", ["codegen", "--chek"], { code: 2, out: "stderr", says: /--chek[\s\S]*flowsmith codegen --help/ }],
     ["emulator with an unknown option", ["emulator", "--prot", "1"], { code: 2, out: "stderr", says: /--prot[\s\S]*flowsmith emulator --help/ }],
     ["emulator with a bad value", ["emulator", "--api-port", "x"], { code: 2, out: "stderr", says: /--api-port must be a whole number/ }],

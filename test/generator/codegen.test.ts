@@ -140,7 +140,7 @@ describe("runCodegen", () => {
 
   it.each([
     ["an api source", { source: { api: { flowId: "f-1", environment: "live" } } }, "SOURCE_UNSUPPORTED", /#\/flows\/0\/source: .*not supported yet/],
-    ["a missing description", { source: { file: "flows/nope.yaml" } }, "SOURCE_NOT_FOUND", /#\/flows\/0\/source\/file: description file flows\/nope\.yaml not found/],
+    ["a missing description", { source: { file: "flows/nope.yaml" } }, "SOURCE_NOT_FOUND", /#\/flows\/0\/source\/file: flow description not found: flows\/nope\.yaml/],
   ])("names the config entry of %s", async (_name, flow, code, message) => {
     const { config } = await makeProject();
     await writeConfig(config, { flows: [{ name: "x", ...flow }] });
