@@ -261,12 +261,16 @@ function withFlowName(error: unknown, name: string | undefined): unknown {
 let steps: Promise<GenerationSteps> | undefined;
 type GenerationSteps = typeof import("./read/load-description.js") &
   typeof import("./model/build-flow-model.js") &
-  typeof import("./emit/emit-flow.js");
+  typeof import("./emit/emit-flow.js") &
+  typeof import("./emit/emit-index.js");
 
 function generationSteps(): Promise<GenerationSteps> {
-  steps ??= Promise.all([import("./read/load-description.js"), import("./model/build-flow-model.js"), import("./emit/emit-flow.js")]).then(
-    ([read, model, emit]) => ({ ...read, ...model, ...emit }),
-  );
+  steps ??= Promise.all([
+    import("./read/load-description.js"),
+    import("./model/build-flow-model.js"),
+    import("./emit/emit-flow.js"),
+    import("./emit/emit-index.js"),
+  ]).then(([read, model, emitFlow, emitIndex]) => ({ ...read, ...model, ...emitFlow, ...emitIndex }));
   return steps;
 }
 
