@@ -9,7 +9,7 @@
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
  *                                     report in .bench-tmp/smoke/ (the smoke test)
  *   --json <file>                     also write the rows as JSON
- *   --only codegen,typecheck,throughput,upload,single-flight,install
+ *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -19,13 +19,15 @@ const { benchThroughput } = require("./throughput-bench.js");
 const { benchUpload } = require("./upload-bench.js");
 const { benchSingleFlight } = require("./single-flight-bench.js");
 const { benchInstall } = require("./install-bench.js");
+const { benchEmulatorMemory } = require("./emulator-memory-bench.js");
+const { benchPrism } = require("./prism-bench.js");
 const { compileGenerated, missingRuntimeParts } = require("./flowsmith-side.js");
 const { runNodeOrThrow } = require("./processes.js");
 const { createWorkspace, flowOf, REPO_ROOT } = require("./workspace.js");
 const { printTable, markdownReport } = require("./report.js");
 const { nowMs } = require("./stats.js");
 
-const BENCHMARKS = ["codegen", "typecheck", "throughput", "upload", "single-flight", "install"];
+const BENCHMARKS = ["codegen", "typecheck", "throughput", "upload", "single-flight", "install", "emulator-memory", "prism"];
 
 const MODES = {
   full: {
@@ -35,6 +37,8 @@ const MODES = {
     throughput: { rounds: 5, durationMs: 1000, warmupMs: 500 },
     upload: { rounds: 3, fileBytes: 16 * 1024 * 1024 },
     singleFlight: { calls: 200 },
+    emulatorMemory: { firstSessions: 1000, totalSessions: 100_000 },
+    prism: { rounds: 5, durationMs: 1000, warmupMs: 500, install: true },
   },
   smoke: {
     flows: 3,
@@ -43,6 +47,9 @@ const MODES = {
     throughput: { rounds: 1, durationMs: 100, warmupMs: 50 },
     upload: { rounds: 1, fileBytes: 64 * 1024 },
     singleFlight: { calls: 200 },
+    emulatorMemory: { firstSessions: 100, totalSessions: 1000 },
+    // Never installs (no network in the smoke test); measured only when a full run left Prism there.
+    prism: { rounds: 1, durationMs: 100, warmupMs: 50, install: false },
   },
 };
 
@@ -89,6 +96,15 @@ async function main(options) {
     const install = await benchInstall(workspace);
     rows.push(...install.rows);
     details.push(...install.details);
+  }
+  for (const [name, bench, benchSettings] of [
+    ["emulator-memory", benchEmulatorMemory, settings.emulatorMemory],
+    ["prism", benchPrism, settings.prism],
+  ]) {
+    if (!selected(name)) continue;
+    const result = await bench(benchSettings);
+    rows.push(...result.rows);
+    details.push(...result.details);
   }
   printTable(rows);
   for (const detail of details) process.stdout.write(`${detail}\n`);
@@ -150,7 +166,9 @@ function writeReports(options, { rows, details, settings, workspace, elapsedMs }
     `${settings.flows} flows; codegen ${settings.codegen.rounds} rounds; tsc ${settings.typecheck.rounds} rounds; ` +
     `throughput ${settings.throughput.rounds} rounds x ${settings.throughput.durationMs} ms at concurrency 16; ` +
     `upload ${settings.upload.rounds} rounds of 3 x ${settings.upload.fileBytes} bytes; ` +
-    `single-flight ${settings.singleFlight.calls} calls`;
+    `single-flight ${settings.singleFlight.calls} calls; ` +
+    `emulator memory ${settings.emulatorMemory.firstSessions} then ${settings.emulatorMemory.totalSessions} sessions; ` +
+    `emulator vs Prism ${settings.prism.rounds} rounds x ${settings.prism.durationMs} ms at concurrency 16`;
   const markdown = markdownReport({ rows, details, command, settings: settingsText, elapsedMs });
   // Only a full run of every benchmark replaces the committed BENCHMARKS.md; a partial one reports beside its scratch files.
   const complete = options.mode === "full" && BENCHMARKS.every((name) => options.only.includes(name));

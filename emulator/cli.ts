@@ -30,6 +30,9 @@ Options:
   --webhook-url <url>  where session-ended notifications are POSTed (default: none sent)
   --created-ms <n>     how long a new session stays CREATED, in ms (default: 300)
   --step-ms <n>        how long START, and the OTP step without a ticket, each last, in ms (default: 300)
+  --max-sessions <n>   sessions kept at most; past it the session that ended longest ago goes, else the oldest (default: 10000)
+  --webhook-secret <whsec_...>
+                       Standard Webhooks signing secret, whsec_ + base64 (default: none, deliveries unsigned)
   --redirect-allowlist <origin or URL prefix>
                        where a session's redirectUrl may point; repeatable, replaces the default (loopback)
   -h, --help           this help
@@ -75,6 +78,8 @@ function parseOptionsOrThrow(args: readonly string[]): EmulatorOptions {
       "webhook-url": { type: "string" },
       "created-ms": { type: "string" },
       "step-ms": { type: "string" },
+      "max-sessions": { type: "string" },
+      "webhook-secret": { type: "string" },
       "redirect-allowlist": { type: "string", multiple: true },
     },
   });
@@ -86,6 +91,8 @@ function parseOptionsOrThrow(args: readonly string[]): EmulatorOptions {
     ...(values["webhook-url"] !== undefined ? { webhookUrl: values["webhook-url"] } : {}),
     ...(values["created-ms"] !== undefined ? { createdMs: integerOrThrow("--created-ms", values["created-ms"]) } : {}),
     ...(values["step-ms"] !== undefined ? { stepMs: integerOrThrow("--step-ms", values["step-ms"]) } : {}),
+    ...(values["max-sessions"] !== undefined ? { maxSessions: integerOrThrow("--max-sessions", values["max-sessions"]) } : {}),
+    ...(values["webhook-secret"] !== undefined ? { webhookSecret: values["webhook-secret"] } : {}),
     ...(values["redirect-allowlist"] !== undefined ? { redirectAllowlist: allowlistOrThrow(values["redirect-allowlist"]) } : {}),
   };
 }
