@@ -55,7 +55,7 @@ export interface HomeForm {
   readonly locale: string;
 }
 
-export const SAMPLE_FORM: HomeForm = { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10", locale: "en" };
+const SAMPLE_FORM: HomeForm = { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10", locale: "en" };
 
 /** The app's page: who is signed in, and the form that starts a verification (again, with the problems, when refused). */
 export function homePage(subjectId: string, locales: readonly string[], form: HomeForm = SAMPLE_FORM, problems: readonly string[] = []): Html {
