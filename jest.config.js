@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // The browser suite has its own config (jest.browser.config.js, `npm run test:browser`).
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/browser/"],
   transform: {
     // Type-checking is tsc's job in `npm test`; jest only transpiles. The
     // package is CommonJS, so dynamic import() becomes require() as tsc emits it.
@@ -12,6 +14,8 @@ module.exports = {
     // Tests run the runtime from its sources, as tsconfig.json's paths do for tsc.
     "^@flowsmith/runtime$": "<rootDir>/runtime/index.ts",
     "^@flowsmith/runtime/(json|service-limits)$": "<rootDir>/runtime/$1.ts",
+    // The web example imports the emulator as users do (the package's ./emulator export).
+    "^flowsmith/emulator$": "<rootDir>/emulator/index.ts",
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
   testTimeout: 30000,

@@ -14,14 +14,14 @@ import { createSessionWith } from "@flowsmith/runtime";
 import type { Client, FileInput, FlowSpec, RequestOptions } from "@flowsmith/runtime";
 import { validate, validateResponse } from "./validate.js";
 
-/** Flow-specific: the flow's title, version, environment and description. */
-export const flow: Flow = JSON.parse(`{
-  "id": "00000000-0000-0000-0000-000000000000",
-  "version": 1,
-  "environment": "staging",
-  "title": "Template",
-  "path": "/api/v1/flows/00000000-0000-0000-0000-000000000000/staging/sessions"
-}`);
+/** Flow-specific: the flow's title, version, environment and description (JSON typed by `Flow`). */
+export const flow: Flow = {
+  id: "00000000-0000-0000-0000-000000000000",
+  version: 1,
+  environment: "staging",
+  title: "Template",
+  path: "/api/v1/flows/00000000-0000-0000-0000-000000000000/staging/sessions",
+};
 
 /** What the runtime needs to send a request of this flow: body form, locales, part names, file limits. */
 export const spec: FlowSpec<Flow["environment"]> = {

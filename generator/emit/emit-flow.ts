@@ -10,9 +10,6 @@ import { flowHeader } from "./header.js";
 import { moduleText } from "./module-text.js";
 import { validatorSourceOrThrow } from "./validator.js";
 
-// The pipeline's modules (flow-job.ts, emit-workers.ts) take the type from here.
-export type { EmittedFile } from "./emitted-file.js";
-
 export interface EmitOptions {
   /** Module specifier of the runtime as seen from `<outputDir>/<name>/index.ts`. */
   readonly runtimeImport: string;

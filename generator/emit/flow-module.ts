@@ -45,7 +45,7 @@ function runtimeImportOf(
   unused: ReadonlySet<string>,
 ): ImportDeclarationStructure {
   const named = Array.isArray(declaration.namedImports) ? declaration.namedImports : [];
-  const used = named.filter((binding) => !unused.has(typeof binding === "string" ? binding : String(binding.name)));
+  const used = named.filter((binding) => !unused.has(typeof binding === "string" ? binding : binding.name));
   return { ...declaration, moduleSpecifier: runtime, namedImports: used };
 }
 

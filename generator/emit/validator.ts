@@ -84,7 +84,8 @@ function rewiredOrThrow(model: FlowModel, which: Which, standalone: string): Com
     RUNTIME_HELPERS.has(helper) ? `validatorRuntime.${helper}` : whole,
   );
   if (rewired.includes("require(")) {
-    throw invalid(model, which, `ajv emitted a dependency the runtime does not provide: ${/require\([^)]*\)/.exec(rewired)?.[0]}`);
+    const dependency = /require\([^)]*\)/.exec(rewired)?.[0] ?? "require(...)";
+    throw invalid(model, which, `ajv emitted a dependency the runtime does not provide: ${dependency}`);
   }
   const name = AJV_EXPORT.exec(rewired)?.[1];
   if (!name) throw invalid(model, which, "ajv's code lacks the `validate` export");

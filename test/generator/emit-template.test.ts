@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Node, Project, type ImportDeclarationStructure, type SourceFile } from "ts-morph";
+import { Project, SyntaxKind, type SourceFile } from "ts-morph";
 import { emitFlowOrThrow } from "../../generator/emit/emit-flow.js";
 import { readTemplateOrThrow, TEMPLATE_RUNTIME_IMPORT } from "../../generator/emit/template.js";
 import type { FlowModel } from "../../generator/model/types.js";
@@ -21,13 +21,13 @@ let files = 0;
 
 function parse(text: string): SourceFile {
   files += 1;
-  return project.createSourceFile(`module-${files}.ts`, text);
+  return project.createSourceFile(`module-${String(files)}.ts`, text);
 }
 
 /** The imports with the runtime's specifier abstracted, as comparable data. */
 function importsOf(file: SourceFile, runtime: string): unknown[] {
   return file.getImportDeclarations().map((declaration) => {
-    const { moduleSpecifier, namedImports, isTypeOnly } = declaration.getStructure() as ImportDeclarationStructure;
+    const { moduleSpecifier, namedImports, isTypeOnly } = declaration.getStructure();
     const names = Array.isArray(namedImports) ? namedImports.map((n) => (typeof n === "string" ? n : n.name)) : [];
     return { moduleSpecifier: moduleSpecifier === runtime ? "<runtime>" : moduleSpecifier, names, isTypeOnly };
   });
@@ -35,11 +35,13 @@ function importsOf(file: SourceFile, runtime: string): unknown[] {
 
 function declarationNames(file: SourceFile): string[] {
   return file.getStatements().flatMap((statement) => {
-    if (Node.isVariableStatement(statement)) return statement.getDeclarations().map((d) => d.getName());
-    if (Node.isInterfaceDeclaration(statement) || Node.isTypeAliasDeclaration(statement) || Node.isFunctionDeclaration(statement)) {
-      return [statement.getName() ?? ""];
-    }
-    return [];
+    const variable = statement.asKind(SyntaxKind.VariableStatement);
+    if (variable) return variable.getDeclarations().map((d) => d.getName());
+    const named =
+      statement.asKind(SyntaxKind.InterfaceDeclaration) ??
+      statement.asKind(SyntaxKind.TypeAliasDeclaration) ??
+      statement.asKind(SyntaxKind.FunctionDeclaration);
+    return named ? [named.getName() ?? ""] : [];
   });
 }
 
@@ -51,7 +53,7 @@ describe("emitted modules keep the template's fixed parts", () => {
     const emitted = parse(index?.content ?? "");
 
     // The imports, pointed at the configured runtime; FileInput only where a type uses it.
-    const usesFileInput = emitted.getDescendants().some((node) => Node.isTypeReference(node) && node.getText() === "FileInput");
+    const usesFileInput = emitted.getDescendants().some((node) => node.isKind(SyntaxKind.TypeReference) && node.getText() === "FileInput");
     const expected = importsOf(template, TEMPLATE_RUNTIME_IMPORT).map((i) => {
       const { names, ...rest } = i as { names: string[] };
       return { ...rest, names: names.filter((name) => usesFileInput || name !== "FileInput") };
