@@ -13,7 +13,7 @@ export class NameAllocator {
   /** `base`, or the first free `base2`, `base3`, ... */
   claim(base: string): string {
     let name = base;
-    for (let n = 2; this.taken.has(name); n += 1) name = `${base}${n}`;
+    for (let n = 2; this.taken.has(name); n += 1) name = `${base}${String(n)}`;
     this.taken.add(name);
     return name;
   }
