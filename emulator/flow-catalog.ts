@@ -6,7 +6,7 @@
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { Environment } from "@flowsmith/runtime";
-import { loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema, type Schema } from "../generator/index.js";
+import { JSON_SCHEMA_AJV_OPTIONS, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema, type Schema } from "../generator/index.js";
 import { notFound } from "./errors.js";
 import type { EmulatedFlow, EmulatorOptions } from "./options.js";
 import { EMULATOR_DEFAULTS } from "./options.js";
@@ -34,8 +34,8 @@ export class FlowCatalog {
 
   static async loadOrThrow(options: EmulatorOptions): Promise<FlowCatalog> {
     const given = options.flows ?? (await loadConfiguredFlowsOrThrow(options.configPath ?? EMULATOR_DEFAULTS.configPath));
-    const strict = withFormats(new Ajv({ allErrors: true, strict: false }));
-    const coercing = withFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: true }));
+    const strict = withFormats(new Ajv({ ...JSON_SCHEMA_AJV_OPTIONS, allErrors: true, strict: false }));
+    const coercing = withFormats(new Ajv({ ...JSON_SCHEMA_AJV_OPTIONS, allErrors: true, strict: false, coerceTypes: true }));
     return new FlowCatalog(
       given.map((entry) => {
         const flow: EmulatedFlow = "model" in entry ? entry : { model: entry };

@@ -4,5 +4,5 @@
  * flow's rules are read one way everywhere.
  */
 export { loadFlowsOrThrow, type LoadedFlow } from "./load-flows.js";
-export { toJsonSchema, type JsonSchema } from "./model/json-schema.js";
+export { JSON_SCHEMA_AJV_OPTIONS, toJsonSchema, type JsonSchema } from "./model/json-schema.js";
 export type { FlowModel, ObjectSchema, PartName, Schema } from "./model/types.js";

@@ -7,6 +7,7 @@
 import type { BuildContext, Located } from "./build-context.js";
 import type { FlatProperty, FlatSchema } from "./flat-schema.js";
 import { jsonEqual } from "./json-equal.js";
+import { valueText } from "../read/value-text.js";
 
 export function mergeAllOfOrThrow(context: BuildContext, own: FlatSchema, members: readonly FlatSchema[]): FlatSchema {
   const all = [own, ...members];
@@ -43,7 +44,7 @@ function mergeKeywordsOrThrow(
       } else if (!jsonEqual(merged[key], value)) {
         throw context.error(
           "UNSUPPORTED_CONSTRUCT",
-          `allOf members disagree on \`${key}\`: ${JSON.stringify(merged[key])} at ${origin.get(key) ?? own.pointer} and ${JSON.stringify(value)} at ${schema.pointer}`,
+          `allOf members disagree on \`${key}\`: ${valueText(merged[key])} at ${origin.get(key) ?? own.pointer} and ${valueText(value)} at ${schema.pointer}`,
           `${own.pointer}/allOf`,
         );
       }
@@ -61,7 +62,7 @@ function mergePropertiesOrThrow(context: BuildContext, all: readonly FlatSchema[
     } else if (!jsonEqual(seen.value, property.value)) {
       throw context.error(
         "UNSUPPORTED_CONSTRUCT",
-        `allOf members declare property "${property.name}" differently (${seen.pointer} and ${property.pointer})`,
+        `allOf members declare property ${valueText(property.name)} differently (${seen.pointer} and ${property.pointer})`,
         property.pointer,
       );
     }

@@ -19,9 +19,15 @@ export interface RequestBody {
 
 const MEDIA_TYPES: Readonly<Record<BodyForm, string>> = { json: "application/json", multipart: "multipart/form-data" };
 
+/**
+ * With both forms, the multipart form is read in full and the JSON form is
+ * checked to describe the same request (form-comparison.ts); it may then show
+ * files too, since the flow is sent as multipart (docs/flow-descriptions.md, "Files").
+ */
 export function readRequestBodyOrThrow(context: BuildContext, operation: Located): RequestBody {
   const media = mediaByFormOrThrow(context, operation);
-  const json = media.json && normaliseRequestOrThrow(context, buildJsonFormOrThrow(context, media.json), "json");
+  const jsonUse = media.multipart ? "json-beside-multipart" : "json";
+  const json = media.json && normaliseRequestOrThrow(context, buildJsonFormOrThrow(context, media.json, jsonUse), "json");
   const multipart =
     media.multipart && normaliseRequestOrThrow(context, buildMultipartFormOrThrow(context, media.multipart), "multipart");
   if (json && multipart) assertSameRequestOrThrow(context, json, multipart);

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { CodegenError } from "../errors.js";
+import { checkDocumentShapeOrThrow } from "./document-shape.js";
 import { checkOpenApiVersionOrThrow } from "./openapi-version.js";
 import { validateOpenApiOrThrow } from "./openapi-validation.js";
 import { parseYamlOrThrow } from "./yaml-source.js";
@@ -29,7 +30,8 @@ export async function loadDescriptionOrThrow(path: string, displayPath: string):
 export function parseDescriptionOrThrow(bytes: string | Uint8Array, displayPath: string): LoadedDescription {
   const raw = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
   const text = decodeUtf8OrThrow(raw, displayPath);
-  const { document, lineOfOrUndefined } = parseYamlOrThrow(text, displayPath);
+  const { document, lineOfOrUndefined, scalarTextOrUndefined } = parseYamlOrThrow(text, displayPath);
+  checkDocumentShapeOrThrow(document, { file: displayPath, lineOfOrUndefined, scalarTextOrUndefined });
   checkOpenApiVersionOrThrow(document, displayPath, lineOfOrUndefined);
   validateOpenApiOrThrow(document, displayPath, lineOfOrUndefined);
   return {
