@@ -84,7 +84,19 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /** A string literal that means exactly `text`: JSON's escaping (controls, lone surrogates), plus INVISIBLE. */
 export function stringLiteral(text: string): string {
-  return JSON.stringify(text).replace(INVISIBLE, unicodeEscape);
+  return lastBackslashAsEscape(JSON.stringify(text).replace(INVISIBLE, unicodeEscape), '"');
+}
+
+/**
+ * ts-morph's writer tracks strings to tell code from text, and takes a
+ * quote after a backslash as escaped: in `"a\\"` it misses the end of the
+ * string, and later text of the module (a `/*` in another literal) looks to
+ * it like a comment, which it then closes by writing `*\/`. A literal whose
+ * text ends in a backslash writes that one as `\u005c` instead.
+ */
+function lastBackslashAsEscape(literal: string, quote: string): string {
+  const end = `\\\\${quote}`;
+  return literal.endsWith(end) ? `${literal.slice(0, -end.length)}\\u005c${quote}` : literal;
 }
 
 /**
@@ -99,7 +111,7 @@ export function templateLiteral(text: string): string {
     .replace(CONTROL, unicodeEscape)
     .replace(LONE_SURROGATE, unicodeEscape)
     .replace(INVISIBLE, unicodeEscape);
-  return `\`${escaped}\``;
+  return lastBackslashAsEscape(`\`${escaped}\``, "`");
 }
 
 /** A numeric literal for a finite number (descriptions are JSON/YAML, so never NaN or Infinity). */
