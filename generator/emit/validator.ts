@@ -88,6 +88,8 @@ const OPTIONS = {
   messages: false,
   strict: true,
   allowUnionTypes: true,
+  // A required `__proto__` is declared in patternProperties (json-schema.ts), which strict mode would refuse.
+  strictRequired: false,
   // The `$ref`s are validator-schema.ts's: each stays a function of its own.
   inlineRefs: false,
 } as const;
