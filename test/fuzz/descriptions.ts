@@ -22,6 +22,8 @@ export interface FlowCase {
   readonly category: string;
   /** The description file's content. */
   readonly text: string;
+  /** The name the file is given (in the config, and in the generated header). */
+  readonly display: string;
   readonly expect: Expectation;
 }
 
@@ -44,6 +46,10 @@ interface Flow {
   readonly state?: string;
   readonly response: Node;
   readonly yaml: boolean;
+  /** Text the model reads but keeps out of the code: the server URL, the response's description, an extension. */
+  readonly elsewhere: string;
+  /** The file's name, as a config may give it. */
+  readonly fileName: string;
 }
 
 export function flowCases(): fc.Arbitrary<FlowCase> {
@@ -75,6 +81,8 @@ function flow(): fc.Arbitrary<Flow> {
       state: fc.option(hostileText(), { nil: undefined }),
       response: fc.oneof({ weight: 8, arbitrary: objectNode({ multipart: false, files: false }, 2) }, { weight: 1, arbitrary: fc.constant<Node>({ kind: "string" }) }),
       yaml: fc.boolean(),
+      elsewhere: hostileText(4),
+      fileName: fc.oneof({ weight: 3, arbitrary: fc.constant("flow") }, { weight: 1, arbitrary: hostileText(3) }),
     });
   });
 }
@@ -88,7 +96,11 @@ function blocks(options: TreeOptions): fc.Arbitrary<Field[]> {
 
 /** The request as the description declares it, and what codegen must do. */
 function flowCase(category: string, built: Flow, expect: Expectation): FlowCase {
-  return { category: `${category} (${built.forms}${built.yaml ? ", yaml" : ""})`, text: documentText(built, document(built)), expect };
+  return { category: `${category} (${built.forms}${built.yaml ? ", yaml" : ""})`, text: documentText(built, document(built)), display: displayOf(built), expect };
+}
+
+function displayOf(built: Flow): string {
+  return `flows/${built.fileName}.${built.yaml ? "yaml" : "json"}`;
 }
 
 function deep(built: Flow, levels: number): FlowCase {
@@ -118,8 +130,9 @@ function document(built: Flow): Mutable {
       "x-flow-id": built.id,
       "x-flow-version": built.info.flowVersion,
       "x-environment": "staging",
+      "x-note": built.elsewhere,
     },
-    servers: [{ url: "https://api.example.test/prefix" }],
+    servers: [{ url: `https://api.example.test/${built.elsewhere}` }],
     paths: {
       [path]: {
         post: {
@@ -127,7 +140,7 @@ function document(built: Flow): Mutable {
           ...(built.summary === undefined ? {} : { summary: built.summary }),
           security: [{ bearerAuth: [] }],
           requestBody: { required: true, content },
-          responses: { "201": { description: "Session created", content: { "application/json": { schema: schemaOf(built.response, components) } } } },
+          responses: { "201": { description: built.elsewhere, content: { "application/json": { schema: schemaOf(built.response, components) } } } },
         },
       },
     },
@@ -286,7 +299,8 @@ function mutations(): fc.Arbitrary<readonly Edit[]> {
 function mutated(built: Flow, edits: readonly Edit[]): FlowCase {
   const doc = document(built);
   for (const [path, value] of edits) edit(doc, path, value);
-  return { category: `mutated (${built.forms})`, text: documentText({ ...built, yaml: built.yaml || hasNonFinite(edits) }, doc), expect: { kind: "generates-or-refused" } };
+  const written = { ...built, yaml: built.yaml || hasNonFinite(edits) };
+  return { category: `mutated (${built.forms})`, text: documentText(written, doc), display: displayOf(written), expect: { kind: "generates-or-refused" } };
 }
 
 function edit(root: Mutable, path: readonly number[], value: unknown): void {

@@ -53,8 +53,7 @@ async function generateBatch(cases: readonly FlowCase[], offset: number): Promis
   const done: Done[] = [];
   for (const [position, flowCase] of cases.entries()) {
     const index = offset + position;
-    const display = `flows/fuzz-${index}.yaml`;
-    done.push({ index, flowCase, display, outcome: await runCodegen(flowCase.text, display, RUNTIME_IMPORT) });
+    done.push({ index, flowCase, display: flowCase.display, outcome: await runCodegen(flowCase.text, flowCase.display, RUNTIME_IMPORT) });
   }
   return done;
 }

@@ -7,6 +7,7 @@
  * and its validator run.
  */
 import { writeFileSync } from "node:fs";
+import ts from "typescript";
 import { join } from "node:path";
 import { emitFlowOrThrow, type EmittedFile } from "../../generator/emit/emit-flow.js";
 import { CodegenError, type CodegenErrorCode } from "../../generator/errors.js";
@@ -71,6 +72,7 @@ const GENERATES: readonly [string, DescriptionParts][] = [
   ["a title of 500 characters", { info: { title: "Very long ".repeat(50) }, json: jsonForm({}) }],
   ["a title of punctuation", { info: { title: "!!! ??? ---" }, json: jsonForm({}) }],
   ["a title without Latin letters", { info: { title: "検証フロー" }, json: jsonForm({}) }],
+  ["64 levels of nesting, the most there may be", { json: jsonForm({ deep: deepSchema(62) }, ["deep"]) }],
   ["letters newer than TypeScript's identifier tables", { json: jsonForm({ "\u088f": { type: "object", properties: { "\u{2b73a}x": { type: "string" }, "a\u1c89": { type: "string" } } } }) }],
 ];
 
@@ -240,4 +242,74 @@ function yamlWith(line: string, replacement: string): string {
   const text = description({ json: jsonForm({ a: { type: "object", properties: { b: { type: "string", maxLength: 150 } } } }) });
   if (!text.includes(line)) throw new Error(`no ${line}`);
   return text.replace(line, replacement);
+}
+
+describe("nesting and size", () => {
+  const deepJson = (levels: number): DescriptionParts => ({ json: jsonForm({ deep: deepSchema(levels) }, ["deep"]) });
+
+  test("64 levels (the request, input and 62 below) generate; the validator grows linearly and tsc emits it", async () => {
+    const dir = makeTempDir();
+    try {
+      const sizes: number[] = [];
+      let deepest: string[] = [];
+      for (const levels of [31, 62]) {
+        const files = await emitFlowOrThrow(build(deepJson(levels), `deep-${levels}`), { runtimeImport: runtimeImportFor(dir) });
+        sizes.push(files[1]?.content.length ?? 0);
+        deepest = writeFiles(dir, files);
+      }
+      // Twice the levels, a little over twice the code (it was four times). Type-checked among GENERATES.
+      expect((sizes[1] ?? 0) / (sizes[0] ?? 1)).toBeLessThan(2.3);
+      expect(emitsJavaScript(deepest)).toBe(true);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  test.each<[string, DescriptionParts | string, RegExp]>([
+    ["65 levels", deepJson(63), /\/properties\/deep(\/properties\/k\d+){62}$/],
+    // Refused while the document is read (400 levels of YAML), before the model counts 64 levels of schema.
+    ["250 levels (issue 10)", deepJson(248), /\/properties\/deep(\/properties\/k\d+){190,}\/required$/],
+    ["bracket names 70 deep", { multipart: multipartForm({ [`input${"[a]".repeat(70)}`]: { type: "string" } }) }, /\/properties\/input(\[a\]){70}$/],
+    ["arrays in arrays", { json: jsonForm({ m: { type: "object", properties: { x: Array.from({ length: 70 }).reduce<Record<string, unknown>>((items) => ({ type: "array", items }), { type: "string" }) } } }) }, /\/properties\/x(\/items){61}$/],
+  ])("%s: TOO_DEEP, naming the pointer", (_name, given, pointer) => {
+    const error = refusal(given);
+    expect(error.code).toBe("TOO_DEEP");
+    expect(error.context.pointer).toMatch(pointer);
+    expect(error.message).toMatch(/more than (64|400) levels/);
+  });
+
+  test("a document nested thousands of levels: TOO_DEEP, not a stack overflow", () => {
+    for (const text of ["[".repeat(5000) + "]".repeat(5000), `a: ${"{b: ".repeat(3000)}1${"}".repeat(3000)}`, `{"a": ${"[".repeat(450)}${"]".repeat(450)}}`]) {
+      const error = refusal(text);
+      expect(error.code).toBe("TOO_DEEP");
+      expect(error.context.file).toBe(FILE);
+    }
+  });
+
+  test("$refs that expand to more schemas than any flow has: TOO_LARGE", () => {
+    const schemas: Record<string, unknown> = { L0: { type: "string" } };
+    for (let level = 1; level <= 12; level += 1) {
+      const ref = { $ref: `#/components/schemas/L${level - 1}` };
+      schemas[`L${level}`] = { type: "object", properties: { a: ref, b: ref, c: ref, d: ref } };
+    }
+    const error = refusal({ schemas, json: jsonForm({ bomb: { $ref: "#/components/schemas/L12" } }) });
+    expect(error.code).toBe("TOO_LARGE");
+  });
+});
+
+/** A data block nested `levels` objects deep (the block included), one required field a level. */
+function deepSchema(levels: number): Record<string, unknown> {
+  let schema: Record<string, unknown> = { type: "string" };
+  for (let level = levels - 1; level >= 0; level -= 1) schema = { type: "object", required: [`k${level}`], properties: { [`k${level}`]: schema } };
+  return schema;
+}
+
+/** Whether tsc emits JavaScript for `files` (it ran out of stack on a validator nested 250 levels deep). */
+function emitsJavaScript(files: readonly string[]): boolean {
+  const program = ts.createProgram([...files], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, skipLibCheck: true, noResolve: true, types: [] });
+  let written = 0;
+  const result = program.emit(undefined, () => {
+    written += 1;
+  });
+  return !result.emitSkipped && written === files.length;
 }
