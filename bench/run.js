@@ -9,7 +9,7 @@
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
  *                                     report in .bench-tmp/smoke/ (the smoke test)
  *   --json <file>                     also write the rows as JSON
- *   --only codegen,typecheck,throughput,upload,single-flight
+ *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -18,13 +18,16 @@ const { benchTypecheck } = require("./typecheck-bench.js");
 const { benchThroughput } = require("./throughput-bench.js");
 const { benchUpload } = require("./upload-bench.js");
 const { benchSingleFlight } = require("./single-flight-bench.js");
+const { benchInstall } = require("./install-bench.js");
+const { benchEmulatorMemory } = require("./emulator-memory-bench.js");
+const { benchPrism } = require("./prism-bench.js");
 const { compileGenerated, missingRuntimeParts } = require("./flowsmith-side.js");
 const { runNodeOrThrow } = require("./processes.js");
 const { createWorkspace, flowOf, REPO_ROOT } = require("./workspace.js");
 const { printTable, markdownReport } = require("./report.js");
 const { nowMs } = require("./stats.js");
 
-const BENCHMARKS = ["codegen", "typecheck", "throughput", "upload", "single-flight"];
+const BENCHMARKS = ["codegen", "typecheck", "throughput", "upload", "single-flight", "install", "emulator-memory", "prism"];
 
 const MODES = {
   full: {
@@ -34,6 +37,8 @@ const MODES = {
     throughput: { rounds: 5, durationMs: 1000, warmupMs: 500 },
     upload: { rounds: 3, fileBytes: 16 * 1024 * 1024 },
     singleFlight: { calls: 200 },
+    emulatorMemory: { firstSessions: 1000, totalSessions: 100_000 },
+    prism: { rounds: 5, durationMs: 1000, warmupMs: 500, install: true },
   },
   smoke: {
     flows: 3,
@@ -42,6 +47,9 @@ const MODES = {
     throughput: { rounds: 1, durationMs: 100, warmupMs: 50 },
     upload: { rounds: 1, fileBytes: 64 * 1024 },
     singleFlight: { calls: 200 },
+    emulatorMemory: { firstSessions: 100, totalSessions: 1000 },
+    // Never installs (no network in the smoke test); measured only when a full run left Prism there.
+    prism: { rounds: 1, durationMs: 100, warmupMs: 50, install: false },
   },
 };
 
@@ -84,6 +92,20 @@ async function main(options) {
     if (selected("upload")) rows.push(...(await benchUpload(workspace, flows.upload, settings.upload)));
     if (selected("single-flight")) rows.push(...(await benchSingleFlight(flows.json, settings.singleFlight)));
   }
+  if (selected("install")) {
+    const install = await benchInstall(workspace);
+    rows.push(...install.rows);
+    details.push(...install.details);
+  }
+  for (const [name, bench, benchSettings] of [
+    ["emulator-memory", benchEmulatorMemory, settings.emulatorMemory],
+    ["prism", benchPrism, settings.prism],
+  ]) {
+    if (!selected(name)) continue;
+    const result = await bench(benchSettings);
+    rows.push(...result.rows);
+    details.push(...result.details);
+  }
   printTable(rows);
   for (const detail of details) process.stdout.write(`${detail}\n`);
   writeReports(options, { rows, details, settings, workspace, elapsedMs: nowMs() - started });
@@ -97,6 +119,8 @@ function parseArgs(args) {
     else if (args[i] === "--only") options.only = (args[(i += 1)] ?? "").split(",");
     else throw new Error(`unknown option ${args[i]} (known: --smoke, --json <file>, --only ${BENCHMARKS.join(",")})`);
   }
+  // The install benchmark runs npm installs: the smoke test leaves it to test/packages/check-packages.js.
+  if (options.mode === "smoke" && !args.includes("--only")) options.only = BENCHMARKS.filter((name) => name !== "install");
   const unknown = options.only.filter((name) => !BENCHMARKS.includes(name));
   if (unknown.length > 0) throw new Error(`--only: unknown benchmark ${unknown.join(", ")}`);
   return options;
@@ -142,9 +166,13 @@ function writeReports(options, { rows, details, settings, workspace, elapsedMs }
     `${settings.flows} flows; codegen ${settings.codegen.rounds} rounds; tsc ${settings.typecheck.rounds} rounds; ` +
     `throughput ${settings.throughput.rounds} rounds x ${settings.throughput.durationMs} ms at concurrency 16; ` +
     `upload ${settings.upload.rounds} rounds of 3 x ${settings.upload.fileBytes} bytes; ` +
-    `single-flight ${settings.singleFlight.calls} calls`;
+    `single-flight ${settings.singleFlight.calls} calls; ` +
+    `emulator memory ${settings.emulatorMemory.firstSessions} then ${settings.emulatorMemory.totalSessions} sessions; ` +
+    `emulator vs Prism ${settings.prism.rounds} rounds x ${settings.prism.durationMs} ms at concurrency 16`;
   const markdown = markdownReport({ rows, details, command, settings: settingsText, elapsedMs });
-  const target = options.mode === "smoke" ? path.join(workspace.root, "BENCHMARKS.md") : path.join(REPO_ROOT, "BENCHMARKS.md");
+  // Only a full run of every benchmark replaces the committed BENCHMARKS.md; a partial one reports beside its scratch files.
+  const complete = options.mode === "full" && BENCHMARKS.every((name) => options.only.includes(name));
+  const target = complete ? path.join(REPO_ROOT, "BENCHMARKS.md") : path.join(workspace.root, "BENCHMARKS.md");
   fs.writeFileSync(target, markdown);
   process.stdout.write(`\nWrote ${path.relative(process.cwd(), target)} (${(elapsedMs / 1000).toFixed(0)} s).\n`);
   if (options.json) fs.writeFileSync(options.json, `${JSON.stringify({ mode: options.mode, rows, details }, null, 2)}\n`);

@@ -5,6 +5,7 @@
  * every answer that keeps the step open issues a new ticket.
  */
 import Ajv, { type ValidateFunction } from "ajv";
+import { describeIssues, issuesFromAjv } from "@flowsmith/runtime";
 import { badRequest } from "./errors.js";
 import type { Session, SessionStore } from "./sessions.js";
 
@@ -78,6 +79,17 @@ export function stepViewOrThrow(store: SessionStore, session: Session): StepView
 
 /** POST actions: the ticket must be the latest one and the body must match its action's schema. */
 export function applyActionOrThrow(store: SessionStore, session: Session, ticketId: string | undefined, body: unknown): ActionResult {
+  requireOpenTicketOrThrow(store, session, ticketId);
+  const type = actionTypeOrThrow(body);
+  return type === "VALIDATE_OTP" ? validateCode(store, session, (body as { code: string }).code) : resend(store, session);
+}
+
+/**
+ * The step waits for input and `ticketId` is its latest ticket. Every answer
+ * to the step goes through here, the API's actions and the player's forms
+ * alike, so both see one ticket and one set of rules.
+ */
+export function requireOpenTicketOrThrow(store: SessionStore, session: Session, ticketId: string | undefined): void {
   if (ticketId === undefined || ticketId === "") {
     throw badRequest("TICKET_MISSING", "the x-ticket-id header is required: send the ticketId of the latest step response");
   }
@@ -89,8 +101,6 @@ export function applyActionOrThrow(store: SessionStore, session: Session, ticket
   if (ticketId !== session.ticketId) {
     throw badRequest("TICKET_STALE", "the x-ticket-id is not the latest ticket of this session: read the step again and use its ticketId");
   }
-  const type = actionTypeOrThrow(body);
-  return type === "VALIDATE_OTP" ? validateCode(store, session, (body as { code: string }).code) : resend(store, session);
 }
 
 function actionTypeOrThrow(body: unknown): string {
@@ -100,9 +110,8 @@ function actionTypeOrThrow(body: unknown): string {
     throw badRequest("INVALID_ACTION", `the action body must have "type" set to one of ${OTP_ACTIONS.map((a) => a.type).join(", ")}`);
   }
   if (!validate(body)) {
-    const issues = (validate.errors ?? []).map((error) => ({ path: error.instancePath, message: error.message ?? error.keyword }));
-    const first = issues[0]!;
-    throw badRequest("INVALID_ACTION", `invalid ${String(type)} body: ${first.path || "body"} ${first.message}`, issues);
+    const issues = issuesFromAjv(validate.errors);
+    throw badRequest("INVALID_ACTION", `invalid ${String(type)} body: ${describeIssues(issues)}`, issues);
   }
   return type as string;
 }

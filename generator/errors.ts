@@ -18,6 +18,7 @@ export type CodegenErrorCode =
   | "TOO_DEEP"
   | "TOO_LARGE"
   | "DUPLICATE_NAME"
+  | "DUPLICATE_FLOW"
   | "FETCH_FAILED"
   | "WRITE_FAILED";
 

@@ -10,6 +10,7 @@ export { createSessionFor, createSessionWith } from "./create-session.js";
 export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./files.js";
 export type { RequestValidator } from "./request-validator.js";
 export { validatorFormats, validatorRuntime } from "./validator-support.js";
+export { describeIssues, issuesFromAjv, readablePath, type AjvErrorLike } from "./validation-issues.js";
 export type {
   ActionBody,
   DataBlocks,
@@ -20,6 +21,7 @@ export type {
   SessionRecord,
   Step,
   StepAction,
+  WaitForOutcomeOptions,
   WaitForStepOptions,
 } from "./resources.js";
 export {
@@ -44,4 +46,26 @@ export {
   type RequestValidationCode,
   type ValidationIssue,
 } from "./errors.js";
-export type { Decision, SessionEndedEvent } from "./webhook-event.js";
+export { decisionOf, parseSessionEndedEvent, type Decision, type SessionEndedEvent } from "./webhook-event.js";
+export { WebhookError, WebhookPayloadError, type WebhookErrorCode } from "./webhook-errors.js";
+export {
+  createWebhookHandler,
+  WEBHOOK_DEFAULTS,
+  type SessionEnded,
+  type WebhookClient,
+  type WebhookDelivery,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
+  type WebhookRequest,
+} from "./webhook-handler.js";
+export {
+  createRedirectState,
+  RedirectStateError,
+  stateFromReturnUrl,
+  verifyRedirectState,
+  type CreateRedirectStateOptions,
+  type RedirectStateErrorCode,
+  type StateSecret,
+  type VerifiedRedirectState,
+  type VerifyRedirectStateOptions,
+} from "./redirect-state.js";

@@ -1,9 +1,9 @@
 /**
  * Following a session to its outcome (docs/service.md 3, 4): list flows, read
- * a session, its data blocks and files, its current step, and poll the step
- * until there is something to do.
+ * a session, its data blocks and files, its current step, poll the step
+ * until there is something to do, and poll the session until it has an outcome.
  */
-import { sleep } from "./abort.js";
+import { sleep, type Operation } from "./abort.js";
 import type { ClientContext } from "./client-context.js";
 import { BadRequestError, FlowsmithError, InvalidResponseError, TimeoutError } from "./errors.js";
 import type {
@@ -13,6 +13,7 @@ import type {
   RequestOptions,
   SessionRecord,
   Step,
+  WaitForOutcomeOptions,
   WaitForStepOptions,
 } from "./resources.js";
 
@@ -95,6 +96,52 @@ export async function waitForStep(ctx: ClientContext, sessionId: string, options
     if (left <= 0) throw gaveUp();
     await sleep(Math.min(intervalMs, left), options.signal, operation);
   }
+}
+
+/** Time as the polling loops see it; tests pass a virtual one. */
+export interface PollClock {
+  now(): number;
+  sleep(ms: number, signal: AbortSignal | undefined, operation: Operation): Promise<void>;
+}
+
+const systemClock: PollClock = { now: () => Date.now(), sleep };
+
+/**
+ * Polls GET session until it carries an outcome, for backends that poll
+ * instead of receiving the webhook (docs/service.md 6: the backend reads the
+ * outcome through the API). Same bounds as waitForStep: a deadline, an
+ * interval, the caller's signal.
+ */
+export async function waitForOutcome(
+  ctx: ClientContext,
+  sessionId: string,
+  options: WaitForOutcomeOptions = {},
+  clock: PollClock = systemClock,
+): Promise<SessionRecord> {
+  const intervalMs = options.intervalMs ?? ctx.options.pollIntervalMs;
+  const timeoutMs = options.timeoutMs ?? ctx.options.waitTimeoutMs;
+  const operation = { method: "GET", path: ctx.api.displayPath({ path: sessionPath(ctx, sessionId) }) };
+  const deadline = clock.now() + timeoutMs;
+  const gaveUp = () => new TimeoutError(operation.method, operation.path, timeoutMs);
+  for (;;) {
+    const remaining = deadline - clock.now();
+    if (remaining <= 0) throw gaveUp();
+    const session = await getSession(ctx, sessionId, {
+      signal: options.signal,
+      timeoutMs: Math.min(ctx.options.timeoutMs, remaining),
+    }).catch((error: unknown) => {
+      throw error instanceof TimeoutError && clock.now() >= deadline - 5 ? gaveUp() : error;
+    });
+    if (hasOutcome(session)) return session;
+    const left = deadline - clock.now();
+    if (left <= 0) throw gaveUp();
+    await clock.sleep(Math.min(intervalMs, left), options.signal, operation);
+  }
+}
+
+/** The spec does not show the outcome's shape (docs/service.md 2.5): any value but null counts. */
+function hasOutcome(session: SessionRecord): boolean {
+  return session.outcome !== undefined && session.outcome !== null;
 }
 
 /** The step, or undefined while the session is still CREATED (the service answers 400 then). */
