@@ -47,7 +47,7 @@ export class CodegenError extends Error {
 
 function formatMessage(detail: string, context: CodegenErrorContext): string {
   const where = [
-    context.file && (context.line ? `${context.file}:${context.line}` : context.file),
+    context.file && (context.line ? `${context.file}:${String(context.line)}` : context.file),
     context.pointer,
   ]
     .filter(Boolean)
@@ -63,6 +63,7 @@ function formatMessage(detail: string, context: CodegenErrorContext): string {
  */
 function printable(message: string): string {
   return message.replace(
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
     /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );

@@ -78,6 +78,7 @@ const RESERVED_WORDS: ReadonlySet<string> = new Set([
  */
 const INVISIBLE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
 /** C0 controls but tab and newline, which comments cannot show either. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f]/g;
 /** A UTF-16 surrogate without its other half: no UTF-8 file can hold it. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

@@ -17,7 +17,7 @@ export class NameAllocator {
     let name = base;
     let n = this.nextSuffix.get(base) ?? 2;
     if (this.taken.has(name)) {
-      for (name = `${base}${n}`; this.taken.has(name); name = `${base}${n}`) n += 1;
+      for (name = base + String(n); this.taken.has(name); name = base + String(n)) n += 1;
       n += 1;
     }
     this.nextSuffix.set(base, n);

@@ -24,7 +24,7 @@ export function withNestedFunctions(root: JsonSchema): JsonSchema {
     const own = withChildren(schema, (child) => hoisted(child, here));
     if (here === 1 || (here - 1) % FUNCTION_DEPTH !== 0) return own;
     // Numbered in document order, so the same schema always gives the same names.
-    const name = `d${Object.keys(definitions).length + 1}`;
+    const name = `d${String(Object.keys(definitions).length + 1)}`;
     definitions[name] = own;
     return { $ref: `#/definitions/${name}` };
   };

@@ -98,7 +98,7 @@ function setChild(parent: GroupNode | ListNode, segment: BracketSegment, node: T
 type Conflict = "duplicate" | "part-has-fields" | "inside-part" | "shape";
 
 function conflict(context: BuildContext, property: FlatProperty, other: FlatProperty, kind: Conflict): Error {
-  const at = `${other.pointer}`;
+  const at = other.pointer;
   const details: Record<Conflict, string> = {
     duplicate: `${valueText(property.name)} names the same part as ${valueText(other.name)} (${at})`,
     "part-has-fields": `${valueText(property.name)} is declared as a part, but ${valueText(other.name)} (${at}) puts fields inside it`,

@@ -90,7 +90,7 @@ function readOperationOrThrow(
   if (keys.length !== 1 || path === undefined) {
     throw context.error(
       "NOT_A_FLOW_DESCRIPTION",
-      `a flow description has exactly one path (/api/v1/flows/<flow id>/<environment>/sessions), found ${keys.length}`,
+      `a flow description has exactly one path (/api/v1/flows/<flow id>/<environment>/sessions), found ${String(keys.length)}`,
       "#/paths",
     );
   }

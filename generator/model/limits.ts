@@ -22,7 +22,7 @@ export function checkDepthOrThrow(context: BuildContext, level: number, pointer:
   if (level <= MAX_SCHEMA_DEPTH) return;
   throw context.error(
     "TOO_DEEP",
-    `objects and arrays nest more than ${MAX_SCHEMA_DEPTH} levels deep here; flatten the schema (a flow description is a few levels deep)`,
+    `objects and arrays nest more than ${String(MAX_SCHEMA_DEPTH)} levels deep here; flatten the schema (a flow description is a few levels deep)`,
     pointer,
   );
 }
@@ -33,7 +33,7 @@ export function countSchemaOrThrow(context: BuildContext, pointer: string): void
   if (context.counts.schemas <= MAX_SCHEMA_COUNT) return;
   throw context.error(
     "TOO_LARGE",
-    `the request and response hold more than ${MAX_SCHEMA_COUNT} schemas once $refs are expanded; a flow description has at most some hundred fields`,
+    `the request and response hold more than ${String(MAX_SCHEMA_COUNT)} schemas once $refs are expanded; a flow description has at most some hundred fields`,
     pointer,
   );
 }

@@ -53,7 +53,7 @@ function mediaByFormOrThrow(context: BuildContext, operation: Located): Partial<
     if (!form || out[form] || !isRecord(content)) continue;
     const media = followRefOrThrow(context, { value: content[key], pointer: appendPointer(body.pointer, "content", key), trail: [] });
     if (!isRecord(media.value) || ownValue(media.value, "schema") === undefined) {
-      throw context.error("NO_REQUEST_BODY", `the ${type} request body has no schema`, media.pointer);
+      throw context.error("NO_REQUEST_BODY", `the ${String(type)} request body has no schema`, media.pointer);
     }
     out[form] = media;
   }

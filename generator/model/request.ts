@@ -115,7 +115,7 @@ function localeSchemaOrThrow(place: Place, declared: Property | undefined): Stri
       throw place.context.error(
         "INVALID_SCHEMA",
         `locale ${valueText(value)} is not one the service knows (${SERVICE_LOCALES.join(", ")})`,
-        `${schema.pointer}/enum/${index}`,
+        `${schema.pointer}/enum/${String(index)}`,
       );
     }
   });

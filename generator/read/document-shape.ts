@@ -69,7 +69,7 @@ function tooDeep(visit: Visit, place: DocumentPlace): CodegenError {
   const pointer = pointerOf(visit);
   return new CodegenError(
     "TOO_DEEP",
-    `the document nests more than ${MAX_DOCUMENT_DEPTH} levels deep here; a flow description is a few dozen levels deep`,
+    `the document nests more than ${String(MAX_DOCUMENT_DEPTH)} levels deep here; a flow description is a few dozen levels deep`,
     { file: place.file, pointer, line: place.lineOfOrUndefined(pointer) },
   );
 }

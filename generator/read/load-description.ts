@@ -30,8 +30,10 @@ export async function loadDescriptionOrThrow(path: string, displayPath: string):
 export function parseDescriptionOrThrow(bytes: string | Uint8Array, displayPath: string): LoadedDescription {
   const raw = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
   const text = decodeUtf8OrThrow(raw, displayPath);
-  const { document, lineOfOrUndefined, scalarTextOrUndefined } = parseYamlOrThrow(text, displayPath);
-  checkDocumentShapeOrThrow(document, { file: displayPath, lineOfOrUndefined, scalarTextOrUndefined });
+  const parsed = parseYamlOrThrow(text, displayPath);
+  const { document } = parsed;
+  const lineOfOrUndefined = (pointer: string): number | undefined => parsed.lineOfOrUndefined(pointer);
+  checkDocumentShapeOrThrow(document, { file: displayPath, lineOfOrUndefined, scalarTextOrUndefined: (pointer) => parsed.scalarTextOrUndefined(pointer) });
   checkOpenApiVersionOrThrow(document, displayPath, lineOfOrUndefined);
   validateOpenApiOrThrow(document, displayPath, lineOfOrUndefined);
   return {

@@ -19,7 +19,9 @@ function render(value: unknown, depth: number): string {
   if (value === undefined) return "nothing";
   if (typeof value === "number") return numberText(value);
   if (typeof value === "string") return quoted(value);
-  if (typeof value !== "object" || value === null) return String(value);
+  if (typeof value === "boolean" || typeof value === "bigint") return String(value);
+  if (value === null) return "null";
+  if (typeof value !== "object") return typeof value;
   if (Array.isArray(value)) {
     if (depth >= MAX_DEPTH) return "[…]";
     const items = value.slice(0, MAX_MEMBERS).map((item: unknown) => render(item, depth + 1));

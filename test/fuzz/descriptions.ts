@@ -90,7 +90,7 @@ function flow(): fc.Arbitrary<Flow> {
 /** Data blocks: objects under `input`, with names a description may give them. */
 function blocks(options: TreeOptions): fc.Arbitrary<Field[]> {
   return objectNode(options, 3, 4).map((input) =>
-    input.fields.map((block) => (block.node.kind === "object" ? block : { ...block, node: { kind: "object", fields: [{ ...block, name: "value" }] } as ObjectNode })),
+    input.fields.map((block) => (block.node.kind === "object" ? block : { ...block, node: { kind: "object" as const, fields: [{ ...block, name: "value" }] } })),
   );
 }
 
@@ -106,7 +106,7 @@ function displayOf(built: Flow): string {
 function deep(built: Flow, levels: number): FlowCase {
   const block: Field = { name: "deep", required: true, nullable: false, viaRef: false, node: chain(levels, "k") };
   const expect: Expectation = levels <= MAX_BLOCK_LEVELS ? { kind: "generates" } : { kind: "refused", code: "TOO_DEEP" };
-  return flowCase(`depth ${levels}`, { ...built, blocks: [block] }, expect);
+  return flowCase(`depth ${String(levels)}`, { ...built, blocks: [block] }, expect);
 }
 
 function documentText(built: Flow, document: Mutable): string {
@@ -203,7 +203,7 @@ function fieldSchema(field: Field, components: Record<string, Json>): Json {
   const own = { ...described(field.description), ...(field.nullable ? { nullable: true } : {}), ...(field.default === undefined ? {} : { default: field.default }) };
   const schema = schemaOf(field.node, components);
   if (!field.viaRef) return { ...(schema as Record<string, Json>), ...own };
-  const name = `S${Object.keys(components).length + 1}`;
+  const name = `S${String(Object.keys(components).length + 1)}`;
   components[name] = schema;
   return { allOf: [{ $ref: `#/components/schemas/${name}` }], ...own };
 }
@@ -211,13 +211,13 @@ function fieldSchema(field: Field, components: Record<string, Json>): Json {
 function leafSchema(leaf: Leaf): Record<string, Json> {
   switch (leaf.kind) {
     case "string": {
-      const { kind: _, ...rest } = leaf;
-      return { type: "string", ...rest };
+      const { kind, ...rest } = leaf;
+      return { type: kind, ...rest };
     }
     case "number": {
-      const { kind: _, integer, exclusive, ...rest } = leaf;
+      const { kind, integer, exclusive, ...rest } = leaf;
       const bounds: Record<string, Json> = rest.minimum === undefined ? {} : { exclusiveMinimum: Boolean(exclusive), exclusiveMaximum: Boolean(exclusive) };
-      return { type: integer ? "integer" : "number", ...(rest as Record<string, Json>), ...bounds };
+      return { type: integer ? "integer" : kind, ...(rest as Record<string, Json>), ...bounds };
     }
     case "boolean":
       return { type: "boolean", ...(leaf.enum ? { enum: leaf.enum } : {}) };
@@ -313,7 +313,7 @@ function edit(root: Mutable, path: readonly number[], value: unknown): void {
     const child = (node as Mutable)[key];
     const last = step === path.length - 1 || typeof child !== "object" || child === null;
     if (last) {
-      if (value === undefined) delete (node as Mutable)[key];
+      if (value === undefined) Reflect.deleteProperty(node, key);
       else (node as Mutable)[key] = value;
       return;
     }

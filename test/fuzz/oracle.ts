@@ -49,7 +49,7 @@ function exportProblems(checker: ts.TypeChecker, file: ts.SourceFile, model: Flo
   const missing = FIXED_TYPES.filter((name) => !types.includes(name));
   if (missing.length > 0) problems.push(`type exports lack ${missing.join(", ")}`);
   const expected = expectedTypeCount(model);
-  if (types.length !== expected) problems.push(`${types.length} type exports, expected ${expected}: ${types.join(", ")}`);
+  if (types.length !== expected) problems.push(`${String(types.length)} type exports, expected ${String(expected)}: ${types.join(", ")}`);
   if (other.length > 0) problems.push(`other exports: ${other.map((s) => s.name).join(", ")}`);
   return problems;
 }

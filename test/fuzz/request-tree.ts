@@ -164,7 +164,7 @@ function field(options: TreeOptions, name: string, node: fc.Arbitrary<Node>): fc
       viaRef: fc.boolean().map((viaRef) => viaRef && !options.multipart),
       node: fc.constant(built),
     }),
-  ).map(strip) as fc.Arbitrary<Field>;
+  ).map(strip);
 }
 
 /** An object of up to `width` fields, nested up to `depth` more levels. */
@@ -223,7 +223,7 @@ function makeNode(options: TreeOptions, depth: number): fc.Arbitrary<Node> {
 export function chain(levels: number, name: string): ObjectNode {
   let inner: Node = { kind: "string" };
   for (let level = 0; level < levels; level += 1) {
-    inner = { kind: "object", fields: [{ name: `${name}${level}`, required: true, nullable: false, viaRef: false, node: inner }] };
+    inner = { kind: "object", fields: [{ name: name + String(level), required: true, nullable: false, viaRef: false, node: inner }] };
   }
   return inner as ObjectNode;
 }

@@ -57,7 +57,7 @@ export function checkProgram(files: ReadonlyMap<string, string>): CheckedProgram
       const file = sourceFileOrThrow(path);
       return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)].map((diagnostic) => {
         const line = file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1;
-        return `${line}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`;
+        return `${String(line)}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`;
       });
     },
   };
@@ -91,7 +91,7 @@ function validatorDeclaration(text: string): string {
 
 function repoCompilerOptions(): ts.CompilerOptions {
   const configPath = join(REPO_ROOT, "tsconfig.json");
-  const { config } = ts.readConfigFile(configPath, (path) => ts.sys.readFile(path));
+  const { config } = ts.readConfigFile(configPath, (path) => ts.sys.readFile(path)) as { config: unknown };
   const parsed = ts.parseJsonConfigFileContent(config, ts.sys, REPO_ROOT);
   // Generated code and the runtime need node's types; jest's would only cost time to parse.
   return { ...parsed.options, noEmit: true, types: ["node"] };

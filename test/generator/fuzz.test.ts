@@ -33,7 +33,7 @@ interface Done {
   readonly outcome: Outcome;
 }
 
-test(`${RUNS} generated descriptions (seed ${SEED}): compile, exact exports, no injection, deterministic, or a typed refusal`, async () => {
+test(`${String(RUNS)} generated descriptions (seed ${String(SEED)}): compile, exact exports, no injection, deterministic, or a typed refusal`, async () => {
   const cases = fc.sample(flowCases(), { seed: SEED, numRuns: RUNS });
   const failures: string[] = [];
   let generated = 0;
@@ -61,10 +61,10 @@ async function generateBatch(cases: readonly FlowCase[], offset: number): Promis
 async function checkBatch(done: readonly Done[]): Promise<string[]> {
   const failures: string[] = [];
   const fail = (each: Done, problem: string): void => {
-    failures.push(`seed ${SEED} case ${each.index} [${each.flowCase.category}] ${problem}\n--- ${each.display}\n${each.flowCase.text.slice(0, 3000)}`);
+    failures.push(`seed ${String(SEED)} case ${String(each.index)} [${each.flowCase.category}] ${problem}\n--- ${each.display}\n${each.flowCase.text.slice(0, 3000)}`);
   };
   const files = new Map<string, string>();
-  const pathOf = (each: Done, file: string): string => join(VIRTUAL_ROOT, `case${each.index}`, file);
+  const pathOf = (each: Done, file: string): string => join(VIRTUAL_ROOT, `case${String(each.index)}`, file);
   for (const each of done) {
     const problem = expectationProblem(each);
     if (problem) fail(each, problem);

@@ -79,11 +79,13 @@ const GENERATES: readonly [string, DescriptionParts][] = [
 describe("descriptions that generate", () => {
   const dir = makeTempDir();
   const emitted = new Map<string, { model: FlowModel; files: EmittedFile[] }>();
-  afterAll(() => removeDir(dir));
+  afterAll(() => {
+    removeDir(dir);
+  });
 
   beforeAll(async () => {
     for (const [index, [name, parts]] of GENERATES.entries()) {
-      const model = build(parts, `case-${index}`);
+      const model = build(parts, `case-${String(index)}`);
       const files = await emitFlowOrThrow(model, { runtimeImport: runtimeImportFor(dir) });
       writeFiles(dir, files);
       emitted.set(name, { model, files });
@@ -104,7 +106,7 @@ describe("descriptions that generate", () => {
         expect([comment, /\*\/|\/\*|\/\//.test(body)]).toEqual([comment, false]);
         expect([comment, /(^|\s)@(?!(format|pattern|minLength|maxLength|integer|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|maxBytes|accept|minItems|maxItems|default|part)\b)/m.test(body)]).toEqual([comment, false]);
       }
-      expect(index).not.toMatch(/[\u2028\u2029\u202e\u0000\u001b]/);
+      for (const raw of ["\u2028", "\u2029", "\u202e", "\u0000", "\u001b"]) expect(index.includes(raw)).toBe(false);
     }
     const scan = emitted.get("a description with /*")?.files[0]?.content;
     expect(scan).toContain("Scan of the ID card, image/\\* accepted.");
@@ -206,18 +208,19 @@ export const noProto: proto.A = { constructor: "c", toString: "t" };
 `;
 
 describe("descriptions that are refused, with the value as written", () => {
-  test.each<[string, { given: DescriptionParts | string; want: { code: CodegenErrorCode; pointer: string; says: RegExp } }]>([
+  test.each<[string, { given: DescriptionParts | string; want: { code: CodegenErrorCode; pointer: string | RegExp; says: RegExp } }]>([
     ["a file in a JSON-only form", { given: { json: jsonForm({ a: { type: "object", properties: { f: file() } } }) }, want: { code: "UNSUPPORTED_CONSTRUCT", pointer: "#/paths/~1api~1v1~1flows~1f-123~1staging~1sessions/post/requestBody/content/application~1json/schema/properties/input/properties/a/properties/f", says: /JSON-only request: .* needs a multipart\/form-data form/ } }],
     ["x-flow-version: .inf", { given: yamlWith("x-flow-version: 1", "x-flow-version: .inf"), want: { code: "INVALID_OPENAPI", pointer: "#/info/x-flow-version", says: /^.*: \.inf is not a finite number/ } }],
-    ["maxLength: .inf", { given: yamlWith("maxLength: 150", "maxLength: .inf"), want: { code: "INVALID_OPENAPI", pointer: expect.stringMatching(/\/maxLength$/) as unknown as string, says: /: \.inf is not a finite number/ } }],
-    ["maximum: -.INF", { given: yamlWith("maxLength: 150", "maximum: -.INF"), want: { code: "INVALID_OPENAPI", pointer: expect.stringMatching(/\/maximum$/) as unknown as string, says: /: -\.INF is not a finite number/ } }],
-    ["a required array of at most none", { given: { json: jsonForm({ a: { type: "object", required: ["b"], properties: { b: { type: "array", maxItems: 0, items: { type: "string" } } } } }) }, want: { code: "INVALID_SCHEMA", pointer: expect.stringMatching(/\/properties\/b$/) as unknown as string, says: /"b" is required, so it needs at least one element, but maxItems is 0/ } }],
-    ["minItems above maxItems", { given: { json: jsonForm({ a: { type: "object", properties: { b: { type: "array", minItems: 3, maxItems: 2, items: { type: "string" } } } } }) }, want: { code: "INVALID_SCHEMA", pointer: expect.stringMatching(/\/properties\/b$/) as unknown as string, says: /minItems is 3 but maxItems is 2/ } }],
-    ["a property name with half a surrogate pair", { given: { json: jsonForm({ a: { type: "object", properties: { "x\ud800": { type: "string" } } } }) }, want: { code: "INVALID_SCHEMA", pointer: expect.stringMatching(/\/properties\/x\ud800$/) as unknown as string, says: /"x\\ud800" holds half of a UTF-16 surrogate pair/ } }],
+    ["maxLength: .inf", { given: yamlWith("maxLength: 150", "maxLength: .inf"), want: { code: "INVALID_OPENAPI", pointer: /\/maxLength$/, says: /: \.inf is not a finite number/ } }],
+    ["maximum: -.INF", { given: yamlWith("maxLength: 150", "maximum: -.INF"), want: { code: "INVALID_OPENAPI", pointer: /\/maximum$/, says: /: -\.INF is not a finite number/ } }],
+    ["a required array of at most none", { given: { json: jsonForm({ a: { type: "object", required: ["b"], properties: { b: { type: "array", maxItems: 0, items: { type: "string" } } } } }) }, want: { code: "INVALID_SCHEMA", pointer: /\/properties\/b$/, says: /"b" is required, so it needs at least one element, but maxItems is 0/ } }],
+    ["minItems above maxItems", { given: { json: jsonForm({ a: { type: "object", properties: { b: { type: "array", minItems: 3, maxItems: 2, items: { type: "string" } } } } }) }, want: { code: "INVALID_SCHEMA", pointer: /\/properties\/b$/, says: /minItems is 3 but maxItems is 2/ } }],
+    ["a property name with half a surrogate pair", { given: { json: jsonForm({ a: { type: "object", properties: { "x\ud800": { type: "string" } } } }) }, want: { code: "INVALID_SCHEMA", pointer: /\/properties\/x\ud800$/, says: /"x\\ud800" holds half of a UTF-16 surrogate pair/ } }],
   ])("%s", (_name, { given, want }) => {
     const error = refusal(given);
     expect(error.code).toBe(want.code);
-    expect(error.context.pointer).toEqual(want.pointer);
+    if (typeof want.pointer === "string") expect(error.context.pointer).toBe(want.pointer);
+    else expect(error.context.pointer).toMatch(want.pointer);
     expect(error.context.file).toBe(FILE);
     expect(error.message).toMatch(want.says);
     expect(error.message).not.toMatch(/\bnull\b|undefined/);
@@ -253,7 +256,7 @@ describe("nesting and size", () => {
       const sizes: number[] = [];
       let deepest: string[] = [];
       for (const levels of [31, 62]) {
-        const files = await emitFlowOrThrow(build(deepJson(levels), `deep-${levels}`), { runtimeImport: runtimeImportFor(dir) });
+        const files = await emitFlowOrThrow(build(deepJson(levels), `deep-${String(levels)}`), { runtimeImport: runtimeImportFor(dir) });
         sizes.push(files[1]?.content.length ?? 0);
         deepest = writeFiles(dir, files);
       }
@@ -289,8 +292,8 @@ describe("nesting and size", () => {
   test("$refs that expand to more schemas than any flow has: TOO_LARGE", () => {
     const schemas: Record<string, unknown> = { L0: { type: "string" } };
     for (let level = 1; level <= 12; level += 1) {
-      const ref = { $ref: `#/components/schemas/L${level - 1}` };
-      schemas[`L${level}`] = { type: "object", properties: { a: ref, b: ref, c: ref, d: ref } };
+      const ref = { $ref: `#/components/schemas/L${String(level - 1)}` };
+      schemas[`L${String(level)}`] = { type: "object", properties: { a: ref, b: ref, c: ref, d: ref } };
     }
     const error = refusal({ schemas, json: jsonForm({ bomb: { $ref: "#/components/schemas/L12" } }) });
     expect(error.code).toBe("TOO_LARGE");
@@ -300,7 +303,7 @@ describe("nesting and size", () => {
 /** A data block nested `levels` objects deep (the block included), one required field a level. */
 function deepSchema(levels: number): Record<string, unknown> {
   let schema: Record<string, unknown> = { type: "string" };
-  for (let level = levels - 1; level >= 0; level -= 1) schema = { type: "object", required: [`k${level}`], properties: { [`k${level}`]: schema } };
+  for (let level = levels - 1; level >= 0; level -= 1) schema = { type: "object", required: [`k${String(level)}`], properties: { [`k${String(level)}`]: schema } };
   return schema;
 }
 
