@@ -12,7 +12,7 @@
 import type { JsonSchema } from "../model/json-schema.js";
 
 /** Levels of objects and arrays one validator function covers. */
-export const FUNCTION_DEPTH = 8;
+const FUNCTION_DEPTH = 8;
 
 type SchemaObject = { readonly [key: string]: unknown };
 

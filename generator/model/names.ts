@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
  * Longest folder name taken from a title or flow id. Far below any file
  * system's limit (255 bytes a path segment), and short enough to import by.
  */
-export const MAX_FLOW_NAME_LENGTH = 64;
+const MAX_FLOW_NAME_LENGTH = 64;
 
 /** Device names Windows reserves in every folder, whatever the extension. */
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/;

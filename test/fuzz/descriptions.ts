@@ -7,10 +7,11 @@
 import fc from "fast-check";
 import { stringify } from "yaml";
 import type { CodegenErrorCode } from "../../generator/errors.js";
+import { MAX_SCHEMA_DEPTH } from "../../generator/model/limits.js";
 import { hostileText, safeFlowId, unsafeFlowId } from "./hostile-text.js";
 import { chain, objectNode, type ArrayNode, type Field, type Json, type Leaf, type Node, type ObjectNode, type TreeOptions } from "./request-tree.js";
 
-export type Expectation =
+type Expectation =
   /** A description the service could produce: it must generate. */
   | { readonly kind: "generates" }
   /** It must be refused with this code. */
@@ -32,7 +33,7 @@ type Mutable = Record<string, unknown>;
 
 const LOCALES = ["en", "de", "fr", "pl", "it", "es"] as const;
 /** The model's depth limit (generator/model/limits.ts) less the two levels of the request root and `input`. */
-const MAX_BLOCK_LEVELS = 64 - 2;
+const MAX_BLOCK_LEVELS = MAX_SCHEMA_DEPTH - 2;
 
 interface Flow {
   readonly forms: Forms;
