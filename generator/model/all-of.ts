@@ -9,6 +9,11 @@ import type { FlatProperty, FlatSchema } from "./flat-schema.js";
 import { jsonEqual } from "./json-equal.js";
 import { valueText } from "../read/value-text.js";
 
+/** Keywords that describe a schema without constraining values: members may differ on them. */
+const ANNOTATIONS: ReadonlySet<string> = new Set([
+  "description", "title", "example", "examples", "default", "deprecated", "readOnly", "writeOnly", "externalDocs", "xml",
+]);
+
 export function mergeAllOfOrThrow(context: BuildContext, own: FlatSchema, members: readonly FlatSchema[]): FlatSchema {
   const all = [own, ...members];
   return {
@@ -37,8 +42,8 @@ function mergeKeywordsOrThrow(
       if (!(key in merged)) {
         merged[key] = value;
         origin.set(key, schema.pointer);
-      } else if (key === "description") {
-        // The outer schema's description describes this use; otherwise the first member's wins.
+      } else if (ANNOTATIONS.has(key) || key.startsWith("x-")) {
+        // Words about the schema, not constraints: the outer schema's describe this use; otherwise the first member's win.
       } else if (key === "nullable") {
         merged[key] = merged[key] === true || value === true;
       } else if (!jsonEqual(merged[key], value)) {

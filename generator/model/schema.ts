@@ -181,8 +181,14 @@ function additionalPropertiesOrThrow(context: BuildContext, flat: FlatSchema, us
       appendPointer(flat.pointer, "additionalProperties"),
     );
   }
-  if (declared === undefined) return true;
+  if (declared === undefined || isAnySchema(declared)) return true;
   return typeof declared === "boolean" ? declared : convertSchemaOrThrow(context, declared, use, level);
+}
+
+/** `additionalProperties: {}` (maybe with only a description): any extra key, as `true` says. */
+function isAnySchema(declared: boolean | Located): boolean {
+  if (typeof declared === "boolean" || typeof declared.value !== "object" || declared.value === null || Array.isArray(declared.value)) return false;
+  return Object.keys(declared.value).every((key) => key === "description" || key === "title" || key.startsWith("x-"));
 }
 
 function base(flat: FlatSchema): { pointer: string; nullable: boolean; description?: string; default?: JsonValue } {

@@ -5,6 +5,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import { CodegenError } from "../errors.js";
 import { appendPointer, pointerKeys } from "./json-pointer.js";
+import { valueText } from "./value-text.js";
 
 export interface ParsedYaml {
   readonly document: unknown;
@@ -32,7 +33,7 @@ export function parseYamlOrThrow(text: string, file: string): ParsedYaml {
     if (first.code === "DUPLICATE_KEY") {
       const key = duplicateKeyOrUndefined(parsed, first.pos[0]);
       const pointer = key ? appendPointer(key.mapPointer, key.name) : undefined;
-      const what = key ? `"${key.name}" appears twice in one mapping` : "the same key appears twice in one mapping";
+      const what = key ? `${valueText(key.name)} appears twice in one mapping` : "the same key appears twice in one mapping";
       throw new CodegenError("DUPLICATE_NAME", `${what}; names must be unique`, { file, line, pointer });
     }
     // The yaml package composes collections recursively and reports running out of stack this way.

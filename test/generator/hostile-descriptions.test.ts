@@ -74,6 +74,13 @@ const GENERATES: readonly [string, DescriptionParts][] = [
   ["a title of 500 characters", { info: { title: "Very long ".repeat(50) }, json: jsonForm({}) }],
   ["a title of punctuation", { info: { title: "!!! ??? ---" }, json: jsonForm({}) }],
   ["a title without Latin letters", { info: { title: "検証フロー" }, json: jsonForm({}) }],
+  [
+    "allOf members that differ only in words, and additionalProperties: {}",
+    {
+      schemas: { Name: { type: "string", maxLength: 9, description: "a name", example: "Ada", title: "Name", default: "x" } },
+      json: jsonForm({ a: { type: "object", additionalProperties: { description: "anything" }, properties: { n: { allOf: [{ $ref: "#/components/schemas/Name" }, { example: "Bo", "x-note": 1, default: "y" }], description: "own" } } } }),
+    },
+  ],
   ["64 levels of nesting, the most there may be", { json: jsonForm({ deep: deepSchema(62) }, ["deep"]) }],
   ["letters newer than TypeScript's identifier tables", { json: jsonForm({ "\u088f": { type: "object", properties: { "\u{2b73a}x": { type: "string" }, "a\u1c89": { type: "string" } } } }) }],
 ];
