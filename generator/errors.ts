@@ -19,7 +19,12 @@ export type CodegenErrorCode =
   | "TOO_LARGE"
   | "DUPLICATE_NAME"
   | "DUPLICATE_FLOW"
-  | "FETCH_FAILED"
+  | "UNKNOWN_FLOW"
+  | "UNSAFE_OUTPUT_DIR"
+  | "OUTPUT_DIR_NOT_EMPTY"
+  | "OUTPUT_CONFLICT"
+  | "OUTPUT_BUSY"
+  | "INTERRUPTED_WRITE"
   | "WRITE_FAILED";
 
 export interface CodegenErrorContext {
