@@ -4,7 +4,8 @@
  * the real reader, model builder and emitter in this process. Each must
  * generate output that compiles under strict, exports exactly the expected
  * names, holds no statement or JSDoc tag that came from text, reads back its
- * names and title exactly, and is byte-identical when generated again (in
+ * names and title exactly, loads and runs (flow and spec as the model says,
+ * a validator that works), and is byte-identical when generated again (in
  * reverse order, after all others); or be refused with a typed CodegenError
  * naming the file, when its case allows that. One tsc program checks a batch.
  *
@@ -17,6 +18,7 @@ import fc from "fast-check";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { flowCases, type FlowCase } from "../fuzz/descriptions.js";
+import { runtimeProblems } from "../fuzz/evaluate.js";
 import { problemsOf } from "../fuzz/oracle.js";
 import { runCodegen, type Outcome } from "../fuzz/run-codegen.js";
 import { checkProgram, RUNTIME_IMPORT, VIRTUAL_ROOT } from "../fuzz/type-check.js";
@@ -80,9 +82,11 @@ async function checkBatch(done: readonly Done[]): Promise<string[]> {
   const checked = checkProgram(files);
   for (const each of done) {
     if (each.outcome.kind !== "generated") continue;
-    const [index, validator] = each.outcome.files.map((file) => pathOf(each, file.path));
+    const [index, validator] = each.outcome.files;
     if (!index || !validator) throw new Error("a flow emits index.ts and validate.ts");
-    for (const problem of problemsOf(checked, each.outcome.model, index, validator)) fail(each, problem);
+    const { model } = each.outcome;
+    for (const problem of problemsOf(checked, model, pathOf(each, index.path), pathOf(each, validator.path))) fail(each, problem);
+    for (const problem of runtimeProblems(model, checked.sourceFileOrThrow(pathOf(each, index.path)), validator.content)) fail(each, problem);
   }
   return failures;
 }
