@@ -135,6 +135,11 @@ function withNull(type: string, nullable: boolean): string {
 
 /** Bounds up to this many elements are spelled out as tuples; beyond, the validator and the docs carry them. */
 const MAX_TUPLE_LENGTH = 8;
+/**
+ * An element type longer than this (a long enum union) is written once more
+ * at most: spelling it out per tuple position would repeat it dozens of times.
+ */
+const MAX_REPEATED_TYPE_LENGTH = 80;
 
 /**
  * An array type honouring minItems and maxItems: a union of tuples when
@@ -142,11 +147,12 @@ const MAX_TUPLE_LENGTH = 8;
  * elements and a rest (`[T, ...T[]]`: required arrays have at least one).
  */
 function arrayType(item: string, minItems: number, maxItems: number | undefined): string {
-  if (maxItems !== undefined && maxItems <= MAX_TUPLE_LENGTH) {
+  const short = item.length <= MAX_REPEATED_TYPE_LENGTH;
+  if (short && maxItems !== undefined && maxItems <= MAX_TUPLE_LENGTH) {
     const lengths = Array.from({ length: maxItems - minItems + 1 }, (_, index) => minItems + index);
     return union(lengths.map((length) => `[${Array.from({ length }, () => item).join(", ")}]`));
   }
-  const lead = Math.min(minItems, MAX_TUPLE_LENGTH);
+  const lead = Math.min(minItems, short ? MAX_TUPLE_LENGTH : 1);
   if (lead === 0) return arrayOf(item);
   return `[${[...Array.from({ length: lead }, () => item), `...${arrayOf(item)}`].join(", ")}]`;
 }
