@@ -18,6 +18,8 @@ interface CommandModule {
 interface CommandIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  /** The environment commands read (the service's address and credentials); `process` has it. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The same for every command. */

@@ -9,6 +9,7 @@ import path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index";
 import { buildFlowModelOrThrow } from "../../../generator/model/build-flow-model";
 import { parseDescriptionOrThrow } from "../../../generator/read/load-description";
+import { main } from "../../../cli/main";
 import { REPO } from "../codegen-project";
 
 /** Distinct from the emulator's defaults, so a test that finds one in output cannot be fooled. */
@@ -52,3 +53,18 @@ export const SAMPLE_IDS = {
   "document-verification": { flowId: "2d8e4b17-90af-4c3e-b6d2-5e7f1a0c9b34", environment: "live" },
   "aml-screening": { flowId: "a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5", environment: "staging" },
 } as const;
+
+export interface Ran {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The dispatcher's main() in this process, with this environment and its output captured. */
+export async function cli(args: readonly string[], env: Record<string, string>): Promise<Ran> {
+  let stdout = "";
+  let stderr = "";
+  const io = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
