@@ -173,7 +173,7 @@ function resolveConfigOrThrow(config: UserConfig, file: ConfigFile): ResolvedCon
     outputDir,
     outputDisplay: displayPath(outputDir),
     runtimeImport: config.runtimeImport ?? CONFIG_DEFAULTS.runtimeImport,
-    service: resolveServiceOrThrow(config.service, file),
+    service: resolveServiceOrThrow(config.service, file.configDisplay, file.env),
     flows,
     lineOfOrUndefined: (pointer) => {
       // Parsed again only when a message names a line: JSON is YAML, and the YAML reader maps pointers to lines.
@@ -183,24 +183,28 @@ function resolveConfigOrThrow(config: UserConfig, file: ConfigFile): ResolvedCon
   };
 }
 
-/** A non-empty environment variable wins over the file (CI points the same config at another service). */
-function resolveServiceOrThrow(service: UserServiceConfig | undefined, file: ConfigFile): ResolvedServiceConfig {
+/**
+ * A non-empty environment variable wins over the file (CI points the same
+ * config at another service). Exported for commands that run without a
+ * config file (`flowsmith flows`): `service` is then undefined.
+ */
+export function resolveServiceOrThrow(service: UserServiceConfig | undefined, configDisplay: string, env: Env): ResolvedServiceConfig {
   const sourced = (variable: string, key: "baseUrl" | "authUrl") => {
-    const fromEnv = file.env[variable];
+    const fromEnv = env[variable];
     if (fromEnv !== undefined && fromEnv.trim() !== "") return { value: fromEnv.trim(), from: `environment variable ${variable}` };
     const fromFile = service?.[key];
-    return fromFile === undefined ? undefined : { value: fromFile, from: `${file.configDisplay} #/service/${key}` };
+    return fromFile === undefined ? undefined : { value: fromFile, from: `${configDisplay} #/service/${key}` };
   };
   const baseUrl = sourced(ENV.baseUrl, "baseUrl");
   const authUrl = sourced(ENV.authUrl, "authUrl");
   const descriptionPath = service?.descriptionPath ?? DEFAULT_DESCRIPTION_PATH;
-  checkDescriptionPathOrThrow(descriptionPath, file.configDisplay);
+  checkDescriptionPathOrThrow(descriptionPath, configDisplay);
   return {
     ...(baseUrl ? { baseUrl } : {}),
     ...(authUrl ? { authUrl } : {}),
     descriptionPath: {
       value: descriptionPath,
-      from: service?.descriptionPath === undefined ? "the default descriptionPath" : `${file.configDisplay} #/service/descriptionPath`,
+      from: service?.descriptionPath === undefined ? "the default descriptionPath" : `${configDisplay} #/service/descriptionPath`,
     },
   };
 }
@@ -272,7 +276,7 @@ function pathFromConfig(root: string, relative: string): ConfigPath {
 }
 
 /** A path relative to the working directory when it is inside it, posix separators, for messages and headers. */
-function displayPath(absolute: string): string {
+export function displayPath(absolute: string): string {
   const relative = path.relative(process.cwd(), absolute);
   const shown = relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : absolute;
   return shown.split(path.sep).join("/");
