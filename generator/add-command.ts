@@ -6,13 +6,13 @@
  * is written unless all of that succeeds. Exit codes: 0 added, 1 failure
  * (a duplicate, a refused description, the service), 2 usage.
  */
-import { readFile, rm } from "node:fs/promises";
+import { lstat, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import { withFlowAppended, writeConfigOrThrow } from "./config/append-flow.js";
 import { CONFIG_DEFAULTS, type ResolvedConfig, type UserApiSource, type UserFlowConfig } from "./config/config-types.js";
-import { loadConfigOrThrow, type Env } from "./config/load-config.js";
+import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, newConfig, type Env } from "./config/load-config.js";
 import { CodegenError } from "./errors.js";
 import { configEntryOfOrUndefined } from "./fetch/config-entry.js";
 import { ServiceClients } from "./fetch/service-clients.js";
@@ -30,7 +30,8 @@ interface CommandIo {
 export const usage = `Usage: flowsmith add <flowId> --environment staging|live [options]
 
 Fetches the flow's description from the service, stores it as a snapshot
-(flows/<name>.json), and appends to the config's "flows":
+(flows/<name>.json), and appends to the config's "flows" (a config that does
+not exist yet is created, with outputDir "generated"):
   { "name": "<name>", "source": { "api": { "flowId": "<flowId>", "environment": "<env>" } } }
 The rest of the config stays as it was. Then run \`npx flowsmith codegen\`.
 \`flowsmith flows\` lists the flow ids. Service and credentials as for codegen
@@ -75,12 +76,12 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
   const env = io.env ?? process.env;
   let clients: ServiceClients | undefined;
   try {
-    const config = await loadConfigOrThrow(parsed.config, env);
+    const { config, text, created } = await configOrNewOrThrow(parsed.config, env);
     await refuseDuplicateFlowOrThrow(parsed, config);
     clients = new ServiceClients(config.service, env, config.configDisplay);
-    const added = await addFlowOrThrow(parsed, config, clients);
+    const added = await addFlowOrThrow(parsed, config, text, clients);
     io.stdout.write(
-      `Added "${added.name}" (flow ${parsed.flowId}, ${parsed.environment}, version ${added.version}) to ${config.configDisplay} ${added.pointer}; ` +
+      `Added "${added.name}" (flow ${parsed.flowId}, ${parsed.environment}, version ${added.version}) to ${created ? "a new " : ""}${config.configDisplay} ${added.pointer}; ` +
         `${added.snapshotWritten ? "snapshot" : "its snapshot is already"} ${added.snapshot}.\nRun \`npx flowsmith codegen\` to generate its client.\n`,
     );
     return 0;
@@ -93,9 +94,28 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
   }
 }
 
+/** The config to add to; when there is none yet, a new one with the defaults (written only once the flow is added). */
+async function configOrNewOrThrow(configPath: string | undefined, env: Env): Promise<{ config: ResolvedConfig; text: string; created: boolean }> {
+  try {
+    const config = await loadConfigOrThrow(configPath, env);
+    return { config, text: await readFile(config.configPath, "utf8"), created: false };
+  } catch (error) {
+    if (!(error instanceof CodegenError) || error.code !== "CONFIG_NOT_FOUND" || !(await isMissing(configPath ?? DEFAULT_CONFIG_FILE))) throw error;
+    return { ...newConfig(configPath ?? DEFAULT_CONFIG_FILE, env), created: true };
+  }
+}
+
+async function isMissing(file: string): Promise<boolean> {
+  return lstat(file).then(
+    () => false,
+    () => true,
+  );
+}
+
 async function addFlowOrThrow(
   args: AddArgs,
   config: ResolvedConfig,
+  configText: string,
   clients: ServiceClients,
 ): Promise<{ name: string; version: number; pointer: string; snapshot: string; snapshotWritten: boolean }> {
   const pointer = `#/flows/${config.flows.length}`;
@@ -131,11 +151,11 @@ async function addFlowOrThrow(
     ...(args.snapshot !== undefined ? { snapshot: args.snapshot } : {}),
   };
   const entry: UserFlowConfig = { name, source: { api } };
-  const configText = withFlowAppended(await readFile(config.configPath, "utf8"), entry);
+  const newText = withFlowAppended(configText, entry);
   const snapshotWritten = !(onDisk.kind === "snapshot" && onDisk.text === text);
   if (snapshotWritten) await writeSnapshotOrThrow(snapshot, text, where);
   try {
-    await writeConfigOrThrow(config.configPath, configText);
+    await writeConfigOrThrow(config.configPath, newText);
   } catch (error) {
     // The config was not changed: a snapshot no entry names would be left behind.
     if (onDisk.kind === "absent") await rm(snapshot.path, { force: true });

@@ -39,6 +39,17 @@ export async function loadConfigOrThrow(configPath: string = DEFAULT_CONFIG_FILE
   return resolveConfigOrThrow(config, { configPath: absolute, configDisplay: file, text, env });
 }
 
+/**
+ * The config `flowsmith add` starts when there is none yet: the defaults and
+ * no flows (which a loaded config may not have: add appends the first one).
+ */
+export function newConfig(configPath: string, env: Env = process.env): { readonly config: ResolvedConfig; readonly text: string } {
+  const text = `{\n  "$schema": "./node_modules/flowsmith/codegen.config.schema.json",\n  "outputDir": "${CONFIG_DEFAULTS.outputDir}",\n  "flows": []\n}\n`;
+  const absolute = path.resolve(configPath);
+  const config = resolveConfigOrThrow({ flows: [] }, { configPath: absolute, configDisplay: displayPath(absolute), text, env });
+  return { config, text };
+}
+
 async function readConfigTextOrThrow(absolute: string, file: string): Promise<string> {
   try {
     return await readFile(absolute, "utf8");

@@ -118,6 +118,19 @@ describe("flowsmith add", () => {
     expect(await snapshot(made.root)).toEqual(before);
   });
 
+  it("starts a config when there is none, which codegen then reads", async () => {
+    const { dir } = await project();
+    const config = path.join(dir, "new.config.json");
+    const run = await cli(["add", SIGNING, "--environment", "staging", "--config", config], service.env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("to a new ");
+    expect(await readFile(config, "utf8")).toBe(
+      `{\n  "$schema": "./node_modules/flowsmith/codegen.config.schema.json",\n  "outputDir": "generated",\n  "flows": [\n` +
+        `    { "name": "signing", "source": { "api": { "flowId": "${SIGNING}", "environment": "staging" } } }\n  ]\n}\n`,
+    );
+    expect((await cli(["codegen", "--config", config], {})).code).toBe(0);
+  });
+
   it("refuses to add the same flow twice", async () => {
     const { config } = await project();
     expect((await cli(["add", SIGNING, "--environment", "staging", "--config", config], service.env)).code).toBe(0);
