@@ -106,11 +106,11 @@ async function formatFlows(listed: Partial<Record<Environment, readonly FlowReco
     lines.push(`${environment}: ${flows.length} flow(s)`);
     const width = Math.max(0, ...flows.map((flow) => shown(flow.id).length));
     for (const flow of flows) {
-      const entry = config && (await configEntryOfOrUndefined(config, flow.id, environment));
+      const entry = config ? await configEntryOfOrUndefined(config, flow.id, environment) : undefined;
       const fields = Object.entries(flow)
         .filter(([key]) => key !== "id" && key !== "environment")
         .map(([key, value]) => `${key} ${shown(value)}`);
-      const added = entry ? [`in ${config?.configDisplay ?? "the config"} as ${entry.name ?? entry.pointer}`] : [];
+      const added = config && entry ? [`in ${config.configDisplay} as ${entry.name ?? entry.pointer}`] : [];
       lines.push(`  ${shown(flow.id).padEnd(width)}  ${[...fields, ...added].join(", ")}`.trimEnd());
     }
   }
@@ -120,7 +120,8 @@ async function formatFlows(listed: Partial<Record<Environment, readonly FlowReco
 /** What the service returned, on one line: a plain string bare, anything else as JSON (no control characters reach the terminal). */
 function shown(value: unknown): string {
   if (typeof value === "string" && /^[\w .:/@+-]*$/.test(value)) return value;
-  return JSON.stringify(value) ?? String(value);
+  // Values parsed from JSON: never undefined or a function, so always JSON text.
+  return JSON.stringify(value);
 }
 
 function isEnvironment(value: string): value is Environment {

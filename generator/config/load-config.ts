@@ -10,7 +10,7 @@ import path from "node:path";
 import Ajv, { type ErrorObject } from "ajv";
 import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime";
 import { CodegenError } from "../errors.js";
-import { parseYamlOrThrow } from "../read/yaml-source.js";
+import { parseYamlOrThrow, type ParsedYaml } from "../read/yaml-source.js";
 import configSchema from "../../codegen.config.schema.json";
 import {
   CONFIG_DEFAULTS,
@@ -177,7 +177,7 @@ function resolveConfigOrThrow(config: UserConfig, file: ConfigFile): ResolvedCon
     };
   });
   rejectSharedSnapshotsOrThrow(flows, file.configDisplay);
-  let lines: ((pointer: string) => number | undefined) | undefined;
+  let lines: ParsedYaml | undefined;
   return {
     configPath: file.configPath,
     configDisplay: file.configDisplay,
@@ -188,8 +188,8 @@ function resolveConfigOrThrow(config: UserConfig, file: ConfigFile): ResolvedCon
     flows,
     lineOfOrUndefined: (pointer) => {
       // Parsed again only when a message names a line: JSON is YAML, and the YAML reader maps pointers to lines.
-      lines ??= parseYamlOrThrow(file.text, file.configDisplay).lineOfOrUndefined;
-      return lines(pointer);
+      lines ??= parseYamlOrThrow(file.text, file.configDisplay);
+      return lines.lineOfOrUndefined(pointer);
     },
   };
 }
