@@ -16,7 +16,7 @@ import { inThisThread, type Executor } from "./executor.js";
 import { checkApiFlowOrThrow, readApiSourceOrThrow, type FetchedSnapshot } from "./fetch/api-source.js";
 import { ServiceClients } from "./fetch/service-clients.js";
 import { writeSnapshotOrThrow } from "./fetch/snapshot.js";
-import { checkOneVersionPerFlowOrThrow } from "./model/unique-flows.js";
+import { rejectTwoVersionsOfOneFlowOrThrow } from "./duplicate-flows.js";
 import { changeSinceCopyOrUndefined, descriptionCopyPath, type DescriptionChange } from "./output/description-copy.js";
 import { descriptionJson } from "./output/description-json.js";
 import { generatorStamp } from "./output/fingerprint.js";
@@ -119,7 +119,7 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
     // 2-4. Per flow: read (or fetch) its description, build its model, emit its files.
     const flows = await (options.executor ?? inThisThread).map(config.flows, (flow) => generateFlowOrThrow(flow, run));
     rejectUnknownFlowsOrThrow(flows, run);
-    rejectTwoVersionsOfOneFlowOrThrow(flows, config);
+    rejectTwoVersionsOfOneFlowOrThrow(flows.flatMap((flow) => (flow.entry ? [{ entry: flow.entry, name: flow.name, pointer: flow.pointer }] : [])), config);
     const planned = plannedFlowsOrThrow(flows, config);
     const index = await generateIndexOrThrow([...planned.keys()], run);
     // 5. What outputDir should hold; 6. compare it with outputDir, or make outputDir hold it; 7. then the snapshots.
@@ -303,36 +303,6 @@ function rejectUnknownFlowsOrThrow(flows: readonly FlowOutcome[], run: Run): voi
   throw new CodegenError("UNKNOWN_FLOW", `--flow ${unknown.join(", ")}: no such flow (known: ${known.join(", ")})`, {
     file: run.config.configDisplay,
   });
-}
-
-/**
- * One published version per flow and environment (model/unique-flows.ts),
- * over every flow in outputDir after this run: those generated, reused, or
- * left out by --flow with output from before. The config entries are named.
- */
-function rejectTwoVersionsOfOneFlowOrThrow(flows: readonly FlowOutcome[], config: ResolvedConfig): void {
-  const present = flows.flatMap((flow) => (flow.entry ? [{ entry: flow.entry, name: flow.name, pointer: flow.pointer }] : []));
-  try {
-    // (The check reads the source's file for its message; the description's hash is not needed.)
-    checkOneVersionPerFlowOrThrow(present.map(({ entry, name }) => ({ ...entry, name, source: { file: entry.source, sha256: "" } })));
-  } catch (error) {
-    if (!(error instanceof CodegenError) || error.code !== "DUPLICATE_FLOW") throw error;
-    const pair = firstPairOfOneFlow(present);
-    const entries = pair ? ` (config entries ${pair[0].pointer} and ${pair[1].pointer})` : "";
-    throw new CodegenError("DUPLICATE_FLOW", `${error.detail}${entries}`, { file: config.configDisplay, ...(pair ? { pointer: pair[1].pointer } : {}) }, { cause: error });
-  }
-}
-
-/** The pair the check names: the first flow id and environment seen twice, in config order. */
-function firstPairOfOneFlow<T extends { readonly entry: ManifestFlow }>(flows: readonly T[]): [T, T] | undefined {
-  const seen = new Map<string, T>();
-  for (const flow of flows) {
-    const key = `${flow.entry.environment}\u0000${flow.entry.id}`;
-    const first = seen.get(key);
-    if (first) return [first, flow];
-    seen.set(key, flow);
-  }
-  return undefined;
 }
 
 /**
