@@ -8,6 +8,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { CodegenError } from "../../../generator/errors";
+import { loadFlowsOrThrow } from "../../../generator/load-flows";
 import { runCodegen } from "../../../generator/pipeline";
 import { makeProject, removeProjects, SAMPLES, snapshot, writeConfig, type Project } from "../codegen-project";
 import { SAMPLE_IDS, serviceEnv, startService, type Service } from "./service";
@@ -206,6 +207,45 @@ describe("source.api", () => {
     const error = await refusal(runCodegen({ configPath: project.config, refresh: true, env: service.env }));
     expect(error.code).toBe("SNAPSHOT_CONFLICT");
     expect(error.message).toMatch(/not in the form flowsmith writes snapshots/);
+  });
+});
+
+describe("after the first fetch", () => {
+  it("--refresh --flow fetches only the flows named", async () => {
+    const project = await apiProject([apiEntry("signing"), apiEntry("aml-screening")]);
+    await runCodegen({ configPath: project.config, env: service.env });
+    // A service that no longer has aml-screening: fetching it would fail.
+    const signingOnly = await startService(["flows/signing.yaml"]);
+    try {
+      const result = await runCodegen({ configPath: project.config, refresh: true, flows: ["signing"], env: signingOnly.env });
+      expect(result.flows.map((flow) => [flow.name, flow.status])).toEqual([["signing", "unchanged"]]);
+      const error = await refusal(runCodegen({ configPath: project.config, refresh: true, env: signingOnly.env }));
+      expect(error.message).toMatch(/flow "aml-screening": .*cannot fetch .* failed with status 404/);
+    } finally {
+      await signingOnly.close();
+    }
+  });
+
+  it.each<[string, Record<string, unknown>, { code: string; message: RegExp }]>([
+    ["pins another version", { version: 3 }, { code: "VERSION_MISMATCH", message: /#\/flows\/0\/source\/api\/version: the snapshot flows\/signing\.json holds version 1 of flow 6f1c\S+, but this line pins version 3: run `npx flowsmith codegen --refresh --flow signing`/ }],
+    ["names another flow", { flowId: SAMPLE_IDS["aml-screening"].flowId }, { code: "SNAPSHOT_MISMATCH", message: /the snapshot flows\/signing\.json holds flow 6f1c\S+ \(staging\), but the entry names flow a41f0c6d\S+ \(staging\): run `npx flowsmith codegen --refresh --flow signing`/ }],
+  ])("an entry edited since its snapshot was taken (%s) is refused offline, naming --refresh", async (_name, change, { code, message }) => {
+    const project = await apiProject([apiEntry("signing")]);
+    await runCodegen({ configPath: project.config, env: service.env });
+    await writeConfig(project.config, { flows: [apiEntry("signing", change)] });
+    const error = await refusal(runCodegen({ configPath: project.config, env: stopped }));
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(message);
+  });
+
+  it("the emulator serves an api flow from its snapshot", async () => {
+    const project = await apiProject([apiEntry("signing")]);
+    const missing = await refusal(loadFlowsOrThrow(project.config));
+    expect(missing.code).toBe("SNAPSHOT_MISSING");
+    expect(missing.message).toMatch(/no snapshot of flow 6f1c\S+ \(staging\) at flows\/signing\.json yet: run `npx flowsmith codegen` to fetch it/);
+    await runCodegen({ configPath: project.config, env: service.env });
+    const [flow] = await loadFlowsOrThrow(project.config);
+    expect(flow?.model).toMatchObject({ name: "signing", id: SAMPLE_IDS.signing.flowId, version: 1, source: { file: "flows/signing.json" } });
   });
 });
 
