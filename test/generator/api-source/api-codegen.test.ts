@@ -10,7 +10,7 @@ import path from "node:path";
 import { CodegenError } from "../../../generator/errors";
 import { loadFlowsOrThrow } from "../../../generator/load-flows";
 import { runCodegen } from "../../../generator/pipeline";
-import { makeProject, removeProjects, SAMPLES, snapshot, writeConfig, type Project } from "../codegen-project";
+import { makeProject, removeProjects, REPO, SAMPLES, snapshot, writeConfig, type Project } from "../codegen-project";
 import { SAMPLE_IDS, serviceEnv, startService, type Service } from "./service";
 
 let service: Service;
@@ -246,6 +246,27 @@ describe("after the first fetch", () => {
     await runCodegen({ configPath: project.config, env: service.env });
     const [flow] = await loadFlowsOrThrow(project.config);
     expect(flow?.model).toMatchObject({ name: "signing", id: SAMPLE_IDS.signing.flowId, version: 1, source: { file: "flows/signing.json" } });
+  });
+});
+
+describe("the change report", () => {
+  it("also follows a description file replaced by a new version: --check names the flow, the write reports each change", async () => {
+    const project = await makeProject({ flows: ["signing", "aml-screening"] });
+    await runCodegen({ configPath: project.config });
+    await writeFile(path.join(project.dir, "flows/signing.yaml"), await readFile(path.join(REPO, "test/fixtures/changes/signing-v2.yaml")));
+    const checked = await runCodegen({ configPath: project.config, check: true });
+    expect(checked.changes.map((change) => change.path)).toContain("signing/description.json");
+    const golden = (await readFile(path.join(REPO, "test/fixtures/changes/signing-v1-v2.txt.golden"), "utf8")).trimEnd().split("\n");
+    expect(checked.flows.map((flow) => [flow.name, flow.changed?.lines])).toEqual([
+      ["signing", golden],
+      ["aml-screening", undefined],
+    ]);
+    const written = await runCodegen({ configPath: project.config });
+    expect(written.flows.map((flow) => [flow.name, flow.changed?.breaking, flow.changed?.from, flow.changed?.to])).toEqual([
+      ["signing", true, 1, 2],
+      ["aml-screening", undefined, undefined, undefined],
+    ]);
+    expect((await runCodegen({ configPath: project.config })).flows.map((flow) => flow.changed)).toEqual([undefined, undefined]);
   });
 });
 
