@@ -287,7 +287,7 @@ function pathFromConfig(root: string, relative: string): ConfigPath {
 }
 
 /** A path relative to the working directory when it is inside it, posix separators, for messages and headers. */
-export function displayPath(absolute: string): string {
+function displayPath(absolute: string): string {
   const relative = path.relative(process.cwd(), absolute);
   const shown = relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : absolute;
   return shown.split(path.sep).join("/");

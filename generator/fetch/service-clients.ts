@@ -157,6 +157,6 @@ function contextOf(where: FetchContext): CodegenErrorContext {
 }
 
 /** Runtime errors do not carry secrets; an echoing server could still put one in a message. */
-export function redact(text: string, secrets: readonly string[]): string {
+function redact(text: string, secrets: readonly string[]): string {
   return secrets.filter((secret) => secret.length > 0).reduce((out, secret) => out.split(secret).join("[redacted]"), text);
 }
