@@ -95,6 +95,9 @@ export async function run(args: readonly string[], io: CliIo = process): Promise
     });
     progress.end();
     printRun(result, io);
+    if (values.refresh && !result.config.flows.some((flow) => flow.source.kind === "api")) {
+      io.stderr.write(`note: --refresh fetches flows whose source is "api"; ${result.config.configDisplay} has none\n`);
+    }
     return check ? reportCheck(result, io) : reportWrite(result, io);
   } catch (error) {
     progress.end();

@@ -16,7 +16,7 @@ import { inThisThread, type Executor } from "./executor.js";
 import { checkApiFlowOrThrow, readApiSourceOrThrow, type FetchedSnapshot } from "./fetch/api-source.js";
 import { ServiceClients } from "./fetch/service-clients.js";
 import { writeSnapshotOrThrow } from "./fetch/snapshot.js";
-import { rejectTwoVersionsOfOneFlowOrThrow } from "./duplicate-flows.js";
+import { rejectTwoVersionsOfOneFlowOrThrow, type ConfigFlow } from "./duplicate-flows.js";
 import { changeSinceCopyOrUndefined, descriptionCopyPath, type DescriptionChange } from "./output/description-copy.js";
 import { descriptionJson } from "./output/description-json.js";
 import { generatorStamp } from "./output/fingerprint.js";
@@ -119,7 +119,7 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
     // 2-4. Per flow: read (or fetch) its description, build its model, emit its files.
     const flows = await (options.executor ?? inThisThread).map(config.flows, (flow) => generateFlowOrThrow(flow, run));
     rejectUnknownFlowsOrThrow(flows, run);
-    rejectTwoVersionsOfOneFlowOrThrow(flows.flatMap((flow) => (flow.entry ? [{ entry: flow.entry, name: flow.name, pointer: flow.pointer }] : [])), config);
+    rejectTwoVersionsOfOneFlowOrThrow(inOutputDir(flows), config);
     const planned = plannedFlowsOrThrow(flows, config);
     const index = await generateIndexOrThrow([...planned.keys()], run);
     // 5. What outputDir should hold; 6. compare it with outputDir, or make outputDir hold it; 7. then the snapshots.
@@ -303,6 +303,11 @@ function rejectUnknownFlowsOrThrow(flows: readonly FlowOutcome[], run: Run): voi
   throw new CodegenError("UNKNOWN_FLOW", `--flow ${unknown.join(", ")}: no such flow (known: ${known.join(", ")})`, {
     file: run.config.configDisplay,
   });
+}
+
+/** The flows outputDir holds after this run (generated, reused, or left out by --flow with earlier output), with their entries. */
+function inOutputDir(flows: readonly FlowOutcome[]): ConfigFlow[] {
+  return flows.flatMap((flow) => (flow.entry ? [{ entry: flow.entry, name: flow.name, pointer: flow.pointer }] : []));
 }
 
 /**
