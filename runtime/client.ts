@@ -7,6 +7,7 @@ import { ApiCaller } from "./api-call.js";
 import { TokenCache } from "./auth.js";
 import { registerClientContext, type ClientContext } from "./client-context.js";
 import { resolveClientOptionsOrThrow, type ClientOptions } from "./client-options.js";
+import { getFlowDescription, type FlowDescriptionOptions } from "./flow-description.js";
 import type { Environment } from "./service-limits.js";
 import { LatestSteps } from "./latest-steps.js";
 import type {
@@ -30,6 +31,8 @@ export interface Client<E extends Environment = Environment> {
   readonly environment: E;
   /** Flows published to the client's environment. */
   listFlows(options?: RequestOptions): Promise<readonly FlowRecord[]>;
+  /** A flow's OpenAPI description (docs/service.md 2.4), parsed; `options.path` is the path template. */
+  getFlowDescription(flowId: string, options?: FlowDescriptionOptions): Promise<unknown>;
   /** sessionStatus, outcome and metadata. */
   getSession(sessionId: string, options?: RequestOptions): Promise<SessionRecord>;
   getDataBlocks(sessionId: string, options?: RequestOptions): Promise<DataBlocks>;
@@ -59,6 +62,7 @@ export function createClient<E extends Environment>(options: ClientOptions<E>): 
   const client: Client<E> = {
     environment: resolved.environment,
     listFlows: (callOptions) => listFlows(context, callOptions),
+    getFlowDescription: (flowId, callOptions) => getFlowDescription(context, flowId, callOptions),
     getSession: (sessionId, callOptions) => getSession(context, sessionId, callOptions),
     getDataBlocks: (sessionId, callOptions) => getDataBlocks(context, sessionId, callOptions),
     getFile: (vaultEntryId, callOptions) => getFile(context, vaultEntryId, callOptions),

@@ -5,6 +5,7 @@
 export * from "./flow-spec.js";
 export * from "./service-limits.js";
 export { createClient, type Client } from "./client.js";
+export type { FlowDescriptionOptions } from "./flow-description.js";
 export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.js";
 export { createSessionFor, createSessionWith } from "./create-session.js";
 export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./files.js";

@@ -164,7 +164,7 @@ export function sessionPath(ctx: ClientContext, sessionId: string): string {
 }
 
 /** An id as one path segment: encoded, so it cannot reach another path. */
-function segment(value: string, name: string): string {
+export function segment(value: string, name: string): string {
   if (typeof value !== "string" || value === "") {
     throw new FlowsmithError("INVALID_ARGUMENT", `${name} must be a non-empty string`);
   }

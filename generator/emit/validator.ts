@@ -17,79 +17,61 @@ import Ajv, { _ } from "ajv";
 import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone";
 import { CodegenError } from "../errors.js";
-import { toJsonSchema } from "../model/json-schema.js";
-import type { FlowModel } from "../model/types.js";
+import { hasPrototypeNames, JSON_SCHEMA_AJV_OPTIONS, toJsonSchema } from "../model/json-schema.js";
+import type { FlowModel, Schema } from "../model/types.js";
 import { stringLiteral } from "./escape.js";
-
-/** Helpers runtime/validator-support.ts re-exports as `validatorRuntime`. */
-const RUNTIME_HELPERS = new Set(["equal", "ucs2length"]);
-const AJV_EXPORT = /^export const validate = (validate\d+);$/m;
-const AJV_RUNTIME_REQUIRE = /require\("ajv\/dist\/runtime\/([a-z0-9_]+)"\)\.default/gi;
+import { rewireValidatorOrThrow, ValidatorCodeError, type RewiredValidator } from "./validator-code.js";
+import { withNestedFunctions } from "./validator-schema.js";
 
 type Which = "request" | "response";
 
 /**
  * validate.ts after its header: imports from the runtime, then each
  * validator in a scope of its own (each was compiled alone, so both use
- * ajv's first names), exported with its type.
+ * ajv's first names), exported with its type, so users' tsc reads the
+ * exports' types from the annotation instead of inferring them from ajv's
+ * code (which it does not check: the file is @ts-nocheck).
  */
 export function validatorSourceOrThrow(model: FlowModel, runtimeImport: string): string {
   const request = compiledValidatorOrThrow(model, "request");
   const response = compiledValidatorOrThrow(model, "response");
-  const code = `${exported("validate", request)}\n${exported("validateResponse", response)}`;
-  // `validatorFormats.date` or `validatorFormats["date-time"]`.
-  const used = ["validatorFormats", "validatorRuntime"].filter((name) => code.includes(`${name}.`) || code.includes(`${name}[`));
+  const used = (["validatorFormats", "validatorRuntime"] as const).filter(
+    (name) => request.imports.includes(name) || response.imports.includes(name),
+  );
   const runtime = stringLiteral(runtimeImport);
   const imports = [
     ...(used.length > 0 ? [`import { ${used.join(", ")} } from ${runtime};`] : []),
     `import type { RequestValidator } from ${runtime};`,
   ];
-  return `${imports.join("\n")}\n\n${code}`;
+  return `${imports.join("\n")}\n\n${exported("validate", request)}\n${exported("validateResponse", response)}`;
 }
 
-/**
- * Typed, so users' tsc reads the export's type from the annotation instead of
- * inferring it from ajv's code (which it does not check: the file is @ts-nocheck).
- */
-function exported(name: "validate" | "validateResponse", validator: CompiledValidator): string {
+function exported(name: "validate" | "validateResponse", validator: RewiredValidator): string {
   return `export const ${name}: RequestValidator = (() => {\n${validator.code}  return ${validator.name};\n})();\n`;
 }
 
-interface CompiledValidator {
-  /** ajv's statements, rewired to the runtime, indented one level, without exports. */
-  readonly code: string;
-  /** The function among them that validates (`validate0`). */
-  readonly name: string;
-}
+/** ajv's rewired code, indented one level, by the schema and options it was compiled from. */
+const compiled = new Map<string, RewiredValidator>();
 
-/** By schema (JSON text): flows sharing one (a flow's variants, every flow's response) compile it once. */
-const compiled = new Map<string, CompiledValidator>();
-
-function compiledValidatorOrThrow(model: FlowModel, which: Which): CompiledValidator {
-  const schema = toJsonSchema(which === "request" ? model.request : model.response, { file: {} }) as object;
-  const key = createHash("sha256").update(JSON.stringify(schema)).digest("hex");
+function compiledValidatorOrThrow(model: FlowModel, which: Which): RewiredValidator {
+  const schema = which === "request" ? model.request : model.response;
+  const jsonSchema = withNestedFunctions(toJsonSchema(schema, { file: {} }));
+  const options = hasPrototypeNames(schema) ? JSON_SCHEMA_AJV_OPTIONS : {};
+  const key = createHash("sha256").update(JSON.stringify([jsonSchema, options])).digest("hex");
   let validator = compiled.get(key);
   if (!validator) {
-    validator = rewiredOrThrow(model, which, standaloneValidatorOrThrow(model, which, schema));
+    const code = standaloneValidatorOrThrow(model, which, jsonSchema as object, options);
+    let rewired;
+    try {
+      rewired = rewireValidatorOrThrow(code);
+    } catch (error) {
+      if (error instanceof ValidatorCodeError) throw invalid(model, which, error.message, error);
+      throw error;
+    }
+    validator = { ...rewired, code: indentBlocks(rewired.code.trim(), 1) };
     compiled.set(key, validator);
   }
   return validator;
-}
-
-/** ajv's ES module, its requires of ajv's helpers pointed at the runtime, its export taken out. */
-function rewiredOrThrow(model: FlowModel, which: Which, standalone: string): CompiledValidator {
-  // An ES module is strict anyway, and the directive must not follow the import.
-  const code = standalone.replace(/^"use strict";\n?/, "");
-  const rewired = code.replace(AJV_RUNTIME_REQUIRE, (whole: string, helper: string) =>
-    RUNTIME_HELPERS.has(helper) ? `validatorRuntime.${helper}` : whole,
-  );
-  if (rewired.includes("require(")) {
-    const dependency = /require\([^)]*\)/.exec(rewired)?.[0] ?? "require(...)";
-    throw invalid(model, which, `ajv emitted a dependency the runtime does not provide: ${dependency}`);
-  }
-  const name = AJV_EXPORT.exec(rewired)?.[1];
-  if (!name) throw invalid(model, which, "ajv's code lacks the `validate` export");
-  return { code: indentBlocks(rewired.replace(AJV_EXPORT, "").trim(), 1), name };
 }
 
 /**
@@ -109,7 +91,7 @@ function indentBlocks(code: string, from: number): string {
   return lines.join("\n").replace(/\n*$/, "\n");
 }
 
-function standaloneValidatorOrThrow(model: FlowModel, which: Which, schema: object): string {
+function standaloneValidatorOrThrow(model: FlowModel, which: Which, schema: object, options: object): string {
   const checker = schemaChecker();
   // The schema is ours (json-schema.ts); anything ajv finds odd is a bug worth failing on.
   if (!checker.validateSchema(schema)) {
@@ -119,6 +101,7 @@ function standaloneValidatorOrThrow(model: FlowModel, which: Which, schema: obje
   // code must not depend on which flows were compiled before it.
   const ajv = new Ajv({
     ...OPTIONS,
+    ...options,
     // Formats come from the runtime's `validatorFormats` (ajv-formats' full set).
     code: { source: true, esm: true, lines: true, formats: _`validatorFormats` },
     // Checked above against a meta-schema compiled once per process, not once per flow.
@@ -133,20 +116,31 @@ function standaloneValidatorOrThrow(model: FlowModel, which: Which, schema: obje
   return standaloneCode(ajv, { validate: which });
 }
 
-const OPTIONS = { allErrors: true, messages: false, strict: true, allowUnionTypes: true } as const;
+const OPTIONS = {
+  allErrors: true,
+  messages: false,
+  strict: true,
+  allowUnionTypes: true,
+  // A required `__proto__` is declared in patternProperties (json-schema.ts), which strict mode would refuse.
+  strictRequired: false,
+  // The `$ref`s are validator-schema.ts's: each stays a function of its own.
+  inlineRefs: false,
+} as const;
 
 let checker: Ajv | undefined;
 
+/** With messages (unlike the validators it checks), so a failure says what is wrong. */
 function schemaChecker(): Ajv {
-  checker ??= new Ajv(OPTIONS);
+  checker ??= new Ajv({ ...OPTIONS, messages: true });
   return checker;
 }
 
 function invalid(model: FlowModel, which: Which, detail: string, cause?: unknown): CodegenError {
+  const schema: Schema = which === "response" ? model.response : model.request;
   return new CodegenError(
     "INVALID_SCHEMA",
     detail,
-    { flow: model.name, file: model.source.file, pointer: (which === "response" ? model.response : model.request).pointer },
+    { flow: model.name, file: model.source.file, pointer: schema.pointer },
     cause === undefined ? undefined : { cause },
   );
 }

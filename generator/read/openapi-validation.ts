@@ -12,6 +12,7 @@ import path from "node:path";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone";
 import { CodegenError } from "../errors.js";
+import { valueText } from "./value-text.js";
 
 /** Written by the build beside the compiled module. */
 export const PRECOMPILED_VALIDATOR = "openapi-validator.generated.js";
@@ -95,8 +96,8 @@ function isReferenceBranch(error: ErrorObject): boolean {
 
 function describe(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === "additionalProperties") return `has unknown key "${String(params["additionalProperty"])}"`;
-  if (error.keyword === "required") return `is missing required key "${String(params["missingProperty"])}"`;
-  if (error.keyword === "enum") return `${error.message ?? "is not allowed"}: ${JSON.stringify(params["allowedValues"])}`;
+  if (error.keyword === "additionalProperties") return `has unknown key ${valueText(params["additionalProperty"])}`;
+  if (error.keyword === "required") return `is missing required key ${valueText(params["missingProperty"])}`;
+  if (error.keyword === "enum") return `${error.message ?? "is not allowed"}: ${valueText(params["allowedValues"])}`;
   return error.message ?? error.keyword;
 }
