@@ -333,6 +333,26 @@ describe("the generated validator", () => {
     }
   });
 
+  test("a format used only by bracket access (`date-time`) is imported too", async () => {
+    const dir = makeTempDir();
+    try {
+      const model: FlowModel = {
+        ...amlScreening,
+        request: obj([req("metadata", obj([req("subjectId", str())]))]),
+        response: obj([req("createdAt", str({ format: "date-time" }))], { additionalProperties: true }),
+      };
+      const files = await emitFlowOrThrow(model, { runtimeImport: runtimeImportFor(dir) });
+      expect(fileOf(files, "aml-screening/validate.ts")).toMatch(/^import \{ validatorFormats \} from /m);
+      writeFiles(dir, files);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { validateResponse } = require(`${dir}/aml-screening/validate.ts`) as { validateResponse: (data: unknown) => boolean };
+      expect(validateResponse({ createdAt: "2026-01-02T03:04:05Z" })).toBe(true);
+      expect(validateResponse({ createdAt: "yesterday" })).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   test("validateResponse checks the 201 body against the flow's response schema", async () => {
     const dir = makeTempDir();
     try {
