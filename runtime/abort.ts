@@ -1,24 +1,47 @@
-/** Waiting that gives way to the caller's AbortSignal. */
-import { AbortError } from "./errors.js";
+/** Waiting that gives way to the caller's AbortSignal and to the client's close(). */
+import type { Clock } from "./clock.js";
+import { AbortError, ClientClosedError } from "./errors.js";
 
 export interface Operation {
   readonly method: string;
   readonly path: string;
 }
 
-/** Waits `ms`, or rejects with an AbortError when `signal` fires first. */
-export function sleep(ms: number, signal: AbortSignal | undefined, operation: Operation): Promise<void> {
+/** What ends a wait early: the caller's signal, and the client's (fired by close()). */
+export interface StopSignals {
+  readonly caller: AbortSignal | undefined;
+  readonly closing: AbortSignal;
+}
+
+/**
+ * Waits `ms` on the clock. Rejects with an AbortError when the caller's
+ * signal fires first, with a ClientClosedError when the client is closed;
+ * the clock's timer is cancelled then, so nothing keeps the process alive.
+ */
+export function sleep(clock: Clock, ms: number, stop: StopSignals, operation: Operation): Promise<void> {
+  const early = stoppedError(stop, operation);
+  if (early) return Promise.reject(early);
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal, operation));
-    const onAbort = () => {
-      clearTimeout(handle);
-      reject(abortError(signal, operation));
+    const cancel = new AbortController();
+    const onStop = () => {
+      detach();
+      cancel.abort();
+      reject(stoppedError(stop, operation));
     };
-    const handle = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const detach = () => {
+      stop.caller?.removeEventListener("abort", onStop);
+      stop.closing.removeEventListener("abort", onStop);
+    };
+    stop.caller?.addEventListener("abort", onStop, { once: true });
+    stop.closing.addEventListener("abort", onStop, { once: true });
+    clock.sleep(ms, cancel.signal).then(
+      () => (detach(), resolve()),
+      (error: unknown) => {
+        detach();
+        // A rejection because we cancelled it was answered by onStop already.
+        if (!cancel.signal.aborted) reject(error);
+      },
+    );
   });
 }
 
@@ -40,6 +63,12 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
   });
 }
 
-function abortError(signal: AbortSignal | undefined, operation: Operation): AbortError {
-  return new AbortError(operation.method, operation.path, { cause: signal?.reason });
+function stoppedError(stop: StopSignals, operation: Operation): Error | undefined {
+  if (stop.closing.aborted) return new ClientClosedError(operation.method, operation.path);
+  if (stop.caller?.aborted) return abortError(stop.caller, operation);
+  return undefined;
+}
+
+function abortError(signal: AbortSignal, operation: Operation): AbortError {
+  return new AbortError(operation.method, operation.path, { cause: signal.reason });
 }

@@ -3,6 +3,7 @@
  * runtime works with (ResolvedClientOptions). Defaults live here and only here.
  */
 import { Agent, type Dispatcher } from "undici";
+import { systemClock, type Clock } from "./clock.js";
 import { ConfigurationError } from "./errors.js";
 import { ENVIRONMENTS, RECOMMENDED_POLL_INTERVAL_MS, type Environment } from "./service-limits.js";
 
@@ -42,6 +43,12 @@ export interface ClientOptions<E extends Environment = Environment> {
   readonly waitTimeoutMs?: number;
   /** An undici dispatcher (proxy, custom TLS). Default: an Agent owned by the client, closed by close(). */
   readonly dispatcher?: Dispatcher;
+  /**
+   * The time token expiry, waitForStep's polling and retry backoff go by.
+   * Default: the real clock (`Date.now()` and timers). Tests pass a virtual
+   * one; per-request time limits (`timeoutMs`) always use real timers.
+   */
+  readonly clock?: Clock;
 }
 
 export interface ResolvedClientOptions<E extends Environment = Environment> {
@@ -61,6 +68,7 @@ export interface ResolvedClientOptions<E extends Environment = Environment> {
   readonly dispatcher: Dispatcher;
   /** Whether close() should close the dispatcher (only when the client created it). */
   readonly ownsDispatcher: boolean;
+  readonly clock: Clock;
 }
 
 export const DEFAULTS = {
@@ -104,9 +112,19 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
     tokenExpirySkewMs: nonNegative(options.tokenExpirySkewMs, DEFAULTS.tokenExpirySkewMs, "tokenExpirySkewMs"),
     pollIntervalMs: nonNegative(options.pollIntervalMs, DEFAULTS.pollIntervalMs, "pollIntervalMs"),
     waitTimeoutMs: positive(options.waitTimeoutMs, DEFAULTS.waitTimeoutMs, "waitTimeoutMs"),
+    clock: clockOrThrow(options.clock),
+    // Last: an Agent is made only once every option has been accepted.
     dispatcher: options.dispatcher ?? new Agent(),
     ownsDispatcher,
   };
+}
+
+function clockOrThrow(clock: Clock | undefined): Clock {
+  if (clock === undefined) return systemClock;
+  if (typeof clock !== "object" || clock === null || typeof clock.now !== "function" || typeof clock.sleep !== "function") {
+    throw new ConfigurationError("clock must have now() and sleep(ms, signal)");
+  }
+  return clock;
 }
 
 function requireText(value: unknown, name: string, why: string): string {

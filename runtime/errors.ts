@@ -54,16 +54,45 @@ export class RequestValidationError extends FlowsmithError {
   }
 }
 
-/** The token request failed. Names the token URL and status; never the credentials. */
+/**
+ * `AUTH_FAILED`: the token request failed (unreachable, refused).
+ * `INVALID_TOKEN_RESPONSE`: the auth server answered 2xx with a token that
+ * cannot be used (no token, a token unfit for a header, a lifetime that is
+ * not a positive number); nothing was cached.
+ */
+export type AuthErrorCode = "AUTH_FAILED" | "INVALID_TOKEN_RESPONSE";
+
+/** A token could not be had. Names the token URL and status; never the credentials. */
 export class AuthError extends FlowsmithError {
   override readonly name = "AuthError";
+  declare readonly code: AuthErrorCode;
   constructor(
     readonly tokenUrl: string,
     readonly status: number | undefined,
     detail: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; code?: AuthErrorCode },
   ) {
-    super("AUTH_FAILED", `Token request to ${tokenUrl} failed${status ? ` with status ${status}` : ""}: ${detail}`, options);
+    const code = options?.code ?? "AUTH_FAILED";
+    const what = code === "AUTH_FAILED" ? "failed" : "gave no usable token";
+    super(code, `Token request to ${tokenUrl} ${what}${status ? ` (status ${status})` : ""}: ${detail}`, options);
+  }
+}
+
+/**
+ * The client was closed (client.close()): calls made after it, and calls
+ * still running when it was called, end with this error. Create a new client
+ * to make more calls.
+ */
+export class ClientClosedError extends FlowsmithError {
+  override readonly name = "ClientClosedError";
+  constructor(
+    readonly method?: string,
+    readonly path?: string,
+  ) {
+    super(
+      "CLIENT_CLOSED",
+      `${method && path ? `${method} ${path}: ` : ""}the client was closed (client.close()); create a new client to make more calls`,
+    );
   }
 }
 
@@ -103,15 +132,43 @@ export class NetworkError extends FlowsmithError {
   }
 }
 
-/** A 2xx response the runtime could not read (not JSON, wrong shape). */
+interface InvalidResponseInit {
+  readonly method: string;
+  /** Path of the request, without query string. */
+  readonly path: string;
+  /** The 2xx status the service answered with. */
+  readonly status: number;
+  /** The body as received (parsed JSON, else its text), secrets scrubbed. */
+  readonly body: unknown;
+  /** What is wrong, and where (`sessionContext.sessionId`). */
+  readonly issues: readonly ValidationIssue[];
+  /** Whether the request took effect (a POST answered 2xx): sending it again would do it twice. */
+  readonly tookEffect: boolean;
+}
+
+/**
+ * A 2xx response whose body is not what the service documents (not JSON, a
+ * field missing or of the wrong type). The runtime does not hand such a body
+ * on as a result; `body` keeps it for inspection.
+ */
 export class InvalidResponseError extends FlowsmithError {
   override readonly name = "InvalidResponseError";
-  constructor(
-    readonly method: string,
-    readonly path: string,
-    detail: string,
-  ) {
-    super("INVALID_RESPONSE", `${method} ${path}: ${detail}`);
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly body: unknown;
+  readonly issues: readonly ValidationIssue[];
+  readonly tookEffect: boolean;
+
+  /** `message` is worded by the caller, which knows what took effect (response-checks.ts). */
+  constructor(init: InvalidResponseInit, message: string) {
+    super("INVALID_RESPONSE", message);
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.body = init.body;
+    this.issues = init.issues;
+    this.tookEffect = init.tookEffect;
   }
 }
 

@@ -7,7 +7,8 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
 import type { Dispatcher, FormData } from "undici";
 import { Deadline } from "./deadline.js";
-import { AbortError, FlowsmithError, NetworkError, TimeoutError } from "./errors.js";
+import { AbortError, ClientClosedError, FlowsmithError, NetworkError, TimeoutError } from "./errors.js";
+import type { ClientLifecycle } from "./lifecycle.js";
 
 export interface HttpRequest {
   readonly method: "GET" | "POST";
@@ -38,14 +39,18 @@ export interface HttpResponse {
 export interface Transport {
   readonly dispatcher: Dispatcher;
   readonly userAgent: string;
+  /** Refuses exchanges after close() and aborts the open ones at close(). */
+  readonly lifecycle: ClientLifecycle;
 }
 
 /** A body larger than this is not kept whole in memory when read as text (error bodies, JSON). */
 const DEFAULT_TEXT_LIMIT = 16 * 1024 * 1024;
 
 export async function sendOnce(transport: Transport, req: HttpRequest): Promise<HttpResponse> {
+  const lifecycle = transport.lifecycle;
+  lifecycle.throwIfClosed({ method: req.method, path: req.displayPath });
   throwIfAborted(req);
-  const deadline = new Deadline(req.timeoutMs, req.signal);
+  const deadline = new Deadline(req.timeoutMs, req.signal, lifecycle.openExchanges);
   try {
     // The dispatcher's own request(): undici's top-level request(url) would parse a URL per call.
     const response = await transport.dispatcher.request({
@@ -56,10 +61,10 @@ export async function sendOnce(transport: Transport, req: HttpRequest): Promise<
       body: req.body,
       signal: deadline.asSignal(),
     });
-    return wrapResponse(response, req, deadline);
+    return wrapResponse(response, req, deadline, lifecycle);
   } catch (error) {
     deadline.release();
-    throw transportError(error, req, deadline);
+    throw transportError(error, req, deadline, lifecycle);
   }
 }
 
@@ -68,7 +73,12 @@ function withUserAgent(headers: Readonly<Record<string, string>>, userAgent: str
   return headers["user-agent"] === userAgent ? headers : { ...headers, "user-agent": userAgent };
 }
 
-function wrapResponse(response: Dispatcher.ResponseData, req: HttpRequest, deadline: Deadline): HttpResponse {
+function wrapResponse(
+  response: Dispatcher.ResponseData,
+  req: HttpRequest,
+  deadline: Deadline,
+  lifecycle: ClientLifecycle,
+): HttpResponse {
   const body = response.body;
   return {
     status: response.statusCode,
@@ -78,7 +88,7 @@ function wrapResponse(response: Dispatcher.ResponseData, req: HttpRequest, deadl
         // A declared length within the limit is read by undici in one go; otherwise chunk by chunk, up to the limit.
         return declaredLength(response.headers) <= limitBytes ? await body.text() : await readText(body, limitBytes);
       } catch (error) {
-        throw transportError(error, req, deadline);
+        throw transportError(error, req, deadline, lifecycle);
       } finally {
         deadline.release();
       }
@@ -118,7 +128,9 @@ async function readText(body: Readable, limitBytes: number): Promise<string> {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-function transportError(error: unknown, req: HttpRequest, deadline: Deadline): Error {
+function transportError(error: unknown, req: HttpRequest, deadline: Deadline, lifecycle: ClientLifecycle): Error {
+  // Whatever undici made of it (aborted, destroyed): the exchange ended because the client was closed.
+  if (lifecycle.closed) return new ClientClosedError(req.method, req.displayPath);
   if (error instanceof FlowsmithError) return error;
   if (deadline.timedOut) return new TimeoutError(req.method, req.displayPath, req.timeoutMs);
   if (req.signal?.aborted) return new AbortError(req.method, req.displayPath, { cause: req.signal.reason });

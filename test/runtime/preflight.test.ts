@@ -10,7 +10,7 @@ import {
   type RequestValidationCode,
 } from "../../runtime/index.js";
 import { clientFor } from "./support/clients.js";
-import { json, startFakeService, type FakeService } from "./support/fake-service.js";
+import { createdSession, json, startFakeService, subjectIdOfJson, type FakeService } from "./support/fake-service.js";
 import { AML_SPEC, amlValidator, acceptAll, createSession, imageSpec, SIGNING_SPEC } from "./support/specs.js";
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]);
@@ -25,7 +25,11 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "flowsmith-preflight-"));
   service = await startFakeService();
-  service.onApi((_req, res) => json(res, 201, { sessionContext: { sessionId: "s", sessionStatus: "CREATED" } }));
+  service.onApi((req, res, recorded) => {
+    // Multipart bodies are not parsed here: their subjectId is read from the raw form text.
+    const subjectId = subjectIdOfJson(recorded.body) ?? /name="metadata\[subjectId\]"\r\n\r\n([^\r]*)/.exec(recorded.body.toString("latin1"))?.[1];
+    json(res, 201, createdSession(req.url ?? "", subjectId));
+  });
   staging = clientFor(service);
   live = clientFor<"live">(service, { environment: "live" });
 });
@@ -196,7 +200,7 @@ test("the checks give the most specific code first: metadata before the validato
 test("valid images pass: JPEG and PNG by their bytes, sent with the sniffed media type", async () => {
   await expect(
     createSession(staging, imageSpec(), images(new Blob([JPEG]), { data: PNG, filename: "back" })),
-  ).resolves.toMatchObject({ sessionContext: { sessionId: "s" } });
+  ).resolves.toMatchObject({ sessionContext: { sessionId: "s-1" } });
   const body = service.apiRequests[0]?.body.toString("latin1") ?? "";
   expect(body).toContain('name="input[documentImages][frontSide]"; filename="file.jpg"\r\nContent-Type: image/jpeg');
   expect(body).toContain('name="input[documentImages][backSide]"; filename="back"\r\nContent-Type: image/png');

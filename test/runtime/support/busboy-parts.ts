@@ -44,3 +44,8 @@ export function parseMultipart(req: IncomingMessage): Promise<ReceivedForm> {
     req.pipe(parser);
   });
 }
+
+/** The text value of the part named `name`, when the form has one. */
+export function partValue(form: ReceivedForm, name: string): string | undefined {
+  return form.parts.find((part) => part.name === name)?.value;
+}

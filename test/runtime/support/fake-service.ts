@@ -78,6 +78,34 @@ async function record(
   }
 }
 
+/**
+ * The 201 body of docs/service.md 2.3 for a POST to
+ * `…/api/v1/flows/<flowId>/<environment>/sessions`: the flow and environment
+ * from the path, the subjectId the request carried.
+ */
+export function createdSession(url: string, subjectId: string | undefined, sessionId = "s-1"): Record<string, unknown> {
+  const match = /\/api\/v1\/flows\/([^/]+)\/([^/]+)\/sessions$/.exec(url);
+  if (!match) throw new Error(`not a create-session path: ${url}`);
+  return {
+    flowId: decodeURIComponent(match[1] ?? ""),
+    environment: decodeURIComponent(match[2] ?? ""),
+    flowVersion: 1,
+    playerUrl: `https://player.example.test/start?token=player-${sessionId}`,
+    sessionContext: { sessionId, sessionStatus: "CREATED", createdAt: "2026-01-01T00:00:00.000Z" },
+    metadata: { subjectId: subjectId ?? "" },
+  };
+}
+
+/** The subjectId of a JSON create-session body, when it has one. */
+export function subjectIdOfJson(body: Buffer): string | undefined {
+  try {
+    const parsed = JSON.parse(body.toString("utf8")) as { metadata?: { subjectId?: unknown } };
+    return typeof parsed.metadata?.subjectId === "string" ? parsed.metadata.subjectId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
