@@ -1,6 +1,7 @@
 import { AuthError, ConfigurationError, createClient, UnauthorizedError, type Client } from "../../runtime/index.js";
 import { CLIENT_ID, CLIENT_SECRET, clientFor, USER_AGENT } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
+import { VirtualClock } from "./support/virtual-clock.js";
 
 let service: FakeService;
 let client: Client<"staging"> | undefined;
@@ -70,14 +71,17 @@ describe("token requests", () => {
     expect(new Set(service.apiRequests.map((r) => r.headers.authorization))).toEqual(new Set(["Bearer the-token"]));
   });
 
-  test("a token is renewed when it expires (short expires_in)", async () => {
+  test("a token is renewed when it expires, by the client's clock: at most a tenth of its lifetime early", async () => {
     let issued = 0;
     service.onToken((_req, res) => json(res, 200, { access_token: `short-${++issued}`, expires_in: 1, token_type: "Bearer" }));
-    client = clientFor(service);
+    const clock = new VirtualClock();
+    client = clientFor(service, { clock });
     await client.listFlows();
+    // 1 s lifetime: renewed 100 ms early (a tenth), not 60 s early (the default skew would renew on every call).
+    clock.advance(899);
     await client.listFlows();
     expect(service.authRequests).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    clock.advance(1);
     await client.listFlows();
     expect(service.authRequests).toHaveLength(2);
     expect(service.apiRequests.map((r) => r.headers.authorization)).toEqual([
@@ -85,6 +89,18 @@ describe("token requests", () => {
       "Bearer short-1",
       "Bearer short-2",
     ]);
+  });
+
+  test("a day-long token is kept for a day less tokenExpirySkewMs", async () => {
+    const clock = new VirtualClock();
+    client = clientFor(service, { clock, tokenExpirySkewMs: 60_000 });
+    await client.listFlows();
+    clock.advance(86_400_000 - 60_001);
+    await client.listFlows();
+    expect(service.authRequests).toHaveLength(1);
+    clock.advance(1);
+    await client.listFlows();
+    expect(service.authRequests).toHaveLength(2);
   });
 
   test("a 401 drops the token, fetches a new one and retries the call once", async () => {
@@ -168,6 +184,7 @@ describe("createClient options", () => {
     ["no clientSecret", { clientSecret: "" }, /clientSecret is required/],
     ["unknown authMethod", { authMethod: "private_key_jwt" }, /authMethod must be/],
     ["negative timeout", { timeoutMs: -1 }, /timeoutMs must be a positive number/],
+    ["a clock without sleep", { clock: { now: () => 0 } }, /clock must have now\(\) and sleep/],
   ])("%s is refused at createClient", (_name, override, message) => {
     const attempt = () => createClient({ ...valid, ...override } as never);
     expect(attempt).toThrow(ConfigurationError);

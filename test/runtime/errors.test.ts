@@ -15,6 +15,7 @@ import {
 } from "../../runtime/index.js";
 import { clientFor } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
+import { VirtualClock } from "./support/virtual-clock.js";
 import { AML_SPEC, amlValidator, createSession, SIGNING_SPEC } from "./support/specs.js";
 import { createSessionFor } from "../../runtime/index.js";
 
@@ -99,16 +100,34 @@ describe("retries", () => {
     expect(service.apiRequests).toHaveLength(3);
   });
 
-  test("a 429 waits as long as Retry-After asks", async () => {
-    client = clientFor(service, { retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5000 } });
-    const at: number[] = [];
+  test("a 429 waits as long as Retry-After asks, in seconds or as an HTTP date, on the client's clock", async () => {
+    const clock = new VirtualClock();
+    client = clientFor(service, { clock, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 60_000 } });
+    let calls = 0;
     service.onApi((_req, res) => {
-      at.push(Date.now());
-      if (at.length === 1) return json(res, 429, { code: "RATE_LIMITED" }, { "retry-after": "1" });
+      calls++;
+      if (calls === 1) return json(res, 429, { code: "RATE_LIMITED" }, { "retry-after": "1" });
+      if (calls === 2) return json(res, 429, {}, { "retry-after": new Date(clock.now() + 30_000).toUTCString() });
       json(res, 200, [{ id: "f" }]);
     });
     await expect(client.listFlows()).resolves.toEqual([{ id: "f" }]);
-    expect((at[1] ?? 0) - (at[0] ?? 0)).toBeGreaterThanOrEqual(950);
+    // The HTTP date has whole seconds: the wait is 30 s less the milliseconds the date drops.
+    expect(clock.sleeps[0]).toBe(1000);
+    expect(clock.sleeps[1]).toBeGreaterThan(29_000);
+    expect(clock.sleeps[1]).toBeLessThanOrEqual(30_000);
+    expect(service.apiRequests).toHaveLength(3);
+  });
+
+  test("backoff without Retry-After: full jitter below baseDelayMs * 2^n, capped by maxDelayMs", async () => {
+    const clock = new VirtualClock();
+    client = clientFor(service, { clock, retry: { maxRetries: 4, baseDelayMs: 100, maxDelayMs: 300 } });
+    service.onApi((_req, res) => json(res, 503, {}));
+    await expect(client.listFlows()).rejects.toBeInstanceOf(ServerError);
+    expect(clock.sleeps).toHaveLength(4);
+    clock.sleeps.forEach((ms, n) => {
+      expect(ms).toBeGreaterThanOrEqual(0);
+      expect(ms).toBeLessThanOrEqual(Math.min(300, 100 * 2 ** n));
+    });
   });
 
   test("retries are bounded: maxRetries + 1 attempts, then the last error", async () => {
@@ -146,22 +165,22 @@ describe("retries", () => {
 });
 
 describe("transport failures", () => {
-  test("a slow answer is a TimeoutError naming method, path and limit", async () => {
-    service.onApi((_req, res) => void setTimeout(() => json(res, 200, []), 500));
-    const error = await client.listFlows({ timeoutMs: 100 }).catch((e: unknown) => e);
+  test("a server that never answers is a TimeoutError naming method, path and limit", async () => {
+    service.onApi(() => undefined); // holds the request; closed with the service
+    const error = await client.listFlows({ timeoutMs: 50 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ code: "TIMEOUT", method: "GET", path: "/verification/api/v1/flows/staging", timeoutMs: 100 });
+    expect(error).toMatchObject({ code: "TIMEOUT", method: "GET", path: "/verification/api/v1/flows/staging", timeoutMs: 50 });
   });
 
-  test("the caller's signal aborts a call with an AbortError", async () => {
-    service.onApi((_req, res) => void setTimeout(() => json(res, 200, []), 500));
+  test("the caller's signal aborts a call with an AbortError carrying the signal's reason", async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const started = Date.now();
+    const reason = new Error("user went away");
+    // Aborted once the request has reached the server: no timer decides the order.
+    service.onApi(() => controller.abort(reason));
     const error = await client.listFlows({ signal: controller.signal }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
-    expect(error).toMatchObject({ code: "ABORTED" });
-    expect(Date.now() - started).toBeLessThan(400);
+    expect(error).toMatchObject({ code: "ABORTED", method: "GET", cause: reason });
+    expect(service.apiRequests).toHaveLength(1);
   });
 
   test("an unreachable API host is a NetworkError", async () => {

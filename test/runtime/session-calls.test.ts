@@ -10,6 +10,7 @@ import {
 import { compiledActionSchemaCount } from "../../runtime/action-schemas.js";
 import { clientFor, USER_AGENT } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
+import { VirtualClock } from "./support/virtual-clock.js";
 
 let service: FakeService;
 let client: Client<"staging">;
@@ -116,44 +117,65 @@ describe("reading", () => {
 });
 
 describe("waitForStep", () => {
+  let clock: VirtualClock;
+  beforeEach(async () => {
+    await client.close();
+    clock = new VirtualClock();
+    client = clientFor(service, { clock });
+  });
+
   test("polls through 400 (CREATED), START and a step without ticket, and resolves with the ticket", async () => {
     const steps = scriptedSteps([created, created, start, noTicket, ticket]);
     service.onApi((_req, res) => steps(res));
-    const step = await client.waitForStep("s-1", { intervalMs: 10 });
+    const step = await client.waitForStep("s-1");
     expect(step).toMatchObject({ stepType: "OTP_VERIFICATION:v1", ticketId: "ticket-1" });
     expect(step.actions?.map((a) => a.type)).toEqual(["VALIDATE_OTP", "RESEND_OTP"]);
     expect(service.apiRequests.map((r) => r.url)).toEqual(Array(5).fill("/gw/api/v1/staging/sessions/s-1/step"));
+    // The client's pollIntervalMs (the service's recommended 2.5 s) between polls, on its clock.
+    expect(clock.sleeps).toEqual([2500, 2500, 2500, 2500]);
   });
 
   test("resolves with END", async () => {
     const steps = scriptedSteps([start, end]);
     service.onApi((_req, res) => steps(res));
     await expect(client.waitForStep("s-1", { intervalMs: 10 })).resolves.toEqual({ stepType: "END", ticketId: null });
+    expect(clock.sleeps).toEqual([10]);
   });
 
-  test("gives up after timeoutMs with a TimeoutError", async () => {
+  test("gives up after timeoutMs with a TimeoutError, its last sleep cut to the time left", async () => {
     service.onApi((_req, res) => start(res));
-    const started = Date.now();
     const error = await client.waitForStep("s-1", { intervalMs: 20, timeoutMs: 150 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ code: "TIMEOUT", timeoutMs: 150 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    expect(Date.now() - started).toBeLessThan(1500);
-    expect(service.apiRequests.length).toBeGreaterThan(2);
+    expect(error).toMatchObject({ code: "TIMEOUT", timeoutMs: 150, path: "/gw/api/v1/staging/sessions/s-1/step" });
+    // Polls at 0, 20, ..., 140 on the virtual clock; then 10 ms to the deadline and no poll after it.
+    expect(service.apiRequests).toHaveLength(8);
+    expect(clock.sleeps).toEqual([20, 20, 20, 20, 20, 20, 20, 10]);
   });
 
-  test("stops when the signal fires", async () => {
+  test("the default wait ends after waitTimeoutMs (10 minutes) without a real wait", async () => {
     service.onApi((_req, res) => noTicket(res));
+    const error = await client.waitForStep("s-1").catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "TIMEOUT", timeoutMs: 600_000 });
+    expect(service.apiRequests).toHaveLength(240);
+  });
+
+  test("stops when the signal fires during the wait between polls", async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 80);
-    const error = await client.waitForStep("s-1", { intervalMs: 1000, signal: controller.signal }).catch((e: unknown) => e);
+    // The first poll is answered; the signal fires once the client sleeps before the next one.
+    const held = new VirtualClock({ hold: true, onSleep: () => controller.abort(new Error("user left")) });
+    await client.close();
+    client = clientFor(service, { clock: held });
+    service.onApi((_req, res) => noTicket(res));
+    const error = await client.waitForStep("s-1", { signal: controller.signal }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
+    expect(held.sleeps).toEqual([2500]);
     expect(service.apiRequests).toHaveLength(1);
   });
 
   test("other errors end the wait", async () => {
     service.onApi((_req, res) => json(res, 404, { code: "SESSION_NOT_FOUND" }));
     await expect(client.waitForStep("gone", { intervalMs: 10 })).rejects.toBeInstanceOf(NotFoundError);
+    expect(clock.sleeps).toEqual([]);
   });
 });
 
