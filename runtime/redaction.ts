@@ -36,7 +36,7 @@ const CREDENTIAL_KEY = /^(?:client_secret|access_token|refresh_token|id_token|au
  * Bearer value. The Basic case is decided by decoding (see basicCredential).
  */
 const ECHO_PATTERNS: readonly [RegExp, string][] = [
-  [/\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^"'\r\n,;}]+/gi, `$1${REDACTED}`],
+  [/\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^\s"',;}][^"'\r\n,;}]*/gi, `$1${REDACTED}`],
   [/\b((?:client_secret|access_token|refresh_token|id_token)["']?\s*[:=]\s*["']?)[^"'&\s,;}]+/gi, `$1${REDACTED}`],
   [/\b(Bearer\s+)[A-Za-z0-9\-._~+/]{12,}=*/gi, `$1${REDACTED}`],
 ];
