@@ -29,7 +29,7 @@ export async function submitAction(
   return ctx.api.json(
     { method: "POST", path, headers: { "x-ticket-id": ticketId }, body: { json: JSON.stringify(action) }, ...options },
     // The response shape is not shown (docs/service.md 4): any JSON, or nothing, is the answer.
-    { issuesOf: () => [], tookEffect: "The action WAS sent and accepted" },
+    { issuesOf: () => [], tookEffect: "The action WAS sent and accepted: sending it again would send it twice" },
   );
 }
 

@@ -33,6 +33,8 @@ export interface ResponseCheck {
   readonly tookEffect?: string;
 }
 
+const DEFAULT_TOOK_EFFECT = "The request WAS carried out (the service answered 2xx): sending it again would do it twice";
+
 /** An error body is read up to this size for the error's `body`; a 2xx body that fails its check is kept up to it too. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
@@ -144,9 +146,7 @@ export class ApiCaller {
     const method = req.method;
     const path = this.displayPath(req);
     const tookEffect = method !== "GET";
-    const consequence = tookEffect
-      ? ` ${check?.tookEffect ?? "The request WAS carried out"}: do not send it again blindly, that would do it twice.`
-      : "";
+    const consequence = tookEffect ? ` ${check?.tookEffect ?? DEFAULT_TOOK_EFFECT}.` : "";
     // Scrubbed before anything is cut from it: a secret cut in half would no longer match.
     const kept = this.redactor.value(typeof body === "string" && body.length > ERROR_BODY_LIMIT ? body.slice(0, ERROR_BODY_LIMIT) : body);
     return new InvalidResponseError(
