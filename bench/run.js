@@ -9,7 +9,7 @@
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
  *                                     report in .bench-tmp/smoke/ (the smoke test)
  *   --json <file>                     also write the rows as JSON
- *   --only codegen,typecheck,throughput,upload,single-flight
+ *   --only codegen,typecheck,throughput,upload,single-flight,runtime-memory
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -18,13 +18,14 @@ const { benchTypecheck } = require("./typecheck-bench.js");
 const { benchThroughput } = require("./throughput-bench.js");
 const { benchUpload } = require("./upload-bench.js");
 const { benchSingleFlight } = require("./single-flight-bench.js");
+const { benchRuntimeMemory } = require("./runtime-memory-bench.js");
 const { compileGenerated, missingRuntimeParts } = require("./flowsmith-side.js");
 const { runNodeOrThrow } = require("./processes.js");
 const { createWorkspace, flowOf, REPO_ROOT } = require("./workspace.js");
 const { printTable, markdownReport } = require("./report.js");
 const { nowMs } = require("./stats.js");
 
-const BENCHMARKS = ["codegen", "typecheck", "throughput", "upload", "single-flight"];
+const BENCHMARKS = ["codegen", "typecheck", "throughput", "upload", "single-flight", "runtime-memory"];
 
 const MODES = {
   full: {
@@ -34,6 +35,7 @@ const MODES = {
     throughput: { rounds: 5, durationMs: 1000, warmupMs: 500 },
     upload: { rounds: 3, fileBytes: 16 * 1024 * 1024 },
     singleFlight: { calls: 200 },
+    runtimeMemory: { firstCalls: 1000, totalCalls: 100_000 },
   },
   smoke: {
     flows: 3,
@@ -42,6 +44,7 @@ const MODES = {
     throughput: { rounds: 1, durationMs: 100, warmupMs: 50 },
     upload: { rounds: 1, fileBytes: 64 * 1024 },
     singleFlight: { calls: 200 },
+    runtimeMemory: { firstCalls: 100, totalCalls: 500 },
   },
 };
 
@@ -73,7 +76,7 @@ async function main(options) {
   }
   const missing = missingRuntimeParts();
   if (missing) {
-    details.push(`Benchmarks 4-6 skipped: ${missing} is not there yet.`);
+    details.push(`Benchmarks 4-7 skipped: ${missing} is not there yet.`);
   } else {
     const flows = prepareRequestFlows(workspace);
     if (selected("throughput")) {
@@ -83,6 +86,11 @@ async function main(options) {
     }
     if (selected("upload")) rows.push(...(await benchUpload(workspace, flows.upload, settings.upload)));
     if (selected("single-flight")) rows.push(...(await benchSingleFlight(flows.json, settings.singleFlight)));
+    if (selected("runtime-memory")) {
+      const memory = await benchRuntimeMemory(flows.json, settings.runtimeMemory);
+      rows.push(...memory.rows);
+      details.push(...memory.details);
+    }
   }
   printTable(rows);
   for (const detail of details) process.stdout.write(`${detail}\n`);
@@ -142,7 +150,8 @@ function writeReports(options, { rows, details, settings, workspace, elapsedMs }
     `${settings.flows} flows; codegen ${settings.codegen.rounds} rounds; tsc ${settings.typecheck.rounds} rounds; ` +
     `throughput ${settings.throughput.rounds} rounds x ${settings.throughput.durationMs} ms at concurrency 16; ` +
     `upload ${settings.upload.rounds} rounds of 3 x ${settings.upload.fileBytes} bytes; ` +
-    `single-flight ${settings.singleFlight.calls} calls`;
+    `single-flight ${settings.singleFlight.calls} calls; ` +
+    `runtime memory ${settings.runtimeMemory.totalCalls} calls (read after ${settings.runtimeMemory.firstCalls})`;
   const markdown = markdownReport({ rows, details, command, settings: settingsText, elapsedMs });
   const target = options.mode === "smoke" ? path.join(workspace.root, "BENCHMARKS.md") : path.join(REPO_ROOT, "BENCHMARKS.md");
   fs.writeFileSync(target, markdown);

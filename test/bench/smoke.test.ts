@@ -15,6 +15,8 @@ const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
 interface BenchRow {
   readonly benchmark: string;
+  readonly flowsmith: string;
+  readonly baseline: string;
   readonly ratio: number | null;
   /** True where the ratio is the comparison (absolute goals have none). */
   readonly compared: boolean;
@@ -41,7 +43,7 @@ describe("bench/run.js --smoke", () => {
         });
         const { rows } = JSON.parse(readFileSync(jsonPath, "utf8")) as { rows: BenchRow[] };
         const numbers = rows.map((row) => row.benchmark.split(".")[0]);
-        expect([...new Set(numbers)]).toEqual(["1", "2a", "2b", "3", "4", "5", "6"]);
+        expect([...new Set(numbers)]).toEqual(["1", "2a", "2b", "3", "4", "5", "6", "7"]);
         const compared = rows.filter((row) => row.compared);
         expect([...new Set(compared.map((row) => row.benchmark.split(".")[0]))]).toEqual(["1", "2a", "2b", "3", "4", "5"]);
         for (const row of compared) {
@@ -52,6 +54,10 @@ describe("bench/run.js --smoke", () => {
         }
         const singleFlight = rows.find((row) => row.benchmark.startsWith("6."));
         expect(singleFlight?.met).toBe(true);
+        // Runtime memory: readings for flowsmith and the undici baseline; goals are judged in full runs only.
+        const memory = rows.filter((row) => row.benchmark.startsWith("7."));
+        expect(memory).toHaveLength(2);
+        for (const row of memory) expect([row.flowsmith, row.baseline]).toEqual([expect.stringMatching(/MB → .* MB/), expect.stringMatching(/^undici .* MB → /)]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
