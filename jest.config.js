@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // The browser suite has its own config (jest.browser.config.js, `npm run test:browser`).
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/browser/"],
   transform: {
     // Type-checking is tsc's job in `npm test`; jest only transpiles. The
     // package is CommonJS, so dynamic import() becomes require() as tsc emits it.

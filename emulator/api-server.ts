@@ -8,6 +8,10 @@ import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import { ApiError, notFound } from "./errors.js";
 import { endpoints, type Endpoint, type EndpointContext, type Services } from "./endpoints.js";
 import { guarded, pathOf, requireUserAgentOrThrow } from "./http-exchange.js";
+import { playerEndpoints } from "./player/routes.js";
+
+/** The API, then the hosted player (HTML pages, also on {base_url}). */
+const routes: readonly Endpoint[] = [...endpoints, ...playerEndpoints];
 
 interface RouteMatch {
   readonly endpoint: Endpoint;
@@ -27,7 +31,7 @@ export function createApiServer(services: Services): Server {
 
 function routeOrThrow(req: IncomingMessage): RouteMatch {
   const path = pathOf(req);
-  const matching = endpoints
+  const matching = routes
     .map((endpoint) => ({ endpoint, match: endpoint.pattern.exec(path) }))
     .filter((candidate) => candidate.match !== null);
   if (matching.length === 0) throw notFound(`no such endpoint: ${req.method} ${path}`);

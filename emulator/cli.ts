@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorOptions } from "./index.js";
+import { parseRedirectAllowlistOrThrow } from "./player/redirect-allowlist.js";
 
 export interface CliIo {
   readonly stdout: { write(text: string): unknown };
@@ -49,6 +50,7 @@ function parseOptionsOrThrow(args: readonly string[]): EmulatorOptions {
       "webhook-url": { type: "string" },
       "created-ms": { type: "string" },
       "step-ms": { type: "string" },
+      "redirect-allowlist": { type: "string", multiple: true },
     },
   });
   return {
@@ -59,12 +61,19 @@ function parseOptionsOrThrow(args: readonly string[]): EmulatorOptions {
     ...(values["webhook-url"] !== undefined ? { webhookUrl: values["webhook-url"] } : {}),
     ...(values["created-ms"] !== undefined ? { createdMs: integerOrThrow("--created-ms", values["created-ms"]) } : {}),
     ...(values["step-ms"] !== undefined ? { stepMs: integerOrThrow("--step-ms", values["step-ms"]) } : {}),
+    ...(values["redirect-allowlist"] !== undefined ? { redirectAllowlist: allowlistOrThrow(values["redirect-allowlist"]) } : {}),
   };
 }
 
 function integerOrThrow(flag: string, text: string): number {
   if (!/^\d+$/.test(text)) throw new Error(`${flag} must be a whole number >= 0, got "${text}"`);
   return Number(text);
+}
+
+/** Checked here too, so a bad entry is a usage error (exit 2) like any other bad flag. */
+function allowlistOrThrow(entries: string[]): string[] {
+  parseRedirectAllowlistOrThrow(entries);
+  return entries;
 }
 
 function untilSignal(): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * POST /api/v1/flows/{flowId}/{environment}/sessions: read the body as JSON
  * or multipart (limits enforced while reading), validate it against the
- * flow, store the session and answer 201 with docs/service.md 2.3.
+ * flow, check redirectUrl against the allowlist (docs/service.md 2.1), store
+ * the session and answer 201 with docs/service.md 2.3.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_REQUEST_BYTES, type BodyForm, type Environment } from "@flowsmith/runtime";
@@ -10,6 +11,7 @@ import type { FileReference, FileVault } from "./files.js";
 import type { CatalogFlow } from "./flow-catalog.js";
 import { mediaTypeOf, readSmallBodyOrThrow, rejectUpload, sendJson } from "./http-exchange.js";
 import { readMultipartOrThrow } from "./multipart.js";
+import { checkRedirectUrlOrThrow, type RedirectAllowlist } from "./player/redirect-allowlist.js";
 import type { Session, SessionStore } from "./sessions.js";
 import { validateCreateRequestOrThrow, type CreateRequest } from "./validate-request.js";
 
@@ -20,6 +22,7 @@ export interface CreateSessionContext {
   readonly environment: Environment;
   readonly vault: FileVault;
   readonly sessions: SessionStore;
+  readonly redirectAllowlist: RedirectAllowlist;
   readonly baseUrl: string;
 }
 
@@ -41,6 +44,7 @@ export async function createSession(context: CreateSessionContext): Promise<void
   let request: CreateRequest;
   try {
     request = validateCreateRequestOrThrow(flow, received.body, received.bodyForm);
+    if (request.redirectUrl !== undefined) checkRedirectUrlOrThrow(context.redirectAllowlist, request.redirectUrl);
   } catch (error) {
     await context.vault.discard(received.files);
     throw error;
@@ -97,6 +101,6 @@ export function echoMetadata(session: Session): Record<string, string> {
   return locale === undefined ? { subjectId } : { subjectId, locale };
 }
 
-export function playerUrl(session: Session, baseUrl: string): string {
+function playerUrl(session: Session, baseUrl: string): string {
   return `${baseUrl}/player/${session.id}?token=${session.playerToken}`;
 }

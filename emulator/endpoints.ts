@@ -4,12 +4,13 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Environment } from "@flowsmith/runtime";
-import { createSession, echoMetadata, playerUrl } from "./create-session.js";
+import { createSession, echoMetadata } from "./create-session.js";
 import { ApiError, badRequest, notFound } from "./errors.js";
 import type { FileVault } from "./files.js";
 import type { FlowCatalog } from "./flow-catalog.js";
 import { readSmallBodyOrThrow, rejectUpload, sendJson } from "./http-exchange.js";
 import { applyActionOrThrow, stepViewOrThrow } from "./otp-scenario.js";
+import type { RedirectAllowlist } from "./player/redirect-allowlist.js";
 import type { SessionStore } from "./sessions.js";
 import type { TokenStore } from "./tokens.js";
 
@@ -18,6 +19,8 @@ export interface Services {
   readonly tokens: TokenStore;
   readonly sessions: SessionStore;
   readonly vault: FileVault;
+  /** Where a session's redirectUrl may point. */
+  readonly redirectAllowlist: RedirectAllowlist;
   /** Known once the API listener is bound. */
   readonly baseUrl: () => string;
 }
@@ -54,7 +57,6 @@ export const endpoints: readonly Endpoint[] = [
   { method: "GET", pattern: route`/api/v1/${"environment"}/sessions/${"sessionId"}/step`, environmentParam: 0, handle: getStep },
   { method: "POST", pattern: route`/api/v1/${"environment"}/sessions/${"sessionId"}/actions`, environmentParam: 0, handle: postAction },
   { method: "GET", pattern: route`/api/v1/${"environment"}/files/${"vaultEntryId"}`, environmentParam: 0, handle: getFile },
-  { method: "GET", pattern: route`/player/${"sessionId"}`, public: true, handle: openPlayer },
 ];
 
 async function listFlows({ res, environment, services }: EndpointContext): Promise<void> {
@@ -75,7 +77,16 @@ async function getDescription({ res, params, environment, services }: EndpointCo
 
 async function postSession({ req, res, params, environment, services }: EndpointContext): Promise<void> {
   const flow = services.catalog.findOrThrow(params[0]!, environment);
-  await createSession({ req, res, flow, environment, vault: services.vault, sessions: services.sessions, baseUrl: services.baseUrl() });
+  await createSession({
+    req,
+    res,
+    flow,
+    environment,
+    vault: services.vault,
+    sessions: services.sessions,
+    redirectAllowlist: services.redirectAllowlist,
+    baseUrl: services.baseUrl(),
+  });
 }
 
 async function listSessions({ res, params, environment, services }: EndpointContext): Promise<void> {
@@ -140,16 +151,6 @@ async function getFile({ res, params, environment, services }: EndpointContext):
   });
   stream.on("error", () => res.destroy());
   stream.pipe(res);
-}
-
-/** A placeholder for the hosted player, so playerUrl leads somewhere. */
-async function openPlayer({ req, res, params, services }: EndpointContext): Promise<void> {
-  const session = services.sessions.find(params[0]!);
-  const token = new URL(req.url ?? "/", "http://emulator").searchParams.get("token");
-  if (!session || token !== session.playerToken) throw notFound("no such player session (unknown session or wrong token)");
-  const html = `<!doctype html><title>flowsmith emulator</title><p>Emulated player for session ${session.id}. Complete its steps through the API.</p>`;
-  res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": String(Buffer.byteLength(html)) });
-  res.end(html);
 }
 
 function parseActionOrThrow(req: IncomingMessage, bytes: Buffer): unknown {

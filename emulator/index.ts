@@ -47,7 +47,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }),
   );
   let baseUrl = "";
-  const api = createApiServer({ catalog, tokens, sessions, vault, baseUrl: () => baseUrl });
+  const api = createApiServer({ catalog, tokens, sessions, vault, redirectAllowlist: resolved.redirectAllowlist, baseUrl: () => baseUrl });
   const auth = createAuthServer(resolved, tokens);
   try {
     baseUrl = await listenOrThrow(api, resolved.host, resolved.apiPort);

@@ -4,6 +4,7 @@
  */
 import type { Environment } from "@flowsmith/runtime";
 import type { FlowModel } from "../generator/index.js";
+import { LOOPBACK_ENTRY, parseRedirectAllowlistOrThrow, type RedirectAllowlist } from "./player/redirect-allowlist.js";
 
 export interface Credentials {
   readonly clientId: string;
@@ -40,6 +41,12 @@ export interface EmulatorOptions {
   readonly webhookUrl?: string;
   /** Delays before each webhook retry. Default [200, 1000, 5000] (so 4 attempts in all). */
   readonly webhookRetryDelaysMs?: readonly number[];
+  /**
+   * Where a session's redirectUrl may point: origins (`https://app.example.test`)
+   * or URL prefixes (`https://app.example.test/return/`), or "loopback".
+   * Default ["loopback"]: http(s) on 127.0.0.1, [::1] or localhost, any port.
+   */
+  readonly redirectAllowlist?: readonly string[];
 }
 
 export interface ResolvedOptions {
@@ -52,6 +59,7 @@ export interface ResolvedOptions {
   readonly clients: Readonly<Record<Environment, Credentials>>;
   readonly webhookUrl: string | undefined;
   readonly webhookRetryDelaysMs: readonly number[];
+  readonly redirectAllowlist: RedirectAllowlist;
 }
 
 export const EMULATOR_DEFAULTS = {
@@ -67,6 +75,7 @@ export const EMULATOR_DEFAULTS = {
     live: { clientId: "live-client", clientSecret: "live-secret" },
   },
   webhookRetryDelaysMs: [200, 1000, 5000],
+  redirectAllowlist: [LOOPBACK_ENTRY],
 } as const;
 
 export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
@@ -83,6 +92,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     },
     webhookUrl: options.webhookUrl === undefined ? undefined : urlOrThrow(options.webhookUrl),
     webhookRetryDelaysMs: options.webhookRetryDelaysMs ?? EMULATOR_DEFAULTS.webhookRetryDelaysMs,
+    redirectAllowlist: parseRedirectAllowlistOrThrow(options.redirectAllowlist ?? EMULATOR_DEFAULTS.redirectAllowlist),
   };
 }
 

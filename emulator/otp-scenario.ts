@@ -78,6 +78,17 @@ export function stepViewOrThrow(store: SessionStore, session: Session): StepView
 
 /** POST actions: the ticket must be the latest one and the body must match its action's schema. */
 export function applyActionOrThrow(store: SessionStore, session: Session, ticketId: string | undefined, body: unknown): ActionResult {
+  requireOpenTicketOrThrow(store, session, ticketId);
+  const type = actionTypeOrThrow(body);
+  return type === "VALIDATE_OTP" ? validateCode(store, session, (body as { code: string }).code) : resend(store, session);
+}
+
+/**
+ * The step waits for input and `ticketId` is its latest ticket. Every answer
+ * to the step goes through here, the API's actions and the player's forms
+ * alike, so both see one ticket and one set of rules.
+ */
+export function requireOpenTicketOrThrow(store: SessionStore, session: Session, ticketId: string | undefined): void {
   if (ticketId === undefined || ticketId === "") {
     throw badRequest("TICKET_MISSING", "the x-ticket-id header is required: send the ticketId of the latest step response");
   }
@@ -89,8 +100,6 @@ export function applyActionOrThrow(store: SessionStore, session: Session, ticket
   if (ticketId !== session.ticketId) {
     throw badRequest("TICKET_STALE", "the x-ticket-id is not the latest ticket of this session: read the step again and use its ticketId");
   }
-  const type = actionTypeOrThrow(body);
-  return type === "VALIDATE_OTP" ? validateCode(store, session, (body as { code: string }).code) : resend(store, session);
 }
 
 function actionTypeOrThrow(body: unknown): string {

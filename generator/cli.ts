@@ -4,12 +4,14 @@
  */
 import { parseArgs } from "node:util";
 import { runCodegen, type CodegenResult, type FlowReport } from "./codegen.js";
+import { runDiffCommand } from "./diff-command.js";
 import { CodegenError } from "./errors.js";
 
 const USAGE = `Usage:
   flowsmith codegen [--config <path>] [--check] [--force] [--flow <name>]... [--workers <n>]
   flowsmith emulator [--config <path>] [--host 127.0.0.1] [--api-port 0] [--auth-port 0]
                      [--webhook-url <url>] [--created-ms 300] [--step-ms 300]
+  flowsmith diff <old> <new> [--json]
 
 codegen   Generate a typed client per flow of the config into its outputDir.
   --config <path>   Config file (default: codegen.config.json)
@@ -18,6 +20,7 @@ codegen   Generate a typed client per flow of the config into its outputDir.
   --flow <name>     Only this flow (repeatable); the others' output is kept
   --workers <n>     Worker threads (default: cores - 1 on 4+ cores from 4 flows; else 0 = none)
 emulator  Run a local emulator of the service for the flows of the config (see README).
+diff      Compare two descriptions of a flow; exit 1 when a change is breaking (flowsmith diff --help).
 `;
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -26,6 +29,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     switch (command) {
       case "codegen":
         return await codegenCommand(rest);
+      case "diff":
+        return await runDiffCommand(rest, process);
       case "emulator": {
         const { runEmulatorCli } = await import("../emulator/cli.js");
         return await runEmulatorCli(rest);

@@ -20,9 +20,10 @@ import type {
   RequestOptions,
   SessionRecord,
   Step,
+  WaitForOutcomeOptions,
   WaitForStepOptions,
 } from "./resources.js";
-import { getDataBlocks, getFile, getSession, getStep, listFlows, waitForStep } from "./session-calls.js";
+import { getDataBlocks, getFile, getSession, getStep, listFlows, waitForOutcome, waitForStep } from "./session-calls.js";
 
 /**
  * A client of environment `E`. The environment is part of the type, so a
@@ -41,6 +42,8 @@ export interface Client<E extends Environment = Environment> {
   getStep(sessionId: string, options?: RequestOptions): Promise<Step>;
   /** Polls the step until a ticket waits for an action or the flow reached END. */
   waitForStep(sessionId: string, options?: WaitForStepOptions): Promise<Step>;
+  /** Polls the session until it has an outcome (for backends that poll instead of receiving webhooks). */
+  waitForOutcome(sessionId: string, options?: WaitForOutcomeOptions): Promise<SessionRecord>;
   /** Sends an action for the ticket of the latest step, after checking it against the action's schema. */
   submitAction(sessionId: string, ticketId: string, action: ActionBody, options?: RequestOptions): Promise<unknown>;
   /**
@@ -83,6 +86,7 @@ export function createClient<E extends Environment>(options: ClientOptions<E>): 
     getFile: guarded(getFile),
     getStep: guarded(getStep),
     waitForStep: guarded(waitForStep),
+    waitForOutcome: guarded(waitForOutcome),
     submitAction: guarded(submitAction),
     close: () => (closed ??= closeOnce()),
   };

@@ -21,6 +21,7 @@ export type {
   SessionRecord,
   Step,
   StepAction,
+  WaitForOutcomeOptions,
   WaitForStepOptions,
 } from "./resources.js";
 export {
@@ -47,4 +48,26 @@ export {
   type RequestValidationCode,
   type ValidationIssue,
 } from "./errors.js";
-export type { Decision, SessionEndedEvent } from "./webhook-event.js";
+export { decisionOf, parseSessionEndedEvent, type Decision, type SessionEndedEvent } from "./webhook-event.js";
+export { WebhookError, WebhookPayloadError, type WebhookErrorCode } from "./webhook-errors.js";
+export {
+  createWebhookHandler,
+  WEBHOOK_DEFAULTS,
+  type SessionEnded,
+  type WebhookClient,
+  type WebhookDelivery,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
+  type WebhookRequest,
+} from "./webhook-handler.js";
+export {
+  createRedirectState,
+  RedirectStateError,
+  stateFromReturnUrl,
+  verifyRedirectState,
+  type CreateRedirectStateOptions,
+  type RedirectStateErrorCode,
+  type StateSecret,
+  type VerifiedRedirectState,
+  type VerifyRedirectStateOptions,
+} from "./redirect-state.js";

@@ -19,6 +19,14 @@ export interface WaitForStepOptions {
   readonly signal?: AbortSignal;
 }
 
+export interface WaitForOutcomeOptions {
+  /** Time between GET session polls. Default: the client's pollIntervalMs (2500). */
+  readonly intervalMs?: number;
+  /** Give up after this long with a TimeoutError. Default: the client's waitTimeoutMs (600000). */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
 export interface FlowRecord {
   readonly id: string;
   readonly [field: string]: unknown;

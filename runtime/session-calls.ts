@@ -1,8 +1,9 @@
 /**
  * Following a session to its outcome (docs/service.md 3, 4): list flows, read
- * a session, its data blocks and files, its current step, and poll the step
- * until there is something to do. Each body is checked against what the
- * runtime's types promise before it is returned (response-shapes.ts).
+ * a session, its data blocks and files, its current step, poll the step
+ * until there is something to do, and poll the session until it has an
+ * outcome. Each body is checked against what the runtime's types promise
+ * before it is returned (response-shapes.ts).
  */
 import type { ClientContext } from "./client-context.js";
 import { BadRequestError } from "./errors.js";
@@ -15,6 +16,7 @@ import type {
   RequestOptions,
   SessionRecord,
   Step,
+  WaitForOutcomeOptions,
   WaitForStepOptions,
 } from "./resources.js";
 import { dataBlocksIssues, flowListOrIssues, sessionRecordIssues, stepIssues } from "./response-shapes.js";
@@ -66,6 +68,22 @@ export async function getStep(ctx: ClientContext, sessionId: string, options: Re
 export function waitForStep(ctx: ClientContext, sessionId: string, options: WaitForStepOptions = {}): Promise<Step> {
   const operation = { method: "GET", path: ctx.api.displayPath({ path: `${sessionPath(ctx.options.environment, sessionId)}/step` }) };
   return pollUntilSettled(ctx, { operation, once: (callOptions) => stepOrUndefined(ctx, sessionId, callOptions), settled: isSettled }, options);
+}
+
+/**
+ * Polls GET session until it carries an outcome, for backends that poll
+ * instead of receiving the webhook (docs/service.md 6: the backend reads the
+ * outcome through the API). Same bounds as waitForStep: a deadline, an
+ * interval, the caller's signal, close().
+ */
+export function waitForOutcome(ctx: ClientContext, sessionId: string, options: WaitForOutcomeOptions = {}): Promise<SessionRecord> {
+  const operation = { method: "GET", path: ctx.api.displayPath({ path: sessionPath(ctx.options.environment, sessionId) }) };
+  return pollUntilSettled(ctx, { operation, once: (callOptions) => getSession(ctx, sessionId, callOptions), settled: hasOutcome }, options);
+}
+
+/** The spec does not show the outcome's shape (docs/service.md 2.5): any value but null counts. */
+function hasOutcome(session: SessionRecord): boolean {
+  return session.outcome !== undefined && session.outcome !== null;
 }
 
 /** The step, or undefined while the session is still CREATED (the service answers 400 then). */

@@ -18,7 +18,7 @@ export interface JsonSchemaOptions {
 }
 
 /** Formats ajv-formats implements; any other `format` is documentation only. */
-const VALIDATED_FORMATS = new Set([
+export const VALIDATED_FORMATS: ReadonlySet<string> = new Set([
   "date", "time", "date-time", "duration", "uri", "uri-reference", "uri-template", "url",
   "email", "hostname", "ipv4", "ipv6", "regex", "uuid", "json-pointer",
   "relative-json-pointer", "byte", "int32", "int64", "float", "double",

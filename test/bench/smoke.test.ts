@@ -55,7 +55,7 @@ describe("bench/run.js --smoke", () => {
         const singleFlight = rows.find((row) => row.benchmark.startsWith("6."));
         expect(singleFlight?.met).toBe(true);
         // Runtime memory: readings for flowsmith and the undici baseline; goals are judged in full runs only.
-        const memory = rows.filter((row) => row.benchmark.startsWith("7."));
+        const memory = rows.filter((row) => row.benchmark.startsWith("8."));
         expect(memory).toHaveLength(2);
         for (const row of memory) expect([row.flowsmith, row.baseline]).toEqual([expect.stringMatching(/MB → .* MB/), expect.stringMatching(/^undici .* MB → /)]);
       } finally {

@@ -1,0 +1,190 @@
+#!/usr/bin/env node
+"use strict";
+/**
+ * `npm run test:consumer`: flowsmith tried as a new user would, outside this
+ * repository. Packs both packages, installs the tarballs into throwaway
+ * projects in the system's temp folder (an ES module project with
+ * `nodenext`, a CommonJS one with `"module": "commonjs"`), runs
+ * `npx flowsmith codegen` on a config without `runtimeImport`, type-checks
+ * the generated code and a consumer under strict tsc (also under `bundler`
+ * and `node16` resolution), starts `npx flowsmith emulator`, and runs the
+ * consumer: it creates sessions of a multipart and a JSON flow and follows one
+ * through the OTP step to ACCEPTED. Exits 1 on the first failure.
+ *
+ * Installs use npm's cache first (`--prefer-offline`): after `npm ci` in the
+ * repository, every dependency is already there.
+ */
+const { spawn } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { consumerSource, PROJECTS } = require("./projects.js");
+
+const REPO = path.resolve(__dirname, "..", "..");
+const STEP_TIMEOUT_MS = 180_000;
+
+async function main() {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-consumer-"));
+  const keep = process.argv.includes("--keep");
+  try {
+    const tarballs = await packBoth(path.join(work, "packs"));
+    for (const project of PROJECTS) await tryProject(project, path.join(work, project.name), tarballs);
+    log("all consumer projects passed");
+  } finally {
+    if (keep) log(`kept ${work}`);
+    else fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function packBoth(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  log("packing flowsmith and @flowsmith/runtime");
+  await run("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: REPO });
+  await run("npm", ["pack", "--silent", "-w", "@flowsmith/runtime", "--pack-destination", dir], { cwd: REPO });
+  const files = fs.readdirSync(dir);
+  const find = (prefix) => {
+    const file = files.find((name) => name.startsWith(prefix) && name.endsWith(".tgz"));
+    if (!file) throw new Error(`npm pack wrote no ${prefix}*.tgz into ${dir} (found: ${files.join(", ")})`);
+    return path.join(dir, file);
+  };
+  return { cli: find("flowsmith-0"), runtime: find("flowsmith-runtime-") };
+}
+
+async function tryProject(project, dir, tarballs) {
+  log(`${project.name}: creating ${dir}`);
+  fs.mkdirSync(path.join(dir, "flows"), { recursive: true });
+  for (const file of ["signing.yaml", "aml-screening.yaml"]) {
+    fs.copyFileSync(path.join(REPO, "flows", file), path.join(dir, "flows", file));
+  }
+  writeJson(path.join(dir, "package.json"), { name: `consumer-${project.name}`, private: true, version: "1.0.0", ...project.packageJson });
+  writeJson(path.join(dir, "codegen.config.json"), {
+    $schema: "./node_modules/flowsmith/codegen.config.schema.json",
+    outputDir: "src/generated",
+    flows: [
+      { name: "signing", source: { file: "flows/signing.yaml" } },
+      { name: "aml-screening", source: { file: "flows/aml-screening.yaml" } },
+    ],
+  });
+  for (const [name, compilerOptions] of Object.entries(project.tsconfigs)) {
+    writeJson(path.join(dir, name), {
+      compilerOptions: { strict: true, target: "ES2022", lib: ["ES2023"], types: ["node"], skipLibCheck: false, outDir: "out", ...compilerOptions },
+      include: ["src"],
+    });
+  }
+  fs.mkdirSync(path.join(dir, "src"), { recursive: true });
+  fs.writeFileSync(path.join(dir, "src", "main.ts"), consumerSource());
+
+  log(`${project.name}: npm install (the two tarballs, typescript, @types/node)`);
+  const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
+  await run("npm", [...install, tarballs.runtime], { cwd: dir });
+  await run("npm", [...install, "--save-dev", tarballs.cli, `typescript@${devVersion("typescript")}`, `@types/node@${devVersion("@types/node")}`], { cwd: dir });
+  assertNoRepoPaths(dir);
+
+  log(`${project.name}: npx flowsmith codegen`);
+  await run("npx", ["--no-install", "flowsmith", "codegen"], { cwd: dir });
+  await run("npx", ["--no-install", "flowsmith", "codegen", "--check"], { cwd: dir });
+  const header = fs.readFileSync(path.join(dir, "src", "generated", "signing", "index.ts"), "utf8");
+  if (!header.includes('from "@flowsmith/runtime"')) throw new Error(`${project.name}: generated code does not import @flowsmith/runtime`);
+
+  for (const name of Object.keys(project.tsconfigs)) {
+    log(`${project.name}: tsc -p ${name}`);
+    await run("npx", ["--no-install", "tsc", "-p", name, ...(name === project.emitWith ? [] : ["--noEmit"])], { cwd: dir });
+  }
+
+  log(`${project.name}: npx flowsmith emulator, then the consumer against it`);
+  await withEmulator(dir, async (emulator) => {
+    const output = await run("node", [path.join("out", "main.js")], { cwd: dir, env: { ...process.env, EMULATOR: JSON.stringify(emulator) } });
+    if (!/decision ACCEPTED/.test(output)) throw new Error(`${project.name}: the consumer did not report ACCEPTED:\n${output}`);
+  });
+  log(`${project.name}: passed`);
+}
+
+/** The installed packages must be the tarballs' copies, not links back into this repository. */
+function assertNoRepoPaths(dir) {
+  for (const name of ["flowsmith", "@flowsmith/runtime"]) {
+    const real = fs.realpathSync(path.join(dir, "node_modules", name));
+    if (real.startsWith(REPO)) throw new Error(`node_modules/${name} resolves into the repository (${real})`);
+    if (!fs.existsSync(path.join(real, "dist"))) throw new Error(`node_modules/${name} has no dist/: the tarball was packed without its build`);
+  }
+}
+
+async function withEmulator(dir, body) {
+  // Its own process group: npx runs the CLI as a grandchild, and the whole group is stopped at the end.
+  const child = spawn("npx", ["--no-install", "flowsmith", "emulator", "--created-ms", "0", "--step-ms", "0"], {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  try {
+    const ready = await new Promise((resolve, reject) => {
+      let stdout = "";
+      const timer = setTimeout(() => reject(new Error(`the emulator printed no ready line in 60 s; stderr:\n${stderr}`)), 60_000);
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+        const line = stdout.split("\n").find((candidate) => candidate.startsWith("{"));
+        if (line && stdout.includes("\n")) {
+          clearTimeout(timer);
+          resolve(JSON.parse(line));
+        }
+      });
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the emulator exited with ${code} before it was ready; stderr:\n${stderr}`));
+      });
+    });
+    await body(ready);
+  } finally {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    signalGroup(child, "SIGTERM");
+    const timer = setTimeout(() => signalGroup(child, "SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }
+}
+
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** The version this repository tests with, so the consumer type-checks with the same TypeScript. */
+function devVersion(name) {
+  const installed = JSON.parse(fs.readFileSync(path.join(REPO, "node_modules", name, "package.json"), "utf8"));
+  return installed.version;
+}
+
+function run(command, args, options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), STEP_TIMEOUT_MS);
+    child.once("error", reject);
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else reject(new Error(`${command} ${args.join(" ")} (in ${options.cwd}) ${signal ? `was killed (${signal})` : `exited with ${code}`}:\n${output}`));
+    });
+  });
+}
+
+function writeJson(file, value) {
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+function log(message) {
+  process.stdout.write(`consumer-test: ${message}\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`consumer-test: FAILED: ${error && error.message ? error.message : error}\n`);
+  process.exitCode = 1;
+});

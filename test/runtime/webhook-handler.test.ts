@@ -1,0 +1,234 @@
+/**
+ * createWebhookHandler over real HTTP (see support/webhook-testbed.ts): what
+ * a backend must be able to trust. Signatures, duplicates, the outcome read
+ * from the API and never from the delivery's body, and failures after the
+ * answer that never crash and always reach onError.
+ */
+import { createWebhookHandler, NotFoundError, TimeoutError, WebhookError } from "../../runtime/index.js";
+import { deliver, eventBody, SECRET, signed, useWebhookTestbed, WRONG_SECRET } from "./support/webhook-testbed.js";
+
+const { sessions, receiver, endedSession } = useWebhookTestbed();
+
+describe("a signed delivery", () => {
+  test("is answered 204 and handled once, with the session and data blocks read from the API", async () => {
+    const sessionId = await endedSession("ACCEPTED", "cust-7");
+    const hook = await receiver();
+    const body = eventBody(sessionId);
+    const headers = signed(body);
+    const answer = await deliver(hook.url, body, headers);
+    await hook.handler.drain();
+    expect(answer.status).toBe(204);
+    expect(hook.errors).toEqual([]);
+    expect(hook.handled).toHaveLength(1);
+    const [ended] = hook.handled;
+    expect(ended).toMatchObject({ sessionId, webhookId: headers["webhook-id"], decision: "ACCEPTED" });
+    expect(ended!.session).toMatchObject({ sessionStatus: "COMPLETED", metadata: { subjectId: "cust-7" } });
+    expect(ended!.dataBlocks).toMatchObject({ dataBlocks: { UserReference: { subjectId: "cust-7" } } });
+  });
+
+  test("the API, not the body, decides: a delivery claiming ACCEPTED for a REJECTED session calls back with REJECTED", async () => {
+    const sessionId = await endedSession("REJECTED");
+    const hook = await receiver();
+    const body = eventBody(sessionId, "ACCEPTED");
+    expect((await deliver(hook.url, body, signed(body))).status).toBe(204);
+    await hook.handler.drain();
+    expect(hook.handled.map((ended) => ended.decision)).toEqual(["REJECTED"]);
+  });
+
+  test("is answered before the API is read or the callback runs", async () => {
+    const sessionId = await endedSession("ACCEPTED");
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    const hook = await receiver({
+      onSessionEnded: async (ended) => {
+        started.push(ended.sessionId);
+        await gate;
+      },
+    });
+    const body = eventBody(sessionId);
+    expect((await deliver(hook.url, body, signed(body))).status).toBe(204);
+    release();
+    await hook.handler.drain();
+    expect(started).toEqual([sessionId]);
+  });
+
+  test("a session the API does not show ended yet is waited for, within outcomeTimeoutMs", async () => {
+    const sessionId = await sessions().create();
+    const hook = await receiver({ outcomeTimeoutMs: 5_000 });
+    const body = eventBody(sessionId);
+    expect((await deliver(hook.url, body, signed(body))).status).toBe(204);
+    await sessions().end(sessionId, "ACCEPTED");
+    await hook.handler.drain();
+    expect(hook.handled.map((ended) => ended.decision)).toEqual(["ACCEPTED"]);
+  });
+});
+
+describe("signature verification", () => {
+  const tenMinutesAgo = () => new Date(Date.now() - 10 * 60_000);
+  type Make = (body: string) => { body: string; headers: Record<string, string> };
+  const made: [string, Make][] = [
+    ["a tampered body", (body) => ({ body: body.replace("ACCEPTED", "REJECTED"), headers: signed(body) })],
+    ["a wrong secret", (body) => ({ body, headers: signed(body, { secret: WRONG_SECRET }) })],
+    ["an old timestamp (a replay)", (body) => ({ body, headers: signed(body, { at: tenMinutesAgo() }) })],
+    ["a timestamp header changed after signing", (body) => ({ body, headers: { ...signed(body), "webhook-timestamp": String(Math.floor(Date.now() / 1000) - 1) } })],
+    ["a webhook-id changed after signing", (body) => ({ body, headers: { ...signed(body), "webhook-id": "msg_other" } })],
+    ["no signature header", (body) => ({ body, headers: without(signed(body), "webhook-signature") })],
+    ["no timestamp header", (body) => ({ body, headers: without(signed(body), "webhook-timestamp") })],
+    ["no id header", (body) => ({ body, headers: without(signed(body), "webhook-id") })],
+  ];
+  const cases = made.map(([name, make]): [string, Make, string] => [name, make, codeFor(name)]);
+
+  test.each(cases)("%s: 401, never handled", async (_name, make, code) => {
+    const sessionId = await endedSession("ACCEPTED");
+    const hook = await receiver();
+    const { body, headers } = make(eventBody(sessionId));
+    const answer = await deliver(hook.url, body, headers);
+    await hook.handler.drain();
+    expect([answer.status, answer.json.code]).toEqual([401, code]);
+    expect(hook.handled).toEqual([]);
+    expect(hook.errors).toHaveLength(1);
+    expect(hook.errors[0]!.error).toBeInstanceOf(WebhookError);
+    expect(hook.errors[0]!.delivery.status).toBe(401);
+    expect(JSON.stringify(answer.json) + String(hook.errors[0]!.error)).not.toContain(SECRET.slice(6));
+  });
+
+  test("during a rotation, a delivery signed with either secret passes", async () => {
+    const hook = await receiver({ secret: [WRONG_SECRET, SECRET] });
+    const sessionId = await endedSession("ACCEPTED");
+    const body = eventBody(sessionId);
+    expect((await deliver(hook.url, body, signed(body))).status).toBe(204);
+    await hook.handler.drain();
+    expect(hook.handled).toHaveLength(1);
+  });
+
+  test("a secret that is not whsec_ base64 is refused when the handler is made, without quoting it", () => {
+    expect(() => createWebhookHandler({ client: sessions().client, onSessionEnded: () => undefined, secret: "whsec_not base64!" })).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTIONS", message: expect.not.stringContaining("not base64!") }),
+    );
+  });
+});
+
+function without(headers: Record<string, string>, name: string): Record<string, string> {
+  const { [name]: _dropped, ...rest } = headers;
+  return rest;
+}
+
+function codeFor(name: string): string {
+  if (name.startsWith("no ")) return "WEBHOOK_SIGNATURE_MISSING";
+  if (name.includes("old timestamp")) return "WEBHOOK_TIMESTAMP_INVALID";
+  return "WEBHOOK_SIGNATURE_INVALID";
+}
+
+describe("duplicates", () => {
+  test("a delivery retried with the same webhook-id is acknowledged every time and handled once", async () => {
+    const sessionId = await endedSession("ACCEPTED");
+    const hook = await receiver();
+    const body = eventBody(sessionId);
+    // A retry is signed anew (new timestamp), with the same id; two arrive at once.
+    const statuses = await Promise.all([1, 2, 3].map(() => deliver(hook.url, body, signed(body, { id: "msg_retry" })).then((a) => a.status)));
+    statuses.push((await deliver(hook.url, body, signed(body, { id: "msg_retry" }))).status);
+    await hook.handler.drain();
+    expect(statuses).toEqual([204, 204, 204, 204]);
+    expect(hook.handled).toHaveLength(1);
+    expect(hook.errors).toEqual([]);
+  });
+
+  test("the memory of ids is bounded: an id is forgotten after dedupe.ttlMs, or when maxEntries newer ones came", async () => {
+    let now = 0;
+    const sessionId = await endedSession("ACCEPTED");
+    const hook = await receiver({ dedupe: { maxEntries: 2, ttlMs: 1_000 }, now: () => now });
+    const body = eventBody(sessionId);
+    const send = async (id: string) => (await deliver(hook.url, body, signed(body, { id }))).status;
+    await send("a");
+    await send("a"); // duplicate
+    now = 1_000;
+    await send("a"); // expired: handled again
+    await send("b");
+    await send("c"); // evicts a
+    await send("a"); // handled again
+    await send("c"); // still remembered
+    await hook.handler.drain();
+    expect(hook.handled.map((ended) => ended.webhookId)).toEqual(["a", "a", "b", "c", "a"]);
+  });
+});
+
+describe("when the API read or the callback fails", () => {
+  test("an unknown session: the delivery was accepted (204), onError gets the API's NotFoundError", async () => {
+    const hook = await receiver();
+    const body = eventBody("no-such-session");
+    expect((await deliver(hook.url, body, signed(body, { id: "msg_lost" }))).status).toBe(204);
+    await hook.handler.drain();
+    expect(hook.handled).toEqual([]);
+    expect(hook.errors).toHaveLength(1);
+    expect(hook.errors[0]!.error).toBeInstanceOf(NotFoundError);
+    expect(hook.errors[0]!.delivery).toEqual({ webhookId: "msg_lost", sessionId: "no-such-session", status: 204 });
+  });
+
+  test("a session that never ends within outcomeTimeoutMs: onError gets a TimeoutError", async () => {
+    const sessionId = await sessions().create();
+    const hook = await receiver({ outcomeTimeoutMs: 60, outcomePollIntervalMs: 20 });
+    const body = eventBody(sessionId);
+    expect((await deliver(hook.url, body, signed(body))).status).toBe(204);
+    await hook.handler.drain();
+    expect(hook.errors.map(({ error }) => error)).toEqual([expect.any(TimeoutError)]);
+  });
+
+  test("a callback that throws, then an onError that throws: no crash, no unhandled rejection, one line on console.error", async () => {
+    const sessionId = await endedSession("ACCEPTED");
+    const logged = jest.spyOn(console, "error").mockImplementation(() => undefined);
+    const unhandled = jest.fn();
+    process.on("unhandledRejection", unhandled);
+    try {
+      const hook = await receiver({
+        onSessionEnded: () => Promise.reject(new Error("database down")),
+        onError: () => {
+          throw new Error("alerting down too");
+        },
+      });
+      const body = eventBody(sessionId);
+      expect((await deliver(hook.url, body, signed(body))).status).toBe(204);
+      await hook.handler.drain();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).not.toHaveBeenCalled();
+      expect(logged).toHaveBeenCalledTimes(1);
+      expect(String(logged.mock.calls[0]![0])).toMatch(/onError threw: Error: alerting down too/);
+    } finally {
+      process.off("unhandledRejection", unhandled);
+      logged.mockRestore();
+    }
+  });
+
+  test("without onError, a failure is one line on console.error naming the delivery, never the secret", async () => {
+    const logged = jest.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const hook = await receiver({ onError: undefined });
+      const body = eventBody("s-1");
+      await deliver(hook.url, body, signed(body, { id: "msg_x", secret: WRONG_SECRET }));
+      await hook.handler.drain();
+      expect(logged).toHaveBeenCalledTimes(1);
+      const line = String(logged.mock.calls[0]![0]);
+      expect(line).toMatch(/webhook-id msg_x, answered 401\): not handled: WebhookError WEBHOOK_SIGNATURE_INVALID/);
+      expect(line).not.toContain(SECRET.slice(6));
+      expect(line).not.toContain(WRONG_SECRET.slice(6));
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  test("past maxInFlight deliveries under way: 503 WEBHOOK_BUSY, and the retry is handled later", async () => {
+    const [first, second] = [await endedSession("ACCEPTED"), await endedSession("ACCEPTED")];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const hook = await receiver({ maxInFlight: 1, onSessionEnded: async (ended) => void (await gate, hook.handled.push(ended)) });
+    const [a, b] = [eventBody(first), eventBody(second)];
+    expect((await deliver(hook.url, a, signed(a))).status).toBe(204);
+    const busy = await deliver(hook.url, b, signed(b, { id: "msg_b" }));
+    expect([busy.status, busy.json.code]).toEqual([503, "WEBHOOK_BUSY"]);
+    release();
+    await hook.handler.drain();
+    expect((await deliver(hook.url, b, signed(b, { id: "msg_b" }))).status).toBe(204);
+    await hook.handler.drain();
+    expect(hook.handled.map((ended) => ended.sessionId)).toEqual([first, second]);
+  });
+});
