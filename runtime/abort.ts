@@ -19,8 +19,7 @@ export interface StopSignals {
  * the clock's timer is cancelled then, so nothing keeps the process alive.
  */
 export function sleep(clock: Clock, ms: number, stop: StopSignals, operation: Operation): Promise<void> {
-  const early = stoppedError(stop, operation);
-  if (early) return Promise.reject(early);
+  if (isStopped(stop)) return Promise.reject(stoppedError(stop, operation));
   return new Promise((resolve, reject) => {
     const cancel = new AbortController();
     const onStop = () => {
@@ -35,11 +34,14 @@ export function sleep(clock: Clock, ms: number, stop: StopSignals, operation: Op
     stop.caller?.addEventListener("abort", onStop, { once: true });
     stop.closing.addEventListener("abort", onStop, { once: true });
     clock.sleep(ms, cancel.signal).then(
-      () => (detach(), resolve()),
+      () => {
+        detach();
+        resolve();
+      },
       (error: unknown) => {
         detach();
         // A rejection because we cancelled it was answered by onStop already.
-        if (!cancel.signal.aborted) reject(error);
+        if (!cancel.signal.aborted) reject(error instanceof Error ? error : new Error(String(error)));
       },
     );
   });
@@ -53,20 +55,32 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(abortError(signal, operation));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal, operation));
+    const onAbort = () => {
+      reject(abortError(signal, operation));
+    };
     signal.addEventListener("abort", onAbort, { once: true });
-    const settle = () => signal.removeEventListener("abort", onAbort);
     promise.then(
-      (value) => (settle(), resolve(value)),
-      (error: unknown) => (settle(), reject(error)),
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as the shared promise rejected
+        reject(error);
+      },
     );
   });
 }
 
-function stoppedError(stop: StopSignals, operation: Operation): Error | undefined {
-  if (stop.closing.aborted) return new ClientClosedError(operation.method, operation.path);
-  if (stop.caller?.aborted) return abortError(stop.caller, operation);
-  return undefined;
+function isStopped(stop: StopSignals): boolean {
+  return stop.closing.aborted || stop.caller?.aborted === true;
+}
+
+/** close() wins over the caller's signal: after close() nothing is worth retrying. */
+function stoppedError(stop: StopSignals, operation: Operation): Error {
+  if (stop.closing.aborted || !stop.caller) return new ClientClosedError(operation.method, operation.path);
+  return abortError(stop.caller, operation);
 }
 
 function abortError(signal: AbortSignal, operation: Operation): AbortError {

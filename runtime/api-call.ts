@@ -151,7 +151,7 @@ export class ApiCaller {
     const kept = this.redactor.value(typeof body === "string" && body.length > ERROR_BODY_LIMIT ? body.slice(0, ERROR_BODY_LIMIT) : body);
     return new InvalidResponseError(
       { method, path, status, body: kept, issues, tookEffect },
-      `${method} ${path} answered ${status}, but ${detail}.${consequence} error.body holds the body as received.`,
+      `${method} ${path} answered ${String(status)}, but ${detail}.${consequence} error.body holds the body as received.`,
     );
   }
 

@@ -101,13 +101,16 @@ export class TokenCache {
 
   /** docs/service.md 5.4: `access_token`, `expires_in` (seconds), `token_type` Bearer. Nothing is cached unless all hold. */
   private tokenOrThrow(status: number, text: string): CachedToken {
-    let body: { access_token?: unknown; expires_in?: unknown; token_type?: unknown };
+    let parsed: unknown;
     try {
-      body = JSON.parse(text) as typeof body;
+      parsed = JSON.parse(text);
     } catch {
       throw this.invalidToken(status, "the response is not JSON");
     }
-    if (typeof body !== "object" || body === null) throw this.invalidToken(status, "the response is not a JSON object");
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw this.invalidToken(status, "the response is not a JSON object");
+    }
+    const body = parsed as { access_token?: unknown; expires_in?: unknown; token_type?: unknown };
     const value = body.access_token;
     if (typeof value !== "string" || value === "") throw this.invalidToken(status, "the response has no access_token");
     // Known from here on, whatever happens next: it must not appear in any error.

@@ -74,7 +74,7 @@ export class AuthError extends FlowsmithError {
   ) {
     const code = options?.code ?? "AUTH_FAILED";
     const what = code === "AUTH_FAILED" ? "failed" : "gave no usable token";
-    super(code, `Token request to ${tokenUrl} ${what}${status ? ` (status ${status})` : ""}: ${detail}`, options);
+    super(code, `Token request to ${tokenUrl} ${what}${status ? ` (status ${String(status)})` : ""}: ${detail}`, options);
   }
 }
 

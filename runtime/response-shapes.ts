@@ -50,15 +50,23 @@ function optional(shape: Shape): Shape {
 /** An object with at least these properties; others pass through. */
 function object(properties: Readonly<Record<string, Shape>>): Shape {
   return (value, path, issues) => {
-    if (!isRecord(value)) return void issue(issues, path, value === undefined ? "is required" : `must be an object, got ${kindOf(value)}`);
+    if (!isRecord(value)) {
+      issue(issues, path, value === undefined ? "is required" : `must be an object, got ${kindOf(value)}`);
+      return;
+    }
     for (const name of Object.keys(properties)) (properties[name] as Shape)(value[name], [...path, name], issues);
   };
 }
 
 function arrayOf(item: Shape): Shape {
   return (value, path, issues) => {
-    if (!Array.isArray(value)) return void issue(issues, path, `must be an array, got ${kindOf(value)}`);
-    value.forEach((element, index) => item(element, [...path, index], issues));
+    if (!Array.isArray(value)) {
+      issue(issues, path, `must be an array, got ${kindOf(value)}`);
+      return;
+    }
+    value.forEach((element, index) => {
+      item(element, [...path, index], issues);
+    });
   };
 }
 
