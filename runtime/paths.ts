@@ -11,8 +11,16 @@ import { FlowsmithError } from "./errors.js";
 import type { FlowSpec } from "./flow-spec.js";
 import type { Environment } from "./service-limits.js";
 
+/** Per spec object: createSession is the hot path, and a generated module passes the same spec on every call. */
+const sessionPaths = new WeakMap<object, { readonly id: string; readonly environment: string; readonly path: string }>();
+
 export function createSessionPath(spec: Pick<FlowSpec, "id" | "environment">): string {
-  return `/api/v1/flows/${segmentOrThrow(spec.id, "flow id")}/${segmentOrThrow(spec.environment, "environment")}/sessions`;
+  const cached = sessionPaths.get(spec);
+  // Compared, not trusted: a spec object changed after its first use gets its new path.
+  if (cached?.id === spec.id && cached.environment === spec.environment) return cached.path;
+  const path = `/api/v1/flows/${segmentOrThrow(spec.id, "flow id")}/${segmentOrThrow(spec.environment, "environment")}/sessions`;
+  sessionPaths.set(spec, { id: spec.id, environment: spec.environment, path });
+  return path;
 }
 
 export function flowsPath(environment: Environment): string {

@@ -12,7 +12,12 @@ import type { FlowSpec } from "./flow-spec.js";
 import { ENVIRONMENTS, SERVICE_LOCALES } from "./service-limits.js";
 import { readablePath } from "./validation-issues.js";
 
-type Path = readonly (string | number)[];
+/**
+ * Where the value being checked sits: one stack, pushed and popped on the
+ * way down, so a body that is right (every call on the hot path) allocates
+ * no path at all; only an issue copies it into words.
+ */
+type Path = (string | number)[];
 /** Checks a value at `path`, adding what is wrong to `issues`. */
 type Shape = (value: unknown, path: Path, issues: ValidationIssue[]) => void;
 
@@ -49,12 +54,17 @@ function optional(shape: Shape): Shape {
 
 /** An object with at least these properties; others pass through. */
 function object(properties: Readonly<Record<string, Shape>>): Shape {
+  const entries = Object.entries(properties);
   return (value, path, issues) => {
     if (!isRecord(value)) {
       issue(issues, path, value === undefined ? "is required" : `must be an object, got ${kindOf(value)}`);
       return;
     }
-    for (const name of Object.keys(properties)) (properties[name] as Shape)(value[name], [...path, name], issues);
+    for (const [name, shape] of entries) {
+      path.push(name);
+      shape(value[name], path, issues);
+      path.pop();
+    }
   };
 }
 
@@ -64,9 +74,11 @@ function arrayOf(item: Shape): Shape {
       issue(issues, path, `must be an array, got ${kindOf(value)}`);
       return;
     }
-    value.forEach((element, index) => {
-      item(element, [...path, index], issues);
-    });
+    for (let index = 0; index < value.length; index++) {
+      path.push(index);
+      item(value[index], path, issues);
+      path.pop();
+    }
   };
 }
 
