@@ -94,3 +94,21 @@ test.each([
 function subjectIdOf(body: Buffer): string | undefined {
   return (JSON.parse(body.toString() || "{}") as { metadata?: { subjectId?: string } }).metadata?.subjectId;
 }
+
+test("a spec object changed after its first use is sent to its new path", async () => {
+  const spec: { -readonly [K in keyof FlowSpec<"staging">]: FlowSpec<"staging">[K] } = {
+    id: "first",
+    version: 1,
+    environment: "staging",
+    path: "/api/v1/flows/first/staging/sessions",
+    bodyForm: "json",
+    locales: ["en"],
+  };
+  await createSessionFor(client, spec, acceptAll, { metadata: { subjectId: "s" } });
+  spec.id = "second one";
+  await createSessionFor(client, spec, acceptAll, { metadata: { subjectId: "s" } });
+  expect(service.apiRequests.map((r) => r.url)).toEqual([
+    "/gw/api/v1/flows/first/staging/sessions",
+    "/gw/api/v1/flows/second%20one/staging/sessions",
+  ]);
+});
