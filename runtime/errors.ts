@@ -1,7 +1,9 @@
 /**
  * The one error hierarchy of the runtime. Every error has a `name` and a
  * stable machine `code`; API errors add status, method and path (never the
- * query string, never a token); nothing here ever holds a secret.
+ * query string, never a token). What a server sent is scrubbed of secrets
+ * before an error holds it, and every error a call rejects with passes
+ * through the client's Redactor (redaction.ts).
  */
 
 export class FlowsmithError extends Error {
@@ -12,6 +14,22 @@ export class FlowsmithError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+
+  /**
+   * What JSON.stringify and loggers write: name, code, message, the error's
+   * own fields and its cause, not only the enumerable fields an Error has.
+   */
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
+    Object.assign(json, this);
+    const cause: unknown = this.cause;
+    if (cause instanceof FlowsmithError) json.cause = cause.toJSON();
+    else if (typeof cause === "object" && cause !== null && "message" in cause) {
+      const { name, code, message } = cause as { name?: unknown; code?: unknown; message?: unknown };
+      json.cause = { name, code, message };
+    } else if (cause !== undefined) json.cause = cause;
+    return json;
   }
 }
 

@@ -366,6 +366,14 @@ test("the scrubbed error still says what happened: status, path and the server's
     "GET /api/v1/live/sessions/s-1 failed with status 400 (BAD_METADATA): metadata.email is not allowed (token Bearer [redacted])",
   );
   expect(error.body).toEqual({ code: "BAD_METADATA", message: "metadata.email is not allowed (token Bearer [redacted])" });
+  // What a logger writes with JSON.stringify: the message and the fields, scrubbed alike.
+  expect(JSON.parse(JSON.stringify(error))).toMatchObject({
+    name: "BadRequestError",
+    code: "BAD_REQUEST",
+    message: error.message,
+    status: 400,
+    body: error.body,
+  });
 });
 
 test("every token the client held is scrubbed, also after it was replaced", async () => {
