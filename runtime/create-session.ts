@@ -57,7 +57,8 @@ export async function createSessionWith<Response>(
     redactor = context.redactor;
     context.lifecycle.throwIfClosed();
     const path = createSessionPath(spec);
-    const body = await preflightOrThrow(context.options.environment, spec, validate, request);
+    const prepared = preflightOrThrow(context.options.environment, spec, validate, request);
+    const body = prepared instanceof Promise ? await prepared : prepared;
     return await context.api.json<Response>(
       { method: "POST", path, body, ...options },
       { issuesOf: (created) => createdSessionProblems(created, spec, request, validateResponse), tookEffect: SESSION_CREATED },

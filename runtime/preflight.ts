@@ -16,12 +16,17 @@ import { describeIssues, issuesFromAjv } from "./validation-issues.js";
 
 export type PreparedBody = { readonly json: string } | { readonly form: FormData };
 
-export async function preflightOrThrow(
+/**
+ * A JSON body is ready at once (no promise: createSession's hot path saves
+ * the await); a multipart body is a promise, as files are read to sniff them.
+ * Throws synchronously for what the JSON path finds.
+ */
+export function preflightOrThrow(
   clientEnvironment: Environment,
   spec: FlowSpec,
   validate: RequestValidator,
   request: unknown,
-): Promise<PreparedBody> {
+): PreparedBody | Promise<PreparedBody> {
   checkEnvironment(clientEnvironment, spec);
   checkMetadata(spec, request);
   checkState(request);
