@@ -50,7 +50,8 @@ function checkTicket(ticketId: string): void {
   }
 }
 
-function actionTypeOrThrow(action: ActionBody): string {
+/** `action` is typed, but a JavaScript caller can pass anything: checked as unknown. */
+function actionTypeOrThrow(action: unknown): string {
   const type = typeof action === "object" && action !== null ? (action as { type?: unknown }).type : undefined;
   if (typeof type === "string" && type !== "") return type;
   throw new RequestValidationError("INVALID_ACTION", "The action body must name its action in `type`", [
@@ -59,10 +60,11 @@ function actionTypeOrThrow(action: ActionBody): string {
 }
 
 function offeredActionOrThrow(step: Step, type: string, sessionId: string): StepAction {
-  const actions = Array.isArray(step.actions) ? step.actions : [];
-  const offered = actions.find((candidate) => candidate?.type === type);
+  // The step's shape was checked when it was read (response-shapes.ts): actions, when present, each have a type.
+  const actions: readonly StepAction[] = step.actions ?? [];
+  const offered = actions.find((candidate) => candidate.type === type);
   if (offered) return offered;
-  const names = actions.map((candidate) => candidate?.type).filter((name) => typeof name === "string");
+  const names = actions.map((candidate) => candidate.type);
   throw new RequestValidationError(
     "UNKNOWN_ACTION",
     names.length > 0

@@ -83,6 +83,8 @@ export const DEFAULTS = {
 export function resolveClientOptionsOrThrow<E extends Environment>(
   options: ClientOptions<E>,
 ): ResolvedClientOptions<E> {
+  // The types say all this; a JavaScript caller gets the same checks as a message rather than a TypeError.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   if (typeof options !== "object" || options === null) throw new ConfigurationError("createClient needs an options object");
   const userAgent = requireText(options.userAgent, "userAgent", "the service refuses requests without a User-Agent");
   if (/[\r\n]/.test(userAgent)) throw new ConfigurationError("userAgent must be a single line");
@@ -90,6 +92,7 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
     throw new ConfigurationError(`environment must be one of ${ENVIRONMENTS.join(", ")}; got ${JSON.stringify(options.environment)}`);
   }
   const authMethod = options.authMethod ?? DEFAULTS.authMethod;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a JavaScript caller's value
   if (authMethod !== "client_secret_post" && authMethod !== "client_secret_basic") {
     throw new ConfigurationError(`authMethod must be "client_secret_post" or "client_secret_basic"`);
   }
@@ -121,6 +124,7 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
 
 function clockOrThrow(clock: Clock | undefined): Clock {
   if (clock === undefined) return systemClock;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a JavaScript caller's value
   if (typeof clock !== "object" || clock === null || typeof clock.now !== "function" || typeof clock.sleep !== "function") {
     throw new ConfigurationError("clock must have now() and sleep(ms, signal)");
   }

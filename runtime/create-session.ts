@@ -25,6 +25,8 @@ import { issuesFromAjv } from "./validation-issues.js";
 /** Scrubs what is thrown before a client is at hand (a value that is not a client). */
 const NO_CLIENT = new Redactor();
 
+// Request is part of the public signature (callers may name it explicitly), though used once.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 export function createSessionFor<E extends Environment, Request, Response>(
   client: Client<E>,
   // NoInfer: E comes from the client alone, so a flow of the other environment is a compile error.

@@ -29,7 +29,9 @@ export class Deadline {
     openExchanges.add(this);
     this.timer = setTimeout(expireDeadline, timeoutMs, this);
     if (callerSignal) {
-      this.onCallerAbort = () => this.fire(callerSignal.reason);
+      this.onCallerAbort = () => {
+        this.fire(callerSignal.reason);
+      };
       callerSignal.addEventListener("abort", this.onCallerAbort, { once: true });
     }
   }

@@ -122,7 +122,7 @@ export class TimeoutError extends FlowsmithError {
     readonly path: string,
     readonly timeoutMs: number,
   ) {
-    super("TIMEOUT", `${method} ${path} timed out after ${timeoutMs} ms`);
+    super("TIMEOUT", `${method} ${path} timed out after ${String(timeoutMs)} ms`);
   }
 }
 
@@ -228,7 +228,7 @@ export class ApiError extends FlowsmithError {
     const bodyMessage = bodyMessageOf(init.body);
     super(
       code,
-      `${init.method} ${init.path} failed with status ${init.status}` +
+      `${init.method} ${init.path} failed with status ${String(init.status)}` +
         (bodyCode ? ` (${bodyCode})` : "") +
         (bodyMessage ? `: ${bodyMessage}` : "") +
         (hint ? `. ${hint}` : ""),

@@ -8,7 +8,9 @@ let client: Client<"staging"> | undefined;
 
 beforeEach(async () => {
   service = await startFakeService();
-  service.onApi((_req, res) => json(res, 200, [{ id: "flow-1" }]));
+  service.onApi((_req, res) => {
+    json(res, 200, [{ id: "flow-1" }]);
+  });
 });
 afterEach(async () => {
   await client?.close();
@@ -73,7 +75,9 @@ describe("token requests", () => {
 
   test("a token is renewed when it expires, by the client's clock: at most a tenth of its lifetime early", async () => {
     let issued = 0;
-    service.onToken((_req, res) => json(res, 200, { access_token: `short-${++issued}`, expires_in: 1, token_type: "Bearer" }));
+    service.onToken((_req, res) => {
+      json(res, 200, { access_token: `short-${++issued}`, expires_in: 1, token_type: "Bearer" });
+    });
     const clock = new VirtualClock();
     client = clientFor(service, { clock });
     await client.listFlows();
@@ -104,13 +108,15 @@ describe("token requests", () => {
   });
 
   test("a 401 drops the token, fetches a new one and retries the call once", async () => {
-    service.onApi((req, res) =>
-      req.headers.authorization === "Bearer token-old" ? json(res, 401, { code: "INVALID_TOKEN" }) : json(res, 200, [{ id: "f" }]),
-    );
+    service.onApi((req, res) => {
+      req.headers.authorization === "Bearer token-old"
+        ? json(res, 401, { code: "INVALID_TOKEN" })
+        : json(res, 200, [{ id: "f" }]);
+    });
     let issued = 0;
-    service.onToken((_req, res) =>
-      json(res, 200, { access_token: ++issued === 1 ? "token-old" : "token-new", expires_in: 3600, token_type: "Bearer" }),
-    );
+    service.onToken((_req, res) => {
+      json(res, 200, { access_token: ++issued === 1 ? "token-old" : "token-new", expires_in: 3600, token_type: "Bearer" });
+    });
     client = clientFor(service);
     await expect(client.listFlows()).resolves.toEqual([{ id: "f" }]);
     expect(service.authRequests).toHaveLength(2);
@@ -118,7 +124,9 @@ describe("token requests", () => {
   });
 
   test("a second 401 is an UnauthorizedError, after exactly one retry", async () => {
-    service.onApi((_req, res) => json(res, 401, { status: 401, code: "INVALID_TOKEN", message: "unknown token" }));
+    service.onApi((_req, res) => {
+      json(res, 401, { status: 401, code: "INVALID_TOKEN", message: "unknown token" });
+    });
     client = clientFor(service);
     const error = await client.listFlows().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnauthorizedError);
@@ -132,7 +140,9 @@ describe("token requests", () => {
     ["401 with an OAuth error body", 401, { error: "invalid_client", error_description: "bad secret" }],
     ["500 echoing the secret back", 500, { message: `got secret ${CLIENT_SECRET}` }],
   ])("a failed token request (%s) is an AuthError without the secret", async (_name, status, body) => {
-    service.onToken((_req, res) => json(res, status, body));
+    service.onToken((_req, res) => {
+      json(res, status, body);
+    });
     for (const authMethod of ["client_secret_post", "client_secret_basic"] as const) {
       const failing = clientFor(service, { authMethod });
       const error = await failing.listFlows().catch((e: unknown) => e);
@@ -186,7 +196,7 @@ describe("createClient options", () => {
     ["negative timeout", { timeoutMs: -1 }, /timeoutMs must be a positive number/],
     ["a clock without sleep", { clock: { now: () => 0 } }, /clock must have now\(\) and sleep/],
   ])("%s is refused at createClient", (_name, override, message) => {
-    const attempt = () => createClient({ ...valid, ...override } as never);
+    const attempt = () => createClient({ ...valid, ...override });
     expect(attempt).toThrow(ConfigurationError);
     expect(attempt).toThrow(message);
     try {

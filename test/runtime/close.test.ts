@@ -7,12 +7,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { Agent } from "undici";
-import {
-  AuthError,
-  ClientClosedError,
-  createSessionFor,
-  type Client,
-} from "../../runtime/index.js";
+import { AuthError, ClientClosedError, createSessionFor, type Client } from "../../runtime/index.js";
 import { clientFor } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
 import { acceptAll, AML_SPEC } from "./support/specs.js";
@@ -35,7 +30,13 @@ async function settledOrHung(promise: Promise<unknown>, boundMs = 5000): Promise
   let timer: NodeJS.Timeout | undefined;
   const hung = new Promise<"hung">((resolve) => (timer = setTimeout(resolve, boundMs, "hung")));
   try {
-    return await Promise.race([promise.then(() => "settled" as const, () => "settled" as const), hung]);
+    return await Promise.race([
+      promise.then(
+        () => "settled" as const,
+        () => "settled" as const,
+      ),
+      hung,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -60,7 +61,12 @@ function streamFile(res: ServerResponse, bytes: number, closed: () => void): voi
 test("an unread 100 MB getFile body is aborted: close() resolves, the body ends with CLIENT_CLOSED, the connection is dropped", async () => {
   let serverSawClose!: () => void;
   const connectionClosed = new Promise<void>((resolve) => (serverSawClose = resolve));
-  service.onApi((_req, res) => streamFile(res, 100 * 1024 * 1024, serverSawClose), { streaming: true });
+  service.onApi(
+    (_req, res) => {
+      streamFile(res, 100 * 1024 * 1024, serverSawClose);
+    },
+    { streaming: true },
+  );
   const file = await client.getFile("v-1");
   expect(file.contentLength).toBe(100 * 1024 * 1024);
 
@@ -68,7 +74,7 @@ test("an unread 100 MB getFile body is aborted: close() resolves, the body ends 
   expect(file.body.destroyed).toBe(true);
   await expect(settledOrHung(connectionClosed)).resolves.toBe("settled");
   const reading = (async () => {
-    for await (const chunk of file.body) void chunk;
+    for await (const chunk of file.body) chunk;
   })();
   await expect(reading).rejects.toMatchObject({ name: "ClientClosedError", code: "CLIENT_CLOSED" });
 });
@@ -93,7 +99,9 @@ test.each([
 ] as const)("%s ends with ClientClosedError, not an AuthError or undici's UND_ERR_DESTROYED", async (_name, stalled) => {
   let arrived!: () => void;
   const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
-  const hold = () => arrived(); // never answers
+  const hold = () => {
+    arrived();
+  }; // never answers
   if (stalled === "api") service.onApi(hold);
   else service.onToken(hold);
   const call = client.getSession("s-1").catch((e: unknown) => e);
@@ -131,7 +139,9 @@ test("a wait between polls ends at close()", async () => {
   const clock = new VirtualClock({ hold: true, onSleep: () => void client.close() });
   await client.close();
   client = clientFor(service, { clock });
-  service.onApi((_req, res) => json(res, 200, { stepType: "START", ticketId: null }));
+  service.onApi((_req, res) => {
+    json(res, 200, { stepType: "START", ticketId: null });
+  });
   const error = await client.waitForStep("s-1").catch((e: unknown) => e);
   expect(error).toMatchObject({ name: "ClientClosedError", path: "/api/v1/staging/sessions/s-1/step" });
   expect(service.apiRequests).toHaveLength(1);
@@ -156,7 +166,9 @@ test("a dispatcher passed in: close() aborts the client's calls and leaves the d
   client = clientFor(service, { dispatcher });
   let arrived!: () => void;
   const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
-  service.onApi((req, res) => (req.url?.endsWith("/held") ? arrived() : json(res, 200, [{ id: "f" }])));
+  service.onApi((req, res) => {
+    req.url?.endsWith("/held") ? arrived() : json(res, 200, [{ id: "f" }]);
+  });
   const call = client.getSession("held").catch((e: unknown) => e);
   await requestArrived;
   await client.close();

@@ -68,15 +68,21 @@ describe("each service status becomes its error class and code", () => {
   });
 
   test("403 says that a missing User-Agent is the usual cause", async () => {
-    service.onApi((_req, res) => json(res, 403, {}));
+    service.onApi((_req, res) => {
+      json(res, 403, {});
+    });
     const error = await client.listFlows().catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/missing User-Agent|without a User-Agent/);
   });
 
   test("422 FILE_TOO_LARGE on session creation names POST, the flow path and the body code", async () => {
-    service.onApi((_req, res) =>
-      json(res, 422, { status: 422, code: "FILE_TOO_LARGE", message: "input[documentsToSign][documents][][source] is too large" }),
-    );
+    service.onApi((_req, res) => {
+      json(res, 422, {
+        status: 422,
+        code: "FILE_TOO_LARGE",
+        message: "input[documentsToSign][documents][][source] is too large",
+      });
+    });
     const error = await createSession(client, SIGNING_SPEC, {
       input: { documentsToSign: { documents: [{ templateId: "t", source: Buffer.from("x") }] } },
       metadata: { subjectId: "s" },
@@ -93,7 +99,10 @@ describe("retries", () => {
     service.onApi((req, res) => {
       calls++;
       if (calls === 1) return void req.socket.destroy();
-      if (calls === 2) return json(res, 502, { code: "BAD_GATEWAY" });
+      if (calls === 2) {
+        json(res, 502, { code: "BAD_GATEWAY" });
+        return;
+      }
       json(res, 200, { sessionStatus: "RUNNING", metadata: { subjectId: "x" } });
     });
     await expect(client.getSession("s")).resolves.toMatchObject({ sessionStatus: "RUNNING" });
@@ -106,8 +115,14 @@ describe("retries", () => {
     let calls = 0;
     service.onApi((_req, res) => {
       calls++;
-      if (calls === 1) return json(res, 429, { code: "RATE_LIMITED" }, { "retry-after": "1" });
-      if (calls === 2) return json(res, 429, {}, { "retry-after": new Date(clock.now() + 30_000).toUTCString() });
+      if (calls === 1) {
+        json(res, 429, { code: "RATE_LIMITED" }, { "retry-after": "1" });
+        return;
+      }
+      if (calls === 2) {
+        json(res, 429, {}, { "retry-after": new Date(clock.now() + 30_000).toUTCString() });
+        return;
+      }
       json(res, 200, [{ id: "f" }]);
     });
     await expect(client.listFlows()).resolves.toEqual([{ id: "f" }]);
@@ -121,7 +136,9 @@ describe("retries", () => {
   test("backoff without Retry-After: full jitter below baseDelayMs * 2^n, capped by maxDelayMs", async () => {
     const clock = new VirtualClock();
     client = clientFor(service, { clock, retry: { maxRetries: 4, baseDelayMs: 100, maxDelayMs: 300 } });
-    service.onApi((_req, res) => json(res, 503, {}));
+    service.onApi((_req, res) => {
+      json(res, 503, {});
+    });
     await expect(client.listFlows()).rejects.toBeInstanceOf(ServerError);
     expect(clock.sleeps).toHaveLength(4);
     clock.sleeps.forEach((ms, n) => {
@@ -132,7 +149,9 @@ describe("retries", () => {
 
   test("retries are bounded: maxRetries + 1 attempts, then the last error", async () => {
     client = clientFor(service, { retry: { maxRetries: 2, baseDelayMs: 1 } });
-    service.onApi((_req, res) => json(res, 503, { code: "UNAVAILABLE" }));
+    service.onApi((_req, res) => {
+      json(res, 503, { code: "UNAVAILABLE" });
+    });
     const error = await client.getDataBlocks("s").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerError);
     expect(service.apiRequests).toHaveLength(3);
@@ -140,7 +159,9 @@ describe("retries", () => {
 
   test("a Retry-After longer than maxDelayMs is not waited for", async () => {
     client = clientFor(service, { retry: { maxRetries: 3, maxDelayMs: 1000 } });
-    service.onApi((_req, res) => json(res, 429, {}, { "retry-after": "120" }));
+    service.onApi((_req, res) => {
+      json(res, 429, {}, { "retry-after": "120" });
+    });
     const error = await client.listFlows().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(120_000);
@@ -148,11 +169,23 @@ describe("retries", () => {
   });
 
   test.each([
-    ["503", (_req: unknown, res: Parameters<typeof json>[0]) => json(res, 503, {}), ServerError],
-    ["a dropped connection", (req: { socket: { destroy(): void } }) => req.socket.destroy(), NetworkError],
+    [
+      "503",
+      (_req: unknown, res: Parameters<typeof json>[0]) => {
+        json(res, 503, {});
+      },
+      ServerError,
+    ],
+    [
+      "a dropped connection",
+      (req: { socket: { destroy(): void } }) => {
+        req.socket.destroy();
+      },
+      NetworkError,
+    ],
   ] as const)("session creation is never retried (%s)", async (_name, handler, errorClass) => {
     client = clientFor(service, { retry: { maxRetries: 3, baseDelayMs: 1 } });
-    service.onApi(handler as never);
+    service.onApi(handler);
     const live = clientFor<"live">(service, { environment: "live", retry: { maxRetries: 3, baseDelayMs: 1 } });
     const error = await createSessionFor(live, AML_SPEC, amlValidator, {
       input: { basicIdentity: { givenName: "a", familyName: "b" } },
@@ -176,7 +209,9 @@ describe("transport failures", () => {
     const controller = new AbortController();
     const reason = new Error("user went away");
     // Aborted once the request has reached the server: no timer decides the order.
-    service.onApi(() => controller.abort(reason));
+    service.onApi(() => {
+      controller.abort(reason);
+    });
     const error = await client.listFlows({ signal: controller.signal }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
     expect(error).toMatchObject({ code: "ABORTED", method: "GET", cause: reason });

@@ -43,8 +43,14 @@ describe("time limit and caller's signal", () => {
     let calls = 0;
     service.onApi((_req, res) => {
       calls++;
-      if (calls % 3 === 0) return json(res, 404, { status: 404, code: "FLOW_NOT_FOUND" });
-      if (calls % 3 === 1) return json(res, 200, [{ id: "f" }]);
+      if (calls % 3 === 0) {
+        json(res, 404, { status: 404, code: "FLOW_NOT_FOUND" });
+        return;
+      }
+      if (calls % 3 === 1) {
+        json(res, 200, [{ id: "f" }]);
+        return;
+      }
       // Never answered: the call's 50 ms limit ends it.
     });
     const outcomes: string[] = [];
@@ -85,11 +91,17 @@ describe("request paths", () => {
     ["http://127.0.0.1:1/gw/v2/", "/api/v1/staging/sessions/%C3%BC~x.y_z", "/gw/v2/api/v1/staging/sessions/%C3%BC~x.y_z"],
     ["http://127.0.0.1:1/verification", "/api/v1/staging/sessions/.hidden", "/verification/api/v1/staging/sessions/.hidden"],
   ])("%s + %s is sent as built, under the baseUrl's prefix, never normalized", (base, path, sent) => {
-    expect(new BaseUrl(base.replace(/\/$/, "")).resolve(path)).toEqual({ origin: "http://127.0.0.1:1", path: sent, displayPath: sent });
+    expect(new BaseUrl(base.replace(/\/$/, "")).resolve(path)).toEqual({
+      origin: "http://127.0.0.1:1",
+      path: sent,
+      displayPath: sent,
+    });
   });
 
   test("the request goes to the baseUrl's prefix, and errors name that path", async () => {
-    service.onApi((_req, res) => json(res, 404, { status: 404, code: "SESSION_NOT_FOUND" }));
+    service.onApi((_req, res) => {
+      json(res, 404, { status: 404, code: "SESSION_NOT_FOUND" });
+    });
     const error = await client.getSession("a b/ü").catch((e: unknown) => e);
     expect(service.apiRequests[0]?.url).toBe("/verification/api/v1/staging/sessions/a%20b%2F%C3%BC");
     expect(error).toMatchObject({ code: "NOT_FOUND", path: "/verification/api/v1/staging/sessions/a%20b%2F%C3%BC" });

@@ -175,7 +175,10 @@ test("after a 401 the same multipart body is sent again, whole, with a new token
     async (req, res) => {
       const form = await parseMultipart(req);
       received.push(form);
-      if (++attempts === 1) return json(res, 401, { status: 401, code: "TOKEN_EXPIRED" });
+      if (++attempts === 1) {
+        json(res, 401, { status: 401, code: "TOKEN_EXPIRED" });
+        return;
+      }
       json(res, 201, createdSession(req.url ?? "", partValue(form, "metadata[subjectId]"), "s-2"));
     },
     { streaming: true },

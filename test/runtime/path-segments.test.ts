@@ -23,15 +23,40 @@ afterAll(async () => {
 beforeEach(() => {
   service.apiRequests.length = 0;
   service.onApi((req, res, recorded) => {
-    if (req.method === "POST") return json(res, 201, createdSession(req.url ?? "", subjectIdOf(recorded.body)));
-    if (req.url?.endsWith("/step")) return json(res, 200, { stepType: "END", ticketId: null });
+    if (req.method === "POST") {
+      json(res, 201, createdSession(req.url ?? "", subjectIdOf(recorded.body)));
+      return;
+    }
+    if (req.url?.endsWith("/step")) {
+      json(res, 200, { stepType: "END", ticketId: null });
+      return;
+    }
     if (req.url?.includes("/files/")) return void res.writeHead(200).end("file");
-    if (req.url?.endsWith("/datablocks")) return json(res, 200, {});
+    if (req.url?.endsWith("/datablocks")) {
+      json(res, 200, {});
+      return;
+    }
     json(res, 200, { sessionStatus: "RUNNING", metadata: { subjectId: "x" } });
   });
 });
 
-const HOSTILE = ["..%2f..", "%2e%2e", "%2E", "x#frag", "x?y=1", "a/b", "../../flows", "a b\tc", "back\\slash", "semi;colon", "ü", "...", ".x", "%", "&=+"];
+const HOSTILE = [
+  "..%2f..",
+  "%2e%2e",
+  "%2E",
+  "x#frag",
+  "x?y=1",
+  "a/b",
+  "../../flows",
+  "a b\tc",
+  "back\\slash",
+  "semi;colon",
+  "ü",
+  "...",
+  ".x",
+  "%",
+  "&=+",
+];
 
 /** The raw target: the prefix, then exactly `count` segments, no query, no fragment; the last decodes to `value`. */
 function expectOneSegment(target: string | undefined, prefix: string, value: string): void {
@@ -78,7 +103,10 @@ describe.each(HOSTILE)("the value %j", (value) => {
 
 test.each([".", ".."])("%j cannot be a segment at all: INVALID_ARGUMENT, nothing sent", async (value) => {
   for (const call of [() => client.getSession(value), () => client.getFile(value), () => client.waitForStep(value)]) {
-    await expect(call()).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("cannot be a path segment") });
+    await expect(call()).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringContaining("cannot be a path segment"),
+    });
   }
   expect(service.apiRequests).toHaveLength(0);
 });
@@ -87,7 +115,10 @@ test.each([
   ["an empty id", "", "must be a non-empty string"],
   ["a lone surrogate", "a\ud800", "not well-formed Unicode"],
 ])("%s is INVALID_ARGUMENT", async (_name, value, message) => {
-  await expect(client.getSession(value)).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining(message) });
+  await expect(client.getSession(value)).rejects.toMatchObject({
+    code: "INVALID_ARGUMENT",
+    message: expect.stringContaining(message),
+  });
   expect(service.apiRequests).toHaveLength(0);
 });
 

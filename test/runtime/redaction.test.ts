@@ -48,7 +48,9 @@ let client: Client<"live">;
 beforeEach(async () => {
   issued.length = 0;
   service = await startFakeService();
-  service.onToken((_req, res) => json(res, 200, { access_token: newToken(), expires_in: 3600, token_type: "Bearer" }));
+  service.onToken((_req, res) => {
+    json(res, 200, { access_token: newToken(), expires_in: 3600, token_type: "Bearer" });
+  });
 });
 afterEach(async () => {
   await client?.close();
@@ -107,7 +109,10 @@ function longEcho(req: IncomingMessage, body: Buffer): string {
 
 /** Padded so that the first credential starts 6 characters before the 300th of `invalid_client: <description>`. */
 function cutThroughSecret(echo: string): string {
-  const credentials = [new URLSearchParams({ x: SECRET }).toString().slice(2), Buffer.from(`${CLIENT_ID}:${SECRET}`).toString("base64")];
+  const credentials = [
+    new URLSearchParams({ x: SECRET }).toString().slice(2),
+    Buffer.from(`${CLIENT_ID}:${SECRET}`).toString("base64"),
+  ];
   const at = Math.min(...credentials.map((credential) => echo.indexOf(credential)).filter((index) => index >= 0));
   return `${"x".repeat(294 - "invalid_client: ".length - at)}${echo}`;
 }
@@ -125,38 +130,39 @@ type Scenario = {
   readonly run: () => Promise<unknown>;
 };
 
-const apiEcho = (status: number, form: "json" | "text") => (req: IncomingMessage, res: ServerResponse, recorded: { body: Buffer }) => {
-  const echo = longEcho(req, recorded.body);
-  if (form === "text") return void res.writeHead(status, { "content-type": "text/plain" }).end(echo);
-  json(res, status, { status, code: `ECHO ${echo}`, message: echo, headers: req.headers });
-};
+const apiEcho =
+  (status: number, form: "json" | "text") => (req: IncomingMessage, res: ServerResponse, recorded: { body: Buffer }) => {
+    const echo = longEcho(req, recorded.body);
+    if (form === "text") return void res.writeHead(status, { "content-type": "text/plain" }).end(echo);
+    json(res, status, { status, code: `ECHO ${echo}`, message: echo, headers: req.headers });
+  };
 
 const SCENARIOS: readonly [string, Scenario][] = [
-  ...([
-    [400, BadRequestError, "BAD_REQUEST"],
-    [401, UnauthorizedError, "UNAUTHORIZED"],
-    [403, ForbiddenError, "FORBIDDEN"],
-    [404, NotFoundError, "NOT_FOUND"],
-    [413, PayloadTooLargeError, "PAYLOAD_TOO_LARGE"],
-    [422, UnprocessableEntityError, "UNPROCESSABLE_ENTITY"],
-    [429, RateLimitError, "RATE_LIMITED"],
-    [500, ServerError, "SERVER_ERROR"],
-    [418, ApiError, "HTTP_ERROR"],
-  ] as const).flatMap(([status, expected, code]) =>
-    (["json", "text"] as const).map(
-      (form): [string, Scenario] => [
-        `${expected.name} (${status}, ${form} echo)`,
-        {
-          expected,
-          code,
-          echoed: true,
-          run: () => {
-            service.onApi(apiEcho(status, form));
-            return clientWith().getSession("s-1");
-          },
+  ...(
+    [
+      [400, BadRequestError, "BAD_REQUEST"],
+      [401, UnauthorizedError, "UNAUTHORIZED"],
+      [403, ForbiddenError, "FORBIDDEN"],
+      [404, NotFoundError, "NOT_FOUND"],
+      [413, PayloadTooLargeError, "PAYLOAD_TOO_LARGE"],
+      [422, UnprocessableEntityError, "UNPROCESSABLE_ENTITY"],
+      [429, RateLimitError, "RATE_LIMITED"],
+      [500, ServerError, "SERVER_ERROR"],
+      [418, ApiError, "HTTP_ERROR"],
+    ] as const
+  ).flatMap(([status, expected, code]) =>
+    (["json", "text"] as const).map((form): [string, Scenario] => [
+      `${expected.name} (${status}, ${form} echo)`,
+      {
+        expected,
+        code,
+        echoed: true,
+        run: () => {
+          service.onApi(apiEcho(status, form));
+          return clientWith().getSession("s-1");
         },
-      ],
-    ),
+      },
+    ]),
   ),
   ...(["client_secret_post", "client_secret_basic"] as const).flatMap((method): [string, Scenario][] => [
     [
@@ -166,7 +172,9 @@ const SCENARIOS: readonly [string, Scenario][] = [
         code: "AUTH_FAILED",
         echoed: true,
         run: () => {
-          service.onToken((req, res, recorded) => json(res, 401, { error: "invalid_client", error_description: echoOf(req, recorded.body) }));
+          service.onToken((req, res, recorded) => {
+            json(res, 401, { error: "invalid_client", error_description: echoOf(req, recorded.body) });
+          });
           return clientWith(method).listFlows();
         },
       },
@@ -178,9 +186,9 @@ const SCENARIOS: readonly [string, Scenario][] = [
         code: "AUTH_FAILED",
         echoed: false,
         run: () => {
-          service.onToken((req, res, recorded) =>
-            json(res, 401, { error: "invalid_client", error_description: cutThroughSecret(echoOf(req, recorded.body)) }),
-          );
+          service.onToken((req, res, recorded) => {
+            json(res, 401, { error: "invalid_client", error_description: cutThroughSecret(echoOf(req, recorded.body)) });
+          });
           return clientWith(method).listFlows();
         },
       },
@@ -192,9 +200,9 @@ const SCENARIOS: readonly [string, Scenario][] = [
         code: "INVALID_TOKEN_RESPONSE",
         echoed: false,
         run: () => {
-          service.onToken((req, res, recorded) =>
-            json(res, 200, { access_token: newToken(), expires_in: 0, echo: echoOf(req, recorded.body) }),
-          );
+          service.onToken((req, res, recorded) => {
+            json(res, 200, { access_token: newToken(), expires_in: 0, echo: echoOf(req, recorded.body) });
+          });
           return clientWith(method).listFlows();
         },
       },
@@ -206,7 +214,9 @@ const SCENARIOS: readonly [string, Scenario][] = [
         code: "AUTH_FAILED",
         echoed: false,
         run: () => {
-          service.onToken((req, _res, recorded) => malformedResponse(req, recorded.body));
+          service.onToken((req, _res, recorded) => {
+            malformedResponse(req, recorded.body);
+          });
           return clientWith(method).listFlows();
         },
       },
@@ -220,7 +230,9 @@ const SCENARIOS: readonly [string, Scenario][] = [
       echoed: false,
       run: () => {
         issued.push("TOK-crlf\r\nX-Injected: 1");
-        service.onToken((_req, res) => json(res, 200, { access_token: "TOK-crlf\r\nX-Injected: 1", expires_in: 60 }));
+        service.onToken((_req, res) => {
+          json(res, 200, { access_token: "TOK-crlf\r\nX-Injected: 1", expires_in: 60 });
+        });
         return clientWith().listFlows();
       },
     },
@@ -232,7 +244,9 @@ const SCENARIOS: readonly [string, Scenario][] = [
       code: "INVALID_RESPONSE",
       echoed: true,
       run: () => {
-        service.onApi((req, res, recorded) => json(res, 200, { echo: echoOf(req, recorded.body), headers: req.headers }));
+        service.onApi((req, res, recorded) => {
+          json(res, 200, { echo: echoOf(req, recorded.body), headers: req.headers });
+        });
         return clientWith().getSession("s-1");
       },
     },
@@ -259,7 +273,9 @@ const SCENARIOS: readonly [string, Scenario][] = [
       code: "NETWORK_ERROR",
       echoed: false,
       run: () => {
-        service.onApi((req, _res, recorded) => malformedResponse(req, recorded.body));
+        service.onApi((req, _res, recorded) => {
+          malformedResponse(req, recorded.body);
+        });
         return clientWith().getDataBlocks("s-1");
       },
     },
@@ -287,7 +303,9 @@ const SCENARIOS: readonly [string, Scenario][] = [
       echoed: false,
       run: () => {
         const controller = new AbortController();
-        service.onApi(() => controller.abort());
+        service.onApi(() => {
+          controller.abort();
+        });
         return clientWith().listFlows({ signal: controller.signal });
       },
     },
@@ -311,7 +329,9 @@ const SCENARIOS: readonly [string, Scenario][] = [
       code: "VALIDATION_FAILED",
       echoed: false,
       run: async () => {
-        service.onApi((_req, res) => json(res, 200, [{ id: "f" }]));
+        service.onApi((_req, res) => {
+          json(res, 200, [{ id: "f" }]);
+        });
         await clientWith().listFlows();
         return createSessionFor(client, AML_SPEC, amlValidator, { metadata: { subjectId: "s" } });
       },
@@ -360,8 +380,12 @@ test.each(SCENARIOS)("%s: no secret and no token in any encoding, anywhere in th
 });
 
 test("the scrubbed error still says what happened: status, path and the server's words around the secret", async () => {
-  service.onApi((req, res) => json(res, 400, { code: "BAD_METADATA", message: `metadata.email is not allowed (token ${req.headers.authorization})` }));
-  const error = (await clientWith().getSession("s-1").catch((e: unknown) => e)) as BadRequestError;
+  service.onApi((req, res) => {
+    json(res, 400, { code: "BAD_METADATA", message: `metadata.email is not allowed (token ${req.headers.authorization})` });
+  });
+  const error = (await clientWith()
+    .getSession("s-1")
+    .catch((e: unknown) => e)) as BadRequestError;
   expect(error.message).toBe(
     "GET /api/v1/live/sessions/s-1 failed with status 400 (BAD_METADATA): metadata.email is not allowed (token Bearer [redacted])",
   );
@@ -378,8 +402,12 @@ test("the scrubbed error still says what happened: status, path and the server's
 
 test("every token the client held is scrubbed, also after it was replaced", async () => {
   let round = 0;
-  service.onApi((_req, res) => (++round === 1 ? json(res, 401, {}) : json(res, 500, { message: `old ${issued.join(" and ")}` })));
-  const error = await clientWith().listFlows().catch((e: unknown) => e);
+  service.onApi((_req, res) => {
+    ++round === 1 ? json(res, 401, {}) : json(res, 500, { message: `old ${issued.join(" and ")}` });
+  });
+  const error = await clientWith()
+    .listFlows()
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ServerError);
   expect(issued).toHaveLength(2);
   expect((error as ServerError).message).toContain("old [redacted] and [redacted]");
@@ -394,7 +422,13 @@ function everyWayShown(error: Error): string[] {
       break;
     }
     const each = current as Error;
-    shown.push(String(each.message), String(each.stack), String(each), safeJson(each), inspect(each, { depth: 20, showHidden: true }));
+    shown.push(
+      String(each.message),
+      String(each.stack),
+      String(each),
+      safeJson(each),
+      inspect(each, { depth: 20, showHidden: true }),
+    );
     for (const value of Object.values(each)) shown.push(typeof value === "string" ? value : safeJson(value));
   }
   return shown;
@@ -441,7 +475,11 @@ describe("Redactor.text", () => {
     ["an unknown credential field", '{"access_token":"zzz"}', '{"access_token":"[redacted]"}'],
     ["an unknown long Bearer value", "Bearer abcdefghijklmnop", "Bearer [redacted]"],
     ["an unknown Basic credential", `Basic ${Buffer.from("u:p").toString("base64")}`, "Basic [redacted]"],
-    ["prose left alone", "Basic information and the Bearer token are missing", "Basic information and the Bearer token are missing"],
+    [
+      "prose left alone",
+      "Basic information and the Bearer token are missing",
+      "Basic information and the Bearer token are missing",
+    ],
   ])("%s", (_name, given, want) => {
     expect(redactor.text(given)).toBe(want);
     expect(redactor.text(want)).toBe(want);

@@ -34,7 +34,10 @@ const spec: FlowSpec<"staging"> = {
   fields: {
     kind: "object",
     properties: [
-      { name: "document", spec: { kind: "file", part: ["input[upload][document]"], maxBytes: MAX_REQUEST_BYTES, mediaTypes: [] } },
+      {
+        name: "document",
+        spec: { kind: "file", part: ["input[upload][document]"], maxBytes: MAX_REQUEST_BYTES, mediaTypes: [] },
+      },
       { name: "metadata", spec: { kind: "object", properties: [{ name: "subjectId", spec: value("metadata[subjectId]") }] } },
     ],
   },
@@ -68,7 +71,9 @@ beforeAll(async () => {
         if (Math.floor(before / SAMPLE_EVERY) !== Math.floor(bytesReceived / SAMPLE_EVERY)) onProgress();
       });
       // The test sends subjectId "w" (warm-up) and "big"; the body is not parsed, only counted.
-      req.on("end", () => json(res, 201, createdSession(req.url ?? "", bytesReceived > FILE_BYTES ? "big" : "w", "big")));
+      req.on("end", () => {
+        json(res, 201, createdSession(req.url ?? "", bytesReceived > FILE_BYTES ? "big" : "w", "big"));
+      });
     },
     { streaming: true },
   );

@@ -16,7 +16,9 @@ let clock: VirtualClock;
 
 beforeEach(async () => {
   service = await startFakeService();
-  service.onApi((_req, res) => json(res, 200, [{ id: "flow-1" }]));
+  service.onApi((_req, res) => {
+    json(res, 200, [{ id: "flow-1" }]);
+  });
   clock = new VirtualClock();
   // No skew: the renewal falls exactly at the end of the lifetime, so the lifetime is measurable.
   client = clientFor(service, { clock, tokenExpirySkewMs: 0 });
@@ -28,7 +30,9 @@ afterEach(async () => {
 
 function issuing(fields: Record<string, unknown>): void {
   let issued = 0;
-  service.onToken((_req, res) => json(res, 200, { access_token: `token-${++issued}`, token_type: "Bearer", ...fields }));
+  service.onToken((_req, res) => {
+    json(res, 200, { access_token: `token-${++issued}`, token_type: "Bearer", ...fields });
+  });
 }
 
 /** The token is used until `seconds` have passed on the client's clock, and renewed exactly then. */
@@ -68,7 +72,9 @@ describe("expires_in", () => {
   ])("%s is an AuthError INVALID_TOKEN_RESPONSE and nothing is cached", async (_name, expiresIn) => {
     // 1e400 cannot be written by JSON.stringify: the body is written by hand.
     service.onToken((_req, res) =>
-      res.writeHead(200, { "content-type": "application/json" }).end(`{"access_token":"t-1","expires_in":${expiresIn === 1e400 ? "1e400" : JSON.stringify(expiresIn)}}`),
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(`{"access_token":"t-1","expires_in":${expiresIn === 1e400 ? "1e400" : JSON.stringify(expiresIn)}}`),
     );
     for (const attempt of [1, 2]) {
       const error = await client.listFlows().catch((e: unknown) => e);
@@ -94,7 +100,9 @@ describe("the token itself", () => {
     ["a number", 12345, /has no access_token/],
     ["an empty string", "", /has no access_token/],
   ])("%s is refused and never cached", async (_name, token, message) => {
-    service.onToken((_req, res) => json(res, 200, { access_token: token, expires_in: 3600, token_type: "Bearer" }));
+    service.onToken((_req, res) => {
+      json(res, 200, { access_token: token, expires_in: 3600, token_type: "Bearer" });
+    });
     for (const attempt of [1, 2]) {
       const error = await client.listFlows().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AuthError);
@@ -115,13 +123,17 @@ describe("the token itself", () => {
   });
 
   test("a refusal (non-2xx) stays AUTH_FAILED", async () => {
-    service.onToken((_req, res) => json(res, 401, { error: "invalid_client" }));
+    service.onToken((_req, res) => {
+      json(res, 401, { error: "invalid_client" });
+    });
     await expect(client.listFlows()).rejects.toMatchObject({ name: "AuthError", code: "AUTH_FAILED", status: 401 });
   });
 
   test("a good token after a refused one is cached as usual", async () => {
     let round = 0;
-    service.onToken((_req, res) => json(res, 200, { access_token: ++round === 1 ? "bad\r\ntoken" : "good-token", expires_in: 60 }));
+    service.onToken((_req, res) => {
+      json(res, 200, { access_token: ++round === 1 ? "bad\r\ntoken" : "good-token", expires_in: 60 });
+    });
     await expect(client.listFlows()).rejects.toMatchObject({ code: "INVALID_TOKEN_RESPONSE" });
     await client.listFlows();
     await client.listFlows();

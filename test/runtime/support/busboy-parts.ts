@@ -27,19 +27,24 @@ export function parseMultipart(req: IncomingMessage): Promise<ReceivedForm> {
     parser.on("field", (name, value) => parts.push({ name, value }));
     parser.on("file", (name, stream, info) => {
       const chunks: Buffer[] = [];
-      const part: ReceivedPart & { bytes: Buffer } = { name, filename: info.filename, mimeType: info.mimeType, bytes: Buffer.alloc(0) };
+      const part: ReceivedPart & { bytes: Buffer } = {
+        name,
+        filename: info.filename,
+        mimeType: info.mimeType,
+        bytes: Buffer.alloc(0),
+      };
       parts.push(part);
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => (part.bytes = Buffer.concat(chunks)));
     });
-    parser.on("close", () =>
+    parser.on("close", () => {
       resolve({
         parts,
         contentType: req.headers["content-type"],
         contentLength: Number(req.headers["content-length"]),
         bytesReceived,
-      }),
-    );
+      });
+    });
     parser.on("error", reject);
     req.pipe(parser);
   });

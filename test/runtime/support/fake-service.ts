@@ -30,14 +30,17 @@ export interface FakeService {
 let tokenCounter = 0;
 
 /** The default token endpoint: a fresh token per request, valid for a day. */
-export const issueToken: Handler = (_req, res) =>
+export const issueToken: Handler = (_req, res) => {
   json(res, 200, { access_token: `token-${++tokenCounter}`, expires_in: 86400, token_type: "Bearer" });
+};
 
 export async function startFakeService(prefix = ""): Promise<FakeService> {
   const authRequests: Recorded[] = [];
   const apiRequests: Recorded[] = [];
   let tokenHandler: Handler = issueToken;
-  let apiHandler: Handler = (_req, res) => json(res, 200, {});
+  let apiHandler: Handler = (_req, res) => {
+    json(res, 200, {});
+  };
   let apiStreaming = false;
 
   const auth = createServer((req, res) => void record(req, res, authRequests, tokenHandler, false));
@@ -116,16 +119,26 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("end", () => {
+      resolve(Buffer.concat(chunks));
+    });
     req.on("error", reject);
   });
 }
 
 function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      resolve((server.address() as AddressInfo).port);
+    }),
+  );
 }
 
 function stop(server: Server): Promise<void> {
   server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
+  return new Promise((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
 }

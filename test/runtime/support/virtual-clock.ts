@@ -33,8 +33,17 @@ export class VirtualClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     this.sleeps.push(ms);
     return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      signal?.addEventListener(
+        "abort",
+        () => {
+          reject(signal.reason);
+        },
+        { once: true },
+      );
       const wake = () => {
         this.nowMs += ms;
         resolve();
