@@ -76,7 +76,7 @@ describe("token requests", () => {
   test("a token is renewed when it expires, by the client's clock: at most a tenth of its lifetime early", async () => {
     let issued = 0;
     service.onToken((_req, res) => {
-      json(res, 200, { access_token: `short-${++issued}`, expires_in: 1, token_type: "Bearer" });
+      json(res, 200, { access_token: `short-${String(++issued)}`, expires_in: 1, token_type: "Bearer" });
     });
     const clock = new VirtualClock();
     client = clientFor(service, { clock });
@@ -109,9 +109,8 @@ describe("token requests", () => {
 
   test("a 401 drops the token, fetches a new one and retries the call once", async () => {
     service.onApi((req, res) => {
-      req.headers.authorization === "Bearer token-old"
-        ? json(res, 401, { code: "INVALID_TOKEN" })
-        : json(res, 200, [{ id: "f" }]);
+      if (req.headers.authorization === "Bearer token-old") json(res, 401, { code: "INVALID_TOKEN" });
+      else json(res, 200, [{ id: "f" }]);
     });
     let issued = 0;
     service.onToken((_req, res) => {
@@ -133,7 +132,7 @@ describe("token requests", () => {
     expect(error).toMatchObject({ code: "UNAUTHORIZED", status: 401, method: "GET", path: "/api/v1/flows/staging" });
     expect(service.apiRequests).toHaveLength(2);
     expect(service.authRequests).toHaveLength(2);
-    expect(String((error as Error).message)).not.toMatch(/token-\d/);
+    expect((error as Error).message).not.toMatch(/token-\d/);
   });
 
   test.each([

@@ -57,7 +57,7 @@ describe("each service status becomes its error class and code", () => {
     expect(apiError).toMatchObject({ code, status, method: "GET", path: SESSION_PATH });
     expect(apiError.name).toBe(errorClass.name);
     expect(apiError.body).toEqual(body);
-    expect(apiError.message).toContain(`GET ${SESSION_PATH} failed with status ${status}`);
+    expect(apiError.message).toContain(`GET ${SESSION_PATH} failed with status ${String(status)}`);
     if (typeof body === "object" && body !== null && "code" in body) {
       expect(apiError.bodyCode).toBe(body.code);
       expect(apiError.message).toContain(String(body.code));

@@ -57,7 +57,7 @@ describe("time limit and caller's signal", () => {
     for (let i = 0; i < 15; i++) {
       await client.listFlows({ signal: controller.signal, timeoutMs: 50 }).then(
         () => outcomes.push("ok"),
-        (error: FlowsmithError) => outcomes.push(error.code),
+        (error: unknown) => outcomes.push((error as FlowsmithError).code),
       );
     }
     expect(new Set(outcomes)).toEqual(new Set(["ok", "TIMEOUT", "NOT_FOUND"]));

@@ -62,7 +62,7 @@ test("parts carry the exact names of the flow, in spec order, `[]` and indexed a
   });
   const [form] = received;
   expect(form?.contentType).toMatch(/^multipart\/form-data; boundary=/);
-  expect(form?.parts.map((p) => [p.name, p.value ?? `file:${p.filename}:${p.mimeType}`])).toEqual([
+  expect(form?.parts.map((p) => [p.name, p.value ?? `file:${p.filename ?? ""}:${p.mimeType ?? ""}`])).toEqual([
     ["input[basicIdentity][givenName]", "Marie"],
     ["input[basicIdentity][familyName]", "Curie"],
     ["input[basicIdentity][age]", "66"],
@@ -94,7 +94,7 @@ test("file parts carry filename and media type: given, from the Blob, from the e
     new Uint8Array(pdf),
   ];
   await createSession(client, SIGNING_SPEC, {
-    input: { documentsToSign: { documents: sources.map((source, i) => ({ templateId: `t${i}`, source })) } },
+    input: { documentsToSign: { documents: sources.map((source, i) => ({ templateId: `t${String(i)}`, source })) } },
     metadata: { subjectId: "x" },
   });
   const files = received[0]?.parts.filter((p) => p.filename !== undefined);

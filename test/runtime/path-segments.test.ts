@@ -105,7 +105,7 @@ test.each([".", ".."])("%j cannot be a segment at all: INVALID_ARGUMENT, nothing
   for (const call of [() => client.getSession(value), () => client.getFile(value), () => client.waitForStep(value)]) {
     await expect(call()).rejects.toMatchObject({
       code: "INVALID_ARGUMENT",
-      message: expect.stringContaining("cannot be a path segment"),
+      message: expect.stringContaining("cannot be a path segment") as unknown,
     });
   }
   expect(service.apiRequests).toHaveLength(0);
@@ -117,7 +117,7 @@ test.each([
 ])("%s is INVALID_ARGUMENT", async (_name, value, message) => {
   await expect(client.getSession(value)).rejects.toMatchObject({
     code: "INVALID_ARGUMENT",
-    message: expect.stringContaining(message),
+    message: expect.stringContaining(message) as unknown,
   });
   expect(service.apiRequests).toHaveLength(0);
 });

@@ -27,7 +27,9 @@ beforeAll(async () => {
   service = await startFakeService();
   service.onApi((req, res, recorded) => {
     // Multipart bodies are not parsed here: their subjectId is read from the raw form text.
-    const subjectId = subjectIdOfJson(recorded.body) ?? /name="metadata\[subjectId\]"\r\n\r\n([^\r]*)/.exec(recorded.body.toString("latin1"))?.[1];
+    const subjectId =
+      subjectIdOfJson(recorded.body) ??
+      /name="metadata\[subjectId\]"\r\n\r\n([^\r]*)/.exec(recorded.body.toString("latin1"))?.[1];
     json(res, 201, createdSession(req.url ?? "", subjectId));
   });
   staging = clientFor(service);
@@ -53,7 +55,9 @@ const images = (front: unknown, back?: unknown, locale?: string) => ({
   metadata: { subjectId: "s", ...(locale ? { locale } : {}) },
 });
 const docs = (count: number, source: () => unknown) => ({
-  input: { documentsToSign: { documents: Array.from({ length: count }, (_, i) => ({ templateId: `t${i}`, source: source() })) } },
+  input: {
+    documentsToSign: { documents: Array.from({ length: count }, (_, i) => ({ templateId: `t${String(i)}`, source: source() })) },
+  },
   metadata: { subjectId: "s" },
 });
 const amlOnStaging = { ...AML_SPEC, environment: "staging" } as unknown as FlowSpec<"staging">;
@@ -121,7 +125,11 @@ const cases: Case[] = [
       await writeFile(path, "");
       await truncate(path, 26_214_401);
       const file = await fileFromPath(path);
-      return createSession(staging, SIGNING_SPEC, docs(1, () => file));
+      return createSession(
+        staging,
+        SIGNING_SPEC,
+        docs(1, () => file),
+      );
     },
     "FILE_TOO_LARGE",
     /has 26214401 bytes; this flow accepts at most 26214400/,
@@ -150,7 +158,12 @@ const cases: Case[] = [
   ],
   [
     "more than 30 files",
-    () => createSession(staging, SIGNING_SPEC, docs(31, () => Buffer.from("doc"))),
+    () =>
+      createSession(
+        staging,
+        SIGNING_SPEC,
+        docs(31, () => Buffer.from("doc")),
+      ),
     "TOO_MANY_FILES",
     /31 files; at most 30/,
     "",
@@ -162,7 +175,11 @@ const cases: Case[] = [
       await writeFile(path, "");
       await truncate(path, 26_214_400);
       const file = await fileFromPath(path);
-      return createSession(staging, SIGNING_SPEC, docs(2, () => file));
+      return createSession(
+        staging,
+        SIGNING_SPEC,
+        docs(2, () => file),
+      );
     },
     "REQUEST_TOO_LARGE",
     /would be \d+ bytes; the service accepts at most 52428800/,
@@ -170,8 +187,7 @@ const cases: Case[] = [
   ],
   [
     "a JSON body over 50 MB",
-    () =>
-      createSessionFor(live, AML_SPEC, acceptAll, amlRequest({ redirectUrl: "x".repeat(52_428_800) })),
+    () => createSessionFor(live, AML_SPEC, acceptAll, amlRequest({ redirectUrl: "x".repeat(52_428_800) })),
     "REQUEST_TOO_LARGE",
     /at most 52428800/,
     "",

@@ -53,12 +53,12 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  await client?.close();
+  await client.close();
   await service.close();
 });
 
 function newToken(): string {
-  const token = `TOK-${++tokenNumber.next}-X+y/z=w&v u`;
+  const token = `TOK-${String(++tokenNumber.next)}-X+y/z=w&v u`;
   issued.push(token);
   return token;
 }
@@ -152,7 +152,7 @@ const SCENARIOS: readonly [string, Scenario][] = [
     ] as const
   ).flatMap(([status, expected, code]) =>
     (["json", "text"] as const).map((form): [string, Scenario] => [
-      `${expected.name} (${status}, ${form} echo)`,
+      `${expected.name} (${String(status)}, ${form} echo)`,
       {
         expected,
         code,
@@ -352,7 +352,7 @@ const SCENARIOS: readonly [string, Scenario][] = [
       expected: ConfigurationError,
       code: "INVALID_OPTIONS",
       echoed: false,
-      run: async () => clientWith("client_secret_post", { userAgent: "" }),
+      run: () => Promise.resolve().then(() => clientWith("client_secret_post", { userAgent: "" })),
     },
   ],
   [
@@ -381,7 +381,7 @@ test.each(SCENARIOS)("%s: no secret and no token in any encoding, anywhere in th
 
 test("the scrubbed error still says what happened: status, path and the server's words around the secret", async () => {
   service.onApi((req, res) => {
-    json(res, 400, { code: "BAD_METADATA", message: `metadata.email is not allowed (token ${req.headers.authorization})` });
+    json(res, 400, { code: "BAD_METADATA", message: `metadata.email is not allowed (token ${req.headers.authorization ?? ""})` });
   });
   const error = (await clientWith()
     .getSession("s-1")
@@ -403,7 +403,8 @@ test("the scrubbed error still says what happened: status, path and the server's
 test("every token the client held is scrubbed, also after it was replaced", async () => {
   let round = 0;
   service.onApi((_req, res) => {
-    ++round === 1 ? json(res, 401, {}) : json(res, 500, { message: `old ${issued.join(" and ")}` });
+    if (++round === 1) json(res, 401, {});
+    else json(res, 500, { message: `old ${issued.join(" and ")}` });
   });
   const error = await clientWith()
     .listFlows()
@@ -418,17 +419,11 @@ function everyWayShown(error: Error): string[] {
   const shown = [inspect(error, { depth: 20 }), safeJson(error)];
   for (let current: unknown = error, depth = 0; current && depth < 10; current = (current as Error).cause, depth++) {
     if (typeof current !== "object") {
-      shown.push(String(current));
+      shown.push(typeof current === "string" ? current : JSON.stringify(current));
       break;
     }
     const each = current as Error;
-    shown.push(
-      String(each.message),
-      String(each.stack),
-      String(each),
-      safeJson(each),
-      inspect(each, { depth: 20, showHidden: true }),
-    );
+    shown.push(each.message, String(each.stack), String(each), safeJson(each), inspect(each, { depth: 20, showHidden: true }));
     for (const value of Object.values(each)) shown.push(typeof value === "string" ? value : safeJson(value));
   }
   return shown;
@@ -436,7 +431,7 @@ function everyWayShown(error: Error): string[] {
 
 function safeJson(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? "";
+    return value === undefined ? "" : JSON.stringify(value);
   } catch {
     return inspect(value, { depth: 20 });
   }

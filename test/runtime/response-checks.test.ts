@@ -32,8 +32,15 @@ function answering(status: number, body: unknown): void {
   });
 }
 
-const patched = (change: (body: Record<string, any>) => void): Record<string, unknown> => {
-  const copy = structuredClone(VALID) as Record<string, any>;
+/** The valid body as a test changes it: the two nested objects typed as records. */
+interface Created {
+  [field: string]: unknown;
+  sessionContext: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+}
+
+const patched = (change: (body: Created) => void): Record<string, unknown> => {
+  const copy = structuredClone(VALID) as Created;
   change(copy);
   return copy;
 };
@@ -60,7 +67,7 @@ describe("createSession: a 201 that is not a created session", () => {
       patched((b) => (b.sessionContext.createdAt = 17)),
       "sessionContext.createdAt must be a string, got number",
     ],
-    ["no metadata", patched((b) => delete b.metadata), "metadata is required"],
+    ["no metadata", patched((b) => Reflect.deleteProperty(b, "metadata")), "metadata is required"],
     [
       "a locale the service does not have",
       patched((b) => (b.metadata.locale = "xx")),

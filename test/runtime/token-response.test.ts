@@ -31,7 +31,7 @@ afterEach(async () => {
 function issuing(fields: Record<string, unknown>): void {
   let issued = 0;
   service.onToken((_req, res) => {
-    json(res, 200, { access_token: `token-${++issued}`, token_type: "Bearer", ...fields });
+    json(res, 200, { access_token: `token-${String(++issued)}`, token_type: "Bearer", ...fields });
   });
 }
 
@@ -68,13 +68,13 @@ describe("expires_in", () => {
     ["a number with a unit", "3600s"],
     ["a boolean", true],
     ["an object", { seconds: 3600 }],
-    ["too large to be a number", 1e400],
+    ["too large to be a number", Infinity],
   ])("%s is an AuthError INVALID_TOKEN_RESPONSE and nothing is cached", async (_name, expiresIn) => {
-    // 1e400 cannot be written by JSON.stringify: the body is written by hand.
+    // 1e400 (Infinity once parsed) cannot be written by JSON.stringify: the body is written by hand.
     service.onToken((_req, res) =>
       res
         .writeHead(200, { "content-type": "application/json" })
-        .end(`{"access_token":"t-1","expires_in":${expiresIn === 1e400 ? "1e400" : JSON.stringify(expiresIn)}}`),
+        .end(`{"access_token":"t-1","expires_in":${expiresIn === Infinity ? "1e400" : JSON.stringify(expiresIn)}}`),
     );
     for (const attempt of [1, 2]) {
       const error = await client.listFlows().catch((e: unknown) => e);

@@ -31,7 +31,7 @@ let tokenCounter = 0;
 
 /** The default token endpoint: a fresh token per request, valid for a day. */
 export const issueToken: Handler = (_req, res) => {
-  json(res, 200, { access_token: `token-${++tokenCounter}`, expires_in: 86400, token_type: "Bearer" });
+  json(res, 200, { access_token: `token-${String(++tokenCounter)}`, expires_in: 86400, token_type: "Bearer" });
 };
 
 export async function startFakeService(prefix = ""): Promise<FakeService> {
@@ -47,8 +47,8 @@ export async function startFakeService(prefix = ""): Promise<FakeService> {
   const api = createServer((req, res) => void record(req, res, apiRequests, apiHandler, apiStreaming));
   const [authPort, apiPort] = await Promise.all([listen(auth), listen(api)]);
   return {
-    baseUrl: `http://127.0.0.1:${apiPort}${prefix}`,
-    authUrl: `http://127.0.0.1:${authPort}`,
+    baseUrl: `http://127.0.0.1:${String(apiPort)}${prefix}`,
+    authUrl: `http://127.0.0.1:${String(authPort)}`,
     authRequests,
     apiRequests,
     onToken: (handler) => {

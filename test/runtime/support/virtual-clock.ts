@@ -33,17 +33,14 @@ export class VirtualClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     this.sleeps.push(ms);
     return new Promise((resolve, reject) => {
+      const aborted = () => {
+        reject(signal?.reason instanceof Error ? signal.reason : new Error("sleep aborted"));
+      };
       if (signal?.aborted) {
-        reject(signal.reason);
+        aborted();
         return;
       }
-      signal?.addEventListener(
-        "abort",
-        () => {
-          reject(signal.reason);
-        },
-        { once: true },
-      );
+      signal?.addEventListener("abort", aborted, { once: true });
       const wake = () => {
         this.nowMs += ms;
         resolve();
