@@ -52,7 +52,7 @@ function createAjv(): Ajv {
 }
 
 /** JSON with object keys sorted at every level: equal schemas give equal text. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (typeof value === "object" && value !== null) {
     const entries = Object.keys(value)

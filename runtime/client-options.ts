@@ -71,7 +71,7 @@ export interface ResolvedClientOptions<E extends Environment = Environment> {
   readonly clock: Clock;
 }
 
-export const DEFAULTS = {
+const DEFAULTS = {
   authMethod: "client_secret_post",
   timeoutMs: 30_000,
   retry: { maxRetries: 2, baseDelayMs: 250, maxDelayMs: 10_000 },

@@ -11,7 +11,7 @@ import { isFileInput, type FileInput } from "./files.js";
 import type { FieldSpec, PartName } from "./flow-spec.js";
 import { readablePath } from "./validation-issues.js";
 
-export interface TextPart {
+interface TextPart {
   readonly kind: "text";
   readonly name: string;
   readonly value: string;

@@ -2,7 +2,7 @@
 import busboy from "busboy";
 import type { IncomingMessage } from "node:http";
 
-export interface ReceivedPart {
+interface ReceivedPart {
   readonly name: string;
   /** Text value, or undefined for a file. */
   readonly value?: string;

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export interface Recorded {
+interface Recorded {
   readonly method: string;
   readonly url: string;
   readonly headers: IncomingMessage["headers"];
@@ -15,7 +15,7 @@ export interface Recorded {
 }
 
 /** Return true when the handler reads the request body itself (streams, busboy). */
-export type Handler = (req: IncomingMessage, res: ServerResponse, recorded: Recorded) => unknown;
+type Handler = (req: IncomingMessage, res: ServerResponse, recorded: Recorded) => unknown;
 
 export interface FakeService {
   readonly baseUrl: string;
@@ -30,7 +30,7 @@ export interface FakeService {
 let tokenCounter = 0;
 
 /** The default token endpoint: a fresh token per request, valid for a day. */
-export const issueToken: Handler = (_req, res) => {
+const issueToken: Handler = (_req, res) => {
   json(res, 200, { access_token: `token-${String(++tokenCounter)}`, expires_in: 86400, token_type: "Bearer" });
 };
 
