@@ -13,6 +13,8 @@ module.exports = {
   moduleNameMapper: {
     // Tests run the runtime from its sources, as tsconfig.json's paths do for tsc.
     "^@flowsmith/runtime$": "<rootDir>/runtime/index.ts",
+    // The web example imports the emulator as users do (the package's ./emulator export).
+    "^flowsmith/emulator$": "<rootDir>/emulator/index.ts",
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
   testTimeout: 30000,

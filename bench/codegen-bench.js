@@ -21,7 +21,8 @@ async function benchCodegen(workspace, { rounds }) {
   return [
     row(`1. Codegen cold, ${count} flows`, median(times.cold), baseline, "<= 2"),
     row(`2a. Codegen rerun, nothing changed`, median(times.rerun), baseline, "<= 0.5"),
-    row(`2b. Codegen --check, nothing changed`, median(times.check), baseline, "<= 0.5"),
+    // --check regenerates every flow and compares bytes: it costs a cold run, and shares its goal.
+    row(`2b. Codegen --check, nothing changed (regenerates)`, median(times.check), baseline, "<= 2"),
   ];
 }
 

@@ -9,7 +9,7 @@
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
  *                                     report in .bench-tmp/smoke/ (the smoke test)
  *   --json <file>                     also write the rows as JSON
- *   --only codegen,typecheck,throughput,upload,single-flight,runtime-memory,install
+ *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -20,13 +20,25 @@ const { benchUpload } = require("./upload-bench.js");
 const { benchSingleFlight } = require("./single-flight-bench.js");
 const { benchRuntimeMemory } = require("./runtime-memory-bench.js");
 const { benchInstall } = require("./install-bench.js");
+const { benchEmulatorMemory } = require("./emulator-memory-bench.js");
+const { benchPrism } = require("./prism-bench.js");
 const { compileGenerated, missingRuntimeParts } = require("./flowsmith-side.js");
 const { runNodeOrThrow } = require("./processes.js");
 const { createWorkspace, flowOf, REPO_ROOT } = require("./workspace.js");
 const { printTable, markdownReport } = require("./report.js");
 const { nowMs } = require("./stats.js");
 
-const BENCHMARKS = ["codegen", "typecheck", "throughput", "upload", "single-flight", "runtime-memory", "install"];
+const BENCHMARKS = [
+  "codegen",
+  "typecheck",
+  "throughput",
+  "upload",
+  "single-flight",
+  "install",
+  "emulator-memory",
+  "prism",
+  "runtime-memory",
+];
 
 const MODES = {
   full: {
@@ -36,6 +48,8 @@ const MODES = {
     throughput: { rounds: 5, durationMs: 1000, warmupMs: 500 },
     upload: { rounds: 3, fileBytes: 16 * 1024 * 1024 },
     singleFlight: { calls: 200 },
+    emulatorMemory: { firstSessions: 1000, totalSessions: 100_000 },
+    prism: { rounds: 5, durationMs: 1000, warmupMs: 500, install: true },
     runtimeMemory: { firstCalls: 1000, totalCalls: 100_000 },
   },
   smoke: {
@@ -45,6 +59,9 @@ const MODES = {
     throughput: { rounds: 1, durationMs: 100, warmupMs: 50 },
     upload: { rounds: 1, fileBytes: 64 * 1024 },
     singleFlight: { calls: 200 },
+    emulatorMemory: { firstSessions: 100, totalSessions: 1000 },
+    // Never installs (no network in the smoke test); measured only when a full run left Prism there.
+    prism: { rounds: 1, durationMs: 100, warmupMs: 50, install: false },
     runtimeMemory: { firstCalls: 100, totalCalls: 500 },
   },
 };
@@ -76,10 +93,10 @@ async function main(options) {
     details.push(...typecheck.details);
   }
   const missing = missingRuntimeParts();
-  if (missing) {
-    details.push(`Benchmarks 4-6 and 8 skipped: ${missing} is not there yet.`);
+  const flows = missing ? undefined : prepareRequestFlows(workspace);
+  if (!flows) {
+    details.push(`Benchmarks 4-6 and 10 skipped: ${missing} is not there yet.`);
   } else {
-    const flows = prepareRequestFlows(workspace);
     if (selected("throughput")) {
       const throughput = await benchThroughput(flows.json, settings.throughput);
       rows.push(...throughput.rows);
@@ -87,16 +104,25 @@ async function main(options) {
     }
     if (selected("upload")) rows.push(...(await benchUpload(workspace, flows.upload, settings.upload)));
     if (selected("single-flight")) rows.push(...(await benchSingleFlight(flows.json, settings.singleFlight)));
-    if (selected("runtime-memory")) {
-      const memory = await benchRuntimeMemory(flows.json, settings.runtimeMemory);
-      rows.push(...memory.rows);
-      details.push(...memory.details);
-    }
   }
   if (selected("install")) {
     const install = await benchInstall(workspace);
     rows.push(...install.rows);
     details.push(...install.details);
+  }
+  for (const [name, bench, benchSettings] of [
+    ["emulator-memory", benchEmulatorMemory, settings.emulatorMemory],
+    ["prism", benchPrism, settings.prism],
+  ]) {
+    if (!selected(name)) continue;
+    const result = await bench(benchSettings);
+    rows.push(...result.rows);
+    details.push(...result.details);
+  }
+  if (selected("runtime-memory") && flows) {
+    const memory = await benchRuntimeMemory(flows.json, settings.runtimeMemory);
+    rows.push(...memory.rows);
+    details.push(...memory.details);
   }
   printTable(rows);
   for (const detail of details) process.stdout.write(`${detail}\n`);
@@ -159,6 +185,8 @@ function writeReports(options, { rows, details, settings, workspace, elapsedMs }
     `throughput ${settings.throughput.rounds} rounds x ${settings.throughput.durationMs} ms at concurrency 16; ` +
     `upload ${settings.upload.rounds} rounds of 3 x ${settings.upload.fileBytes} bytes; ` +
     `single-flight ${settings.singleFlight.calls} calls; ` +
+    `emulator memory ${settings.emulatorMemory.firstSessions} then ${settings.emulatorMemory.totalSessions} sessions; ` +
+    `emulator vs Prism ${settings.prism.rounds} rounds x ${settings.prism.durationMs} ms at concurrency 16; ` +
     `runtime memory ${settings.runtimeMemory.totalCalls} calls (read after ${settings.runtimeMemory.firstCalls})`;
   const markdown = markdownReport({ rows, details, command, settings: settingsText, elapsedMs });
   // Only a full run of every benchmark replaces the committed BENCHMARKS.md; a partial one reports beside its scratch files.

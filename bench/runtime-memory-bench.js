@@ -43,7 +43,7 @@ async function benchRuntimeMemory(flow, { firstCalls, totalCalls }) {
   };
   const complete = reports.flowsmith.sessions === totalCalls;
   const row = (label, key, goal, met) => ({
-    benchmark: `8. Runtime memory, createSession x ${count(totalCalls)}: ${label} after ${count(firstCalls)} → ${count(totalCalls)} vs raw undici`,
+    benchmark: `10. Runtime memory, createSession x ${count(totalCalls)}: ${label} after ${count(firstCalls)} → ${count(totalCalls)} vs raw undici`,
     flowsmith: span("flowsmith", key),
     baseline: `undici ${span("undici", key)}`,
     ratio: Number.NaN,

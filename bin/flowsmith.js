@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 "use strict";
-// The CLI is compiled to dist/ by `npm run build` (run by `npm ci` through `prepare`).
+// The dispatcher is compiled to dist/cli/main.js (by `npm run build`; the published package ships it built).
 let cli;
 try {
-  cli = require("../dist/generator/cli.js");
+  cli = require("../dist/cli/main.js");
 } catch (error) {
-  if (error && error.code === "MODULE_NOT_FOUND" && String(error.message).includes("dist/generator/cli.js")) {
-    process.stderr.write("flowsmith: not built yet; run `npm run build` (npm ci does it through `prepare`).\n");
+  if (error && error.code === "MODULE_NOT_FOUND" && String(error.message).includes("dist/cli/main.js")) {
+    process.stderr.write("flowsmith: not built yet; in a clone of its repository run `npm run build` (the published package ships it built).\n");
     process.exit(1);
   }
   throw error;

@@ -1,7 +1,8 @@
 /**
  * `flowsmith emulator`: starts the emulator, prints one JSON line with its
  * addresses and credentials when ready, and runs until SIGINT or SIGTERM.
- * The only place that prints or returns exit codes.
+ * The only place that prints or returns exit codes. The dispatcher
+ * (cli/main.ts) runs it as `run` and prints `usage` for --help.
  */
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorOptions } from "./index.js";
@@ -14,13 +15,40 @@ export interface CliIo {
   readonly stopped?: Promise<void>;
 }
 
+/** `flowsmith emulator --help`: every option of parseOptionsOrThrow below. */
+export const usage = `Usage: flowsmith emulator [options]
+
+Runs a local emulator of the service (auth host and API host on loopback) for
+the flows of a codegen config. When ready it prints one JSON line on stdout
+(baseUrl, authUrl, clients) and runs until SIGINT or SIGTERM.
+
+Options:
+  --config <path>      codegen config whose flows are served (default: codegen.config.json)
+  --host <host>        address both listeners bind to (default: 127.0.0.1)
+  --api-port <n>       port of the API host, {base_url} (default: 0, any free port)
+  --auth-port <n>      port of the auth host, {auth_url} (default: 0, any free port)
+  --webhook-url <url>  where session-ended notifications are POSTed (default: none sent)
+  --created-ms <n>     how long a new session stays CREATED, in ms (default: 300)
+  --step-ms <n>        how long START, and the OTP step without a ticket, each last, in ms (default: 300)
+  --max-sessions <n>   sessions kept at most; past it the session that ended longest ago goes, else the oldest (default: 10000)
+  --webhook-secret <whsec_...>
+                       Standard Webhooks signing secret, whsec_ + base64 (default: none, deliveries unsigned)
+  --redirect-allowlist <origin or URL prefix>
+                       where a session's redirectUrl may point; repeatable, replaces the default (loopback)
+  -h, --help           this help
+
+Exit codes: 0 stopped by a signal, 1 could not start (config or description error), 2 usage error.
+`;
+
+export { runEmulatorCli as run };
+
 /** Resolves with the exit code once the emulator has stopped (or failed to start). */
 export async function runEmulatorCli(args: readonly string[], io: CliIo = process): Promise<number> {
   let options: EmulatorOptions;
   try {
     options = parseOptionsOrThrow(args);
   } catch (error) {
-    io.stderr.write(`flowsmith emulator: ${(error as Error).message}\n`);
+    io.stderr.write(`flowsmith emulator: ${(error as Error).message}\nRun \`flowsmith emulator --help\` for the options.\n`);
     return 2;
   }
   let emulator;
@@ -50,6 +78,8 @@ function parseOptionsOrThrow(args: readonly string[]): EmulatorOptions {
       "webhook-url": { type: "string" },
       "created-ms": { type: "string" },
       "step-ms": { type: "string" },
+      "max-sessions": { type: "string" },
+      "webhook-secret": { type: "string" },
       "redirect-allowlist": { type: "string", multiple: true },
     },
   });
@@ -61,6 +91,8 @@ function parseOptionsOrThrow(args: readonly string[]): EmulatorOptions {
     ...(values["webhook-url"] !== undefined ? { webhookUrl: values["webhook-url"] } : {}),
     ...(values["created-ms"] !== undefined ? { createdMs: integerOrThrow("--created-ms", values["created-ms"]) } : {}),
     ...(values["step-ms"] !== undefined ? { stepMs: integerOrThrow("--step-ms", values["step-ms"]) } : {}),
+    ...(values["max-sessions"] !== undefined ? { maxSessions: integerOrThrow("--max-sessions", values["max-sessions"]) } : {}),
+    ...(values["webhook-secret"] !== undefined ? { webhookSecret: values["webhook-secret"] } : {}),
     ...(values["redirect-allowlist"] !== undefined ? { redirectAllowlist: allowlistOrThrow(values["redirect-allowlist"]) } : {}),
   };
 }

@@ -5,11 +5,12 @@
  * the session and answer 201 with docs/service.md 2.3.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { MAX_REQUEST_BYTES, type BodyForm, type Environment } from "@flowsmith/runtime";
+import { MAX_REQUEST_BYTES, type Environment } from "@flowsmith/runtime";
 import { ApiError, badRequest } from "./errors.js";
 import type { FileReference, FileVault } from "./files.js";
 import type { CatalogFlow } from "./flow-catalog.js";
-import { mediaTypeOf, readSmallBodyOrThrow, rejectUpload, sendJson } from "./http-exchange.js";
+import { mediaTypeOf, rejectUpload, sendJson } from "./http-exchange.js";
+import { readJsonBodyOrThrow } from "./json-body.js";
 import { readMultipartOrThrow } from "./multipart.js";
 import { checkRedirectUrlOrThrow, type RedirectAllowlist } from "./player/redirect-allowlist.js";
 import type { Session, SessionStore } from "./sessions.js";
@@ -28,7 +29,6 @@ export interface CreateSessionContext {
 
 interface ReceivedBody {
   readonly body: unknown;
-  readonly bodyForm: BodyForm;
   readonly files: readonly FileReference[];
 }
 
@@ -43,7 +43,7 @@ export async function createSession(context: CreateSessionContext): Promise<void
   }
   let request: CreateRequest;
   try {
-    request = validateCreateRequestOrThrow(flow, received.body, received.bodyForm);
+    request = validateCreateRequestOrThrow(flow, received.body);
     if (request.redirectUrl !== undefined) checkRedirectUrlOrThrow(context.redirectAllowlist, request.redirectUrl);
   } catch (error) {
     await context.vault.discard(received.files);
@@ -57,32 +57,24 @@ async function receiveBodyOrThrow(context: CreateSessionContext): Promise<Receiv
   const { req, flow } = context;
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > MAX_REQUEST_BYTES) {
-    // Refused from the header alone: nothing of the body is read.
+    // Refused from the header alone: the body is only read to be discarded.
     throw new ApiError(413, "REQUEST_TOO_LARGE", `request body of ${declared} bytes is larger than ${MAX_REQUEST_BYTES} bytes (50 MB)`);
   }
   const mediaType = mediaTypeOf(req);
   if (mediaType === "multipart/form-data") {
     const { body, files } = await readMultipartOrThrow(req, flow, context.vault, context.environment);
-    return { body, bodyForm: "multipart", files };
+    return { body, files };
   }
   if (mediaType === "application/json") {
     if (flow.hasFiles) {
       throw badRequest("UNSUPPORTED_CONTENT_TYPE", `flow "${flow.model.id}" takes files, so its sessions are created with multipart/form-data only`);
     }
-    return { body: parseJsonOrThrow(await readSmallBodyOrThrow(req, MAX_REQUEST_BYTES)), bodyForm: "json", files: [] };
+    return { body: await readJsonBodyOrThrow(req, flow.limits.values), files: [] };
   }
   throw badRequest(
     "UNSUPPORTED_CONTENT_TYPE",
     `Content-Type ${mediaType ? `"${mediaType}"` : "(missing)"} is not accepted: use application/json or multipart/form-data`,
   );
-}
-
-function parseJsonOrThrow(bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString("utf8"));
-  } catch (error) {
-    throw badRequest("MALFORMED_BODY", `the body is not valid JSON: ${(error as Error).message}`);
-  }
 }
 
 function creationResponse(session: Session, baseUrl: string): Record<string, unknown> {

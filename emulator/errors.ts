@@ -1,8 +1,12 @@
 /**
  * The errors the emulator answers with. Handlers throw ApiError; the servers
  * turn it into a JSON body `{status, code, message}`. Messages say what was
- * wrong and where, and never carry a secret or a token.
+ * wrong and where, and never carry a secret or a token. Validation errors
+ * also list `errors: [{ path, message }]`, worded by the runtime's own helper
+ * (a readable path such as `input.documents[0].templateId`, or the name of a
+ * multipart part refused as sent).
  */
+import type { ValidationIssue } from "@flowsmith/runtime";
 
 export type ApiErrorCode =
   | "USER_AGENT_REQUIRED"
@@ -25,6 +29,9 @@ export type ApiErrorCode =
   | "DUPLICATE_PART"
   | "UNSUPPORTED_FILE_TYPE"
   | "TOO_MANY_FILES"
+  | "TOO_MANY_PARTS"
+  | "TOO_MANY_VALUES"
+  | "VALUE_TOO_LONG"
   | "REQUEST_TOO_LARGE"
   | "FILE_TOO_LARGE"
   | "SESSION_NOT_RUNNING"
@@ -34,11 +41,6 @@ export type ApiErrorCode =
   | "INVALID_ACTION"
   | "INTERNAL_ERROR";
 
-export interface ValidationIssue {
-  /** JSON pointer into the request body (or the part name, for multipart). */
-  readonly path: string;
-  readonly message: string;
-}
 
 export class ApiError extends Error {
   override readonly name = "ApiError";

@@ -1,25 +1,28 @@
 /**
  * The flows the emulator serves, read through the generator's model, with
- * each flow's request validators compiled once from that model, so the
- * emulator and the generated clients agree on what is valid.
+ * each flow's request validator compiled once from that model, so the
+ * emulator and the generated clients agree on what is valid. One published
+ * version per flow and environment, as in the service: two flows with the
+ * same id and environment are refused at start (DUPLICATE_FLOW).
  */
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { Environment } from "@flowsmith/runtime";
-import { loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema, type Schema } from "../generator/index.js";
+import { checkOneVersionPerFlowOrThrow, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
 import { notFound } from "./errors.js";
 import type { EmulatedFlow, EmulatorOptions } from "./options.js";
 import { EMULATOR_DEFAULTS } from "./options.js";
 import { PartTable } from "./part-names.js";
+import { hasFile, requestLimitsOf, type RequestLimits } from "./request-limits.js";
 
 export interface CatalogFlow {
   readonly model: FlowModel;
   readonly document: unknown;
   readonly hasFiles: boolean;
   readonly parts: PartTable;
-  readonly validateJson: ValidateFunction;
-  /** Multipart values arrive as text, so this one coerces them to the declared types. */
-  readonly validateMultipart: ValidateFunction;
+  readonly limits: RequestLimits;
+  /** For both body forms: multipart parts are read as their declared types before (emulator/part-values.ts). */
+  readonly validate: ValidateFunction;
 }
 
 /** What a received file becomes in the request the validator sees (a FileReference). */
@@ -34,21 +37,19 @@ export class FlowCatalog {
 
   static async loadOrThrow(options: EmulatorOptions): Promise<FlowCatalog> {
     const given = options.flows ?? (await loadConfiguredFlowsOrThrow(options.configPath ?? EMULATOR_DEFAULTS.configPath));
-    const strict = withFormats(new Ajv({ allErrors: true, strict: false }));
-    const coercing = withFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: true }));
+    const flows = given.map((entry): EmulatedFlow => ("model" in entry ? entry : { model: entry }));
+    checkOneVersionPerFlowOrThrow(flows.map((flow) => flow.model));
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
     return new FlowCatalog(
-      given.map((entry) => {
-        const flow: EmulatedFlow = "model" in entry ? entry : { model: entry };
-        const schema = toJsonSchema(flow.model.request, { file: FILE_SCHEMA });
-        return {
-          model: flow.model,
-          document: flow.document,
-          hasFiles: hasFile(flow.model.request),
-          parts: new PartTable(flow.model.request),
-          validateJson: strict.compile(schema),
-          validateMultipart: coercing.compile(schema),
-        };
-      }),
+      flows.map((flow) => ({
+        model: flow.model,
+        document: flow.document,
+        hasFiles: hasFile(flow.model.request),
+        parts: new PartTable(flow.model.request),
+        limits: requestLimitsOf(flow.model.request),
+        validate: ajv.compile(toJsonSchema(flow.model.request, { file: FILE_SCHEMA })),
+      })),
     );
   }
 
@@ -67,22 +68,4 @@ export class FlowCatalog {
 async function loadConfiguredFlowsOrThrow(configPath: string): Promise<EmulatedFlow[]> {
   const loaded = await loadFlowsOrThrow(configPath);
   return loaded.map((flow) => ({ model: flow.model, document: flow.description.document }));
-}
-
-function withFormats(ajv: Ajv): Ajv {
-  addFormats(ajv);
-  return ajv;
-}
-
-function hasFile(schema: Schema): boolean {
-  switch (schema.kind) {
-    case "file":
-      return true;
-    case "array":
-      return hasFile(schema.items);
-    case "object":
-      return schema.properties.some((property) => hasFile(property.schema));
-    default:
-      return false;
-  }
 }

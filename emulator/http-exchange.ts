@@ -4,6 +4,7 @@
  * bad request can never take the process down.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { MAX_REQUEST_BYTES } from "@flowsmith/runtime";
 import { ApiError } from "./errors.js";
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -83,24 +84,40 @@ export function readSmallBodyOrThrow(req: IncomingMessage, maxBytes: number): Pr
 }
 
 /**
- * Answers an upload that broke a rule before its body has been read: the
- * answer goes out at once, the rest of the body is discarded unread, and the
- * connection is closed once answered so no more of it is taken in.
+ * Answers an upload that broke a rule before its body was read to the end.
+ * The rest of the body is read and discarded (never stored), the answer goes
+ * out once the body has ended, and the connection is then closed. Answering
+ * first would not do: node closes a `Connection: close` socket as soon as the
+ * answer is written, and closing with the client's bytes still arriving makes
+ * the kernel reset the connection, so a client still sending would get
+ * EPIPE or ECONNRESET instead of the status. Past DISCARD_LIMIT_BYTES the
+ * answer goes out anyway and the connection is closed (a client sending that
+ * much more may then see a reset).
  */
 export function rejectUpload(req: IncomingMessage, res: ServerResponse, error: ApiError): void {
   if (req.complete) {
     sendError(res, error);
     return;
   }
-  req.unpipe();
-  req.resume();
   if (res.headersSent) {
     req.socket.destroy();
     return;
   }
-  res.once("finish", () => setTimeout(() => req.socket.destroy(), LINGER_MS).unref());
-  sendError(res, error, { closeConnection: true });
+  let discarded = 0;
+  const answer = (): void => {
+    req.off("data", discard);
+    req.off("end", answer);
+    sendError(res, error, { closeConnection: true });
+  };
+  const discard = (chunk: Buffer): void => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_LIMIT_BYTES) answer();
+  };
+  req.unpipe();
+  req.on("data", discard);
+  req.once("end", answer);
+  req.resume();
 }
 
-/** Time for the client to read the answer before the connection is cut. */
-const LINGER_MS = 200;
+/** How much of a refused body is read and thrown away before answering regardless: twice the 50 MB limit. */
+const DISCARD_LIMIT_BYTES = 2 * MAX_REQUEST_BYTES;

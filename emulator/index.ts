@@ -12,12 +12,12 @@ import { FlowCatalog } from "./flow-catalog.js";
 import { resolveOptions, type Credentials, type EmulatorOptions } from "./options.js";
 import { SessionStore } from "./sessions.js";
 import { TokenStore } from "./tokens.js";
-import { WebhookSender } from "./webhooks.js";
+import { sessionEndedEvent, WebhookSender } from "./webhooks.js";
 import type { Environment } from "@flowsmith/runtime";
 
+export type { EmulatorClock } from "./clock.js";
 export type { Credentials, EmulatedFlow, EmulatorOptions } from "./options.js";
 export { EMULATOR_DEFAULTS } from "./options.js";
-export type { SessionEndedEvent } from "./webhooks.js";
 export { ACCEPTED_CODE, MAX_WRONG_CODES, OTP_STEP_TYPE } from "./otp-scenario.js";
 
 export interface RunningEmulator {
@@ -35,17 +35,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const resolved = resolveOptions(options);
   const catalog = await FlowCatalog.loadOrThrow(options);
   const vault = await FileVault.create();
-  const webhooks = new WebhookSender(resolved.webhookUrl, resolved.webhookRetryDelaysMs);
-  const tokens = new TokenStore(resolved.tokenTtlSeconds);
-  const sessions = new SessionStore(resolved, (session) =>
-    webhooks.notify({
-      event: "session.ended",
-      sessionId: session.id,
-      flowId: session.flow.id,
-      environment: session.flow.environment,
-      decision: session.outcome!.decision,
-    }),
-  );
+  const webhooks = new WebhookSender(resolved);
+  const tokens = new TokenStore(resolved);
+  const sessions = new SessionStore(resolved, {
+    onEnd: (session) => webhooks.notify(sessionEndedEvent({ ...session, outcome: session.outcome! })),
+    onEvict: (session) => void vault.discard(session.files).catch(() => undefined),
+  });
   let baseUrl = "";
   const api = createApiServer({ catalog, tokens, sessions, vault, redirectAllowlist: resolved.redirectAllowlist, baseUrl: () => baseUrl });
   const auth = createAuthServer(resolved, tokens);

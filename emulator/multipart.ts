@@ -1,8 +1,9 @@
 /**
  * Streaming multipart parsing of a create-session body (busboy). Every limit
  * is enforced while reading: the 50 MB total (bytes counted as they arrive),
- * 30 files, each file's own limit from the flow model, the part names the
- * flow declares. Files go straight to the vault; on any failure the files of
+ * 30 files, the parts the flow can use (emulator/request-limits.ts), each
+ * file's own limit from the flow model, the part names the flow declares,
+ * and each number or boolean part's syntax (emulator/part-values.ts). Files go straight to the vault; on any failure the files of
  * the request are removed again.
  */
 import { setMaxListeners } from "node:events";
@@ -14,13 +15,14 @@ import { ApiError, badRequest } from "./errors.js";
 import type { CatalogFlow } from "./flow-catalog.js";
 import type { FileReference, FileVault } from "./files.js";
 import { RequestAssembler, type LeafSchema, type ResolvedPart } from "./part-names.js";
+import { partValueOrThrow } from "./part-values.js";
+import { MAX_PART_NAME_BYTES, MAX_TEXT_VALUE_BYTES } from "./request-limits.js";
 
 export interface MultipartBody {
   readonly body: Record<string, unknown>;
   readonly files: readonly FileReference[];
 }
 
-const LIMITS = { fieldNameSize: 4096, fieldSize: 1024 * 1024, parts: 1000, files: MAX_FILES_PER_REQUEST } as const;
 
 export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, vault: FileVault, environment: Environment): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
@@ -52,7 +54,8 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
 
     try {
       // Part names and filenames travel as raw UTF-8 (WHATWG FormData encoding), not latin1.
-      parser = busboy({ headers: req.headers, limits: LIMITS, defParamCharset: "utf8" });
+      const limits = { fieldNameSize: MAX_PART_NAME_BYTES, fieldSize: MAX_TEXT_VALUE_BYTES, parts: flow.limits.parts, files: MAX_FILES_PER_REQUEST };
+      parser = busboy({ headers: req.headers, limits, defParamCharset: "utf8" });
     } catch (error) {
       reject(badRequest("MALFORMED_BODY", `malformed multipart request: ${(error as Error).message}`));
       return;
@@ -69,11 +72,12 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
     parser.on("field", (name, value, info) =>
       guard(() => {
         if (info.nameTruncated || info.valueTruncated) {
-          throw badRequest("MALFORMED_BODY", `part "${name.slice(0, 200)}" is too long (names up to ${LIMITS.fieldNameSize} bytes, values up to ${LIMITS.fieldSize} bytes)`);
+          throw badRequest("VALUE_TOO_LONG", `part "${name.slice(0, 200)}" is too long (names up to ${MAX_PART_NAME_BYTES} bytes, values up to ${MAX_TEXT_VALUE_BYTES} bytes)`);
         }
         const part = resolvePartOrThrow(flow, name);
-        if (part.route.schema.kind === "file") throw badRequest("VALIDATION_FAILED", `part "${name}" must be a file part (with a filename)`);
-        assembler.placeOrThrow(part, value);
+        const schema = part.route.schema;
+        if (schema.kind === "file") throw badRequest("VALIDATION_FAILED", `part "${name}" must be a file part (with a filename)`);
+        assembler.placeOrThrow(part, partValueOrThrow(name, schema, value));
       }),
     );
     parser.on("file", (name, content, info) => {
@@ -92,7 +96,9 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
       if (failed) content.resume();
     });
     parser.on("filesLimit", () => fail(badRequest("TOO_MANY_FILES", `more than ${MAX_FILES_PER_REQUEST} files in one request`)));
-    parser.on("partsLimit", () => fail(badRequest("MALFORMED_BODY", `more than ${LIMITS.parts} parts in one request`)));
+    parser.on("partsLimit", () =>
+      fail(badRequest("TOO_MANY_PARTS", `more than ${flow.limits.parts} parts in one request: that is all flow "${flow.model.id}" can use (its declared fields, arrays counted by their maxItems)`)),
+    );
     parser.on("error", (error: Error) => fail(badRequest("MALFORMED_BODY", `malformed multipart body: ${error.message}`)));
     parser.on("close", () => {
       if (failed) return;

@@ -3,7 +3,9 @@
  * use. Defaults live here and nowhere else.
  */
 import type { Environment } from "@flowsmith/runtime";
+import { Webhook } from "standardwebhooks";
 import type { FlowModel } from "../generator/index.js";
+import { systemClock, type EmulatorClock } from "./clock.js";
 import { LOOPBACK_ENTRY, parseRedirectAllowlistOrThrow, type RedirectAllowlist } from "./player/redirect-allowlist.js";
 
 export interface Credentials {
@@ -41,6 +43,14 @@ export interface EmulatorOptions {
   readonly webhookUrl?: string;
   /** Delays before each webhook retry. Default [200, 1000, 5000] (so 4 attempts in all). */
   readonly webhookRetryDelaysMs?: readonly number[];
+  /** Signing secret of webhook deliveries (`whsec_` + base64, Standard Webhooks). Default: none, deliveries are unsigned. */
+  readonly webhookSecret?: string;
+  /** Sessions kept at most; past it the oldest ended session is evicted (else the oldest). Default 10 000. */
+  readonly maxSessions?: number;
+  /** Unexpired access tokens kept at most; past it the oldest is dropped. Default 10 000. */
+  readonly maxTokens?: number;
+  /** Time for session phases, token expiry and webhook retries. Default: the system clock. */
+  readonly clock?: EmulatorClock;
   /**
    * Where a session's redirectUrl may point: origins (`https://app.example.test`)
    * or URL prefixes (`https://app.example.test/return/`), or "loopback".
@@ -59,6 +69,10 @@ export interface ResolvedOptions {
   readonly clients: Readonly<Record<Environment, Credentials>>;
   readonly webhookUrl: string | undefined;
   readonly webhookRetryDelaysMs: readonly number[];
+  readonly webhookSecret: string | undefined;
+  readonly maxSessions: number;
+  readonly maxTokens: number;
+  readonly clock: EmulatorClock;
   readonly redirectAllowlist: RedirectAllowlist;
 }
 
@@ -75,6 +89,8 @@ export const EMULATOR_DEFAULTS = {
     live: { clientId: "live-client", clientSecret: "live-secret" },
   },
   webhookRetryDelaysMs: [200, 1000, 5000],
+  maxSessions: 10_000,
+  maxTokens: 10_000,
   redirectAllowlist: [LOOPBACK_ENTRY],
 } as const;
 
@@ -91,19 +107,46 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
       live: options.clients?.live ?? EMULATOR_DEFAULTS.clients.live,
     },
     webhookUrl: options.webhookUrl === undefined ? undefined : urlOrThrow(options.webhookUrl),
-    webhookRetryDelaysMs: options.webhookRetryDelaysMs ?? EMULATOR_DEFAULTS.webhookRetryDelaysMs,
+    webhookRetryDelaysMs: (options.webhookRetryDelaysMs ?? EMULATOR_DEFAULTS.webhookRetryDelaysMs).map((delay) => nonNegativeOrThrow("webhookRetryDelaysMs", delay)),
+    webhookSecret: options.webhookSecret === undefined ? undefined : webhookSecretOrThrow(options.webhookSecret),
+    maxSessions: countOrThrow("maxSessions", options.maxSessions ?? EMULATOR_DEFAULTS.maxSessions),
+    maxTokens: countOrThrow("maxTokens", options.maxTokens ?? EMULATOR_DEFAULTS.maxTokens),
+    clock: options.clock ?? systemClock,
     redirectAllowlist: parseRedirectAllowlistOrThrow(options.redirectAllowlist ?? EMULATOR_DEFAULTS.redirectAllowlist),
   };
 }
 
 function nonNegativeOrThrow(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`emulator option ${name} must be a number >= 0, got ${value}`);
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`emulator option ${name} must be a number >= 0, got ${String(value)}`);
   return value;
 }
 
 function positiveOrThrow(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`emulator option ${name} must be a number > 0, got ${value}`);
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`emulator option ${name} must be a number > 0, got ${String(value)}`);
   return value;
+}
+
+function countOrThrow(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`emulator option ${name} must be a whole number >= 1, got ${String(value)}`);
+  return value;
+}
+
+/** The secret itself never appears in the message. */
+function webhookSecretOrThrow(secret: string): string {
+  let valid = secret.startsWith("whsec_");
+  if (valid) {
+    try {
+      new Webhook(secret);
+    } catch {
+      valid = false;
+    }
+  }
+  if (!valid) {
+    throw new RangeError(
+      "emulator option webhookSecret (--webhook-secret) must be a Standard Webhooks secret: whsec_ followed by base64 (for example whsec_ + `openssl rand -base64 32`)",
+    );
+  }
+  return secret;
 }
 
 function urlOrThrow(value: string): string {

@@ -5,6 +5,7 @@
  * every answer that keeps the step open issues a new ticket.
  */
 import Ajv, { type ValidateFunction } from "ajv";
+import { describeIssues, issuesFromAjv } from "@flowsmith/runtime";
 import { badRequest } from "./errors.js";
 import type { Session, SessionStore } from "./sessions.js";
 
@@ -109,9 +110,8 @@ function actionTypeOrThrow(body: unknown): string {
     throw badRequest("INVALID_ACTION", `the action body must have "type" set to one of ${OTP_ACTIONS.map((a) => a.type).join(", ")}`);
   }
   if (!validate(body)) {
-    const issues = (validate.errors ?? []).map((error) => ({ path: error.instancePath, message: error.message ?? error.keyword }));
-    const first = issues[0]!;
-    throw badRequest("INVALID_ACTION", `invalid ${String(type)} body: ${first.path || "body"} ${first.message}`, issues);
+    const issues = issuesFromAjv(validate.errors);
+    throw badRequest("INVALID_ACTION", `invalid ${String(type)} body: ${describeIssues(issues)}`, issues);
   }
   return type as string;
 }

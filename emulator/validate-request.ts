@@ -1,11 +1,12 @@
 /**
  * Checks a decoded create-session body against the flow: the service's own
  * rules first (metadata keys, the flow's locales), each with its own code,
- * then the flow's request schema (compiled from the model).
+ * then the flow's request schema (compiled from the model). Issues are
+ * worded by the runtime's helper, so the emulator and a generated client's
+ * own check describe a problem the same way.
  */
-import type { ErrorObject, ValidateFunction } from "ajv";
-import { METADATA_KEYS, type BodyForm } from "@flowsmith/runtime";
-import { badRequest, type ValidationIssue } from "./errors.js";
+import { METADATA_KEYS, describeIssues, issuesFromAjv, readablePath } from "@flowsmith/runtime";
+import { badRequest } from "./errors.js";
 import type { CatalogFlow } from "./flow-catalog.js";
 
 export interface CreateRequest {
@@ -15,16 +16,16 @@ export interface CreateRequest {
   readonly state?: string;
 }
 
-export function validateCreateRequestOrThrow(flow: CatalogFlow, body: unknown, bodyForm: BodyForm): CreateRequest {
+/** The body is decoded already: parsed JSON, or multipart parts with numbers and booleans read as such (emulator/part-values.ts). */
+export function validateCreateRequestOrThrow(flow: CatalogFlow, body: unknown): CreateRequest {
   if (!isRecord(body)) throw badRequest("VALIDATION_FAILED", "the request body must be a JSON object");
   checkMetadataOrThrow(flow, body.metadata);
-  const validate: ValidateFunction = bodyForm === "json" ? flow.validateJson : flow.validateMultipart;
-  if (!validate(body)) {
-    const issues = (validate.errors ?? []).map(toIssue);
-    const first = issues[0] ?? { path: "", message: "is not valid" };
-    throw badRequest("VALIDATION_FAILED", `invalid request: ${first.path || "body"} ${first.message}`, issues);
+  if (!flow.validate(body)) {
+    const issues = issuesFromAjv(flow.validate.errors);
+    throw badRequest("VALIDATION_FAILED", `invalid request: ${describeIssues(issues)}`, issues);
   }
-  const request = body as unknown as CreateRequest;
+  // `input` is optional in the request (docs/service.md 2.1, default {}).
+  const request = body as unknown as Omit<CreateRequest, "input"> & { readonly input?: CreateRequest["input"] };
   return { ...request, input: request.input ?? {} };
 }
 
@@ -36,7 +37,7 @@ function checkMetadataOrThrow(flow: CatalogFlow, metadata: unknown): void {
     throw badRequest(
       "METADATA_KEY_NOT_ALLOWED",
       `metadata key${extra.length > 1 ? "s" : ""} ${extra.map((key) => `"${key}"`).join(", ")} not allowed; metadata accepts only subjectId and locale`,
-      extra.map((key) => ({ path: `/metadata/${escapePointer(key)}`, message: "is not allowed" })),
+      extra.map((key) => ({ path: readablePath(["metadata", key]), message: "is not allowed" })),
     );
   }
   const locale = metadata.locale;
@@ -44,27 +45,9 @@ function checkMetadataOrThrow(flow: CatalogFlow, metadata: unknown): void {
     throw badRequest(
       "LOCALE_NOT_SUPPORTED",
       `metadata.locale ${JSON.stringify(locale)} is not supported by flow "${flow.model.id}"; supported: ${flow.model.locales.join(", ")}`,
-      [{ path: "/metadata/locale", message: `must be one of ${flow.model.locales.join(", ")}` }],
+      [{ path: "metadata.locale", message: `must be one of ${flow.model.locales.join(", ")}` }],
     );
   }
-}
-
-function toIssue(error: ErrorObject): ValidationIssue {
-  const params = error.params as Record<string, unknown>;
-  if (error.keyword === "required") {
-    return { path: `${error.instancePath}/${escapePointer(String(params.missingProperty))}`, message: "is required" };
-  }
-  if (error.keyword === "additionalProperties") {
-    return { path: `${error.instancePath}/${escapePointer(String(params.additionalProperty))}`, message: "is not allowed here" };
-  }
-  if (error.keyword === "enum") {
-    return { path: error.instancePath, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
-  }
-  return { path: error.instancePath, message: error.message ?? `breaks ${error.keyword}` };
-}
-
-function escapePointer(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

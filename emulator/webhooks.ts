@@ -1,32 +1,52 @@
 /**
- * Session-ended notifications: a JSON POST to the configured webhook URL,
- * retried with growing delays when the receiver fails or cannot be reached.
+ * Session-ended notifications, delivered as the Standard Webhooks scheme
+ * describes: a JSON POST of the runtime's SessionEndedEvent with the headers
+ * `webhook-id` (one per event, the same on every retry, so a receiver can
+ * drop a copy it already handled), `webhook-timestamp` (seconds, of this
+ * attempt) and, when a signing secret is set, `webhook-signature` (signed by
+ * the `standardwebhooks` package over id, timestamp and body). A non-2xx
+ * answer or a network error is retried after each configured delay.
  * Delivery runs beside the API and never throws into it.
  */
+import { randomUUID } from "node:crypto";
 import { request } from "undici";
-import type { Environment } from "@flowsmith/runtime";
-import type { Decision } from "./sessions.js";
+import type { SessionEndedEvent } from "@flowsmith/runtime";
+import { Webhook } from "standardwebhooks";
+import type { EmulatorClock } from "./clock.js";
+import type { Session } from "./sessions.js";
 
-export interface SessionEndedEvent {
-  readonly event: "session.ended";
-  readonly sessionId: string;
-  readonly flowId: string;
-  readonly environment: Environment;
-  readonly decision: Decision;
+export interface WebhookPolicy {
+  readonly webhookUrl: string | undefined;
+  readonly webhookRetryDelaysMs: readonly number[];
+  readonly webhookSecret: string | undefined;
+  readonly clock: EmulatorClock;
 }
+
+/** What an ended session's delivery carries. */
+export function sessionEndedEvent(session: Session & { readonly outcome: NonNullable<Session["outcome"]> }): SessionEndedEvent {
+  return {
+    type: "session.ended",
+    timestamp: session.outcome.decidedAt.toISOString(),
+    data: { sessionId: session.id, flowId: session.flow.id, environment: session.flow.environment, decision: session.outcome.decision },
+  };
+}
+
+/** A receiver slower than this is taken as failed, and the event is retried. */
+const ATTEMPT_TIMEOUT_MS = 10_000;
 
 export class WebhookSender {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stop = new AbortController();
+  private readonly signer: Webhook | undefined;
 
-  constructor(
-    private readonly url: string | undefined,
-    private readonly retryDelaysMs: readonly number[],
-  ) {}
+  constructor(private readonly policy: WebhookPolicy) {
+    this.signer = policy.webhookSecret === undefined ? undefined : new Webhook(policy.webhookSecret);
+  }
 
   notify(event: SessionEndedEvent): void {
-    if (this.url === undefined) return;
-    const delivery = this.deliver(this.url, event).finally(() => this.inFlight.delete(delivery));
+    const url = this.policy.webhookUrl;
+    if (url === undefined) return;
+    const delivery = this.deliver(url, `msg_${randomUUID()}`, JSON.stringify(event)).finally(() => this.inFlight.delete(delivery));
     this.inFlight.add(delivery);
   }
 
@@ -36,23 +56,31 @@ export class WebhookSender {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async deliver(url: string, event: SessionEndedEvent): Promise<void> {
-    const body = JSON.stringify(event);
-    for (let attempt = 0; attempt <= this.retryDelaysMs.length; attempt++) {
-      if (attempt > 0 && !(await this.waitOrStop(this.retryDelaysMs[attempt - 1]!))) return;
-      if (await this.attempt(url, body)) return;
+  private async deliver(url: string, id: string, body: string): Promise<void> {
+    const delays = this.policy.webhookRetryDelaysMs;
+    for (let attempt = 0; attempt <= delays.length; attempt++) {
+      if (attempt > 0 && !(await this.waitOrStop(delays[attempt - 1] ?? 0))) return;
+      if (await this.attempt(url, id, body)) return;
     }
   }
 
-  private async attempt(url: string, body: string): Promise<boolean> {
+  private async attempt(url: string, id: string, body: string): Promise<boolean> {
+    const sentAt = new Date(this.policy.clock.now());
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "user-agent": "flowsmith-emulator",
+      "webhook-id": id,
+      "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+    };
+    if (this.signer) headers["webhook-signature"] = this.signer.sign(id, sentAt, body);
     try {
       const response = await request(url, {
         method: "POST",
-        headers: { "content-type": "application/json", "user-agent": "flowsmith-emulator" },
+        headers,
         body,
         signal: this.stop.signal,
-        headersTimeout: 10_000,
-        bodyTimeout: 10_000,
+        headersTimeout: ATTEMPT_TIMEOUT_MS,
+        bodyTimeout: ATTEMPT_TIMEOUT_MS,
       });
       await response.body.dump();
       return response.statusCode >= 200 && response.statusCode < 300;
@@ -63,12 +91,13 @@ export class WebhookSender {
 
   private waitOrStop(ms: number): Promise<boolean> {
     if (this.stop.signal.aborted) return Promise.resolve(false);
+    const { clock } = this.policy;
     return new Promise((resolve) => {
       const onStop = (): void => {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         resolve(false);
       };
-      const timer = setTimeout(() => {
+      const timer = clock.setTimeout(() => {
         this.stop.signal.removeEventListener("abort", onStop);
         resolve(true);
       }, ms);

@@ -1,119 +1,147 @@
 /**
- * The command line edge: parses arguments, prints, and turns results and
- * errors into exit codes. Everything below it returns values or throws.
+ * `flowsmith codegen`: parses its arguments, runs the pipeline, prints, and
+ * turns the result into an exit code (0 done or up to date, 1 failure or
+ * out-of-date output, 2 usage error). The dispatcher (cli/main.ts) runs it
+ * as `run` and prints `usage` for --help. Everything below returns values
+ * or throws.
  */
 import { parseArgs } from "node:util";
-import { runCodegen, type CodegenResult, type FlowReport } from "./codegen.js";
-import { runDiffCommand } from "./diff-command.js";
+import { createProgressLine } from "./cli-progress.js";
 import { CodegenError } from "./errors.js";
+import { MANIFEST_FILE, type GeneratorStamp } from "./output/manifest.js";
+import { runCodegen, type CodegenResult, type FlowReport } from "./pipeline.js";
+import { flowsmithVersion, runtimeVersion } from "./versions.js";
 
-const USAGE = `Usage:
-  flowsmith codegen [--config <path>] [--check] [--force] [--flow <name>]... [--workers <n>]
-  flowsmith emulator [--config <path>] [--host 127.0.0.1] [--api-port 0] [--auth-port 0]
-                     [--webhook-url <url>] [--created-ms 300] [--step-ms 300]
-  flowsmith diff <old> <new> [--json]
+interface CliIo {
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+}
 
-codegen   Generate a typed client per flow of the config into its outputDir.
-  --config <path>   Config file (default: codegen.config.json)
-  --check           Write nothing; exit 1 listing files that differ from what the descriptions produce
-  --force           Regenerate every flow even where nothing changed since the last run
-  --flow <name>     Only this flow (repeatable); the others' output is kept
-  --workers <n>     Worker threads (default: cores - 1 on 4+ cores from 4 flows; else 0 = none)
-emulator  Run a local emulator of the service for the flows of the config (see README).
-diff      Compare two descriptions of a flow; exit 1 when a change is breaking (flowsmith diff --help).
+/** Every option, once: parseArgs reads it, and so does the usage text. */
+const OPTIONS = {
+  config: { type: "string", arg: "<path>", help: "the config file (default: codegen.config.json)" },
+  check: {
+    type: "boolean",
+    help: "regenerate, compare with outputDir byte for byte, write nothing; exit 1 listing what differs",
+  },
+  force: { type: "boolean", help: "regenerate every flow, also those the manifest shows unchanged (a write only; --check always does)" },
+  flow: {
+    type: "string",
+    multiple: true,
+    arg: "<name>",
+    help: "only this flow (repeatable): its name in the config, or the name derived from its title; the other flows' output is kept",
+  },
+  help: { type: "boolean", short: "h", help: "this help" },
+} as const;
+
+export const usage = `Usage: flowsmith codegen [options]
+
+Generates a typed client per flow of the config into its outputDir, or with
+--check tells whether outputDir holds exactly what the descriptions produce.
+outputDir must be a folder flowsmith owns: it refuses the config's folder, a
+folder holding the config, a description, a package.json or a .git, a
+symbolic link, and, on a first run, a folder that already holds files.
+
+Options:
+${Object.entries(OPTIONS)
+  .map(([name, option]) => {
+    const flag = `${"short" in option ? `-${option.short}, ` : ""}--${name}${"arg" in option ? ` ${option.arg}` : ""}`;
+    return `  ${flag.padEnd(18)} ${option.help}`;
+  })
+  .join("\n")}
+
+Exit codes: 0 written or up to date, 1 an error or (with --check) out-of-date output, 2 usage error.
 `;
 
-export async function main(argv: readonly string[]): Promise<number> {
-  const [command, ...rest] = argv;
+export async function run(args: readonly string[], io: CliIo = process): Promise<number> {
+  let values;
   try {
-    switch (command) {
-      case "codegen":
-        return await codegenCommand(rest);
-      case "diff":
-        return await runDiffCommand(rest, process);
-      case "emulator": {
-        const { runEmulatorCli } = await import("../emulator/cli.js");
-        return await runEmulatorCli(rest);
-      }
-      case undefined:
-      case "help":
-      case "--help":
-      case "-h":
-        process.stdout.write(USAGE);
-        return command === undefined ? 1 : 0;
-      default:
-        process.stderr.write(`flowsmith: unknown command "${command}"\n\n${USAGE}`);
-        return 1;
-    }
+    values = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: false, strict: true }).values;
   } catch (error) {
-    process.stderr.write(`${describeError(error)}\n`);
+    return usageError((error as Error).message, io);
+  }
+  if (values.help) {
+    io.stdout.write(usage);
+    return 0;
+  }
+  const check = values.check ?? false;
+  const progress = createProgressLine(io.stderr, check ? "checking" : "generating");
+  try {
+    const result = await runCodegen({
+      ...(values.config !== undefined ? { configPath: values.config } : {}),
+      check,
+      force: values.force ?? false,
+      flows: values.flow ?? [],
+      onProgress: (step) => {
+        progress.update(step);
+      },
+    });
+    progress.end();
+    printRun(result, io);
+    return check ? reportCheck(result, io) : reportWrite(result, io);
+  } catch (error) {
+    progress.end();
+    if (error instanceof CodegenError && error.code === "UNKNOWN_FLOW") return usageError(error.message, io);
+    io.stderr.write(`${describeError(error)}\n`);
     return 1;
   }
 }
 
-async function codegenCommand(args: readonly string[]): Promise<number> {
-  const values = parseCodegenArgsOrThrow(args);
-  const result = await runCodegen({
-    ...(values.config !== undefined ? { configPath: values.config } : {}),
-    check: values.check,
-    force: values.force,
-    flows: values.flow ?? [],
-    ...(values.workers !== undefined ? { workers: parseWorkersOrThrow(values.workers) } : {}),
-    onFlow: (flow) => process.stdout.write(`${formatFlowLine(flow)}\n`),
-  });
-  return values.check ? reportCheck(result) : reportWrite(result);
+function usageError(message: string, io: CliIo): number {
+  io.stderr.write(`flowsmith codegen: ${message}\nRun \`flowsmith codegen --help\` for the options.\n`);
+  return 2;
 }
 
-function parseCodegenArgsOrThrow(args: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...args],
-      options: {
-        config: { type: "string" },
-        check: { type: "boolean", default: false },
-        force: { type: "boolean", default: false },
-        flow: { type: "string", multiple: true },
-        workers: { type: "string" },
-      },
-      allowPositionals: false,
-      strict: true,
-    }).values;
-  } catch (error) {
-    throw new CodegenError("CONFIG_INVALID", `${(error as Error).message}\n\n${USAGE}`);
+/** Printed once the run's outcome is known, so a failed run never shows a flow as generated. */
+function printRun(result: CodegenResult, io: CliIo): void {
+  for (const sentence of result.recovered) io.stderr.write(`flowsmith: ${sentence}\n`);
+  for (const flow of result.flows) io.stdout.write(`${formatFlowLine(flow)}\n`);
+  for (const pointer of result.notGenerated) {
+    io.stderr.write(`note: the flow at ${result.config.configDisplay} ${pointer} was left out by --flow and has not been generated yet\n`);
   }
-}
-
-function parseWorkersOrThrow(text: string): number {
-  const workers = Number(text);
-  if (!Number.isInteger(workers) || workers < 0) {
-    throw new CodegenError("CONFIG_INVALID", `--workers must be a whole number from 0, got "${text}"`);
-  }
-  return workers;
+  const out = result.config.outputDisplay;
+  for (const file of result.kept) io.stderr.write(`note: kept ${out}/${file.path} (${file.why})\n`);
+  for (const file of result.unverified) io.stderr.write(`note: kept ${file} beside ${out}/: flowsmith could not match it with the new output\n`);
 }
 
 function formatFlowLine(flow: FlowReport): string {
-  const status = flow.reused ? "unchanged" : "generated";
-  return `  ${flow.name.padEnd(24)} ${flow.id}  v${String(flow.version).padEnd(3)} ${flow.environment.padEnd(7)} → ${flow.output}  ${status} in ${flow.ms} ms`;
+  const took = flow.status === "unchanged" ? "" : ` in ${flow.ms} ms`;
+  return `  ${flow.name.padEnd(24)} ${flow.id}  v${String(flow.version).padEnd(3)} ${flow.environment.padEnd(7)} → ${flow.output}  ${flow.status}${took}`;
 }
 
-function reportCheck(result: CodegenResult): number {
+function reportCheck(result: CodegenResult, io: CliIo): number {
+  const out = result.config.outputDisplay;
+  if (result.otherGenerator) io.stdout.write(`note: ${out}/${MANIFEST_FILE} ${otherGeneratorNote(result.otherGenerator.generator)}\n`);
   if (result.changes.length === 0) {
-    process.stdout.write(`${result.config.outputDisplay}/ is up to date.\n`);
+    io.stdout.write(`${out}/ is up to date.\n`);
     return 0;
   }
-  process.stderr.write(`${result.config.outputDisplay}/ is out of date; ${result.changes.length} file(s) differ:\n`);
-  for (const change of result.changes) process.stderr.write(`  ${change.reason.padEnd(8)} ${result.config.outputDisplay}/${change.path}\n`);
-  process.stderr.write("Run `npm run codegen` (flowsmith codegen) and commit the result.\n");
+  io.stderr.write(`${out}/ is out of date; ${result.changes.length} file(s) differ from what the descriptions produce:\n`);
+  for (const change of result.changes) io.stderr.write(`  ${change.reason.padEnd(8)} ${out}/${change.path}\n`);
+  io.stderr.write(
+    result.editedWithManifest.length > 0
+      ? "Run `npx flowsmith codegen --force` and commit the result: the manifest was edited to agree with the changed files, so a run without --force would keep them.\n"
+      : "Run `npx flowsmith codegen` and commit the result.\n",
+  );
   return 1;
 }
 
-function reportWrite(result: CodegenResult): number {
+function otherGeneratorNote(stamp: GeneratorStamp | undefined): string {
+  const current = `flowsmith ${flowsmithVersion()} (@flowsmith/runtime ${runtimeVersion()})`;
+  const written = stamp && `flowsmith ${stamp.flowsmith} (@flowsmith/runtime ${stamp.runtime})`;
+  const by =
+    written === undefined
+      ? `was written by a flowsmith from before manifests named their version; this is ${current}`
+      : written === current
+        ? `was written by another build of ${current} (its generator sources or libraries differ)`
+        : `was written by ${written}; this is ${current}`;
+  return `${by}. Every generated file is identical, so the check passes; the next \`npx flowsmith codegen\` updates the manifest.`;
+}
+
+function reportWrite(result: CodegenResult, io: CliIo): number {
   const count = result.changes.length;
-  process.stdout.write(
-    count === 0
-      ? `${result.config.outputDisplay}/ already up to date; nothing written.\n`
-      : `Wrote ${result.config.outputDisplay}/ (${count} file(s) changed).\n`,
-  );
+  const out = result.config.outputDisplay;
+  io.stdout.write(count === 0 ? `${out}/ already up to date; nothing written.\n` : `Wrote ${out}/ (${count} file(s) changed).\n`);
   return 0;
 }
 

@@ -12,7 +12,8 @@ import { CodegenError } from "./errors.js";
 import { buildFlowModelOrThrow } from "./model/build-flow-model.js";
 import { kebabCase } from "./model/names.js";
 import type { FlowModel } from "./model/types.js";
-import { loadDescriptionOrThrow, type LoadedDescription } from "./read/load-description.js";
+import { parseDescriptionOrThrow, type LoadedDescription } from "./read/load-description.js";
+import { readSourceOrThrow } from "./read/read-source.js";
 
 export interface Writer {
   write(text: string): unknown;
@@ -41,6 +42,9 @@ cannot be read, 2 a usage error.
 const EXIT_OK = 0;
 const EXIT_BREAKING = 1;
 const EXIT_USAGE = 2;
+
+/** What the dispatcher (cli/main.ts) runs and prints for --help. */
+export { DIFF_USAGE as usage, runDiffCommand as run };
 
 export async function runDiffCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const parsed = parseDiffArgs(args);
@@ -92,7 +96,8 @@ function parseDiffArgs(args: readonly string[]): DiffArgs | { readonly usageErro
 
 /** Paths are shown as given; the flow's name is its title in kebab-case, or the file's name. */
 async function readFlowModelOrThrow(file: string): Promise<FlowModel> {
-  const loaded = await loadDescriptionOrThrow(file, file);
+  const source = await readSourceOrThrow({ kind: "file", path: path.resolve(file), display: file });
+  const loaded = parseDescriptionOrThrow(source.bytes, source.display);
   return buildFlowModelOrThrow(loaded, { name: flowName(loaded, file) });
 }
 

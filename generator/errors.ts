@@ -15,7 +15,13 @@ export type CodegenErrorCode =
   | "UNSUPPORTED_CONSTRUCT"
   | "INVALID_SCHEMA"
   | "DUPLICATE_NAME"
-  | "FETCH_FAILED"
+  | "DUPLICATE_FLOW"
+  | "UNKNOWN_FLOW"
+  | "UNSAFE_OUTPUT_DIR"
+  | "OUTPUT_DIR_NOT_EMPTY"
+  | "OUTPUT_CONFLICT"
+  | "OUTPUT_BUSY"
+  | "INTERRUPTED_WRITE"
   | "WRITE_FAILED";
 
 export interface CodegenErrorContext {

@@ -5,4 +5,5 @@
  */
 export { loadFlowsOrThrow, type LoadedFlow } from "./load-flows.js";
 export { toJsonSchema, type JsonSchema } from "./model/json-schema.js";
+export { checkOneVersionPerFlowOrThrow } from "./model/unique-flows.js";
 export type { FlowModel, ObjectSchema, PartName, Schema } from "./model/types.js";

@@ -6,7 +6,7 @@ import { loadConfigOrThrow } from "./config/load-config.js";
 import { buildFlowModelOrThrow } from "./model/build-flow-model.js";
 import type { FlowModel } from "./model/types.js";
 import { parseDescriptionOrThrow, type LoadedDescription } from "./read/load-description.js";
-import { readSourceOrThrow } from "./sources.js";
+import { readSourceOrThrow } from "./read/read-source.js";
 
 export interface LoadedFlow {
   readonly model: FlowModel;

@@ -11,6 +11,7 @@ export { createSessionFor, createSessionWith } from "./create-session.js";
 export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./files.js";
 export type { RequestValidator } from "./request-validator.js";
 export { validatorFormats, validatorRuntime } from "./validator-support.js";
+export { describeIssues, issuesFromAjv, readablePath, type AjvErrorLike } from "./validation-issues.js";
 export type {
   ActionBody,
   DataBlocks,

@@ -17,7 +17,7 @@ import {
   type UserFlowConfig,
 } from "./config-types.js";
 
-export const DEFAULT_CONFIG_FILE = "codegen.config.json";
+const DEFAULT_CONFIG_FILE = "codegen.config.json";
 
 export async function loadConfigOrThrow(configPath: string = DEFAULT_CONFIG_FILE): Promise<ResolvedConfig> {
   const absolute = path.resolve(configPath);
@@ -35,7 +35,7 @@ async function readConfigTextOrThrow(absolute: string, file: string): Promise<st
     const code = (error as NodeJS.ErrnoException).code;
     throw new CodegenError(
       "CONFIG_NOT_FOUND",
-      code === "ENOENT" ? "config file not found (pass --config <path>)" : `cannot read config file (${code})`,
+      code === "ENOENT" ? "config file not found (pass --config <path>)" : `cannot read config file (${code ?? String(error)})`,
       { file },
     );
   }
@@ -45,7 +45,7 @@ function parseJsonOrThrow(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const position = /position (\d+)/.exec(String((error as Error).message));
+    const position = /position (\d+)/.exec((error as Error).message);
     const line = position ? text.slice(0, Number(position[1])).split("\n").length : undefined;
     throw new CodegenError("CONFIG_INVALID", `not valid JSON: ${(error as Error).message}`, { file, line });
   }
@@ -61,6 +61,7 @@ function validateConfigOrThrow(raw: unknown, file: string): UserConfig {
     return config;
   }
   const error = mostSpecificError(validateConfig.errors ?? [], raw);
+  if (!error) throw new CodegenError("CONFIG_INVALID", "does not match codegen.config.schema.json", { file, pointer: "#" });
   throw new CodegenError("CONFIG_INVALID", describeConfigError(error), {
     file,
     pointer: `#${error.instancePath}`,
@@ -86,7 +87,7 @@ function rejectDuplicateNamesOrThrow(flows: readonly UserFlowConfig[], file: str
  * ajv reports every failing branch of `source`'s oneOf; the user meant the
  * branch whose key they wrote, so keep that branch's errors.
  */
-function mostSpecificError(errors: readonly ErrorObject[], raw: unknown): ErrorObject {
+function mostSpecificError(errors: readonly ErrorObject[], raw: unknown): ErrorObject | undefined {
   const branchErrors = errors.filter((error) => {
     const branch = /\/source\/oneOf\/(\d)\//.exec(error.schemaPath);
     if (!branch) return error.keyword !== "oneOf";
@@ -95,7 +96,7 @@ function mostSpecificError(errors: readonly ErrorObject[], raw: unknown): ErrorO
     return branch[1] === intended;
   });
   const candidates = branchErrors.length > 0 ? branchErrors : errors;
-  return [...candidates].sort((a, b) => b.instancePath.length - a.instancePath.length)[0] ?? errors[0]!;
+  return [...candidates].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
 }
 
 function describeConfigError(error: ErrorObject): string {
@@ -161,7 +162,7 @@ function resolveSource(source: UserFlowConfig["source"], root: string): FlowSour
 }
 
 /** A path relative to the working directory when it is inside it, posix separators, for messages and headers. */
-export function displayPath(absolute: string): string {
+function displayPath(absolute: string): string {
   const relative = path.relative(process.cwd(), absolute);
   const shown = relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : absolute;
   return shown.split(path.sep).join("/");

@@ -1,43 +1,50 @@
 /**
- * A hash of everything besides the description that shapes generated code:
- * the reader, model and emitter sources, the templates, and the versions of
- * the libraries that emit and format. Part of each flow's inputs hash, so a
- * changed generator never reuses stale output.
+ * Who generated the output, stamped in the manifest: flowsmith's and
+ * @flowsmith/runtime's versions, and a hash of everything besides the
+ * descriptions that shapes generated code (the reader, model and emitter
+ * sources and templates when present, the service's constants the model
+ * reads from the runtime, the versions of the libraries that emit and
+ * format). A write reuses a flow's files only under the same stamp;
+ * --check never relies on it (it regenerates and compares bytes).
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { sha256 } from "./manifest.js";
-import { listRelativeFiles } from "./output-plan.js";
+import * as runtime from "@flowsmith/runtime";
+import { flowsmithVersion, packageRoot, packageVersion, runtimeVersion } from "../versions.js";
+import { listRelativeFiles } from "./file-tree.js";
+import { sha256, type GeneratorStamp } from "./manifest.js";
 
 const OUTPUT_SHAPING_PACKAGES = ["ts-morph", "prettier", "ajv", "ajv-formats"];
 /** What turns a description into output; the CLI, config and pipeline code do not change a file's bytes. */
 const OUTPUT_SHAPING_FOLDERS = ["generator/read", "generator/model", "generator/emit", "templates"];
 
-let cached: Promise<string> | undefined;
+let cached: Promise<GeneratorStamp> | undefined;
 
-export function generatorFingerprint(): Promise<string> {
-  cached ??= computeFingerprint();
+export function generatorStamp(): Promise<GeneratorStamp> {
+  cached ??= computeStamp();
   return cached;
 }
 
-async function computeFingerprint(): Promise<string> {
+async function computeStamp(): Promise<GeneratorStamp> {
+  const flowsmith = flowsmithVersion();
+  const runtimeAt = runtimeVersion();
+  const parts = [`flowsmith@${flowsmith}`, `@flowsmith/runtime@${runtimeAt}`, `service constants ${serviceConstants()}`];
   const root = packageRoot();
-  const parts: string[] = [];
   for (const folder of OUTPUT_SHAPING_FOLDERS) {
-    // The .ts sources, whether running from them (tests) or from dist (CLI), so both agree.
+    // The .ts sources, whether running from them (tests) or from dist (CLI), so both agree; an
+    // installed package ships none of generator/'s, and its version stands for them.
     for (const file of await listRelativeFiles(path.join(root, folder))) {
       if (file.endsWith(".ts")) parts.push(`${folder}/${file}:${sha256(await readFile(path.join(root, folder, file)))}`);
     }
   }
-  for (const name of OUTPUT_SHAPING_PACKAGES) {
-    const manifest = JSON.parse(await readFile(require.resolve(`${name}/package.json`), "utf8")) as { version: string };
-    parts.push(`${name}@${manifest.version}`);
-  }
-  return sha256(parts.join("\n"));
+  for (const name of OUTPUT_SHAPING_PACKAGES) parts.push(`${name}@${packageVersion(name)}`);
+  return { flowsmith, runtime: runtimeAt, fingerprint: sha256(parts.join("\n")) };
 }
 
-/** The folder holding flowsmith's package.json, from generator/output or dist/generator/output. */
-function packageRoot(): string {
-  const up = path.resolve(__dirname, "..", "..");
-  return path.basename(up) === "dist" ? path.dirname(up) : up;
+/** The runtime's exported values that are data (limits, locales, keys): a changed limit changes generated validators. */
+function serviceConstants(): string {
+  const data = Object.entries(runtime)
+    .filter(([, value]) => typeof value !== "function")
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return sha256(JSON.stringify(data));
 }

@@ -1,108 +1,100 @@
 /**
- * What a run wants outputDir to hold, and the two things done with it:
- * compare it with the disk (--check) or make the disk hold it, all at once.
+ * What a run wants outputDir to hold (the plan), and how that differs from
+ * what it holds now: the one comparison both --check and a write use.
  */
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { CodegenError } from "../errors.js";
+import { compare, listTree } from "./file-tree.js";
+import { MANIFEST_FILE, serializeManifest, sha256, type GeneratorStamp, type ManifestFlow, type ManifestIndex } from "./manifest.js";
+import type { OutputDirState } from "./output-dir.js";
+
+/** One flow's (or the index's) part of the plan. */
+export interface PlannedFiles<Entry> {
+  readonly entry: Entry;
+  /** New content by path; undefined when flowsmith's files on disk stay as they are (reused, or left out by --flow). */
+  readonly files?: ReadonlyMap<string, string>;
+}
 
 export interface OutputPlan {
-  /** Relative posix path → content to write. */
+  /** Relative posix path → content: every file this run generated, the manifest included. */
   readonly files: ReadonlyMap<string, string>;
-  /** Relative paths already on disk and already known to be right: carried over as they are. */
+  /** Files flowsmith wrote earlier that stay as they are. */
   readonly keep: ReadonlySet<string>;
 }
 
-export type StaleReason = "missing" | "changed" | "extra";
-export interface StaleFile {
+export function planOutput(
+  flows: ReadonlyMap<string, PlannedFiles<ManifestFlow>>,
+  index: PlannedFiles<ManifestIndex>,
+  generator: GeneratorStamp,
+): OutputPlan {
+  const files = new Map<string, string>();
+  const keep = new Set<string>();
+  for (const planned of [...flows.values(), index]) {
+    if (planned.files) for (const [file, content] of planned.files) files.set(file, content);
+    else for (const file of Object.keys(planned.entry.files)) keep.add(file);
+  }
+  const entries = Object.fromEntries([...flows].map(([name, planned]) => [name, planned.entry]));
+  files.set(MANIFEST_FILE, serializeManifest({ generator, flows: entries, index: index.entry }));
+  return { files, keep };
+}
+
+export interface FileChange {
   readonly path: string;
-  readonly reason: StaleReason;
+  /** missing: planned, not on disk; changed: planned, different on disk; extra: flowsmith's, no longer planned (a write deletes it). */
+  readonly reason: "missing" | "changed" | "extra";
 }
 
-export async function findStaleFiles(plan: OutputPlan, outputDir: string): Promise<StaleFile[]> {
-  const stale: StaleFile[] = [];
-  for (const [relative, content] of plan.files) {
-    const current = await readIfExists(path.join(outputDir, relative));
-    if (current === undefined) stale.push({ path: relative, reason: "missing" });
-    else if (current !== content) stale.push({ path: relative, reason: "changed" });
-  }
-  for (const relative of await listRelativeFiles(outputDir)) {
-    if (!plan.files.has(relative) && !plan.keep.has(relative)) stale.push({ path: relative, reason: "extra" });
-  }
-  return stale.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+export interface KeptFile {
+  readonly path: string;
+  readonly why: "not written by flowsmith" | "edited since flowsmith wrote it";
 }
 
-/**
- * Stages the whole new tree beside outputDir and swaps it in with renames,
- * so a failure leaves outputDir exactly as it was. Writes nothing when the
- * disk already matches. Returns the paths that changed.
- */
-export async function writeOutputAtomically(plan: OutputPlan, outputDir: string): Promise<StaleFile[]> {
-  const changes = await findStaleFiles(plan, outputDir);
-  if (changes.length === 0) return changes;
-  const staging = `${outputDir}.flowsmith-staging-${process.pid}`;
-  const previous = `${outputDir}.flowsmith-previous-${process.pid}`;
-  try {
-    await rm(staging, { recursive: true, force: true });
-    for (const relative of plan.keep) await copyInto(path.join(outputDir, relative), path.join(staging, relative));
-    for (const [relative, content] of plan.files) await writeInto(path.join(staging, relative), content);
-    const hadOutput = await exists(outputDir);
-    if (hadOutput) await rename(outputDir, previous);
-    try {
-      await rename(staging, outputDir);
-    } catch (error) {
-      if (hadOutput) await rename(previous, outputDir);
-      throw error;
+export interface Comparison {
+  /** Sorted by path. */
+  readonly changes: readonly FileChange[];
+  /** Found under outputDir, not planned, and not flowsmith's to delete: a write carries them over as they are. */
+  readonly kept: readonly KeptFile[];
+  /** Planned paths taken by something flowsmith did not write: a write refuses to replace them. */
+  readonly conflicts: readonly string[];
+}
+
+export async function compareWithDisk(plan: OutputPlan, output: OutputDirState): Promise<Comparison> {
+  const changes: FileChange[] = [];
+  const kept: KeptFile[] = [];
+  const conflicts: string[] = [];
+  for (const [file, content] of plan.files) {
+    const current = await readFile(path.join(output.dir, file), "utf8").catch(() => undefined);
+    if (current === undefined) changes.push({ path: file, reason: "missing" });
+    else if (current !== content) changes.push({ path: file, reason: "changed" });
+  }
+  for (const entry of await listTree(output.dir)) {
+    if (plan.keep.has(entry.path)) continue;
+    const file = path.join(output.dir, entry.path);
+    const flowsmiths = entry.kind === "file" && output.written.has(entry.path);
+    if (plan.files.has(entry.path)) {
+      // Replacing what flowsmith wrote is the point; replacing anything else loses it, unless it is the same bytes.
+      const same = entry.kind === "file" && (await readFile(file, "utf8")) === plan.files.get(entry.path);
+      if (!flowsmiths && !same) conflicts.push(entry.path);
+      continue;
     }
-    await rm(previous, { recursive: true, force: true });
-    return changes;
-  } catch (error) {
-    await rm(staging, { recursive: true, force: true });
-    throw new CodegenError("WRITE_FAILED", `could not write the output: ${(error as Error).message}`, {
-      file: outputDir,
-    }, { cause: error });
+    const edited = flowsmiths && sha256(await readFile(file)) !== output.written.get(entry.path) && output.written.get(entry.path) !== undefined;
+    if (blocksPlannedPath(entry.path, plan)) {
+      // An empty folder where a planned folder goes is simply used.
+      if (entry.kind !== "empty-dir" && (!flowsmiths || edited)) conflicts.push(entry.path);
+      else if (flowsmiths) changes.push({ path: entry.path, reason: "extra" });
+      continue;
+    }
+    if (!flowsmiths) kept.push({ path: entry.path, why: "not written by flowsmith" });
+    else if (edited) kept.push({ path: entry.path, why: "edited since flowsmith wrote it" });
+    else changes.push({ path: entry.path, reason: "extra" });
   }
+  return { changes: changes.sort((a, b) => compare(a.path, b.path)), kept, conflicts };
 }
 
-async function copyInto(from: string, to: string): Promise<void> {
-  await mkdir(path.dirname(to), { recursive: true });
-  await copyFile(from, to);
-}
-
-async function writeInto(file: string, content: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
-}
-
-async function readIfExists(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, "utf8");
-  } catch {
-    return undefined;
+/** A file where a planned file needs a folder (`signing` for `signing/index.ts`), or a folder's content where a planned file goes. */
+function blocksPlannedPath(entry: string, plan: OutputPlan): boolean {
+  for (const planned of plan.files.keys()) {
+    if (planned.startsWith(`${entry}/`) || entry.startsWith(`${planned}/`)) return true;
   }
-}
-
-async function exists(dir: string): Promise<boolean> {
-  try {
-    await readdir(dir);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export async function listRelativeFiles(dir: string): Promise<string[]> {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => {
-      const parent = entry.parentPath ?? (entry as unknown as { path: string }).path;
-      return path.relative(dir, path.join(parent, entry.name)).split(path.sep).join("/");
-    })
-    .sort();
+  return false;
 }

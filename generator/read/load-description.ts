@@ -1,10 +1,9 @@
 /**
- * Reads one flow description (YAML or JSON, from a file or fetched bytes),
+ * Parses one flow description (YAML or JSON bytes, from read-source.ts),
  * checks it is OpenAPI 3.0 and valid, and keeps what error messages need:
  * the display path and a pointer-to-line map.
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { CodegenError } from "../errors.js";
 import { checkOpenApiVersionOrThrow } from "./openapi-version.js";
 import { validateOpenApiOrThrow } from "./openapi-validation.js";
@@ -21,11 +20,6 @@ export interface LoadedDescription {
   lineOfOrUndefined(pointer: string): number | undefined;
 }
 
-export async function loadDescriptionOrThrow(path: string, displayPath: string): Promise<LoadedDescription> {
-  const bytes = await readSourceOrThrow(path, displayPath);
-  return parseDescriptionOrThrow(bytes, displayPath);
-}
-
 export function parseDescriptionOrThrow(bytes: string | Uint8Array, displayPath: string): LoadedDescription {
   const raw = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
   const text = decodeUtf8OrThrow(raw, displayPath);
@@ -38,19 +32,6 @@ export function parseDescriptionOrThrow(bytes: string | Uint8Array, displayPath:
     document,
     lineOfOrUndefined,
   };
-}
-
-async function readSourceOrThrow(path: string, displayPath: string): Promise<Uint8Array> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const detail =
-      code === "ENOENT"
-        ? `flow description not found: ${displayPath}`
-        : `cannot read flow description ${displayPath} (${code ?? String(error)})`;
-    throw new CodegenError("SOURCE_NOT_FOUND", detail, { file: displayPath }, { cause: error });
-  }
 }
 
 function decodeUtf8OrThrow(bytes: Uint8Array, file: string): string {

@@ -8,8 +8,8 @@
  */
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { runCodegen } from "../../generator/codegen";
-import { listRelativeFiles } from "../../generator/output/output-plan";
+import { runCodegen } from "../../generator/pipeline";
+import { listRelativeFiles } from "../../generator/output/file-tree";
 import { startEmulator } from "../../emulator/index";
 import { createClient, RequestValidationError, type Client } from "../../runtime/index";
 import { makeTempDir, removeDir, typeCheck } from "../fixtures/golden/compile";

@@ -1,8 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { FormData } from "undici";
 import { runEmulatorCli } from "../../emulator/cli.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { JPEG, bearer, call, sleep, tokenFor } from "./fixtures.js";
+import { JPEG, aml, bearer, call, sleep, tokenFor } from "./fixtures.js";
 
 const SIGNING_ID = "6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13";
 const DOCS_ID = "2d8e4b17-90af-4c3e-b6d2-5e7f1a0c9b34";
@@ -92,8 +95,11 @@ describe("flowsmith emulator (CLI)", () => {
     const stderr = capture();
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const exit = runEmulatorCli(["--config", "codegen.config.json", "--created-ms", "5", "--step-ms", "5"], { stdout, stderr, stopped });
-    while (!stdout.text.includes("\n")) await sleep(10);
+    const exit = runEmulatorCli(
+      ["--config", "codegen.config.json", "--created-ms", "5", "--step-ms", "5", "--max-sessions", "50", "--webhook-secret", "whsec_c2VjcmV0LWZvci10ZXN0cw=="],
+      { stdout, stderr, stopped },
+    );
+    for (let i = 0; i < 500 && !stdout.text.includes("\n"); i++) await sleep(10);
     const ready = JSON.parse(stdout.text);
     expect(ready).toEqual({
       baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
@@ -102,6 +108,7 @@ describe("flowsmith emulator (CLI)", () => {
     });
     expect(ready.baseUrl).not.toBe(ready.authUrl);
     expect(stdout.text.split("\n")).toHaveLength(2);
+    expect(stdout.text).not.toContain("whsec_");
     const token = await tokenFor({ ...ready, close: async () => undefined }, "live");
     expect((await call(`${ready.baseUrl}/api/v1/flows/live`, { headers: bearer(token) })).json.flows).toEqual([expect.objectContaining({ id: DOCS_ID })]);
     stop();
@@ -113,11 +120,45 @@ describe("flowsmith emulator (CLI)", () => {
     [["--api-port", "abc"], 2, "--api-port must be a whole number"],
     [["--nope"], 2, "Unknown option"],
     [["--config", "missing.json"], 1, "config file not found"],
+    [["--max-sessions", "many"], 2, "--max-sessions must be a whole number"],
+    [["--config", "codegen.config.json", "--max-sessions", "0"], 1, "maxSessions must be a whole number >= 1"],
+    [["--config", "codegen.config.json", "--webhook-secret", "hunter2"], 1, "webhookSecret (--webhook-secret) must be a Standard Webhooks secret"],
   ])("%j exits %d with a message", async (args, code, message) => {
     const stdout = capture();
     const stderr = capture();
     expect(await runEmulatorCli(args, { stdout, stderr, stopped: Promise.resolve() })).toBe(code);
     expect(stderr.text).toContain(message);
+    expect(stderr.text).not.toContain("hunter2");
     expect(stdout.text).toBe("");
+  });
+});
+
+describe("one version per flow and environment", () => {
+  test("a config with two entries of the same x-flow-id and x-environment is refused at start, naming both entries and files", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "flowsmith-duplicate-"));
+    try {
+      const document = readFileSync("flows/aml-screening.yaml", "utf8");
+      writeFileSync(path.join(dir, "aml-v3.yaml"), document);
+      writeFileSync(path.join(dir, "aml-v4.yaml"), document.replace(/x-flow-version: \d+/, "x-flow-version: 8"));
+      const flows = [{ name: "aml-v3", source: { file: "aml-v3.yaml" } }, { name: "aml-v4", source: { file: "aml-v4.yaml" } }];
+      writeFileSync(path.join(dir, "codegen.config.json"), JSON.stringify({ outputDir: "generated", flows }));
+      const error = await startEmulator({ configPath: path.join(dir, "codegen.config.json") }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ name: "CodegenError", code: "DUPLICATE_FLOW" });
+      const message = (error as Error).message;
+      for (const part of ['entry "aml-v3" (aml-v3.yaml, version 7)', 'entry "aml-v4" (aml-v4.yaml, version 8)', `flow "${AML_ID}" in staging`]) expect(message).toContain(part);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("so are two flows given programmatically; the same id in the other environment is fine", async () => {
+    const v4 = { ...aml, name: "aml-v4", version: 4, source: { file: "flows/aml-v4.yaml", sha256: "1".repeat(64) } };
+    await expect(startEmulator({ flows: [aml, v4] })).rejects.toMatchObject({
+      code: "DUPLICATE_FLOW",
+      message: expect.stringContaining('entry "aml" (flows/aml.yaml, version 3) and entry "aml-v4" (flows/aml-v4.yaml, version 4)'),
+    });
+    const live = { ...v4, environment: "live" as const, path: v4.path.replace("/staging/", "/live/") };
+    const emulator = await startEmulator({ flows: [aml, live] });
+    await emulator.close();
   });
 });

@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { FormData } from "undici";
 import { ALL_FLOWS, AML_ID, DOCS_ID, FILE_LIMIT, INDEXED_ID, JPEG, PNG, SIGNING_ID, bearer, call, signingForm, tokenFor, type Body } from "./fixtures.js";
@@ -51,12 +50,12 @@ describe("JSON bodies", () => {
     ["malformed JSON", "{\"input\":", "MALFORMED_BODY", "not valid JSON"],
     ["empty body", "", "MALFORMED_BODY", "not valid JSON"],
     ["an array", "[]", "VALIDATION_FAILED", "must be a JSON object"],
-    ["missing metadata", JSON.stringify({ input: { basicIdentity: { givenName: "A", birthDate: "2000-01-01" } } }), "VALIDATION_FAILED", "/metadata is required"],
-    ["missing subjectId", amlBody({}, {}), "VALIDATION_FAILED", "/metadata/subjectId is required"],
-    ["a wrong date", amlBody().replace("1815-12-10", "10.12.1815"), "VALIDATION_FAILED", "/input/basicIdentity/birthDate"],
-    ["a name over 150 characters", amlBody().replace("Ada", "A".repeat(151)), "VALIDATION_FAILED", "/input/basicIdentity/givenName"],
-    ["an unknown data block", JSON.stringify({ input: { basicIdentity: { givenName: "A", birthDate: "2000-01-01" }, extra: {} }, metadata: { subjectId: "x" } }), "VALIDATION_FAILED", "/input/extra is not allowed"],
-    ["state over 2048 characters", amlBody({ state: "s".repeat(2049) }), "VALIDATION_FAILED", "/state"],
+    ["missing metadata", JSON.stringify({ input: { basicIdentity: { givenName: "A", birthDate: "2000-01-01" } } }), "VALIDATION_FAILED", "metadata is required"],
+    ["missing subjectId", amlBody({}, {}), "VALIDATION_FAILED", "metadata.subjectId is required"],
+    ["a wrong date", amlBody().replace("1815-12-10", "10.12.1815"), "VALIDATION_FAILED", "input.basicIdentity.birthDate must match format \"date\""],
+    ["a name over 150 characters", amlBody().replace("Ada", "A".repeat(151)), "VALIDATION_FAILED", "input.basicIdentity.givenName must NOT have more than 150 characters"],
+    ["an unknown data block", JSON.stringify({ input: { basicIdentity: { givenName: "A", birthDate: "2000-01-01" }, extra: {} }, metadata: { subjectId: "x" } }), "VALIDATION_FAILED", "input.extra is not allowed"],
+    ["state over 2048 characters", amlBody({ state: "s".repeat(2049) }), "VALIDATION_FAILED", "state must NOT have more than 2048 characters"],
     ["a metadata key other than subjectId and locale", amlBody({}, { subjectId: "x", email: "a@b.c" }), "METADATA_KEY_NOT_ALLOWED", "\"email\""],
     ["a locale the flow does not list", amlBody({}, { subjectId: "x", locale: "nl" }), "LOCALE_NOT_SUPPORTED", "\"nl\""],
   ])("%s is 400", async (_name, body, code, fragment) => {
@@ -133,8 +132,8 @@ describe("multipart bodies", () => {
     expect(answer.json.code).toBe("VALIDATION_FAILED");
     expect(answer.json.errors).toEqual(
       expect.arrayContaining([
-        { path: "/input/basicIdentity/familyName", message: "is required" },
-        { path: "/input/documentsToSign", message: "is required" },
+        { path: "input.basicIdentity.familyName", message: "is required" },
+        { path: "input.documentsToSign", message: "is required" },
       ]),
     );
   });
@@ -185,54 +184,3 @@ describe("multipart bodies", () => {
     expect(answer.json.code).toBe("MALFORMED_BODY");
   });
 });
-
-describe("the 50 MB limit", () => {
-  const OVER = 52_428_800 + 1024 * 1024;
-
-  test("a declared Content-Length over 50 MB is 413 before the body is read", async () => {
-    const answer = await post(SIGNING_ID, "staging", endlessBody(OVER), {
-      "content-type": "multipart/form-data; boundary=zzz",
-      "content-length": String(OVER),
-    });
-    expect(answer.status).toBe(413);
-    expect(answer.json.code).toBe("REQUEST_TOO_LARGE");
-  });
-
-  test("a streamed (chunked) body over 50 MB is 413 while reading", async () => {
-    const before = process.memoryUsage().rss;
-    const answer = await post(SIGNING_ID, "staging", endlessBody(OVER), { "content-type": "multipart/form-data; boundary=zzz" });
-    expect(answer.status).toBe(413);
-    expect(answer.json.code).toBe("REQUEST_TOO_LARGE");
-    // Nothing near 50 MB was kept (the one file part is limited to 4 KB, the rest is one open part).
-    expect(process.memoryUsage().rss - before).toBeLessThan(40 * 1024 * 1024);
-  });
-
-  test("a streamed JSON body over 50 MB is 413 too", async () => {
-    const answer = await post(AML_ID, "staging", endlessBody(OVER), JSON_TYPE);
-    expect([answer.status, answer.json.code]).toEqual([413, "REQUEST_TOO_LARGE"]);
-  });
-
-  test("the emulator keeps serving after refused uploads", async () => {
-    expect((await post(AML_ID, "staging", amlBody(), JSON_TYPE)).status).toBe(201);
-  });
-});
-
-/** One multipart text part that never ends, `total` bytes in all, in 64 KB chunks. */
-function endlessBody(total: number): Readable {
-  const head = Buffer.from('--zzz\r\ncontent-disposition: form-data; name="state"\r\n\r\n');
-  const chunk = Buffer.alloc(64 * 1024, 0x61);
-  let sent = 0;
-  return new Readable({
-    read() {
-      if (sent === 0) {
-        sent += head.length;
-        this.push(head);
-      } else if (sent < total) {
-        sent += chunk.length;
-        this.push(chunk);
-      } else {
-        this.push(null);
-      }
-    },
-  });
-}

@@ -8,6 +8,7 @@ import type {
   ArraySchema,
   FileSchema,
   FlowModel,
+  NumberSchema,
   ObjectSchema,
   PartName,
   Property,
@@ -32,6 +33,8 @@ export const file = (part: PartName, maxBytes: number, mediaTypes: readonly stri
   maxBytes,
   mediaTypes,
 });
+export const num = (part: PartName, integer = false): NumberSchema => ({ ...base, kind: "number", integer, part });
+export const bool = (part: PartName): Schema => ({ ...base, kind: "boolean", part });
 export const arr = (items: Schema): ArraySchema => ({ ...base, kind: "array", items });
 export const obj = (properties: readonly [string, Schema, boolean?][]): ObjectSchema => ({
   ...base,
@@ -122,6 +125,28 @@ export const indexed = flow(
   INDEXED_ID,
   "staging",
   obj([["items", obj([["list", arr(obj([["code", str(["input[items][list][", { index: 0 }, "][code]"]), true]])), true]]), true]]),
+  true,
+);
+
+export const NUMBERS_ID = "5e7a-numbers";
+export const WIDE_ID = "77b0-wide";
+export const WIDE_FIELDS = 2000;
+
+/** Multipart, staging: a number, an integer and a boolean part. */
+export const numbers = flow(
+  "numbers",
+  NUMBERS_ID,
+  "staging",
+  obj([["amounts", obj([["ratio", num(["input[amounts][ratio]"])], ["count", num(["input[amounts][count]"], true)], ["flag", bool(["input[amounts][flag]"])]]), true]]),
+  true,
+);
+
+/** Multipart, staging: one data block of WIDE_FIELDS optional text fields. */
+export const wide = flow(
+  "wide",
+  WIDE_ID,
+  "staging",
+  obj([["many", obj(Array.from({ length: WIDE_FIELDS }, (_, i): [string, Schema] => [`f${i}`, str([`input[many][f${i}]`])]))]]),
   true,
 );
 

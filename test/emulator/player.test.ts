@@ -76,7 +76,9 @@ describe("the player and the API share one session", () => {
     expect(answer.headers.location).toBe(`/player/${sessionId}?token=${new URL(playerUrl).searchParams.get("token")}&notice=done`);
     expect((await api(`/staging/sessions/${sessionId}`)).json).toMatchObject({ sessionStatus: "COMPLETED", outcome: { decision: "REJECTED" } });
     expect((await api(`/staging/sessions/${sessionId}/step`)).json).toEqual({ stepType: "END", ticketId: null });
-    expect(await deliveriesFor(sessionId)).toEqual([{ event: "session.ended", sessionId, flowId: AML_ID, environment: "staging", decision: "REJECTED" }]);
+    expect(await deliveriesFor(sessionId)).toEqual([
+      { type: "session.ended", timestamp: expect.any(String), data: { sessionId, flowId: AML_ID, environment: "staging", decision: "REJECTED" } },
+    ]);
 
     const done = await call(new URL(answer.headers.location as string, emulator.baseUrl).href);
     expect(stateOf(done.text)).toBe("done");
@@ -153,7 +155,7 @@ describe("the player and the API share one session", () => {
       UserReference: { subjectId: "cust-1" },
       basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" },
     });
-    expect(await deliveriesFor(sessionId)).toEqual([expect.objectContaining({ sessionId, decision })]);
+    expect(await deliveriesFor(sessionId)).toEqual([expect.objectContaining({ data: expect.objectContaining({ sessionId, decision }) })]);
     // The ended page offers the same way back.
     const ended = await openPage(playerUrl);
     expect(ended.text).toContain('href="http://127.0.0.1:9/return?from=player&amp;state=st%26te%3D1#frag"');

@@ -1,47 +1,20 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { FormData } from "undici";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { ALL_FLOWS, AML_ID, SIGNING_ID, bearer, call, signingForm, sleep, tokenFor, type Answer } from "./fixtures.js";
+import { ALL_FLOWS, AML_ID, SIGNING_ID, bearer, call, signingForm, tokenFor, type Answer } from "./fixtures.js";
+import { ManualClock } from "./manual-clock.js";
+import type { FormData } from "undici";
 
 const CREATED_MS = 150;
 const STEP_MS = 100;
 
-interface Received {
-  readonly body: any;
-  readonly userAgent: string | undefined;
-}
-
 let emulator: RunningEmulator;
 let staging: string;
-let webhook: Server;
-const deliveries: Received[] = [];
-let attempts = 0;
+const clock = new ManualClock();
 
 beforeAll(async () => {
-  // The receiver fails the very first attempt, to prove the retry.
-  webhook = createServer((req: IncomingMessage, res) => {
-    let text = "";
-    req.on("data", (chunk: Buffer) => (text += chunk.toString()));
-    req.on("end", () => {
-      attempts += 1;
-      if (attempts === 1) {
-        res.writeHead(500).end();
-        return;
-      }
-      deliveries.push({ body: JSON.parse(text), userAgent: req.headers["user-agent"] });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => webhook.listen(0, "127.0.0.1", resolve));
-  const webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hooks`;
-  emulator = await startEmulator({ flows: ALL_FLOWS, createdMs: CREATED_MS, stepMs: STEP_MS, webhookUrl, webhookRetryDelaysMs: [50, 50, 50] });
+  emulator = await startEmulator({ flows: ALL_FLOWS, createdMs: CREATED_MS, stepMs: STEP_MS, clock });
   staging = await tokenFor(emulator, "staging");
 });
-afterAll(async () => {
-  await emulator.close();
-  await new Promise((resolve) => webhook.close(resolve));
-});
+afterAll(() => emulator.close());
 
 const api = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> =>
   call(`${emulator.baseUrl}/api/v1${path}`, { ...init, headers: bearer(staging, init.headers) });
@@ -56,12 +29,12 @@ async function createAmlSession(subjectId = "cust-1"): Promise<string> {
   return answer.json.sessionContext.sessionId as string;
 }
 
-async function waitForTicket(sessionId: string): Promise<Answer> {
-  for (;;) {
-    const step = await api(`/staging/sessions/${sessionId}/step`);
-    if (step.status === 200 && step.json.ticketId) return step;
-    await sleep(20);
-  }
+/** Moves the clock past CREATED, START and the step without a ticket: the step then waits with one. */
+async function ticketOf(sessionId: string): Promise<Answer> {
+  clock.advance(CREATED_MS + 2 * STEP_MS);
+  const step = await api(`/staging/sessions/${sessionId}/step`);
+  expect(step.json.ticketId).toEqual(expect.any(String));
+  return step;
 }
 
 const act = (sessionId: string, ticketId: string | undefined, body: unknown): Promise<Answer> =>
@@ -72,48 +45,47 @@ const act = (sessionId: string, ticketId: string | undefined, body: unknown): Pr
   });
 
 describe("session life", () => {
-  test("CREATED (step 400), then START, then the OTP step without and with a ticket", async () => {
+  test("CREATED (step 400), then START, then the OTP step without and with a ticket, as the clock moves", async () => {
     const sessionId = await createAmlSession();
-    const early = await api(`/staging/sessions/${sessionId}/step`);
-    expect([early.status, early.json.code]).toEqual([400, "SESSION_NOT_RUNNING"]);
+    const label = async (): Promise<string> => {
+      const step = await api(`/staging/sessions/${sessionId}/step`);
+      return step.status === 400 ? `CREATED/${step.json.code}` : `${step.json.stepType}/${step.json.ticketId ? "ticket" : "null"}`;
+    };
+    const seen = [await label()];
     expect((await api(`/staging/sessions/${sessionId}`)).json.sessionStatus).toBe("CREATED");
-
-    const seen: string[] = [];
-    let step: Answer;
-    do {
-      await sleep(15);
-      step = await api(`/staging/sessions/${sessionId}/step`);
-      const label = step.status === 400 ? "CREATED" : `${step.json.stepType}/${step.json.ticketId ? "ticket" : "null"}`;
-      if (seen[seen.length - 1] !== label) seen.push(label);
-    } while (!step.json.ticketId);
-    expect(seen).toEqual(["CREATED", "START/null", "OTP_VERIFICATION:v1/null", "OTP_VERIFICATION:v1/ticket"]);
+    clock.advance(CREATED_MS - 1);
+    seen.push(await label());
+    clock.advance(1);
+    seen.push(await label());
+    clock.advance(STEP_MS);
+    seen.push(await label());
+    clock.advance(STEP_MS);
+    seen.push(await label());
+    expect(seen).toEqual(["CREATED/SESSION_NOT_RUNNING", "CREATED/SESSION_NOT_RUNNING", "START/null", "OTP_VERIFICATION:v1/null", "OTP_VERIFICATION:v1/ticket"]);
+    const step = await api(`/staging/sessions/${sessionId}/step`);
     expect(step.json.actions.map((action: { type: string }) => action.type)).toEqual(["VALIDATE_OTP", "RESEND_OTP"]);
     expect(step.json.actions[0].schema).toMatchObject({ required: ["type", "code"], properties: { type: { const: "VALIDATE_OTP" } } });
     const session = await api(`/staging/sessions/${sessionId}`);
     expect(session.json).toMatchObject({ sessionStatus: "RUNNING", metadata: { subjectId: "cust-1" } });
     expect(session.json.outcome).toBeUndefined();
+    expect(Date.parse(session.json.createdAt)).toBe(clock.now() - CREATED_MS - 2 * STEP_MS);
   });
 
-  test("code 123456 accepts: stepType END, outcome ACCEPTED, webhook delivered after a retry", async () => {
+  test("code 123456 accepts: stepType END, outcome ACCEPTED at the clock's time", async () => {
     const sessionId = await createAmlSession();
-    const ticket = (await waitForTicket(sessionId)).json.ticketId;
+    const ticket = (await ticketOf(sessionId)).json.ticketId;
     const answer = await act(sessionId, ticket, { type: "VALIDATE_OTP", code: "123456" });
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({ result: "CODE_ACCEPTED", step: { stepType: "END", ticketId: null } });
     expect((await api(`/staging/sessions/${sessionId}/step`)).json).toEqual({ stepType: "END", ticketId: null });
     const session = await api(`/staging/sessions/${sessionId}`);
     expect(session.json).toMatchObject({ sessionStatus: "COMPLETED", outcome: { decision: "ACCEPTED" }, metadata: { subjectId: "cust-1" } });
-
-    for (let i = 0; i < 100 && !deliveries.some((d) => d.body.sessionId === sessionId); i++) await sleep(20);
-    const delivery = deliveries.find((d) => d.body.sessionId === sessionId);
-    expect(delivery?.body).toEqual({ event: "session.ended", sessionId, flowId: AML_ID, environment: "staging", decision: "ACCEPTED" });
-    expect(delivery?.userAgent).toBe("flowsmith-emulator");
-    expect(attempts).toBeGreaterThanOrEqual(2);
+    expect(Date.parse(session.json.outcome.decidedAt)).toBe(clock.now());
   });
 
   test("three wrong codes reject; every answer issues a new ticket; stale tickets are 400", async () => {
     const sessionId = await createAmlSession();
-    let ticket = (await waitForTicket(sessionId)).json.ticketId as string;
+    let ticket = (await ticketOf(sessionId)).json.ticketId as string;
     const used: string[] = [ticket];
     for (const [attempt, left] of [[1, 2], [2, 1]] as const) {
       const wrong = await act(sessionId, ticket, { type: "VALIDATE_OTP", code: "000000" });
@@ -144,7 +116,7 @@ describe("session life", () => {
     ["a made-up ticket", "made-up", { type: "RESEND_OTP" }, "TICKET_STALE"],
   ])("an action with %s is 400", async (_name, ticket, body, code) => {
     const sessionId = await createAmlSession();
-    const current = (await waitForTicket(sessionId)).json.ticketId as string;
+    const current = (await ticketOf(sessionId)).json.ticketId as string;
     const answer = await act(sessionId, ticket === "current" ? current : ticket, body);
     expect([answer.status, answer.json.code]).toEqual([400, code]);
     // A refused action leaves the ticket as it was.
@@ -165,7 +137,8 @@ describe("session life", () => {
 
   test("two concurrent sessions are independent", async () => {
     const [first, second] = await Promise.all([createAmlSession("first"), createAmlSession("second")]);
-    const [ticketA, ticketB] = await Promise.all([waitForTicket(first), waitForTicket(second)]);
+    clock.advance(CREATED_MS + 2 * STEP_MS);
+    const [ticketA, ticketB] = await Promise.all([api(`/staging/sessions/${first}/step`), api(`/staging/sessions/${second}/step`)]);
     expect(ticketA.json.ticketId).not.toBe(ticketB.json.ticketId);
     const crossed = await act(first, ticketB.json.ticketId, { type: "VALIDATE_OTP", code: "123456" });
     expect(crossed.json.code).toBe("TICKET_STALE");

@@ -1,66 +1,138 @@
-/** The CLI edge, run as a user runs it: a child process of the built bin. */
-import { execFile } from "node:child_process";
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+/**
+ * The command line: the dispatcher's main() in this process (each child
+ * process pays a second or more to load the emitter), and the built bin
+ * (bin/flowsmith.js → dist/cli/main.js) as a user runs it where that
+ * matters. Exit codes are the same for every command: 0 success, 1 failure
+ * or out-of-date output, 2 usage error.
+ */
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
+import { main } from "../../cli/main";
+import { flowsmith, makeProject, removeProjects, REPO, type CliRun } from "./codegen-project";
 
-const repo = path.resolve(__dirname, "../..");
-const bin = path.join(repo, "bin/flowsmith.js");
-const run = promisify(execFile);
+afterAll(removeProjects);
 
-async function flowsmith(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+/** main() with its output captured; `cwd` is where a user would run it. */
+async function cli(args: string[], cwd = REPO): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const io = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } };
+  const was = process.cwd();
+  process.chdir(cwd);
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    return { code: await main(args, io), signal: null, stdout, stderr };
+  } finally {
+    process.chdir(was);
   }
 }
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), "flowsmith-cli-"));
-  await cp(path.join(repo, "flows"), path.join(dir, "flows"), { recursive: true });
-  await writeFile(
-    path.join(dir, "codegen.config.json"),
-    JSON.stringify({ runtimeImport: "../../runtime/index.js", flows: [{ name: "signing", source: { file: "flows/signing.yaml" } }] }),
-  );
+describe("flowsmith (the dispatcher)", () => {
+  it("--version names flowsmith's and the runtime's versions (the built bin)", async () => {
+    const { version } = JSON.parse(await readFile(path.join(REPO, "package.json"), "utf8")) as { version: string };
+    const { version: runtime } = JSON.parse(await readFile(path.join(REPO, "runtime/package.json"), "utf8")) as { version: string };
+    const run = await flowsmith(["--version"]);
+    expect(run).toMatchObject({ code: 0, stdout: `flowsmith ${version} (@flowsmith/runtime ${runtime})\n` });
+  });
+
+  it.each<[string, string[], { code: number; out: "stdout" | "stderr"; says: RegExp }]>([
+    ["no command", [], { code: 2, out: "stderr", says: /Usage: flowsmith <command>[\s\S]*codegen[\s\S]*emulator[\s\S]*diff/ }],
+    ["--help", ["--help"], { code: 0, out: "stdout", says: /Usage: flowsmith <command>[\s\S]*Exit codes: 0 success, 1 failure or out-of-date output, 2 usage error/ }],
+    ["help codegen", ["help", "codegen"], { code: 0, out: "stdout", says: /Usage: flowsmith codegen/ }],
+    ["an unknown command", ["generate"], { code: 2, out: "stderr", says: /unknown command "generate"/ }],
+    ["codegen --help", ["codegen", "--help"], { code: 0, out: "stdout", says: /Usage: flowsmith codegen \[options\]/ }],
+    ["emulator --help", ["emulator", "--help"], { code: 0, out: "stdout", says: /Usage: flowsmith emulator \[options\]/ }],
+    ["diff --help", ["diff", "--help"], { code: 0, out: "stdout", says: /Usage: flowsmith diff <old> <new>/ }],
+    ["diff with one description", ["diff", "flows/signing.yaml"], { code: 2, out: "stderr", says: /expected two description files/ }],
+    ["codegen with an unknown option", ["codegen", "--chek"], { code: 2, out: "stderr", says: /--chek[\s\S]*flowsmith codegen --help/ }],
+    ["emulator with an unknown option", ["emulator", "--prot", "1"], { code: 2, out: "stderr", says: /--prot[\s\S]*flowsmith emulator --help/ }],
+    ["emulator with a bad value", ["emulator", "--api-port", "x"], { code: 2, out: "stderr", says: /--api-port must be a whole number/ }],
+  ])("%s", async (_name, args, { code, out, says }) => {
+    const run = await cli(args);
+    expect(run.code).toBe(code);
+    expect(run[out]).toMatch(says);
+  });
+
+  it("--help describes every option each command accepts", async () => {
+    const codegen = (await cli(["codegen", "--help"])).stdout;
+    for (const option of ["--config <path>", "--check", "--force", "--flow <name>", "--help"]) expect(codegen).toMatch(new RegExp(`${option} +\\S`));
+    const emulator = (await cli(["emulator", "--help"])).stdout;
+    const parsed = [...(await readFile(path.join(REPO, "emulator/cli.ts"), "utf8")).matchAll(/"?([a-z-]+)"?: \{ type: "(?:string|boolean)"/g)].map((m) => m[1] ?? "");
+    expect(parsed.length).toBeGreaterThan(5);
+    for (const option of parsed) expect(emulator).toMatch(new RegExp(`--${option} +\\S`));
+  });
+
+  it("only the dispatcher imports the emulator, and the emulator reads the generator only through generator/index.ts", async () => {
+    const offenders: string[] = [];
+    for (const folder of ["generator", "runtime"]) {
+      for (const file of await sources(path.join(REPO, folder))) {
+        if (/from "(\.\.\/)+emulator\/|import\("(\.\.\/)+emulator\//.test(await readFile(file, "utf8"))) offenders.push(path.relative(REPO, file));
+      }
+    }
+    for (const file of await sources(path.join(REPO, "emulator"))) {
+      for (const match of (await readFile(file, "utf8")).matchAll(/from "((?:\.\.\/)+generator\/[^"]+)"/g)) {
+        const specifier = match[1] ?? "";
+        if (!specifier.endsWith("generator/index.js")) offenders.push(`${path.relative(REPO, file)} → ${specifier}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("flowsmith codegen (CLI)", () => {
-  it("prints one line per flow and exits 0; --check then passes; a stale file exits 1", async () => {
-    const first = await flowsmith(["codegen"], dir);
+  it("prints flow lines once the outcome is known: generated, unchanged, checked; a stale file exits 1", async () => {
+    const { dir } = await makeProject({ flows: ["signing"], runtimeImport: "@flowsmith/runtime" });
+    const first = await flowsmith(["codegen"], { cwd: dir }); // the built bin, as users run it
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/signing\s+6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13\s+v1\s+staging\s+→ generated\/signing\s+generated in \d+ ms/);
+    expect(first.stdout).toMatch(/Wrote generated\/ \(4 file\(s\) changed\)/);
 
-    const check = await flowsmith(["codegen", "--check"], dir);
-    expect(check.code).toBe(0);
-    expect(check.stdout).toMatch(/up to date/);
+    const again = await cli(["codegen"], dir);
+    expect(again.stdout).toMatch(/generated\/signing\s+unchanged\n[\s\S]*already up to date; nothing written/);
+
+    const check = await cli(["codegen", "--check"], dir);
+    expect(check).toMatchObject({ code: 0 });
+    expect(check.stdout).toMatch(/generated\/signing\s+checked in \d+ ms\n[\s\S]*generated\/ is up to date/);
+    expect(check.stdout).not.toMatch(/generated in/);
+
+    const manifestFile = path.join(dir, "generated/.flowsmith-manifest.json");
+    const manifest = await readFile(manifestFile, "utf8");
+    await writeFile(manifestFile, manifest.replace(/"flowsmith": "[^"]+"/, '"flowsmith": "0.0.9"'));
+    const otherVersion = await cli(["codegen", "--check"], dir);
+    expect(otherVersion.code).toBe(0);
+    expect(otherVersion.stdout).toMatch(/note: generated\/\.flowsmith-manifest\.json was written by flowsmith 0\.0\.9 \(@flowsmith\/runtime [^)]+\); this is flowsmith [^.]+\.[^.]+\.[^ ]+ .*the check passes/);
 
     await writeFile(path.join(dir, "generated/signing/index.ts"), "// stale\n");
-    const stale = await flowsmith(["codegen", "--check"], dir);
+    const stale = await cli(["codegen", "--check"], dir);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toMatch(/changed\s+generated\/signing\/index\.ts/);
+    expect(stale.stderr).toContain("Run `npx flowsmith codegen` and commit the result.");
+    expect(stale.stderr).not.toMatch(/npm run/);
   });
 
-  it("exits 1 with the error code and the place for bad input", async () => {
-    const missing = await flowsmith(["codegen", "--config", "nope.json"], dir);
+  it("a run that fails prints no flow as generated, and exits 1 with the code and the place", async () => {
+    const { dir } = await makeProject({ flows: ["signing", "aml-screening"] });
+    await writeFile(path.join(dir, "flows/aml-screening.yaml"), "openapi: 3.0.3\ninfo: [unclosed\n");
+    const failed = await cli(["codegen"], dir);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).not.toMatch(/generated/);
+    expect(failed.stderr).toMatch(/flowsmith: error SYNTAX_ERROR: flow "aml-screening": flows\/aml-screening\.yaml:3: not valid YAML/);
+
+    const missing = await cli(["codegen", "--config", "nope.json"], dir);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/error CONFIG_NOT_FOUND: nope\.json/);
+  });
 
-    const unknownFlag = await flowsmith(["codegen", "--chek"], dir);
-    expect(unknownFlag.code).toBe(1);
-    expect(unknownFlag.stderr).toMatch(/--chek/);
-
-    const badWorkers = await flowsmith(["codegen", "--workers", "two"], dir);
-    expect(badWorkers.code).toBe(1);
-    expect(badWorkers.stderr).toMatch(/--workers must be a whole number from 0, got "two"/);
-
-    const unknownCommand = await flowsmith(["generate"], dir);
-    expect(unknownCommand.code).toBe(1);
-    expect(unknownCommand.stderr).toMatch(/unknown command "generate"/);
+  it("an unknown --flow is a usage error (exit 2) naming the known flows", async () => {
+    const { dir } = await makeProject({ flows: ["signing"] });
+    const run = await cli(["codegen", "--flow", "signin"], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--flow signin: no such flow \(known: signing\)/);
   });
 });
+
+async function sources(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts") && !entry.parentPath.includes(`${path.sep}dist`))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}

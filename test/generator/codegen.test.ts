@@ -1,156 +1,151 @@
 /**
  * The pipeline end to end on real files: golden output, determinism, reuse,
- * --check, --flow, and that a failed run leaves outputDir untouched.
+ * --flow, executors, and that a failed run leaves outputDir untouched.
  */
-import { cp, mkdtemp, readFile, rm, writeFile, appendFile, unlink } from "node:fs/promises";
-import os from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { runCodegen } from "../../generator/codegen";
 import { CodegenError } from "../../generator/errors";
-import { listRelativeFiles } from "../../generator/output/output-plan";
+import type { Executor } from "../../generator/executor";
+import { listRelativeFiles } from "../../generator/output/file-tree";
+import { runCodegen, type Progress } from "../../generator/pipeline";
+import { makeProject, removeProjects, REPO, SAMPLES, snapshot, writeConfig } from "./codegen-project";
 
-const repo = path.resolve(__dirname, "../..");
-const SAMPLES = ["signing", "document-verification", "aml-screening"];
-
-async function project(flows: readonly string[] = SAMPLES, runtimeImport?: string) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "flowsmith-codegen-"));
-  await cp(path.join(repo, "flows"), path.join(dir, "flows"), { recursive: true });
-  const config = path.join(dir, "codegen.config.json");
-  await writeFile(
-    config,
-    JSON.stringify({
-      outputDir: "generated",
-      ...(runtimeImport === undefined ? {} : { runtimeImport }),
-      flows: flows.map((name) => ({ name, source: { file: `flows/${name}.yaml` } })),
-    }),
-  );
-  return { dir, config, out: path.join(dir, "generated") };
-}
-
-async function snapshot(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const file of await listRelativeFiles(dir)) files.set(file, await readFile(path.join(dir, file), "utf8"));
-  return files;
-}
-
-const cleanup: string[] = [];
-afterAll(() => Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true }))));
+afterAll(removeProjects);
 
 describe("runCodegen", () => {
-  it("reproduces the committed generated/ byte for byte (golden)", async () => {
-    const { dir, config, out } = await project();
-    cleanup.push(dir);
+  it("reproduces the committed generated/ byte for byte (golden), the manifest included", async () => {
+    const { config, out } = await makeProject();
     await runCodegen({ configPath: config, force: true });
-    const want = await snapshot(path.join(repo, "generated"));
+    const want = await snapshot(path.join(REPO, "generated"));
     const got = await snapshot(out);
     expect([...got.keys()]).toEqual([...want.keys()]);
-    for (const [file, content] of want) expect({ file, content: got.get(file) }).toEqual({ file, content });
+    for (const [file, content] of want) {
+      // The committed manifest may carry another build's fingerprint (any edit to generator/ changes it).
+      const strip = (text: string | undefined) => text?.replace(/"fingerprint": "[0-9a-f]+"/, "");
+      expect({ file, content: strip(got.get(file)) }).toEqual({ file, content: strip(content) });
+    }
   });
 
-  it("emits modules that import only the runtime and each other (no require: ESM-safe)", async () => {
-    const files = await snapshot(path.join(repo, "generated"));
+  it("emits modules that import only the runtime and each other (no require: ESM-safe), and name npx flowsmith codegen", async () => {
+    const files = await snapshot(path.join(REPO, "generated"));
     for (const [file, content] of files) {
       if (!file.endsWith(".ts")) continue;
       expect({ file, require: content.includes("require(") }).toEqual({ file, require: false });
+      expect(content.split("\n")[0]).toContain("Do not edit: run `npx flowsmith codegen`.");
       const specifiers = [...content.matchAll(/from "([^"]+)"/g)].map((match) => match[1]);
       for (const specifier of specifiers) expect(specifier).toMatch(/^(@flowsmith\/runtime|\.\/[a-z-]+(\/index)?\.js)$/);
     }
   });
 
-  it("is deterministic and reuses unchanged flows on a rerun", async () => {
-    const { dir, config, out } = await project();
-    cleanup.push(dir);
+  it("is deterministic and a write reuses unchanged flows; --force and --check regenerate", async () => {
+    const { config, out } = await makeProject();
     const first = await runCodegen({ configPath: config });
-    expect(first.flows.map((flow) => [flow.name, flow.reused])).toEqual(SAMPLES.map((name) => [name, false]));
+    expect(first.flows.map((flow) => [flow.name, flow.status])).toEqual(SAMPLES.map((name) => [name, "generated"]));
     const before = await snapshot(out);
 
     const second = await runCodegen({ configPath: config });
-    expect(second.flows.every((flow) => flow.reused)).toBe(true);
+    expect(second.flows.map((flow) => flow.status)).toEqual(["unchanged", "unchanged", "unchanged"]);
     expect(second.changes).toEqual([]);
     expect(await snapshot(out)).toEqual(before);
 
     const forced = await runCodegen({ configPath: config, force: true });
-    expect(forced.flows.some((flow) => flow.reused)).toBe(false);
+    expect(forced.flows.map((flow) => flow.status)).toEqual(["generated", "generated", "generated"]);
+    const checked = await runCodegen({ configPath: config, check: true });
+    expect(checked.flows.map((flow) => flow.status)).toEqual(["checked", "checked", "checked"]);
     expect(await snapshot(out)).toEqual(before);
   });
 
-  it("reports each flow with id, version and environment", async () => {
-    const { dir, config } = await project(["signing"]);
-    cleanup.push(dir);
-    const seen: string[] = [];
-    await runCodegen({ configPath: config, onFlow: (flow) => seen.push(`${flow.name} ${flow.id} v${flow.version} ${flow.environment}`) });
-    expect(seen).toEqual(["signing 6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13 v1 staging"]);
-  });
-
-  it("--check lists missing, changed and extra files and writes nothing", async () => {
-    const { dir, config, out } = await project();
-    cleanup.push(dir);
-    expect((await runCodegen({ configPath: config, check: true })).changes.map((c) => c.reason)).toContain("missing");
-    expect(await listRelativeFiles(out)).toEqual([]);
-
-    await runCodegen({ configPath: config });
-    expect((await runCodegen({ configPath: config, check: true })).changes).toEqual([]);
-
-    await appendFile(path.join(out, "signing/index.ts"), "// edited by hand\n");
-    await writeFile(path.join(out, "stray.ts"), "export {};\n");
-    await unlink(path.join(out, "aml-screening/index.ts"));
-    const before = await snapshot(out);
-    const { changes } = await runCodegen({ configPath: config, check: true });
-    expect(changes).toEqual([
-      { path: "aml-screening/index.ts", reason: "missing" },
-      { path: "signing/index.ts", reason: "changed" },
-      { path: "stray.ts", reason: "extra" },
+  it("reports each flow with id, version and environment, and progress per flow in config order", async () => {
+    const { config } = await makeProject({ flows: ["signing", "aml-screening"] });
+    const progress: Progress[] = [];
+    const result = await runCodegen({ configPath: config, onProgress: (step) => progress.push(step) });
+    expect(result.flows.map((flow) => `${flow.name} ${flow.id} v${flow.version} ${flow.environment}`)).toEqual([
+      "signing 6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13 v1 staging",
+      "aml-screening a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5 v7 staging",
     ]);
-    expect(await snapshot(out)).toEqual(before);
-
-    await runCodegen({ configPath: config });
-    expect((await runCodegen({ configPath: config, check: true })).changes).toEqual([]);
+    expect(progress).toEqual([
+      { done: 1, total: 2, flow: "signing" },
+      { done: 2, total: 2, flow: "aml-screening" },
+    ]);
   });
 
-  it("a failed run leaves outputDir exactly as it was", async () => {
-    const { dir, config, out } = await project();
-    cleanup.push(dir);
+  it("gives the same bytes whatever order an executor finishes flows in", async () => {
+    /** Starts every flow at once and lets the last finish first. */
+    const reversed: Executor = {
+      async map(items, work) {
+        const started = items.map((item, index) => new Promise((resolve) => setTimeout(resolve, (items.length - index) * 5)).then(() => work(item)));
+        return Promise.all(started);
+      },
+    };
+    const one = await makeProject();
+    const other = await makeProject();
+    await runCodegen({ configPath: one.config });
+    const result = await runCodegen({ configPath: other.config, executor: reversed });
+    expect(result.flows.map((flow) => flow.name)).toEqual([...SAMPLES]);
+    expect(await snapshot(other.out)).toEqual(await snapshot(one.out));
+  });
+
+  it("a failed run leaves outputDir exactly as it was, and no staging folder", async () => {
+    const { root, dir, config, out } = await makeProject();
     await runCodegen({ configPath: config });
     const before = await snapshot(out);
     // signing is fine and comes first; the broken second flow must stop the whole set.
     await writeFile(path.join(dir, "flows/document-verification.yaml"), "openapi: 3.0.3\ninfo: [unclosed\n");
     const error = await runCodegen({ configPath: config, force: true }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CodegenError);
-    expect((error as CodegenError).message).toContain("flows/document-verification.yaml");
+    expect((error as CodegenError).message).toMatch(/^flow "document-verification": flows\/document-verification\.yaml/);
     expect(await snapshot(out)).toEqual(before);
-    expect((await listRelativeFiles(dir)).filter((file) => file.includes("flowsmith-staging"))).toEqual([]);
+    expect((await listRelativeFiles(root)).filter((file) => file.includes(".flowsmith-"))).toEqual([
+      "project/generated/.flowsmith-manifest.json",
+    ]);
   });
 
-  it("--flow regenerates only the named flow and keeps the others", async () => {
-    const { dir, config, out } = await project();
-    cleanup.push(dir);
+  it("--flow regenerates only the named flows and keeps the others' files", async () => {
+    const { dir, config, out } = await makeProject();
     await runCodegen({ configPath: config });
+    const kept = await readFile(path.join(out, "document-verification/index.ts"), "utf8");
     await writeFile(path.join(dir, "flows/document-verification.yaml"), "not: [valid\n");
     const result = await runCodegen({ configPath: config, flows: ["signing"], force: true });
-    expect(result.flows.map((flow) => flow.name)).toEqual(["signing"]);
-    expect(await listRelativeFiles(path.join(out, "document-verification"))).toEqual(["index.ts", "validate.ts"]);
+    expect(result.flows.map((flow) => [flow.name, flow.status])).toEqual([["signing", "generated"]]);
+    expect(await readFile(path.join(out, "document-verification/index.ts"), "utf8")).toBe(kept);
+    expect((await runCodegen({ configPath: config, flows: ["signing"], check: true })).changes).toEqual([]);
+
     const error = await runCodegen({ configPath: config, flows: ["nope"] }).catch((caught: unknown) => caught);
-    expect((error as CodegenError).message).toMatch(/--flow nope: no such flow \(known: signing, document-verification, aml-screening\)/);
+    expect(error).toMatchObject({ code: "UNKNOWN_FLOW" });
+    expect((error as Error).message).toMatch(/--flow nope: no such flow \(known: signing, document-verification, aml-screening\)/);
+  });
+
+  it("--flow accepts the name derived from a title on a first run, and leaves the other flows for later", async () => {
+    const { config, out } = await makeProject({ named: false });
+    const result = await runCodegen({ configPath: config, flows: ["aml-screening"] });
+    expect(result.flows.map((flow) => flow.name)).toEqual(["aml-screening"]);
+    expect(result.notGenerated).toEqual(["#/flows/0", "#/flows/1"]);
+    expect(await listRelativeFiles(out)).toEqual([".flowsmith-manifest.json", "aml-screening/index.ts", "aml-screening/validate.ts", "index.ts"]);
+    // The next full run adds the others and keeps the first one's files.
+    const full = await runCodegen({ configPath: config });
+    expect(full.flows.map((flow) => [flow.name, flow.status])).toEqual([
+      ["signing", "generated"],
+      ["bank-account-and-address-check", "generated"],
+      ["aml-screening", "unchanged"],
+    ]);
   });
 
   it("refuses two flows that end up with the same name", async () => {
-    const { dir, config } = await project();
-    cleanup.push(dir);
-    await writeFile(
-      config,
-      JSON.stringify({ flows: [{ source: { file: "flows/signing.yaml" } }, { name: "signing", source: { file: "flows/aml-screening.yaml" } }] }),
-    );
+    const { config } = await makeProject();
+    await writeConfig(config, { flows: [{ source: { file: "flows/signing.yaml" } }, { name: "signing", source: { file: "flows/aml-screening.yaml" } }] });
     const error = await runCodegen({ configPath: config }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "DUPLICATE_NAME" });
     expect((error as Error).message).toMatch(/#\/flows\/0 and #\/flows\/1/);
   });
 
-  it("says clearly that an api source is not supported yet", async () => {
-    const { dir, config } = await project();
-    cleanup.push(dir);
-    await writeFile(config, JSON.stringify({ flows: [{ name: "x", source: { api: { flowId: "f-1", environment: "live" } } }] }));
+  it.each([
+    ["an api source", { source: { api: { flowId: "f-1", environment: "live" } } }, "SOURCE_UNSUPPORTED", /#\/flows\/0\/source: .*not supported yet/],
+    ["a missing description", { source: { file: "flows/nope.yaml" } }, "SOURCE_NOT_FOUND", /#\/flows\/0\/source\/file: flow description not found: flows\/nope\.yaml/],
+  ])("names the config entry of %s", async (_name, flow, code, message) => {
+    const { config } = await makeProject();
+    await writeConfig(config, { flows: [{ name: "x", ...flow }] });
     const error = await runCodegen({ configPath: config }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: "SOURCE_UNSUPPORTED" });
-    expect((error as Error).message).toMatch(/#\/flows\/0\/source/);
+    expect(error).toMatchObject({ code });
+    expect((error as Error).message).toMatch(message);
   });
 });

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { emitFlowOrThrow, emitIndex, type EmittedFile } from "../../generator/emit/emit-flow.js";
 import { buildFlowModelOrThrow } from "../../generator/model/build-flow-model.js";
 import type { FlowModel } from "../../generator/model/types.js";
-import { loadDescriptionOrThrow } from "../../generator/read/load-description.js";
+import { parseDescriptionOrThrow } from "../../generator/read/load-description.js";
 import { REPO_ROOT } from "../fixtures/golden/compile.js";
 import { SAMPLE_MODELS } from "../fixtures/golden/models.js";
 import { odd } from "../fixtures/golden/odd-model.js";
@@ -20,7 +20,7 @@ const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
 const RUNTIME = { runtimeImport: "../../runtime/index.js" };
 
 async function readSample(model: FlowModel): Promise<FlowModel> {
-  const loaded = await loadDescriptionOrThrow(join(REPO_ROOT, model.source.file), model.source.file);
+  const loaded = parseDescriptionOrThrow(readFileSync(join(REPO_ROOT, model.source.file)), model.source.file);
   return buildFlowModelOrThrow(loaded, { name: model.name });
 }
 

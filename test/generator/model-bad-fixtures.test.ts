@@ -1,7 +1,8 @@
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { buildFlowModelOrThrow } from "../../generator/model/build-flow-model";
 import { CodegenError, type CodegenErrorCode } from "../../generator/errors";
-import { loadDescriptionOrThrow } from "../../generator/read/load-description";
+import { parseDescriptionOrThrow } from "../../generator/read/load-description";
 
 const ROOT = path.resolve(__dirname, "../..");
 const BAD = "test/fixtures/descriptions/bad";
@@ -22,7 +23,7 @@ describe("bad description files fail with a code, the file, the pointer and the 
     const file = `${BAD}/${given}`;
     let caught: unknown;
     try {
-      buildFlowModelOrThrow(await loadDescriptionOrThrow(path.join(ROOT, file), file), { name: "bad" });
+      buildFlowModelOrThrow(parseDescriptionOrThrow(await readFile(path.join(ROOT, file)), file), { name: "bad" });
     } catch (error) {
       caught = error;
     }

@@ -1,15 +1,16 @@
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { buildFlowModelOrThrow } from "../../generator/model/build-flow-model";
 import { toJsonSchema } from "../../generator/model/json-schema";
 import type { FlowModel, ObjectSchema, Schema } from "../../generator/model/types";
-import { loadDescriptionOrThrow } from "../../generator/read/load-description";
+import { parseDescriptionOrThrow } from "../../generator/read/load-description";
 
 const ROOT = path.resolve(__dirname, "../..");
 
 async function model(file: string, name?: string): Promise<FlowModel> {
-  const loaded = await loadDescriptionOrThrow(path.join(ROOT, file), file);
+  const loaded = parseDescriptionOrThrow(await readFile(path.join(ROOT, file)), file);
   return buildFlowModelOrThrow(loaded, name === undefined ? {} : { name });
 }
 

@@ -10,10 +10,10 @@ import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { compareFlowModels, type FlowChange } from "../../../generator/changes/index";
 import { locationOf, type Segment } from "../../../generator/changes/location";
-import { runCodegen } from "../../../generator/codegen";
+import { runCodegen } from "../../../generator/pipeline";
 import { buildFlowModelOrThrow } from "../../../generator/model/build-flow-model";
 import type { FlowModel } from "../../../generator/model/types";
-import { loadDescriptionOrThrow } from "../../../generator/read/load-description";
+import { parseDescriptionOrThrow } from "../../../generator/read/load-description";
 import type { RequestValidator } from "../../../runtime/index";
 import { REPO_ROOT, makeTempDir, removeDir, runtimeImportFor, typeCheck } from "../../fixtures/golden/compile";
 
@@ -40,7 +40,7 @@ beforeAll(async () => {
     writeFileSync(path.join(dir, `consumer-${version}.ts`), TEMPLATE.replace("__FLOW_MODULE__", `./${version}/signing/index.js`));
   }
   const model = async (file: string): Promise<FlowModel> => {
-    const loaded = await loadDescriptionOrThrow(file, path.relative(REPO_ROOT, file));
+    const loaded = parseDescriptionOrThrow(readFileSync(file), path.relative(REPO_ROOT, file));
     return buildFlowModelOrThrow(loaded);
   };
   changes = compareFlowModels(await model(V1), await model(V2)).changes;

@@ -1,0 +1,71 @@
+/**
+ * outputDir must be a folder flowsmith owns. Checked right after the config
+ * is loaded, before any description or manifest is read, so a config that
+ * points outputDir at the project (".", "..", "flows", "src") is refused
+ * before anything could be written or deleted there.
+ */
+import { lstat, readdir, readlink, realpath } from "node:fs/promises";
+import path from "node:path";
+import type { ResolvedConfig } from "../config/config-types.js";
+import { CodegenError } from "../errors.js";
+import { isSameOrInside } from "./file-tree.js";
+
+/** Names that mark a folder as someone's project or repository, anywhere under outputDir. */
+const PROJECT_MARKERS = ["package.json", ".git"];
+
+export async function assertOutputDirSafeOrThrow(config: ResolvedConfig): Promise<void> {
+  const unsafe = (reason: string) =>
+    new CodegenError(
+      "UNSAFE_OUTPUT_DIR",
+      `outputDir ${config.outputDisplay} ${reason}. flowsmith replaces what is in outputDir, so it must be a folder of its own, such as "generated"; change "outputDir"`,
+      { file: config.configDisplay, pointer: "#/outputDir" },
+    );
+  const outputDir = config.outputDir;
+  const stat = await lstat(outputDir).catch(() => undefined);
+  if (stat?.isSymbolicLink()) throw unsafe(`is a symbolic link (to ${await readlink(outputDir)})`);
+  if (stat && !stat.isDirectory()) throw unsafe("is a file, not a folder");
+
+  // Compared as written and through real paths, so neither a symlinked parent nor `a/../b` hides an overlap.
+  const outputDirs = [outputDir, await realPathOfExisting(outputDir)];
+  const configDir = path.dirname(config.configPath);
+  const configDirs = [configDir, await realPathOfExisting(configDir)];
+  if (outputDirs.some((out) => configDirs.includes(out))) throw unsafe(`is the folder of the config (${config.configDisplay})`);
+  if (outputDirs.some((out) => configDirs.some((dir) => isSameOrInside(dir, out)))) {
+    throw unsafe(`contains the config (${config.configDisplay})`);
+  }
+  for (const flow of config.flows) {
+    if (flow.source.kind !== "file") continue;
+    const description = [flow.source.path, await realPathOfExisting(flow.source.path)];
+    if (outputDirs.some((out) => description.some((file) => isSameOrInside(file, out)))) {
+      throw unsafe(`contains the description ${flow.source.display} (${flow.pointer})`);
+    }
+  }
+  if (stat) {
+    const marker = await findMarker(outputDir);
+    if (marker) throw unsafe(`contains ${marker}, so it holds a project of its own`);
+  }
+}
+
+/** The real path of `file`, or of its nearest existing folder joined with the rest. */
+async function realPathOfExisting(file: string): Promise<string> {
+  try {
+    return await realpath(file);
+  } catch {
+    const parent = path.dirname(file);
+    return parent === file ? file : path.join(await realPathOfExisting(parent), path.basename(file));
+  }
+}
+
+/** Breadth first, without following links: a marker near the top is found without walking a big tree. */
+async function findMarker(root: string): Promise<string | undefined> {
+  const queue = [""];
+  for (let relative = queue.shift(); relative !== undefined; relative = queue.shift()) {
+    const children = await readdir(path.join(root, relative), { withFileTypes: true }).catch(() => []);
+    for (const child of children) {
+      const childPath = relative === "" ? child.name : `${relative}/${child.name}`;
+      if (PROJECT_MARKERS.includes(child.name)) return childPath;
+      if (child.isDirectory()) queue.push(childPath);
+    }
+  }
+  return undefined;
+}

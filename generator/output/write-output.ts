@@ -1,0 +1,137 @@
+/**
+ * The two ways a run ends: compare the plan with outputDir (--check), or
+ * make outputDir hold it, all at once. A write stages the new set beside
+ * outputDir and swaps it in with two renames (interrupted-write.ts says how
+ * an interruption at any point is finished or undone by the next run).
+ * Files flowsmith did not write are carried over as they are and reported;
+ * a planned path taken by one of them stops the write before it starts.
+ */
+import { chmod, copyFile, lstat, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { CodegenError } from "../errors.js";
+import { crashPoint } from "./crash-points.js";
+import { previousDirOf, removePreviousDir, stagingDirOf } from "./interrupted-write.js";
+import { differsOnlyInGenerator, MANIFEST_FILE, sha256, type GeneratorStamp } from "./manifest.js";
+import type { OutputDirState } from "./output-dir.js";
+import { compareWithDisk, type FileChange, type KeptFile, type OutputPlan } from "./output-plan.js";
+
+export interface CheckOutcome {
+  /** Files a write would add, change or delete; empty when outputDir is up to date. */
+  readonly changes: readonly FileChange[];
+  readonly kept: readonly KeptFile[];
+  /** Set when the manifest differs only in the generator that wrote it (the files are the same): that generator. */
+  readonly otherGenerator?: { readonly generator?: GeneratorStamp };
+  /**
+   * Changed files whose hash the manifest records as it is on disk: edited
+   * along with the manifest, so a write would reuse them; only --force
+   * replaces them.
+   */
+  readonly editedWithManifest: readonly string[];
+}
+
+export async function checkOutput(plan: OutputPlan, output: OutputDirState): Promise<CheckOutcome> {
+  const { changes, kept } = await compareWithDisk(plan, output);
+  const editedWithManifest: string[] = [];
+  for (const change of changes) {
+    if (change.reason !== "changed" || change.path === MANIFEST_FILE) continue;
+    const hash = sha256(await readFile(path.join(output.dir, change.path)));
+    if (output.written.get(change.path) === hash) editedWithManifest.push(change.path);
+  }
+  const manifest = changes.find((change) => change.path === MANIFEST_FILE && change.reason === "changed");
+  const otherGenerator =
+    manifest && differsOnlyInGenerator(await readFile(path.join(output.dir, MANIFEST_FILE), "utf8"), plan.files.get(MANIFEST_FILE) ?? "");
+  if (!otherGenerator) return { changes, kept, editedWithManifest };
+  return { changes: changes.filter((change) => change !== manifest), kept, otherGenerator, editedWithManifest };
+}
+
+export interface WriteOutcome {
+  /** What differed before the write: files added, changed or deleted. Empty when nothing was written. */
+  readonly changes: readonly FileChange[];
+  readonly kept: readonly KeptFile[];
+  /** Files of the old outputDir that could not be matched with the new one, left in the previous folder (never expected). */
+  readonly unverified: readonly string[];
+}
+
+export async function writeOutputOrThrow(plan: OutputPlan, output: OutputDirState): Promise<WriteOutcome> {
+  const { changes, kept, conflicts } = await compareWithDisk(plan, output);
+  if (conflicts.length > 0) {
+    throw new CodegenError(
+      "OUTPUT_CONFLICT",
+      `flowsmith would replace ${conflicts.map((file) => `${output.display}/${file}`).join(", ")}, which it did not write; move it out of outputDir (or give the flow another "name") and run again`,
+      { file: output.display },
+    );
+  }
+  if (changes.length === 0) return { changes, kept, unverified: [] };
+  const unverified = await replaceOutputDirOrThrow(plan, kept, output.dir);
+  return { changes, kept, unverified };
+}
+
+async function replaceOutputDirOrThrow(plan: OutputPlan, kept: readonly KeptFile[], outputDir: string): Promise<string[]> {
+  const staging = stagingDirOf(outputDir);
+  const previous = previousDirOf(outputDir);
+  const fail = (error: unknown) =>
+    new CodegenError("WRITE_FAILED", `could not write the output, nothing was changed: ${(error as Error).message}`, { file: outputDir }, { cause: error });
+  try {
+    await stageOrThrow(plan, kept, outputDir, staging);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw fail(error);
+  }
+  const hadOutput = await lstat(outputDir).then(
+    () => true,
+    () => false,
+  );
+  try {
+    if (hadOutput) await rename(outputDir, previous);
+    crashPoint("old-moved-aside");
+    try {
+      await rename(staging, outputDir);
+    } catch (error) {
+      if (hadOutput) await rename(previous, outputDir);
+      throw error;
+    }
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw fail(error);
+  }
+  crashPoint("swapped");
+  return hadOutput ? removePreviousDir(previous, outputDir) : [];
+}
+
+/** The whole new set in the staging folder; its manifest last, so a complete manifest means a complete set. */
+async function stageOrThrow(plan: OutputPlan, kept: readonly KeptFile[], outputDir: string, staging: string): Promise<void> {
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  let staged = 0;
+  for (const [file, content] of plan.files) {
+    if (file === MANIFEST_FILE) continue;
+    await writeInto(path.join(staging, file), content);
+    if ((staged += 1) === 1) crashPoint("staging-partial");
+  }
+  for (const file of [...plan.keep, ...kept.map((entry) => entry.path)]) {
+    await copyEntryOrThrow(path.join(outputDir, file), path.join(staging, file));
+    if ((staged += 1) === 1) crashPoint("staging-partial");
+  }
+  const manifest = path.join(staging, `${MANIFEST_FILE}.partial`);
+  await writeFile(manifest, plan.files.get(MANIFEST_FILE) ?? "");
+  await rename(manifest, path.join(staging, MANIFEST_FILE));
+  crashPoint("staging-complete");
+}
+
+/** Files keep their bytes and mode, links their target, empty folders stay folders; nothing else can be carried over. */
+async function copyEntryOrThrow(from: string, to: string): Promise<void> {
+  const stat = await lstat(from).catch(() => undefined);
+  if (!stat) return; // A kept flow's file the user deleted: nothing to carry over.
+  await mkdir(path.dirname(to), { recursive: true });
+  if (stat.isSymbolicLink()) await symlink(await readlink(from), to);
+  else if (stat.isDirectory()) await mkdir(to, { recursive: true });
+  else if (stat.isFile()) {
+    await copyFile(from, to);
+    await chmod(to, stat.mode);
+  } else throw new Error(`${from} is not a file, link or folder, so it cannot be carried over; move it out of outputDir`);
+}
+
+async function writeInto(file: string, content: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+}

@@ -1,0 +1,280 @@
+/**
+ * The codegen run, step by step: load config → read descriptions → build
+ * models → emit (emit/ formats its text with prettier) → plan → write or
+ * check. Each step is a module of its own folder (config/, read/, model/,
+ * emit/, output/); this file strings them together. Library code: it
+ * returns results and throws CodegenError; only cli.ts prints and exits.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { loadConfigOrThrow } from "./config/load-config.js";
+import type { ResolvedConfig, ResolvedFlowConfig } from "./config/config-types.js";
+import { CodegenError } from "./errors.js";
+import { inThisThread, type Executor } from "./executor.js";
+import { generatorStamp } from "./output/fingerprint.js";
+import { sha256, type GeneratorStamp, type ManifestFlow, type ManifestIndex } from "./output/manifest.js";
+import { openOutputDirOrThrow, type OutputDirState } from "./output/output-dir.js";
+import { planOutput, type FileChange, type KeptFile, type PlannedFiles } from "./output/output-plan.js";
+import { assertOutputDirSafeOrThrow } from "./output/output-safety.js";
+import { checkOutput, writeOutputOrThrow } from "./output/write-output.js";
+import { readSourceOrThrow } from "./read/read-source.js";
+import type { Environment } from "@flowsmith/runtime";
+
+export interface CodegenOptions {
+  /** Default "codegen.config.json" in the working directory. */
+  readonly configPath?: string;
+  /** Regenerate every selected flow and compare bytes with outputDir; write nothing. Default false. */
+  readonly check?: boolean;
+  /** Only these flows, by the config's name or, for a flow without one, the name derived from its title. Default: all. */
+  readonly flows?: readonly string[];
+  /** A write regenerates even the flows the manifest shows unchanged. Default false. */
+  readonly force?: boolean;
+  /** How per-flow work is spread. Default: this thread, one flow after another. */
+  readonly executor?: Executor;
+  /** Called as each flow is done (generated, reused or left out), in config order. */
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+export interface Progress {
+  readonly done: number;
+  readonly total: number;
+  readonly flow: string;
+}
+
+export interface FlowReport {
+  readonly name: string;
+  readonly id: string;
+  readonly version: number;
+  readonly environment: Environment;
+  /** `<outputDir>/<name>`, for messages. */
+  readonly output: string;
+  readonly ms: number;
+  /** generated: emitted this run; unchanged: a write reused the files on disk; checked: emitted and compared (--check). */
+  readonly status: "generated" | "unchanged" | "checked";
+}
+
+export interface CodegenResult {
+  readonly config: ResolvedConfig;
+  /** The flows generated, reused or checked, in config order; not those left out by --flow. */
+  readonly flows: readonly FlowReport[];
+  /** Check: what a write would add, change or delete. Write: what it added, changed or deleted. */
+  readonly changes: readonly FileChange[];
+  /** Found under outputDir and not flowsmith's to replace or delete: kept as they are. */
+  readonly kept: readonly KeptFile[];
+  /** Flows left out by --flow that have no output yet (config pointers). */
+  readonly notGenerated: readonly string[];
+  /** Check: the manifest differs only in the flowsmith that wrote it (the files are the same). */
+  readonly otherGenerator?: { readonly generator?: GeneratorStamp };
+  /** Check: changed files the manifest agrees with (edited along with it): a write reuses them, --force replaces them. */
+  readonly editedWithManifest: readonly string[];
+  /** Interrupted writes finished or undone before this run, one sentence each. */
+  readonly recovered: readonly string[];
+  /** Write: files of the old outputDir that could not be matched with the new one (left beside it; never expected). */
+  readonly unverified: readonly string[];
+}
+
+export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenResult> {
+  const mode = options.check ? "check" : "write";
+  // 1. The config; outputDir must be a folder flowsmith owns, checked before anything else is read.
+  const config = await loadConfigOrThrow(options.configPath);
+  await assertOutputDirSafeOrThrow(config);
+  const output = await openOutputDirOrThrow(config, mode);
+  const run: Run = {
+    config,
+    output,
+    mode,
+    generator: await generatorStamp(),
+    reuse: mode === "write" && !options.force,
+    selected: options.flows && options.flows.length > 0 ? new Set(options.flows) : undefined,
+    progress: progressCounter(config.flows.length, options.onProgress),
+  };
+  // 2-4. Per flow: read its description, build its model, emit its files.
+  const flows = await (options.executor ?? inThisThread).map(config.flows, (flow) => generateFlowOrThrow(flow, run));
+  rejectUnknownFlowsOrThrow(flows, run);
+  const planned = plannedFlowsOrThrow(flows, config);
+  const index = await generateIndexOrThrow([...planned.keys()], run);
+  // 5. What outputDir should hold; 6. compare it with outputDir, or make outputDir hold it.
+  const plan = planOutput(planned, index, run.generator);
+  const outcome = mode === "check" ? await checkOutput(plan, output) : await writeOutputOrThrow(plan, output);
+  return {
+    config,
+    flows: flows.flatMap((flow) => (flow.report ? [flow.report] : [])),
+    notGenerated: flows.filter((flow) => !flow.entry).map((flow) => flow.pointer),
+    recovered: output.recovered,
+    unverified: [],
+    editedWithManifest: [],
+    ...outcome,
+  };
+}
+
+interface Run {
+  readonly config: ResolvedConfig;
+  readonly output: OutputDirState;
+  readonly mode: "write" | "check";
+  readonly generator: GeneratorStamp;
+  /** A write without --force: flows the manifest shows unchanged are not regenerated. */
+  readonly reuse: boolean;
+  /** --flow names; undefined = every flow. */
+  readonly selected?: ReadonlySet<string>;
+  readonly progress: (flow: string) => void;
+}
+
+interface FlowOutcome {
+  readonly pointer: string;
+  /** The config's name, or the one derived from the title (a flow is read to learn it). */
+  readonly name: string;
+  /** Undefined for a flow left out by --flow that has no output yet. */
+  readonly entry?: ManifestFlow;
+  /** New content; undefined when flowsmith's files on disk stay as they are. */
+  readonly files?: ReadonlyMap<string, string>;
+  /** Undefined for flows left out by --flow. */
+  readonly report?: FlowReport;
+}
+
+/** One flow: read its description → build its model → emit its files (emit/ formats them with prettier). */
+async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<FlowOutcome> {
+  const started = performance.now();
+  const known = flow.name ?? nameInManifest(flow, run);
+  if (known !== undefined && isLeftOut(known, run)) return leftOut(flow, known, run);
+  const where = { pointer: flow.pointer, configFile: run.config.configDisplay, ...(flow.name ? { flow: flow.name } : {}) };
+  const source = await readSourceOrThrow(flow.source, where);
+  const inputsHash = sha256([run.config.runtimeImport, flow.name ?? "", source.display, sha256(source.bytes)].join("\n"));
+  const reused = run.reuse ? await reusableOrUndefined(inputsHash, run) : undefined;
+  if (reused) return done(flow, reused.name, reused.entry, undefined, started, run);
+  const steps = await generationSteps();
+  try {
+    const description = steps.parseDescriptionOrThrow(source.bytes, source.display);
+    const model = steps.buildFlowModelOrThrow(description, flow.name ? { name: flow.name } : {});
+    if (isLeftOut(model.name, run)) return leftOut(flow, model.name, run);
+    const files = new Map((await steps.emitFlowOrThrow(model, { runtimeImport: run.config.runtimeImport })).map((file) => [file.path, file.content]));
+    const hashes = Object.fromEntries([...files].map(([file, content]) => [file, sha256(content)]));
+    const { id, version, environment } = model;
+    return done(flow, model.name, { source: source.display, inputsHash, id, version, environment, files: hashes }, files, started, run);
+  } catch (error) {
+    throw withFlowName(error, flow.name);
+  }
+}
+
+function done(
+  flow: ResolvedFlowConfig,
+  name: string,
+  entry: ManifestFlow,
+  files: ReadonlyMap<string, string> | undefined,
+  started: number,
+  run: Run,
+): FlowOutcome {
+  run.progress(name);
+  const status = run.mode === "check" ? "checked" : files ? "generated" : "unchanged";
+  const { id, version, environment } = entry;
+  const ms = Math.round(performance.now() - started);
+  const report: FlowReport = { name, id, version, environment, output: `${run.config.outputDisplay}/${name}`, ms, status };
+  return { pointer: flow.pointer, name, entry, ...(files ? { files } : {}), report };
+}
+
+/** A flow left out by --flow keeps what the last run wrote for it, if anything. */
+function leftOut(flow: ResolvedFlowConfig, name: string, run: Run): FlowOutcome {
+  run.progress(name);
+  const entry = run.output.manifest?.flows[name];
+  return { pointer: flow.pointer, name, ...(entry ? { entry } : {}) };
+}
+
+function isLeftOut(name: string, run: Run): boolean {
+  return run.selected !== undefined && !run.selected.has(name);
+}
+
+/** A flow without a name in the config: the name it was generated under last time, if the manifest knows its source. */
+function nameInManifest(flow: ResolvedFlowConfig, run: Run): string | undefined {
+  if (flow.source.kind !== "file") return undefined;
+  const display = flow.source.display;
+  return Object.entries(run.output.manifest?.flows ?? {}).find(([, entry]) => entry.source === display)?.[0];
+}
+
+/** The same inputs under the same generator, and every file still as written: nothing to regenerate. */
+async function reusableOrUndefined(inputsHash: string, run: Run): Promise<{ name: string; entry: ManifestFlow } | undefined> {
+  const manifest = run.output.manifest;
+  if (manifest?.generator?.fingerprint !== run.generator.fingerprint) return undefined;
+  const found = Object.entries(manifest.flows).find(([, entry]) => entry.inputsHash === inputsHash);
+  if (!found || !(await filesAsWritten(found[1].files, run.output))) return undefined;
+  return { name: found[0], entry: found[1] };
+}
+
+async function filesAsWritten(files: Readonly<Record<string, string>>, output: OutputDirState): Promise<boolean> {
+  for (const [file, hash] of Object.entries(files)) {
+    const content = await readFile(path.join(output.dir, file)).catch(() => undefined);
+    if (!content || sha256(content) !== hash) return false;
+  }
+  return true;
+}
+
+/** `<outputDir>/index.ts` depends only on the flow names. */
+async function generateIndexOrThrow(names: readonly string[], run: Run): Promise<PlannedFiles<ManifestIndex>> {
+  const sorted = [...names].sort();
+  const inputsHash = sha256(sorted.join("\n"));
+  const previous = run.output.manifest?.index;
+  const sameGenerator = run.output.manifest?.generator?.fingerprint === run.generator.fingerprint;
+  if (run.reuse && sameGenerator && previous?.inputsHash === inputsHash && (await filesAsWritten(previous.files, run.output))) {
+    return { entry: previous };
+  }
+  const file = await (await generationSteps()).emitIndex(sorted.map((name) => ({ name })));
+  return { entry: { inputsHash, files: { [file.path]: sha256(file.content) } }, files: new Map([[file.path, file.content]]) };
+}
+
+function rejectUnknownFlowsOrThrow(flows: readonly FlowOutcome[], run: Run): void {
+  const known = flows.map((flow) => flow.name);
+  const unknown = [...(run.selected ?? [])].filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  throw new CodegenError("UNKNOWN_FLOW", `--flow ${unknown.join(", ")}: no such flow (known: ${known.join(", ")})`, {
+    file: run.config.configDisplay,
+  });
+}
+
+/** The flows that end up in outputDir, by name; two flows may not share one. */
+function plannedFlowsOrThrow(flows: readonly FlowOutcome[], config: ResolvedConfig): Map<string, PlannedFiles<ManifestFlow>> {
+  const planned = new Map<string, PlannedFiles<ManifestFlow> & { pointer: string }>();
+  for (const flow of flows) {
+    if (!flow.entry) continue;
+    const first = planned.get(flow.name);
+    if (first) {
+      throw new CodegenError(
+        "DUPLICATE_NAME",
+        `two flows are named "${flow.name}" (${first.pointer} and ${flow.pointer}); give one a different "name"`,
+        { file: config.configDisplay, pointer: flow.pointer },
+      );
+    }
+    planned.set(flow.name, { entry: flow.entry, ...(flow.files ? { files: flow.files } : {}), pointer: flow.pointer });
+  }
+  return planned;
+}
+
+/** The reader and model builder know the file, not the config's name for the flow: add it. */
+function withFlowName(error: unknown, name: string | undefined): unknown {
+  if (!(error instanceof CodegenError) || error.context.flow || name === undefined) return error;
+  return new CodegenError(error.code, error.detail, { ...error.context, flow: name }, { cause: error });
+}
+
+/**
+ * read/, model/ and emit/ load the OpenAPI schema, ts-morph with its
+ * TypeScript, and prettier: about a second. Loaded on first use, so a run
+ * whose flows are all unchanged (and --help) never pays for them.
+ */
+let steps: Promise<GenerationSteps> | undefined;
+type GenerationSteps = typeof import("./read/load-description.js") &
+  typeof import("./model/build-flow-model.js") &
+  typeof import("./emit/emit-flow.js") &
+  typeof import("./emit/emit-index.js");
+
+function generationSteps(): Promise<GenerationSteps> {
+  steps ??= Promise.all([
+    import("./read/load-description.js"),
+    import("./model/build-flow-model.js"),
+    import("./emit/emit-flow.js"),
+    import("./emit/emit-index.js"),
+  ]).then(([read, model, emitFlow, emitIndex]) => ({ ...read, ...model, ...emitFlow, ...emitIndex }));
+  return steps;
+}
+
+function progressCounter(total: number, onProgress: CodegenOptions["onProgress"]): (flow: string) => void {
+  let count = 0;
+  return (flow) => onProgress?.({ done: (count += 1), total, flow });
+}
