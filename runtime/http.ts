@@ -79,30 +79,46 @@ function wrapResponse(
   deadline: Deadline,
   lifecycle: ClientLifecycle,
 ): HttpResponse {
-  const body = response.body;
-  return {
-    status: response.statusCode,
-    headers: response.headers,
-    async text(limitBytes = DEFAULT_TEXT_LIMIT) {
-      try {
-        // A declared length within the limit is read by undici in one go; otherwise chunk by chunk, up to the limit.
-        return declaredLength(response.headers) <= limitBytes ? await body.text() : await readText(body, limitBytes);
-      } catch (error) {
-        throw transportError(error, req, deadline, lifecycle);
-      } finally {
-        deadline.release();
-      }
-    },
-    stream() {
-      deadline.stop();
-      return body;
-    },
-    async discard() {
-      deadline.release();
-      // dump() reads a small rest so the connection can be reused, else destroys it.
-      await body.dump().catch(() => undefined);
-    },
-  };
+  return new UndiciResponse(response, req, deadline, lifecycle);
+}
+
+/** A class, not an object of closures: one allocation per response on the hot path. */
+class UndiciResponse implements HttpResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+
+  constructor(
+    private readonly response: Dispatcher.ResponseData,
+    private readonly req: HttpRequest,
+    private readonly deadline: Deadline,
+    private readonly lifecycle: ClientLifecycle,
+  ) {
+    this.status = response.statusCode;
+    this.headers = response.headers;
+  }
+
+  async text(limitBytes = DEFAULT_TEXT_LIMIT): Promise<string> {
+    const body = this.response.body;
+    try {
+      // A declared length within the limit is read by undici in one go; otherwise chunk by chunk, up to the limit.
+      return declaredLength(this.headers) <= limitBytes ? await body.text() : await readText(body, limitBytes);
+    } catch (error) {
+      throw transportError(error, this.req, this.deadline, this.lifecycle);
+    } finally {
+      this.deadline.release();
+    }
+  }
+
+  stream(): Readable {
+    this.deadline.stop();
+    return this.response.body;
+  }
+
+  async discard(): Promise<void> {
+    this.deadline.release();
+    // dump() reads a small rest so the connection can be reused, else destroys it.
+    await this.response.body.dump().catch(() => undefined);
+  }
 }
 
 /** Content-Length as a number; NaN when absent or unreadable. */
@@ -135,7 +151,9 @@ function transportError(error: unknown, req: HttpRequest, deadline: Deadline, li
   if (deadline.timedOut) return new TimeoutError(req.method, req.displayPath, req.timeoutMs);
   if (req.signal?.aborted) return new AbortError(req.method, req.displayPath, { cause: req.signal.reason });
   if ((error as { code?: unknown } | null)?.code === "UND_ERR_INVALID_ARG") {
-    return new FlowsmithError("INVALID_REQUEST", `${req.method} ${req.displayPath}: ${(error as Error).message}`, { cause: error });
+    return new FlowsmithError("INVALID_REQUEST", `${req.method} ${req.displayPath}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return new NetworkError(req.method, req.displayPath, { cause: error });
 }
