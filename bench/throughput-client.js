@@ -30,7 +30,10 @@ async function main(settings) {
     const serverCpu = Object.fromEntries(phases.map((phase) => [phase, []]));
     for (const phase of phases) await measure(tools[phase], settings.warmupMs);
     for (let round = 0; round < settings.rounds; round += 1) {
-      for (const phase of rotated(phases, round)) {
+      // Rotating alone keeps the cyclic order, so each tool would always follow the same neighbour
+      // (undici after flowsmith, one of them after the slow openapi-fetch); every other round runs backwards.
+      const order = round % 2 === 0 ? phases : [...phases].reverse();
+      for (const phase of rotated(order, Math.floor(round / 2))) {
         await server.reset();
         const { completed, elapsedMs } = await measure(tools[phase], settings.durationMs);
         const stats = await server.stats();
