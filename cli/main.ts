@@ -18,6 +18,8 @@ interface CommandModule {
 interface CommandIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  /** The environment commands read (the service's address and credentials); `process` has it. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The same for every command. */
@@ -40,6 +42,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   codegen: { summary: "generate a typed client per flow of codegen.config.json into its outputDir", load: () => import("../generator/cli.js") },
   emulator: { summary: "run a local emulator of the service for the flows of codegen.config.json", load: () => import("../emulator/cli.js") },
   diff: { summary: "compare two descriptions of a flow; exit 1 when a change is breaking", load: () => import("../generator/diff-command.js") },
+  flows: { summary: "list the flows the service publishes to an environment", load: () => import("../generator/flows-command.js") },
+  add: { summary: "fetch a flow from the service, keep its snapshot, and add it to codegen.config.json", load: () => import("../generator/add-command.js") },
 };
 
 export async function main(argv: readonly string[], io: CommandIo = process): Promise<number> {

@@ -8,7 +8,7 @@
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { Environment } from "@flowsmith/runtime";
-import { checkOneVersionPerFlowOrThrow, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
+import { checkOneVersionPerFlowOrThrow, JSON_SCHEMA_AJV_OPTIONS, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
 import { notFound } from "./errors.js";
 import type { EmulatedFlow, EmulatorOptions } from "./options.js";
 import { EMULATOR_DEFAULTS } from "./options.js";
@@ -39,7 +39,7 @@ export class FlowCatalog {
     const given = options.flows ?? (await loadConfiguredFlowsOrThrow(options.configPath ?? EMULATOR_DEFAULTS.configPath));
     const flows = given.map((entry): EmulatedFlow => ("model" in entry ? entry : { model: entry }));
     checkOneVersionPerFlowOrThrow(flows.map((flow) => flow.model));
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    const ajv = new Ajv({ ...JSON_SCHEMA_AJV_OPTIONS, allErrors: true, strict: false });
     addFormats(ajv);
     return new FlowCatalog(
       flows.map((flow) => ({

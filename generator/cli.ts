@@ -7,14 +7,17 @@
  */
 import { parseArgs } from "node:util";
 import { createProgressLine } from "./cli-progress.js";
+import type { Env } from "./config/load-config.js";
 import { CodegenError } from "./errors.js";
 import { MANIFEST_FILE, type GeneratorStamp } from "./output/manifest.js";
-import { runCodegen, type CodegenResult, type FlowReport } from "./pipeline.js";
+import { runCodegen, type CodegenResult, type FlowReport, type SnapshotChange } from "./pipeline.js";
 import { flowsmithVersion, runtimeVersion } from "./versions.js";
 
 interface CliIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  /** Where the service's address and credentials are read. Default process.env. */
+  readonly env?: Env;
 }
 
 /** Every option, once: parseArgs reads it, and so does the usage text. */
@@ -25,6 +28,10 @@ const OPTIONS = {
     help: "regenerate, compare with outputDir byte for byte, write nothing; exit 1 listing what differs",
   },
   force: { type: "boolean", help: "regenerate every flow, also those the manifest shows unchanged (a write only; --check always does)" },
+  refresh: {
+    type: "boolean",
+    help: "fetch every api flow (with --flow: those named) from the service again, store its snapshot and regenerate; with --check, compare without writing",
+  },
   flow: {
     type: "string",
     multiple: true,
@@ -42,6 +49,14 @@ outputDir must be a folder flowsmith owns: it refuses the config's folder, a
 folder holding the config, a description, a package.json or a .git, a
 symbolic link, and, on a first run, a folder that already holds files.
 
+A flow whose source is "api" is generated from its snapshot (default
+flows/<name>.json). Only a missing snapshot (on a write) or --refresh goes to
+the service: FLOWSMITH_BASE_URL and FLOWSMITH_AUTH_URL (or "service" in the
+config) say where it is, FLOWSMITH_STAGING_CLIENT_ID/_SECRET and
+FLOWSMITH_LIVE_CLIENT_ID/_SECRET are the API clients. When a flow's
+description differs from the one its output came from, the run prints what
+changed, each change breaking or compatible.
+
 Options:
 ${Object.entries(OPTIONS)
   .map(([name, option]) => {
@@ -50,7 +65,7 @@ ${Object.entries(OPTIONS)
   })
   .join("\n")}
 
-Exit codes: 0 written or up to date, 1 an error or (with --check) out-of-date output, 2 usage error.
+Exit codes: 0 written or up to date, 1 an error or (with --check) out-of-date output or snapshots, 2 usage error.
 `;
 
 export async function run(args: readonly string[], io: CliIo = process): Promise<number> {
@@ -71,6 +86,8 @@ export async function run(args: readonly string[], io: CliIo = process): Promise
       ...(values.config !== undefined ? { configPath: values.config } : {}),
       check,
       force: values.force ?? false,
+      refresh: values.refresh ?? false,
+      env: io.env ?? process.env,
       flows: values.flow ?? [],
       onProgress: (step) => {
         progress.update(step);
@@ -78,6 +95,9 @@ export async function run(args: readonly string[], io: CliIo = process): Promise
     });
     progress.end();
     printRun(result, io);
+    if (values.refresh && !result.config.flows.some((flow) => flow.source.kind === "api")) {
+      io.stderr.write(`note: --refresh fetches flows whose source is "api"; ${result.config.configDisplay} has none\n`);
+    }
     return check ? reportCheck(result, io) : reportWrite(result, io);
   } catch (error) {
     progress.end();
@@ -104,6 +124,25 @@ function printRun(result: CodegenResult, io: CliIo): void {
   for (const file of result.unverified) io.stderr.write(`note: kept ${file} beside ${out}/: flowsmith could not match it with the new output\n`);
 }
 
+/** Per flow whose description moved: the report's lines, after a blank line. */
+function changeReports(result: CodegenResult): string[] {
+  return result.flows.flatMap((flow) => (flow.changed ? ["", ...flow.changed.lines] : []));
+}
+
+function breakingNote(result: CodegenResult): string[] {
+  const breaking = result.flows.filter((flow) => flow.changed?.breaking).map((flow) => flow.name);
+  if (breaking.length === 0) return [];
+  return [
+    "",
+    `Breaking changes in ${breaking.join(", ")}: calls written for the old version may no longer compile or be accepted; run your type check (tsc) to find them.`,
+  ];
+}
+
+function snapshotLine(snapshot: SnapshotChange, written: boolean): string {
+  const what = snapshot.reason === "added" ? "new snapshot" : "snapshot changed";
+  return written ? `Wrote ${snapshot.path} (${what}: flow ${snapshot.flow}).` : `  ${snapshot.reason.padEnd(8)} ${snapshot.path} (${what}: flow ${snapshot.flow})`;
+}
+
 function formatFlowLine(flow: FlowReport): string {
   const took = flow.status === "unchanged" ? "" : ` in ${flow.ms} ms`;
   return `  ${flow.name.padEnd(24)} ${flow.id}  v${String(flow.version).padEnd(3)} ${flow.environment.padEnd(7)} → ${flow.output}  ${flow.status}${took}`;
@@ -112,12 +151,27 @@ function formatFlowLine(flow: FlowReport): string {
 function reportCheck(result: CodegenResult, io: CliIo): number {
   const out = result.config.outputDisplay;
   if (result.otherGenerator) io.stdout.write(`note: ${out}/${MANIFEST_FILE} ${otherGeneratorNote(result.otherGenerator.generator)}\n`);
-  if (result.changes.length === 0) {
+  if (result.changes.length === 0 && result.snapshots.length === 0) {
     io.stdout.write(`${out}/ is up to date.\n`);
     return 0;
   }
-  io.stderr.write(`${out}/ is out of date; ${result.changes.length} file(s) differ from what the descriptions produce:\n`);
-  for (const change of result.changes) io.stderr.write(`  ${change.reason.padEnd(8)} ${out}/${change.path}\n`);
+  if (result.snapshots.length > 0) {
+    io.stderr.write(`${result.snapshots.length} snapshot(s) differ from what the service publishes now:\n`);
+    for (const snapshot of result.snapshots) io.stderr.write(`${snapshotLine(snapshot, false)}\n`);
+  }
+  if (result.changes.length > 0) {
+    io.stderr.write(`${out}/ is out of date; ${result.changes.length} file(s) differ from what the descriptions produce:\n`);
+    for (const change of result.changes) io.stderr.write(`  ${change.reason.padEnd(8)} ${out}/${change.path}\n`);
+  }
+  const moved = result.flows.filter((flow) => flow.changed);
+  if (moved.length > 0) {
+    io.stderr.write(`The description of ${moved.map((flow) => flow.name).join(", ")} changed since ${out}/ was generated:\n`);
+    io.stderr.write(`${[...changeReports(result).slice(1), ...breakingNote(result)].join("\n")}\n`);
+  }
+  if (result.snapshots.length > 0) {
+    io.stderr.write("Run `npx flowsmith codegen --refresh` and commit the result.\n");
+    return 1;
+  }
   io.stderr.write(
     result.editedWithManifest.length > 0
       ? "Run `npx flowsmith codegen --force` and commit the result: the manifest was edited to agree with the changed files, so a run without --force would keep them.\n"
@@ -141,6 +195,9 @@ function otherGeneratorNote(stamp: GeneratorStamp | undefined): string {
 function reportWrite(result: CodegenResult, io: CliIo): number {
   const count = result.changes.length;
   const out = result.config.outputDisplay;
+  const reports = changeReports(result);
+  if (reports.length > 0) io.stdout.write(`${[...reports, ...breakingNote(result), ""].join("\n")}\n`);
+  for (const snapshot of result.snapshots) io.stdout.write(`${snapshotLine(snapshot, true)}\n`);
   io.stdout.write(count === 0 ? `${out}/ already up to date; nothing written.\n` : `Wrote ${out}/ (${count} file(s) changed).\n`);
   return 0;
 }

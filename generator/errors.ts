@@ -4,16 +4,26 @@ export type CodegenErrorCode =
   | "CONFIG_NOT_FOUND"
   | "CONFIG_INVALID"
   | "SOURCE_NOT_FOUND"
-  | "SOURCE_UNSUPPORTED"
+  | "SNAPSHOT_MISSING"
+  | "SNAPSHOT_CONFLICT"
+  | "SNAPSHOT_MISMATCH"
+  | "VERSION_MISMATCH"
+  | "SERVICE_NOT_CONFIGURED"
+  | "CREDENTIALS_MISSING"
+  | "FETCH_FAILED"
+  | "SECRET_IN_DESCRIPTION"
   | "SYNTAX_ERROR"
   | "NOT_OPENAPI_3"
   | "INVALID_OPENAPI"
   | "NOT_A_FLOW_DESCRIPTION"
+  | "UNSAFE_FLOW_ID"
   | "PATH_MISMATCH"
   | "DANGLING_REF"
   | "NO_REQUEST_BODY"
   | "UNSUPPORTED_CONSTRUCT"
   | "INVALID_SCHEMA"
+  | "TOO_DEEP"
+  | "TOO_LARGE"
   | "DUPLICATE_NAME"
   | "DUPLICATE_FLOW"
   | "UNKNOWN_FLOW"
@@ -49,11 +59,24 @@ export class CodegenError extends Error {
 
 function formatMessage(detail: string, context: CodegenErrorContext): string {
   const where = [
-    context.file && (context.line ? `${context.file}:${context.line}` : context.file),
+    context.file && (context.line ? `${context.file}:${String(context.line)}` : context.file),
     context.pointer,
   ]
     .filter(Boolean)
     .join(" ");
   const flow = context.flow ? `flow "${context.flow}": ` : "";
-  return where ? `${flow}${where}: ${detail}` : `${flow}${detail}`;
+  return printable(where ? `${flow}${where}: ${detail}` : `${flow}${detail}`);
+}
+
+/**
+ * Names and pointers in a message come from the description: its control
+ * characters (an escape sequence a terminal would act on), line separators and
+ * bidirectional overrides are shown as `\uXXXX` instead. The context keeps them exact.
+ */
+function printable(message: string): string {
+  return message.replace(
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

@@ -4,6 +4,6 @@
  * flow's rules are read one way everywhere.
  */
 export { loadFlowsOrThrow, type LoadedFlow } from "./load-flows.js";
-export { toJsonSchema, type JsonSchema } from "./model/json-schema.js";
+export { JSON_SCHEMA_AJV_OPTIONS, toJsonSchema, type JsonSchema } from "./model/json-schema.js";
 export { checkOneVersionPerFlowOrThrow } from "./model/unique-flows.js";
 export type { FlowModel, ObjectSchema, PartName, Schema } from "./model/types.js";

@@ -1,25 +1,33 @@
 /**
- * The codegen run, step by step: load config → read descriptions → build
- * models → emit (emit/ formats its text with prettier) → plan → write or
- * check. Each step is a module of its own folder (config/, read/, model/,
- * emit/, output/); this file strings them together. Library code: it
- * returns results and throws CodegenError; only cli.ts prints and exits.
+ * The codegen run, step by step: load config → read (or, for api flows,
+ * fetch) descriptions → build models → emit (emit/ formats its text with
+ * prettier) → plan → write or check → write fetched snapshots. Each step is
+ * a module of its own folder (config/, fetch/, read/, model/, emit/,
+ * output/); this file strings them together. Library code: it returns
+ * results and throws CodegenError; only cli.ts prints and exits.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { loadConfigOrThrow } from "./config/load-config.js";
+import { loadConfigOrThrow, type Env } from "./config/load-config.js";
 import type { ResolvedConfig, ResolvedFlowConfig } from "./config/config-types.js";
 import { CodegenError } from "./errors.js";
 import { inThisThread, type Executor } from "./executor.js";
+import { checkApiFlowOrThrow, readApiSourceOrThrow, type FetchedSnapshot } from "./fetch/api-source.js";
+import { ServiceClients } from "./fetch/service-clients.js";
+import { writeSnapshotOrThrow } from "./fetch/snapshot.js";
+import { rejectTwoVersionsOfOneFlowOrThrow, type ConfigFlow } from "./duplicate-flows.js";
+import { changeSinceCopyOrUndefined, descriptionCopyPath, type DescriptionChange } from "./output/description-copy.js";
+import { descriptionJson } from "./output/description-json.js";
 import { generatorStamp } from "./output/fingerprint.js";
 import { sha256, type GeneratorStamp, type ManifestFlow, type ManifestIndex } from "./output/manifest.js";
 import { openOutputDirOrThrow, type OutputDirState } from "./output/output-dir.js";
 import { planOutput, type FileChange, type KeptFile, type PlannedFiles } from "./output/output-plan.js";
 import { assertOutputDirSafeOrThrow } from "./output/output-safety.js";
 import { checkOutput, writeOutputOrThrow } from "./output/write-output.js";
-import { readSourceOrThrow } from "./read/read-source.js";
+import { readSourceOrThrow, type SourceBytes, type SourceContext } from "./read/read-source.js";
 import type { Environment } from "@flowsmith/runtime";
+import type { ApiSourceRun } from "./fetch/api-source.js";
 
 export interface CodegenOptions {
   /** Default "codegen.config.json" in the working directory. */
@@ -30,6 +38,10 @@ export interface CodegenOptions {
   readonly flows?: readonly string[];
   /** A write regenerates even the flows the manifest shows unchanged. Default false. */
   readonly force?: boolean;
+  /** Fetch every selected api flow from the service again, even where a snapshot exists. Default false. */
+  readonly refresh?: boolean;
+  /** Where FLOWSMITH_BASE_URL, FLOWSMITH_AUTH_URL and the client credentials are read. Default process.env. */
+  readonly env?: Env;
   /** How per-flow work is spread. Default: this thread, one flow after another. */
   readonly executor?: Executor;
   /** Called as each flow is done (generated, reused or left out), in config order. */
@@ -52,6 +64,16 @@ export interface FlowReport {
   readonly ms: number;
   /** generated: emitted this run; unchanged: a write reused the files on disk; checked: emitted and compared (--check). */
   readonly status: "generated" | "unchanged" | "checked";
+  /** Set when the description differs from the one the current output was generated from. */
+  readonly changed?: DescriptionChange;
+}
+
+/** A snapshot fetched this run: written (a write), or one a write would write (--check --refresh). */
+export interface SnapshotChange {
+  /** Relative to the config, posix. */
+  readonly path: string;
+  readonly flow: string;
+  readonly reason: "added" | "changed";
 }
 
 export interface CodegenResult {
@@ -72,14 +94,17 @@ export interface CodegenResult {
   readonly recovered: readonly string[];
   /** Write: files of the old outputDir that could not be matched with the new one (left beside it; never expected). */
   readonly unverified: readonly string[];
+  /** Snapshots of api flows fetched this run whose content is new. */
+  readonly snapshots: readonly SnapshotChange[];
 }
 
 export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenResult> {
   const mode = options.check ? "check" : "write";
   // 1. The config; outputDir must be a folder flowsmith owns, checked before anything else is read.
-  const config = await loadConfigOrThrow(options.configPath);
+  const config = await loadConfigOrThrow(options.configPath, options.env);
   await assertOutputDirSafeOrThrow(config);
   const output = await openOutputDirOrThrow(config, mode);
+  const clients = new ServiceClients(config.service, options.env ?? process.env, config.configDisplay);
   const run: Run = {
     config,
     output,
@@ -88,24 +113,32 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
     reuse: mode === "write" && !options.force,
     selected: options.flows && options.flows.length > 0 ? new Set(options.flows) : undefined,
     progress: progressCounter(config.flows.length, options.onProgress),
+    api: { mode, refresh: options.refresh ?? false, clients },
   };
-  // 2-4. Per flow: read its description, build its model, emit its files.
-  const flows = await (options.executor ?? inThisThread).map(config.flows, (flow) => generateFlowOrThrow(flow, run));
-  rejectUnknownFlowsOrThrow(flows, run);
-  const planned = plannedFlowsOrThrow(flows, config);
-  const index = await generateIndexOrThrow([...planned.keys()], run);
-  // 5. What outputDir should hold; 6. compare it with outputDir, or make outputDir hold it.
-  const plan = planOutput(planned, index, run.generator);
-  const outcome = mode === "check" ? await checkOutput(plan, output) : await writeOutputOrThrow(plan, output);
-  return {
-    config,
-    flows: flows.flatMap((flow) => (flow.report ? [flow.report] : [])),
-    notGenerated: flows.filter((flow) => !flow.entry).map((flow) => flow.pointer),
-    recovered: output.recovered,
-    unverified: [],
-    editedWithManifest: [],
-    ...outcome,
-  };
+  try {
+    // 2-4. Per flow: read (or fetch) its description, build its model, emit its files.
+    const flows = await (options.executor ?? inThisThread).map(config.flows, (flow) => generateFlowOrThrow(flow, run));
+    rejectUnknownFlowsOrThrow(flows, run);
+    rejectTwoVersionsOfOneFlowOrThrow(inOutputDir(flows), config);
+    const planned = plannedFlowsOrThrow(flows, config);
+    const index = await generateIndexOrThrow([...planned.keys()], run);
+    // 5. What outputDir should hold; 6. compare it with outputDir, or make outputDir hold it; 7. then the snapshots.
+    const plan = planOutput(planned, index, run.generator);
+    const outcome = mode === "check" ? await checkOutput(plan, output) : await writeOutputOrThrow(plan, output);
+    const snapshots = await settleSnapshotsOrThrow(flows, run);
+    return {
+      config,
+      flows: flows.flatMap((flow) => (flow.report ? [flow.report] : [])),
+      notGenerated: flows.filter((flow) => !flow.entry).map((flow) => flow.pointer),
+      recovered: output.recovered,
+      unverified: [],
+      editedWithManifest: [],
+      ...outcome,
+      snapshots,
+    };
+  } finally {
+    await clients.close();
+  }
 }
 
 interface Run {
@@ -118,6 +151,7 @@ interface Run {
   /** --flow names; undefined = every flow. */
   readonly selected?: ReadonlySet<string>;
   readonly progress: (flow: string) => void;
+  readonly api: ApiSourceRun;
 }
 
 interface FlowOutcome {
@@ -130,46 +164,89 @@ interface FlowOutcome {
   readonly files?: ReadonlyMap<string, string>;
   /** Undefined for flows left out by --flow. */
   readonly report?: FlowReport;
+  /** An api flow's description fetched this run, its snapshot not yet written. */
+  readonly fetched?: FetchedSnapshot;
 }
 
-/** One flow: read its description → build its model → emit its files (emit/ formats them with prettier). */
+/** One flow: read (or fetch) its description → build its model → emit its files (emit/ formats them with prettier). */
 async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<FlowOutcome> {
   const started = performance.now();
   const known = flow.name ?? nameInManifest(flow, run);
   if (known !== undefined && isLeftOut(known, run)) return leftOut(flow, known, run);
   const where = { pointer: flow.pointer, configFile: run.config.configDisplay, ...(flow.name ? { flow: flow.name } : {}) };
-  const source = await readSourceOrThrow(flow.source, where);
+  const source = await readFlowSourceOrThrow(flow, where, run);
+  const fetched = source.fetched;
   const inputsHash = sha256([run.config.runtimeImport, flow.name ?? "", source.display, sha256(source.bytes)].join("\n"));
   const reused = run.reuse ? await reusableOrUndefined(inputsHash, run) : undefined;
-  if (reused) return done(flow, reused.name, reused.entry, undefined, started, run);
+  if (reused) {
+    checkSourceIdentityOrThrow(flow, reused.entry, reused.name, fetched, run);
+    return done(flow, reused.name, reused.entry, { fetched }, started, run);
+  }
   const steps = await generationSteps();
   try {
     const description = steps.parseDescriptionOrThrow(source.bytes, source.display);
     const model = steps.buildFlowModelOrThrow(description, flow.name ? { name: flow.name } : {});
     if (isLeftOut(model.name, run)) return leftOut(flow, model.name, run);
-    const files = new Map((await steps.emitFlowOrThrow(model, { runtimeImport: run.config.runtimeImport })).map((file) => [file.path, file.content]));
+    checkSourceIdentityOrThrow(flow, model, model.name, fetched, run);
+    const emitted = await steps.emitFlowOrThrow(model, { runtimeImport: run.config.runtimeImport });
+    const copy = descriptionJson(description.document);
+    const files = new Map([...emitted.map((file): [string, string] => [file.path, file.content]), [descriptionCopyPath(model.name), copy]]);
+    const changed = await changeSinceCopyOrUndefined(copy, model, run.output);
     const hashes = Object.fromEntries([...files].map(([file, content]) => [file, sha256(content)]));
     const { id, version, environment } = model;
-    return done(flow, model.name, { source: source.display, inputsHash, id, version, environment, files: hashes }, files, started, run);
+    const entry = { source: source.display, inputsHash, id, version, environment, files: hashes };
+    return done(flow, model.name, entry, { files, fetched, changed }, started, run);
   } catch (error) {
     throw withFlowName(error, flow.name);
   }
+}
+
+/** A file source is read; an api source is its snapshot, or fetched (fetch/api-source.ts). */
+async function readFlowSourceOrThrow(
+  flow: ResolvedFlowConfig,
+  where: SourceContext,
+  run: Run,
+): Promise<SourceBytes & { readonly fetched?: FetchedSnapshot }> {
+  if (flow.source.kind === "file") return readSourceOrThrow(flow.source, where);
+  return readApiSourceOrThrow(flow.source, where, run.api);
+}
+
+/** An api flow must be the flow and (when pinned) the version its entry names; a file flow is what it is. */
+function checkSourceIdentityOrThrow(
+  flow: ResolvedFlowConfig,
+  found: Pick<ManifestFlow, "id" | "version" | "environment">,
+  name: string,
+  fetched: FetchedSnapshot | undefined,
+  run: Run,
+): void {
+  if (flow.source.kind !== "api") return;
+  checkApiFlowOrThrow(flow.source, found, fetched !== undefined, { name, pointer: flow.pointer, config: run.config });
 }
 
 function done(
   flow: ResolvedFlowConfig,
   name: string,
   entry: ManifestFlow,
-  files: ReadonlyMap<string, string> | undefined,
+  result: { files?: ReadonlyMap<string, string>; fetched?: FetchedSnapshot | undefined; changed?: DescriptionChange | undefined },
   started: number,
   run: Run,
 ): FlowOutcome {
   run.progress(name);
+  const { files, fetched, changed } = result;
   const status = run.mode === "check" ? "checked" : files ? "generated" : "unchanged";
   const { id, version, environment } = entry;
   const ms = Math.round(performance.now() - started);
-  const report: FlowReport = { name, id, version, environment, output: `${run.config.outputDisplay}/${name}`, ms, status };
-  return { pointer: flow.pointer, name, entry, ...(files ? { files } : {}), report };
+  const report: FlowReport = {
+    name,
+    id,
+    version,
+    environment,
+    output: `${run.config.outputDisplay}/${name}`,
+    ms,
+    status,
+    ...(changed ? { changed } : {}),
+  };
+  return { pointer: flow.pointer, name, entry, ...(files ? { files } : {}), ...(fetched ? { fetched } : {}), report };
 }
 
 /** A flow left out by --flow keeps what the last run wrote for it, if anything. */
@@ -185,8 +262,7 @@ function isLeftOut(name: string, run: Run): boolean {
 
 /** A flow without a name in the config: the name it was generated under last time, if the manifest knows its source. */
 function nameInManifest(flow: ResolvedFlowConfig, run: Run): string | undefined {
-  if (flow.source.kind !== "file") return undefined;
-  const display = flow.source.display;
+  const display = flow.source.kind === "file" ? flow.source.display : flow.source.snapshot.display;
   return Object.entries(run.output.manifest?.flows ?? {}).find(([, entry]) => entry.source === display)?.[0];
 }
 
@@ -227,6 +303,26 @@ function rejectUnknownFlowsOrThrow(flows: readonly FlowOutcome[], run: Run): voi
   throw new CodegenError("UNKNOWN_FLOW", `--flow ${unknown.join(", ")}: no such flow (known: ${known.join(", ")})`, {
     file: run.config.configDisplay,
   });
+}
+
+/** The flows outputDir holds after this run (generated, reused, or left out by --flow with earlier output), with their entries. */
+function inOutputDir(flows: readonly FlowOutcome[]): ConfigFlow[] {
+  return flows.flatMap((flow) => (flow.entry ? [{ entry: flow.entry, name: flow.name, pointer: flow.pointer }] : []));
+}
+
+/**
+ * Fetched snapshots are written once outputDir holds what they produced (a
+ * failed run leaves them as they were); --check writes none and lists them.
+ */
+async function settleSnapshotsOrThrow(flows: readonly FlowOutcome[], run: Run): Promise<SnapshotChange[]> {
+  const changes: SnapshotChange[] = [];
+  for (const flow of flows) {
+    const fetched = flow.fetched;
+    if (!fetched || fetched.change === "unchanged") continue;
+    if (run.mode === "write") await writeSnapshotOrThrow(fetched.file, fetched.text, { file: run.config.configDisplay, pointer: `${flow.pointer}/source/api`, flow: flow.name });
+    changes.push({ path: fetched.file.display, flow: flow.name, reason: fetched.change });
+  }
+  return changes;
 }
 
 /** The flows that end up in outputDir, by name; two flows may not share one. */

@@ -8,6 +8,7 @@ import { ApiCaller } from "./api-call.js";
 import { TokenCache } from "./auth.js";
 import { registerClientContext, type ClientContext } from "./client-context.js";
 import { resolveClientOptionsOrThrow, type ClientOptions } from "./client-options.js";
+import { getFlowDescription, type FlowDescriptionOptions } from "./flow-description.js";
 import type { Environment } from "./service-limits.js";
 import { LatestSteps } from "./latest-steps.js";
 import { ClientLifecycle } from "./lifecycle.js";
@@ -33,6 +34,8 @@ export interface Client<E extends Environment = Environment> {
   readonly environment: E;
   /** Flows published to the client's environment. */
   listFlows(options?: RequestOptions): Promise<readonly FlowRecord[]>;
+  /** A flow's OpenAPI description (docs/service.md 2.4), parsed; `options.path` is the path template. */
+  getFlowDescription(flowId: string, options?: FlowDescriptionOptions): Promise<unknown>;
   /** sessionStatus, outcome and metadata. */
   getSession(sessionId: string, options?: RequestOptions): Promise<SessionRecord>;
   getDataBlocks(sessionId: string, options?: RequestOptions): Promise<DataBlocks>;
@@ -81,6 +84,7 @@ export function createClient<E extends Environment>(options: ClientOptions<E>): 
   const client: Client<E> = {
     environment: resolved.environment,
     listFlows: guarded(listFlows),
+    getFlowDescription: guarded(getFlowDescription),
     getSession: guarded(getSession),
     getDataBlocks: guarded(getDataBlocks),
     getFile: guarded(getFile),

@@ -91,8 +91,11 @@ export class AuthError extends FlowsmithError {
     options?: { cause?: unknown; code?: AuthErrorCode },
   ) {
     const code = options?.code ?? "AUTH_FAILED";
-    const what = code === "AUTH_FAILED" ? "failed" : "gave no usable token";
-    super(code, `Token request to ${tokenUrl} ${what}${status ? ` (status ${String(status)})` : ""}: ${detail}`, options);
+    const outcome =
+      code === "INVALID_TOKEN_RESPONSE"
+        ? `answered ${String(status)} without a usable token`
+        : `failed${status ? ` with status ${String(status)}` : ""}`;
+    super(code, `Token request to ${tokenUrl} ${outcome}: ${detail}`, options);
   }
 }
 

@@ -36,7 +36,7 @@ export function filePath(environment: Environment, vaultEntryId: string): string
 }
 
 /** A value as one path segment, encoded; `INVALID_ARGUMENT` when it cannot be one. */
-function segmentOrThrow(value: string, name: string): string {
+export function segmentOrThrow(value: string, name: string): string {
   if (typeof value !== "string" || value === "") {
     throw new FlowsmithError("INVALID_ARGUMENT", `${name} must be a non-empty string`);
   }

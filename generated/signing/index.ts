@@ -177,7 +177,8 @@ export interface BasicIdentity {
 
 /** The `documentsToSign` data block. */
 export interface DocumentsToSign {
-  documents: DocumentsToSignDocument[];
+  /** @minItems 1 */
+  documents: [DocumentsToSignDocument, ...DocumentsToSignDocument[]];
 }
 
 /** The type of an element of `documents`. */

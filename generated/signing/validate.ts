@@ -5,7 +5,7 @@ import type { RequestValidator } from "@flowsmith/runtime";
 
 export const validate: RequestValidator = validate0;
 export default validate0;
-const schema0 = {"type":"object","properties":{"input":{"type":"object","properties":{"basicIdentity":{"type":"object","properties":{"givenName":{"type":"string","maxLength":150},"familyName":{"type":"string","maxLength":150},"name":{"type":"string","maxLength":150},"birthDate":{"type":"string","format":"date"},"birthPlace":{"type":"string","maxLength":150}},"required":["givenName","familyName"],"additionalProperties":false},"documentsToSign":{"type":"object","properties":{"documents":{"type":"array","items":{"type":"object","properties":{"templateId":{"type":"string"},"source":{}},"required":["templateId","source"],"additionalProperties":false}}},"required":["documents"],"additionalProperties":false}},"required":["basicIdentity","documentsToSign"],"additionalProperties":false},"metadata":{"type":"object","properties":{"subjectId":{"type":"string"},"locale":{"type":"string","enum":["en","de","fr","pl","it","es"]}},"required":["subjectId"],"additionalProperties":false},"redirectUrl":{"type":"string","format":"uri"},"state":{"type":"string","maxLength":2048}},"required":["input","metadata"],"additionalProperties":false};
+const schema0 = {"type":"object","properties":{"input":{"type":"object","properties":{"basicIdentity":{"type":"object","properties":{"givenName":{"type":"string","maxLength":150},"familyName":{"type":"string","maxLength":150},"name":{"type":"string","maxLength":150},"birthDate":{"type":"string","format":"date"},"birthPlace":{"type":"string","maxLength":150}},"required":["givenName","familyName"],"additionalProperties":false},"documentsToSign":{"type":"object","properties":{"documents":{"type":"array","items":{"type":"object","properties":{"templateId":{"type":"string"},"source":{}},"required":["templateId","source"],"additionalProperties":false},"minItems":1}},"required":["documents"],"additionalProperties":false}},"required":["basicIdentity","documentsToSign"],"additionalProperties":false},"metadata":{"type":"object","properties":{"subjectId":{"type":"string"},"locale":{"type":"string","enum":["en","de","fr","pl","it","es"]}},"required":["subjectId"],"additionalProperties":false},"redirectUrl":{"type":"string","format":"uri"},"state":{"type":"string","maxLength":2048}},"required":["input","metadata"],"additionalProperties":false};
 const func0 = validatorRuntime.ucs2length;
 const formats0 = validatorFormats.date;
 const formats2 = validatorFormats.uri;
@@ -281,22 +281,22 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
             if(data7.documents !== undefined){
               let data8 = data7.documents;
               if(Array.isArray(data8)){
+                if(data8.length < 1){
+                  const err22 = {instancePath:instancePath+"/input/documentsToSign/documents",schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/minItems",keyword:"minItems",params:{limit: 1}};
+                  if(vErrors === null){
+                    vErrors = [err22];
+                  }
+                  else {
+                    vErrors.push(err22);
+                  }
+                  errors++;
+                }
                 const len0 = data8.length;
                 for(let i0=0; i0<len0; i0++){
                   let data9 = data8[i0];
                   if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
                     if(data9.templateId === undefined){
-                      const err22 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/required",keyword:"required",params:{missingProperty: "templateId"}};
-                      if(vErrors === null){
-                        vErrors = [err22];
-                      }
-                      else {
-                        vErrors.push(err22);
-                      }
-                      errors++;
-                    }
-                    if(data9.source === undefined){
-                      const err23 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/required",keyword:"required",params:{missingProperty: "source"}};
+                      const err23 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/required",keyword:"required",params:{missingProperty: "templateId"}};
                       if(vErrors === null){
                         vErrors = [err23];
                       }
@@ -305,21 +305,19 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
                       }
                       errors++;
                     }
+                    if(data9.source === undefined){
+                      const err24 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/required",keyword:"required",params:{missingProperty: "source"}};
+                      if(vErrors === null){
+                        vErrors = [err24];
+                      }
+                      else {
+                        vErrors.push(err24);
+                      }
+                      errors++;
+                    }
                     for(const key4 in data9){
                       if(!((key4 === "templateId") || (key4 === "source"))){
-                        const err24 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
-                        if(vErrors === null){
-                          vErrors = [err24];
-                        }
-                        else {
-                          vErrors.push(err24);
-                        }
-                        errors++;
-                      }
-                    }
-                    if(data9.templateId !== undefined){
-                      if(typeof data9.templateId !== "string"){
-                        const err25 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0+"/templateId",schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/properties/templateId/type",keyword:"type",params:{type: "string"}};
+                        const err25 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
                         if(vErrors === null){
                           vErrors = [err25];
                         }
@@ -329,50 +327,62 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
                         errors++;
                       }
                     }
+                    if(data9.templateId !== undefined){
+                      if(typeof data9.templateId !== "string"){
+                        const err26 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0+"/templateId",schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/properties/templateId/type",keyword:"type",params:{type: "string"}};
+                        if(vErrors === null){
+                          vErrors = [err26];
+                        }
+                        else {
+                          vErrors.push(err26);
+                        }
+                        errors++;
+                      }
+                    }
                   }
                   else {
-                    const err26 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/type",keyword:"type",params:{type: "object"}};
+                    const err27 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/type",keyword:"type",params:{type: "object"}};
                     if(vErrors === null){
-                      vErrors = [err26];
+                      vErrors = [err27];
                     }
                     else {
-                      vErrors.push(err26);
+                      vErrors.push(err27);
                     }
                     errors++;
                   }
                 }
               }
               else {
-                const err27 = {instancePath:instancePath+"/input/documentsToSign/documents",schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/type",keyword:"type",params:{type: "array"}};
+                const err28 = {instancePath:instancePath+"/input/documentsToSign/documents",schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/type",keyword:"type",params:{type: "array"}};
                 if(vErrors === null){
-                  vErrors = [err27];
+                  vErrors = [err28];
                 }
                 else {
-                  vErrors.push(err27);
+                  vErrors.push(err28);
                 }
                 errors++;
               }
             }
           }
           else {
-            const err28 = {instancePath:instancePath+"/input/documentsToSign",schemaPath:"#/properties/input/properties/documentsToSign/type",keyword:"type",params:{type: "object"}};
+            const err29 = {instancePath:instancePath+"/input/documentsToSign",schemaPath:"#/properties/input/properties/documentsToSign/type",keyword:"type",params:{type: "object"}};
             if(vErrors === null){
-              vErrors = [err28];
+              vErrors = [err29];
             }
             else {
-              vErrors.push(err28);
+              vErrors.push(err29);
             }
             errors++;
           }
         }
       }
       else {
-        const err29 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}};
+        const err30 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}};
         if(vErrors === null){
-          vErrors = [err29];
+          vErrors = [err30];
         }
         else {
-          vErrors.push(err29);
+          vErrors.push(err30);
         }
         errors++;
       }
@@ -381,30 +391,18 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
       let data11 = data.metadata;
       if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
         if(data11.subjectId === undefined){
-          const err30 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "subjectId"}};
+          const err31 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "subjectId"}};
           if(vErrors === null){
-            vErrors = [err30];
+            vErrors = [err31];
           }
           else {
-            vErrors.push(err30);
+            vErrors.push(err31);
           }
           errors++;
         }
         for(const key5 in data11){
           if(!((key5 === "subjectId") || (key5 === "locale"))){
-            const err31 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
-            if(vErrors === null){
-              vErrors = [err31];
-            }
-            else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-        }
-        if(data11.subjectId !== undefined){
-          if(typeof data11.subjectId !== "string"){
-            const err32 = {instancePath:instancePath+"/metadata/subjectId",schemaPath:"#/properties/metadata/properties/subjectId/type",keyword:"type",params:{type: "string"}};
+            const err32 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
             if(vErrors === null){
               vErrors = [err32];
             }
@@ -414,10 +412,9 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
             errors++;
           }
         }
-        if(data11.locale !== undefined){
-          let data13 = data11.locale;
-          if(typeof data13 !== "string"){
-            const err33 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/type",keyword:"type",params:{type: "string"}};
+        if(data11.subjectId !== undefined){
+          if(typeof data11.subjectId !== "string"){
+            const err33 = {instancePath:instancePath+"/metadata/subjectId",schemaPath:"#/properties/metadata/properties/subjectId/type",keyword:"type",params:{type: "string"}};
             if(vErrors === null){
               vErrors = [err33];
             }
@@ -426,8 +423,11 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
             }
             errors++;
           }
-          if(!((((((data13 === "en") || (data13 === "de")) || (data13 === "fr")) || (data13 === "pl")) || (data13 === "it")) || (data13 === "es"))){
-            const err34 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/enum",keyword:"enum",params:{allowedValues: schema0.properties.metadata.properties.locale.enum}};
+        }
+        if(data11.locale !== undefined){
+          let data13 = data11.locale;
+          if(typeof data13 !== "string"){
+            const err34 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/type",keyword:"type",params:{type: "string"}};
             if(vErrors === null){
               vErrors = [err34];
             }
@@ -436,15 +436,25 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
             }
             errors++;
           }
+          if(!((((((data13 === "en") || (data13 === "de")) || (data13 === "fr")) || (data13 === "pl")) || (data13 === "it")) || (data13 === "es"))){
+            const err35 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/enum",keyword:"enum",params:{allowedValues: schema0.properties.metadata.properties.locale.enum}};
+            if(vErrors === null){
+              vErrors = [err35];
+            }
+            else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
         }
       }
       else {
-        const err35 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"}};
+        const err36 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"}};
         if(vErrors === null){
-          vErrors = [err35];
+          vErrors = [err36];
         }
         else {
-          vErrors.push(err35);
+          vErrors.push(err36);
         }
         errors++;
       }
@@ -453,23 +463,23 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
       let data14 = data.redirectUrl;
       if(typeof data14 === "string"){
         if(!(formats2(data14))){
-          const err36 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/format",keyword:"format",params:{format: "uri"}};
+          const err37 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/format",keyword:"format",params:{format: "uri"}};
           if(vErrors === null){
-            vErrors = [err36];
+            vErrors = [err37];
           }
           else {
-            vErrors.push(err36);
+            vErrors.push(err37);
           }
           errors++;
         }
       }
       else {
-        const err37 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/type",keyword:"type",params:{type: "string"}};
+        const err38 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/type",keyword:"type",params:{type: "string"}};
         if(vErrors === null){
-          vErrors = [err37];
+          vErrors = [err38];
         }
         else {
-          vErrors.push(err37);
+          vErrors.push(err38);
         }
         errors++;
       }
@@ -478,35 +488,35 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
       let data15 = data.state;
       if(typeof data15 === "string"){
         if(func0(data15) > 2048){
-          const err38 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2048}};
+          const err39 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2048}};
           if(vErrors === null){
-            vErrors = [err38];
+            vErrors = [err39];
           }
           else {
-            vErrors.push(err38);
+            vErrors.push(err39);
           }
           errors++;
         }
       }
       else {
-        const err39 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"}};
+        const err40 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"}};
         if(vErrors === null){
-          vErrors = [err39];
+          vErrors = [err40];
         }
         else {
-          vErrors.push(err39);
+          vErrors.push(err40);
         }
         errors++;
       }
     }
   }
   else {
-    const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+    const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
     if(vErrors === null){
-      vErrors = [err40];
+      vErrors = [err41];
     }
     else {
-      vErrors.push(err40);
+      vErrors.push(err41);
     }
     errors++;
   }

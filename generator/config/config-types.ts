@@ -7,29 +7,86 @@ export interface UserConfig {
   readonly outputDir?: string;
   /** Default "@flowsmith/runtime". */
   readonly runtimeImport?: string;
+  /** Where the service is; only api sources, `flows` and `add` need it. */
+  readonly service?: UserServiceConfig;
   readonly flows: readonly UserFlowConfig[];
+}
+
+export interface UserServiceConfig {
+  /** No default; FLOWSMITH_BASE_URL overrides it. */
+  readonly baseUrl?: string;
+  /** No default; FLOWSMITH_AUTH_URL overrides it. */
+  readonly authUrl?: string;
+  /** Default "/api/v1/flows/{flowId}/{environment}/openapi". */
+  readonly descriptionPath?: string;
+}
+
+export interface UserApiSource {
+  readonly flowId: string;
+  readonly environment: Environment;
+  /** Default: none, any version is accepted. */
+  readonly version?: number;
+  /** Default "flows/<name>.json" (unnamed entry: "flows/<flowId>-<environment>.json"). */
+  readonly snapshot?: string;
 }
 
 export interface UserFlowConfig {
   /** Default: the description's title in kebab-case. */
   readonly name?: string;
-  readonly source: { readonly file: string } | { readonly api: { readonly flowId: string; readonly environment: Environment } };
+  readonly source: { readonly file: string } | { readonly api: UserApiSource };
 }
 
 export const CONFIG_DEFAULTS = {
   outputDir: "generated",
   runtimeImport: "@flowsmith/runtime",
+  /** Folder of default snapshot paths, relative to the config. */
+  snapshotDir: "flows",
 } as const;
 
+/** The environment variables flowsmith reads: the service's address and one API client per environment. */
+export const ENV = {
+  baseUrl: "FLOWSMITH_BASE_URL",
+  authUrl: "FLOWSMITH_AUTH_URL",
+  clientId: { staging: "FLOWSMITH_STAGING_CLIENT_ID", live: "FLOWSMITH_LIVE_CLIENT_ID" },
+  clientSecret: { staging: "FLOWSMITH_STAGING_CLIENT_SECRET", live: "FLOWSMITH_LIVE_CLIENT_SECRET" },
+} as const;
+
+/** A file the config names: absolute, and as shown (relative to the config file, posix separators). */
+export interface ConfigPath {
+  readonly path: string;
+  readonly display: string;
+}
+
 export type FlowSource =
-  | { readonly kind: "file"; readonly path: string; /** Relative to the config file, posix separators. */ readonly display: string }
-  | { readonly kind: "api"; readonly flowId: string; readonly environment: Environment };
+  | ({ readonly kind: "file" } & ConfigPath)
+  | {
+      readonly kind: "api";
+      readonly flowId: string;
+      readonly environment: Environment;
+      /** Undefined: any version. */
+      readonly version?: number;
+      /** Where the fetched description is kept; generation reads it like a file. */
+      readonly snapshot: ConfigPath;
+    };
 
 export interface ResolvedFlowConfig {
   readonly name?: string;
   readonly source: FlowSource;
   /** Where this flow sits in the config, for error messages: `#/flows/2`. */
   readonly pointer: string;
+}
+
+/** A setting and where it came from, for messages: an environment variable or a config pointer. */
+export interface Sourced<T> {
+  readonly value: T;
+  readonly from: string;
+}
+
+export interface ResolvedServiceConfig {
+  /** Undefined when neither the config nor the environment gives it (an error only once a request is needed). */
+  readonly baseUrl?: Sourced<string>;
+  readonly authUrl?: Sourced<string>;
+  readonly descriptionPath: Sourced<string>;
 }
 
 export interface ResolvedConfig {
@@ -41,5 +98,8 @@ export interface ResolvedConfig {
   /** Relative to the current directory when inside it, for messages. */
   readonly outputDisplay: string;
   readonly runtimeImport: string;
+  readonly service: ResolvedServiceConfig;
   readonly flows: readonly ResolvedFlowConfig[];
+  /** 1-based line of a pointer's key in the config file, for messages that name a line to change. */
+  lineOfOrUndefined(pointer: string): number | undefined;
 }

@@ -1,31 +1,53 @@
 /**
  * Reads codegen.config.json, validates it against codegen.config.schema.json
  * (the same file editors use for completion) and resolves it once: defaults
- * applied, paths made absolute.
+ * applied, paths made absolute, the service's address taken from the
+ * environment where it overrides the file. Credentials are not read here:
+ * only a run that fetches needs them (fetch/service-clients.ts).
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import Ajv, { type ErrorObject } from "ajv";
+import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime";
 import { CodegenError } from "../errors.js";
+import { parseYamlOrThrow, type ParsedYaml } from "../read/yaml-source.js";
 import configSchema from "../../codegen.config.schema.json";
 import {
   CONFIG_DEFAULTS,
+  ENV,
+  type ConfigPath,
   type FlowSource,
+  type ResolvedServiceConfig,
   type ResolvedConfig,
   type ResolvedFlowConfig,
   type UserConfig,
   type UserFlowConfig,
+  type UserServiceConfig,
 } from "./config-types.js";
 
-const DEFAULT_CONFIG_FILE = "codegen.config.json";
+export const DEFAULT_CONFIG_FILE = "codegen.config.json";
 
-export async function loadConfigOrThrow(configPath: string = DEFAULT_CONFIG_FILE): Promise<ResolvedConfig> {
+/** The environment variables config resolution reads (FLOWSMITH_BASE_URL, FLOWSMITH_AUTH_URL); default process.env. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export async function loadConfigOrThrow(configPath: string = DEFAULT_CONFIG_FILE, env: Env = process.env): Promise<ResolvedConfig> {
   const absolute = path.resolve(configPath);
   const file = displayPath(absolute);
   const text = await readConfigTextOrThrow(absolute, file);
   const raw = parseJsonOrThrow(text, file);
   const config = validateConfigOrThrow(raw, file);
-  return resolveConfig(config, absolute, file);
+  return resolveConfigOrThrow(config, { configPath: absolute, configDisplay: file, text, env });
+}
+
+/**
+ * The config `flowsmith add` starts when there is none yet: the defaults and
+ * no flows (which a loaded config may not have: add appends the first one).
+ */
+export function newConfig(configPath: string, env: Env = process.env): { readonly config: ResolvedConfig; readonly text: string } {
+  const text = `{\n  "$schema": "./node_modules/flowsmith/codegen.config.schema.json",\n  "outputDir": "${CONFIG_DEFAULTS.outputDir}",\n  "flows": []\n}\n`;
+  const absolute = path.resolve(configPath);
+  const config = resolveConfigOrThrow({ flows: [] }, { configPath: absolute, configDisplay: displayPath(absolute), text, env });
+  return { config, text };
 }
 
 async function readConfigTextOrThrow(absolute: string, file: string): Promise<string> {
@@ -136,29 +158,132 @@ function valueAt(root: unknown, pointer: string): unknown {
   return value;
 }
 
-function resolveConfig(config: UserConfig, configPath: string, configDisplay: string): ResolvedConfig {
-  const root = path.dirname(configPath);
+interface ConfigFile {
+  readonly configPath: string;
+  readonly configDisplay: string;
+  readonly text: string;
+  readonly env: Env;
+}
+
+function resolveConfigOrThrow(config: UserConfig, file: ConfigFile): ResolvedConfig {
+  const root = path.dirname(file.configPath);
   const outputDir = path.resolve(root, config.outputDir ?? CONFIG_DEFAULTS.outputDir);
+  const flows = config.flows.map((flow, index): ResolvedFlowConfig => {
+    const pointer = `#/flows/${index}`;
+    return {
+      ...(flow.name !== undefined ? { name: flow.name } : {}),
+      source: resolveSourceOrThrow(flow, root, { file: file.configDisplay, pointer }),
+      pointer,
+    };
+  });
+  rejectSharedSnapshotsOrThrow(flows, file.configDisplay);
+  let lines: ParsedYaml | undefined;
   return {
-    configPath,
-    configDisplay,
+    configPath: file.configPath,
+    configDisplay: file.configDisplay,
     outputDir,
     outputDisplay: displayPath(outputDir),
     runtimeImport: config.runtimeImport ?? CONFIG_DEFAULTS.runtimeImport,
-    flows: config.flows.map((flow, index): ResolvedFlowConfig => ({
-      ...(flow.name !== undefined ? { name: flow.name } : {}),
-      source: resolveSource(flow.source, root),
-      pointer: `#/flows/${index}`,
-    })),
+    service: resolveServiceOrThrow(config.service, file.configDisplay, file.env),
+    flows,
+    lineOfOrUndefined: (pointer) => {
+      // Parsed again only when a message names a line: JSON is YAML, and the YAML reader maps pointers to lines.
+      lines ??= parseYamlOrThrow(file.text, file.configDisplay);
+      return lines.lineOfOrUndefined(pointer);
+    },
   };
 }
 
-function resolveSource(source: UserFlowConfig["source"], root: string): FlowSource {
-  if ("api" in source) return { kind: "api", flowId: source.api.flowId, environment: source.api.environment };
-  const absolute = path.resolve(root, source.file);
-  // Relative to the config, not the working directory: it is written into
-  // generated headers, which must not depend on where codegen was run from.
-  return { kind: "file", path: absolute, display: path.relative(root, absolute).split(path.sep).join("/") };
+/**
+ * A non-empty environment variable wins over the file (CI points the same
+ * config at another service). Exported for commands that run without a
+ * config file (`flowsmith flows`): `service` is then undefined.
+ */
+export function resolveServiceOrThrow(service: UserServiceConfig | undefined, configDisplay: string, env: Env): ResolvedServiceConfig {
+  const sourced = (variable: string, key: "baseUrl" | "authUrl") => {
+    const fromEnv = env[variable];
+    if (fromEnv !== undefined && fromEnv.trim() !== "") return { value: fromEnv.trim(), from: `environment variable ${variable}` };
+    const fromFile = service?.[key];
+    return fromFile === undefined ? undefined : { value: fromFile, from: `${configDisplay} #/service/${key}` };
+  };
+  const baseUrl = sourced(ENV.baseUrl, "baseUrl");
+  const authUrl = sourced(ENV.authUrl, "authUrl");
+  const descriptionPath = service?.descriptionPath ?? DEFAULT_DESCRIPTION_PATH;
+  checkDescriptionPathOrThrow(descriptionPath, configDisplay);
+  return {
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(authUrl ? { authUrl } : {}),
+    descriptionPath: {
+      value: descriptionPath,
+      from: service?.descriptionPath === undefined ? "the default descriptionPath" : `${configDisplay} #/service/descriptionPath`,
+    },
+  };
+}
+
+/** A path under baseUrl: no query or fragment, and `{flowId}` in it, or every flow would fetch one document. */
+function checkDescriptionPathOrThrow(template: string, file: string): void {
+  const invalid = (why: string) => new CodegenError("CONFIG_INVALID", `"descriptionPath" ${why}`, { file, pointer: "#/service/descriptionPath" });
+  if (!template.startsWith("/")) throw invalid(`must start with "/" (it is appended to baseUrl); got ${JSON.stringify(template)}`);
+  if (/[?#\s]/.test(template)) throw invalid("must be a path without query, fragment or spaces");
+  const unknown = (template.match(/\{[^}]*\}/g) ?? []).filter((part) => part !== "{flowId}" && part !== "{environment}");
+  if (unknown.length > 0) throw invalid(`knows only {flowId} and {environment}; got ${unknown.join(", ")}`);
+  if (!template.includes("{flowId}")) throw invalid("must contain {flowId}");
+}
+
+function resolveSourceOrThrow(flow: UserFlowConfig, root: string, where: { file: string; pointer: string }): FlowSource {
+  const source = flow.source;
+  if (!("api" in source)) return { kind: "file", ...pathFromConfig(root, source.file) };
+  const api = source.api;
+  if (api.snapshot !== undefined && !api.snapshot.toLowerCase().endsWith(".json")) {
+    throw new CodegenError("CONFIG_INVALID", `"snapshot" must name a .json file (flowsmith writes the description there as JSON); got ${JSON.stringify(api.snapshot)}`, {
+      file: where.file,
+      pointer: `${where.pointer}/source/api/snapshot`,
+    });
+  }
+  return {
+    kind: "api",
+    flowId: api.flowId,
+    environment: api.environment,
+    ...(api.version !== undefined ? { version: api.version } : {}),
+    snapshot: pathFromConfig(root, api.snapshot ?? defaultSnapshotOrThrow(flow.name, api.flowId, api.environment, where)),
+  };
+}
+
+/** `flows/<name>.json`; an entry without a name has no name before its description is fetched, so its id names the file. */
+function defaultSnapshotOrThrow(name: string | undefined, flowId: string, environment: string, where: { file: string; pointer: string }): string {
+  if (name !== undefined) return `${CONFIG_DEFAULTS.snapshotDir}/${name}.json`;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(flowId)) {
+    throw new CodegenError(
+      "CONFIG_INVALID",
+      `flow id ${JSON.stringify(flowId)} cannot name its snapshot file; give the entry a "name" (the snapshot is then flows/<name>.json) or a "source.api.snapshot" path`,
+      { file: where.file, pointer: where.pointer },
+    );
+  }
+  return `${CONFIG_DEFAULTS.snapshotDir}/${flowId}-${environment}.json`;
+}
+
+/** Two entries writing one snapshot, or a snapshot over a description file, would overwrite each other. */
+function rejectSharedSnapshotsOrThrow(flows: readonly ResolvedFlowConfig[], file: string): void {
+  const seen = new Map<string, { pointer: string; snapshot: boolean }>();
+  for (const flow of flows) {
+    const snapshot = flow.source.kind === "api";
+    const own = flow.source.kind === "api" ? flow.source.snapshot : flow.source;
+    const first = seen.get(own.path);
+    if (first !== undefined && (snapshot || first.snapshot)) {
+      const pointer = snapshot ? `${flow.pointer}/source/api` : `${flow.pointer}/source/file`;
+      throw new CodegenError("CONFIG_INVALID", `${own.display} is also the source or snapshot of ${first.pointer}; give each flow its own file`, { file, pointer });
+    }
+    if (first === undefined) seen.set(own.path, { pointer: flow.pointer, snapshot });
+  }
+}
+
+/**
+ * Relative to the config, not the working directory: it is written into
+ * generated headers, which must not depend on where codegen was run from.
+ */
+function pathFromConfig(root: string, relative: string): ConfigPath {
+  const absolute = path.resolve(root, relative);
+  return { path: absolute, display: path.relative(root, absolute).split(path.sep).join("/") };
 }
 
 /** A path relative to the working directory when it is inside it, posix separators, for messages and headers. */

@@ -88,5 +88,5 @@ function partText(part: PartName): string {
 }
 
 function indexName(index: number): string {
-  return index < 18 ? String.fromCharCode("i".charCodeAt(0) + index) : `i${index}`;
+  return index < 18 ? String.fromCharCode("i".charCodeAt(0) + index) : `i${String(index)}`;
 }

@@ -5,8 +5,15 @@
  * to one of these functions and never interpolates it itself.
  */
 
+import { ts } from "ts-morph";
+
 const ID_START = /^[\p{ID_Start}$_]$/u;
 const ID_CONTINUE = /^[\p{ID_Continue}$\u200C\u200D]$/u;
+/**
+ * Longest type or binding name made from text (a property or flow name can
+ * be any length); the name allocator keeps truncated names apart.
+ */
+const MAX_NAME_LENGTH = 64;
 
 /** Words that cannot name a binding (a namespace re-export users import by name). */
 const RESERVED_WORDS: ReadonlySet<string> = new Set([
@@ -63,11 +70,34 @@ const RESERVED_WORDS: ReadonlySet<string> = new Set([
   "Infinity",
 ]);
 
-/** A string literal that means exactly `text` (JSON plus the two line separators JSON leaves raw). */
+/**
+ * Characters that are legal in a literal or a comment but would not read as
+ * what they are: line separators (line terminators to JavaScript), DEL and
+ * the C1 controls, the byte order mark, and the bidirectional controls that
+ * can make code display in another order than it runs.
+ */
+const INVISIBLE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+/** C0 controls but tab and newline, which comments cannot show either. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f]/g;
+/** A UTF-16 surrogate without its other half: no UTF-8 file can hold it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** A string literal that means exactly `text`: JSON's escaping (controls, lone surrogates), plus INVISIBLE. */
 export function stringLiteral(text: string): string {
-  return JSON.stringify(text)
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+  return lastBackslashAsEscape(JSON.stringify(text).replace(INVISIBLE, unicodeEscape), '"');
+}
+
+/**
+ * ts-morph's writer tracks strings to tell code from text, and takes a
+ * quote after a backslash as escaped: in `"a\\"` it misses the end of the
+ * string, and later text of the module (a `/*` in another literal) looks to
+ * it like a comment, which it then closes by writing `*\/`. A literal whose
+ * text ends in a backslash writes that one as `\u005c` instead.
+ */
+function lastBackslashAsEscape(literal: string, quote: string): string {
+  const end = `\\\\${quote}`;
+  return literal.endsWith(end) ? `${literal.slice(0, -end.length)}\\u005c${quote}` : literal;
 }
 
 /**
@@ -79,9 +109,10 @@ export function templateLiteral(text: string): string {
     .replace(/[\\`]/g, (c) => `\\${c}`)
     .replace(/\$\{/g, "\\${")
     .replace(/\r/g, "\\r")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
-  return `\`${escaped}\``;
+    .replace(CONTROL, unicodeEscape)
+    .replace(LONE_SURROGATE, unicodeEscape)
+    .replace(INVISIBLE, unicodeEscape);
+  return lastBackslashAsEscape(`\`${escaped}\``, "`");
 }
 
 /** A numeric literal for a finite number (descriptions are JSON/YAML, so never NaN or Infinity). */
@@ -95,33 +126,45 @@ export function propertyKey(name: string): string {
   return isIdentifierName(name) ? name : stringLiteral(name);
 }
 
+/**
+ * An identifier to both Unicode (as this Node knows it) and TypeScript,
+ * whose tables are older: thousands of letters Node accepts are not
+ * identifier characters to tsc, and a bare key made of one would not compile.
+ */
 export function isIdentifierName(text: string): boolean {
   const chars = Array.from(text);
   const [first, ...rest] = chars;
-  return first !== undefined && ID_START.test(first) && rest.every((c) => ID_CONTINUE.test(c));
+  return first !== undefined && isIdentifierStart(first) && rest.every(isIdentifierPart);
+}
+
+function isIdentifierStart(char: string): boolean {
+  return ID_START.test(char) && ts.isIdentifierStart(char.codePointAt(0) ?? 0, ts.ScriptTarget.ESNext);
 }
 
 /**
- * Text for a JSDoc comment body: `*\/` can no longer close the comment, a
- * leading `@` no longer starts a tag and `{@` no longer starts an inline tag.
- * Line separators become plain newlines so ts-morph prefixes every line.
+ * Text for a JSDoc comment body, safe in any position of any line:
+ * - no `/*`, `*\/` or `//` remains (a backslash goes between the two
+ *   characters): `*\/` would close the comment, and ts-morph's writer reads
+ *   `/*` and `//` as comments opening inside the text and "closes" them with
+ *   text of its own;
+ * - `@` after anything but a letter, digit or `._%+-` gets a backslash, so
+ *   no text starts a tag (TypeScript starts one after any whitespace) or an
+ *   inline tag (`{@link}`), while `name@example.com` reads as written;
+ * - line separators become newlines, so every line gets its ` * `;
+ * - controls, lone surrogates and INVISIBLE characters are written `\uXXXX`.
+ * Editors render JSDoc as Markdown, where `\/`, `\*` and `\@` show as the
+ * character itself, so hovers read as the description was written.
  */
 export function jsDocText(text: string): string {
-  return normalizeNewlines(text)
-    .split("\n")
-    .map((line) =>
-      line
-        .replace(/\*\//g, "*\\/")
-        .replace(/^(\s*)@/, "$1\\@")
-        .replace(/\{@/g, "{\\@"),
-    )
-    .join("\n")
+  return visible(normalizeNewlines(text))
+    .replace(/\/(?=[*/])|\*(?=\/)/g, "$&\\")
+    .replace(/(^|[^A-Za-z0-9._%+-])@/gm, "$1\\@")
     .trim();
 }
 
 /** Text for a single `//` comment line: every line break is folded into a space. */
 export function lineCommentText(text: string): string {
-  return normalizeNewlines(text).replace(/\n/g, " ");
+  return visible(normalizeNewlines(text).replace(/\n/g, " "));
 }
 
 /**
@@ -143,11 +186,16 @@ export function bindingName(text: string, fallback: string): string {
   return RESERVED_WORDS.has(joined) ? `${joined}_` : joined;
 }
 
+/** `prefix + name` when that stays within MAX_NAME_LENGTH, else `name` alone (names.ts makes it unique). */
+export function joinedTypeName(prefix: string, name: string): string {
+  return Array.from(prefix + name).length <= MAX_NAME_LENGTH ? prefix + name : name;
+}
+
 function splitWords(text: string): string[] {
   const words: string[] = [];
   let current = "";
   for (const char of Array.from(text.normalize("NFC"))) {
-    if (ID_CONTINUE.test(char) && char !== "$" && char !== "_") {
+    if (isIdentifierPart(char) && char !== "$" && char !== "_") {
       current += char;
     } else if (current) {
       words.push(current);
@@ -163,7 +211,12 @@ function capitalize(word: string): string {
   return first.toUpperCase() + rest.join("");
 }
 
-function safeStart(name: string, fallback: string): string {
+function isIdentifierPart(char: string): boolean {
+  return ID_CONTINUE.test(char) && ts.isIdentifierPart(char.codePointAt(0) ?? 0, ts.ScriptTarget.ESNext);
+}
+
+function safeStart(text: string, fallback: string): string {
+  const name = Array.from(text).slice(0, MAX_NAME_LENGTH).join("");
   if (isIdentifierName(name)) return name;
   // Words hold only identifier-continue characters, so `_` fixes a leading digit.
   return name && isIdentifierName(`_${name}`) ? `_${name}` : fallback;
@@ -171,4 +224,13 @@ function safeStart(name: string, fallback: string): string {
 
 function normalizeNewlines(text: string): string {
   return text.replace(/\r\n?|\u2028|\u2029/g, "\n");
+}
+
+/** Comment text with controls (but tab and newline), lone surrogates and INVISIBLE characters as `\uXXXX`. */
+function visible(text: string): string {
+  return text.replace(CONTROL, unicodeEscape).replace(LONE_SURROGATE, unicodeEscape).replace(INVISIBLE, unicodeEscape);
+}
+
+function unicodeEscape(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }

@@ -65,9 +65,13 @@ function inputProperty(
   types: TypeEmitter,
 ): OptionalKind<PropertySignatureStructure> {
   const about = "The data blocks the flow's steps need, keyed by data block name.";
-  types.declareWith(fixed.input, schemaDocs(schema, about), () => ({
-    properties: schema.properties.map((block) => blockProperty(block, types)),
-  }));
+  types.declareWith(fixed.input, schemaDocs(schema, about), () => {
+    const properties = schema.properties.map((block) => blockProperty(block, types));
+    // The service takes exactly the flow's data blocks (docs/service.md 2.4), so
+    // an open `input` still lists only them; without any, it is an object all the same.
+    const indexSignatures = properties.length === 0 ? types.indexSignatures(fixed.input, schema, properties) : [];
+    return { properties, indexSignatures };
+  });
   return {
     name: "input",
     hasQuestionToken: !property.required,

@@ -5,6 +5,8 @@
  */
 export class NameAllocator {
   private readonly taken = new Set<string>();
+  /** Per base, the suffix to try next: thousands of fields named alike cost no more than one each. */
+  private readonly nextSuffix = new Map<string, number>();
 
   constructor(reserved: Iterable<string>) {
     for (const name of reserved) this.taken.add(name);
@@ -13,7 +15,12 @@ export class NameAllocator {
   /** `base`, or the first free `base2`, `base3`, ... */
   claim(base: string): string {
     let name = base;
-    for (let n = 2; this.taken.has(name); n += 1) name = `${base}${n}`;
+    let n = this.nextSuffix.get(base) ?? 2;
+    if (this.taken.has(name)) {
+      for (name = base + String(n); this.taken.has(name); name = base + String(n)) n += 1;
+      n += 1;
+    }
+    this.nextSuffix.set(base, n);
     this.taken.add(name);
     return name;
   }

@@ -13,7 +13,7 @@ import type {
 import { StructureKind } from "ts-morph";
 import type { ObjectSchema, Property, Schema } from "../model/types.js";
 import { schemaDocs, type Docs } from "./docs.js";
-import { numberLiteral, propertyKey, stringLiteral, typeName } from "./escape.js";
+import { joinedTypeName, numberLiteral, propertyKey, stringLiteral, typeName } from "./escape.js";
 import { NameAllocator, singularTypeName } from "./names.js";
 
 export type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationStructure;
@@ -61,7 +61,7 @@ export class TypeEmitter {
   }
 
   property(property: Property, childPrefix: string): OptionalKind<PropertySignatureStructure> {
-    const base = childPrefix + typeName(property.name, "Field");
+    const base = joinedTypeName(childPrefix, typeName(property.name, "Field"));
     return {
       name: propertyKey(property.name),
       hasQuestionToken: !property.required,
@@ -82,7 +82,11 @@ export class TypeEmitter {
         this.usesFileInput = true;
         return "FileInput";
       case "array":
-        return arrayOf(this.typeOf(schema.items, singularTypeName(baseName), `an element of ${about}`));
+        return arrayType(
+          this.typeOf(schema.items, singularTypeName(baseName), `an element of ${about}`),
+          schema.minItems ?? 0,
+          schema.maxItems,
+        );
       case "object": {
         const name = this.names.claim(baseName);
         this.declareInterface(name, schema, name, schemaDocsOr(schema, `The type of ${about}.`));
@@ -94,14 +98,16 @@ export class TypeEmitter {
   /**
    * `additionalProperties: true` or a schema: an index signature. Declared
    * properties must fit the index type, so their types join the union.
+   * A closed object without properties gets `never` values: an empty
+   * interface would accept any value but null and undefined (`input: 5`).
    */
-  private indexSignatures(
+  indexSignatures(
     name: string,
     schema: ObjectSchema,
     properties: readonly OptionalKind<PropertySignatureStructure>[],
   ): OptionalKind<IndexSignatureDeclarationStructure>[] {
     const extra = schema.additionalProperties;
-    if (extra === false) return [];
+    if (extra === false) return properties.length === 0 ? [{ keyName: "key", keyType: "string", returnType: "never" }] : [];
     if (extra === true) return [{ keyName: "key", keyType: "string", returnType: "unknown" }];
     const types = [this.typeOf(extra, `${name}Value`, `an extra key of ${name}`)];
     for (const p of properties) types.push(String(p.type));
@@ -125,6 +131,30 @@ function union(members: readonly string[]): string {
 
 function withNull(type: string, nullable: boolean): string {
   return nullable ? `${type} | null` : type;
+}
+
+/** Bounds up to this many elements are spelled out as tuples; beyond, the validator and the docs carry them. */
+const MAX_TUPLE_LENGTH = 8;
+/**
+ * An element type longer than this (a long enum union) is written once more
+ * at most: spelling it out per tuple position would repeat it dozens of times.
+ */
+const MAX_REPEATED_TYPE_LENGTH = 80;
+
+/**
+ * An array type honouring minItems and maxItems: a union of tuples when
+ * maxItems is small (`[] | [T] | [T, T]`), else a tuple with minItems leading
+ * elements and a rest (`[T, ...T[]]`: required arrays have at least one).
+ */
+function arrayType(item: string, minItems: number, maxItems: number | undefined): string {
+  const short = item.length <= MAX_REPEATED_TYPE_LENGTH;
+  if (short && maxItems !== undefined && maxItems <= MAX_TUPLE_LENGTH) {
+    const lengths = Array.from({ length: maxItems - minItems + 1 }, (_, index) => minItems + index);
+    return union(lengths.map((length) => `[${Array.from({ length }, () => item).join(", ")}]`));
+  }
+  const lead = Math.min(minItems, short ? MAX_TUPLE_LENGTH : 1);
+  if (lead === 0) return arrayOf(item);
+  return `[${[...Array.from({ length: lead }, () => item), `...${arrayOf(item)}`].join(", ")}]`;
 }
 
 function arrayOf(item: string): string {

@@ -12,39 +12,33 @@ import Ajv, { _ } from "ajv";
 import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone";
 import { CodegenError } from "../errors.js";
-import { toJsonSchema } from "../model/json-schema.js";
+import { hasPrototypeNames, JSON_SCHEMA_AJV_OPTIONS, toJsonSchema } from "../model/json-schema.js";
 import type { FlowModel } from "../model/types.js";
 import { stringLiteral } from "./escape.js";
-
-/** Helpers runtime/validator-support.ts re-exports as `validatorRuntime`. */
-const RUNTIME_HELPERS = new Set(["equal", "ucs2length"]);
-const AJV_VALIDATE_EXPORT = /^export const validate = (validate\d+);$/m;
-const AJV_RUNTIME_REQUIRE = /require\("ajv\/dist\/runtime\/([a-z0-9_]+)"\)\.default/gi;
+import { rewireValidatorOrThrow, ValidatorCodeError } from "./validator-code.js";
+import { withNestedFunctions } from "./validator-schema.js";
 
 /**
  * ajv's JavaScript (an ES module exporting `validate`), not yet formatted,
  * importing what it needs from the runtime instead of requiring ajv's files.
  */
 export function validatorSourceOrThrow(model: FlowModel, runtimeImport: string): string {
-  // An ES module is strict anyway, and the directive must not follow the import.
-  const code = standaloneValidatorOrThrow(model).replace(/^"use strict";\n?/, "");
-  const rewired = code.replace(AJV_RUNTIME_REQUIRE, (whole: string, helper: string) =>
-    RUNTIME_HELPERS.has(helper) ? `validatorRuntime.${helper}` : whole,
-  );
-  if (rewired.includes("require(")) {
-    throw invalid(model, `ajv emitted a dependency the runtime does not provide: ${/require\([^)]*\)/.exec(rewired)?.[0]}`);
+  const code = standaloneValidatorOrThrow(model);
+  let rewired;
+  try {
+    rewired = rewireValidatorOrThrow(code);
+  } catch (error) {
+    if (error instanceof ValidatorCodeError) throw invalid(model, error.message, error);
+    throw error;
   }
-  // Typed, so users' tsc reads the export's type from the annotation instead of
-  // inferring it from ajv's code (which it does not check: the file is @ts-nocheck).
-  const typed = rewired.replace(AJV_VALIDATE_EXPORT, "export const validate: RequestValidator = $1;");
-  if (typed === rewired) throw invalid(model, "ajv's code lacks the `validate` export");
-  const used = ["validatorFormats", "validatorRuntime"].filter((name) => rewired.includes(`${name}.`));
   const runtime = stringLiteral(runtimeImport);
   const imports = [
-    ...(used.length > 0 ? [`import { ${used.join(", ")} } from ${runtime};`] : []),
+    ...(rewired.imports.length > 0 ? [`import { ${rewired.imports.join(", ")} } from ${runtime};`] : []),
+    // Typed, so users' tsc reads the export's type from the annotation instead of
+    // inferring it from ajv's code (which it does not check: the file is @ts-nocheck).
     `import type { RequestValidator } from ${runtime};`,
   ];
-  return `${imports.join("\n")}\n\n${indentBlocks(typed)}`;
+  return `${imports.join("\n")}\n\n${indentBlocks(rewired.code)}`;
 }
 
 /**
@@ -65,7 +59,7 @@ function indentBlocks(code: string): string {
 }
 
 function standaloneValidatorOrThrow(model: FlowModel): string {
-  const schema = toJsonSchema(model.request, { file: {} }) as object;
+  const schema = withNestedFunctions(toJsonSchema(model.request, { file: {} }));
   const checker = schemaChecker();
   // The schema is ours (json-schema.ts); anything ajv finds odd is a bug worth failing on.
   if (!checker.validateSchema(schema)) {
@@ -75,6 +69,7 @@ function standaloneValidatorOrThrow(model: FlowModel): string {
   // code must not depend on which flows were compiled before it.
   const ajv = new Ajv({
     ...OPTIONS,
+    ...(hasPrototypeNames(model.request) ? JSON_SCHEMA_AJV_OPTIONS : {}),
     // Formats come from the runtime's `validatorFormats` (ajv-formats' full set).
     code: { source: true, esm: true, lines: true, formats: _`validatorFormats` },
     // Checked above against a meta-schema compiled once per process, not once per flow.
@@ -88,12 +83,22 @@ function standaloneValidatorOrThrow(model: FlowModel): string {
   }
 }
 
-const OPTIONS = { allErrors: true, messages: false, strict: true, allowUnionTypes: true } as const;
+const OPTIONS = {
+  allErrors: true,
+  messages: false,
+  strict: true,
+  allowUnionTypes: true,
+  // A required `__proto__` is declared in patternProperties (json-schema.ts), which strict mode would refuse.
+  strictRequired: false,
+  // The `$ref`s are validator-schema.ts's: each stays a function of its own.
+  inlineRefs: false,
+} as const;
 
 let checker: Ajv | undefined;
 
+/** With messages (unlike the validators it checks), so a failure says what is wrong. */
 function schemaChecker(): Ajv {
-  checker ??= new Ajv(OPTIONS);
+  checker ??= new Ajv({ ...OPTIONS, messages: true });
   return checker;
 }
 

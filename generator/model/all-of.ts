@@ -7,6 +7,12 @@
 import type { BuildContext, Located } from "./build-context.js";
 import type { FlatProperty, FlatSchema } from "./flat-schema.js";
 import { jsonEqual } from "./json-equal.js";
+import { valueText } from "../read/value-text.js";
+
+/** Keywords that describe a schema without constraining values: members may differ on them. */
+const ANNOTATIONS: ReadonlySet<string> = new Set([
+  "description", "title", "example", "examples", "default", "deprecated", "readOnly", "writeOnly", "externalDocs", "xml",
+]);
 
 export function mergeAllOfOrThrow(context: BuildContext, own: FlatSchema, members: readonly FlatSchema[]): FlatSchema {
   const all = [own, ...members];
@@ -36,14 +42,14 @@ function mergeKeywordsOrThrow(
       if (!(key in merged)) {
         merged[key] = value;
         origin.set(key, schema.pointer);
-      } else if (key === "description") {
-        // The outer schema's description describes this use; otherwise the first member's wins.
+      } else if (ANNOTATIONS.has(key) || key.startsWith("x-")) {
+        // Words about the schema, not constraints: the outer schema's describe this use; otherwise the first member's win.
       } else if (key === "nullable") {
         merged[key] = merged[key] === true || value === true;
       } else if (!jsonEqual(merged[key], value)) {
         throw context.error(
           "UNSUPPORTED_CONSTRUCT",
-          `allOf members disagree on \`${key}\`: ${JSON.stringify(merged[key])} at ${origin.get(key) ?? own.pointer} and ${JSON.stringify(value)} at ${schema.pointer}`,
+          `allOf members disagree on \`${key}\`: ${valueText(merged[key])} at ${origin.get(key) ?? own.pointer} and ${valueText(value)} at ${schema.pointer}`,
           `${own.pointer}/allOf`,
         );
       }
@@ -61,7 +67,7 @@ function mergePropertiesOrThrow(context: BuildContext, all: readonly FlatSchema[
     } else if (!jsonEqual(seen.value, property.value)) {
       throw context.error(
         "UNSUPPORTED_CONSTRUCT",
-        `allOf members declare property "${property.name}" differently (${seen.pointer} and ${property.pointer})`,
+        `allOf members declare property ${valueText(property.name)} differently (${seen.pointer} and ${property.pointer})`,
         property.pointer,
       );
     }

@@ -6,6 +6,7 @@
 import type { BuildContext } from "./build-context.js";
 import { isElement, parseBracketNameOrUndefined, type BracketName, type BracketSegment } from "./bracket-name.js";
 import type { FlatProperty } from "./flat-schema.js";
+import { valueText } from "../read/value-text.js";
 
 /** An object implied by bracket names. Children in document order. */
 export interface GroupNode {
@@ -42,7 +43,7 @@ export function buildBracketTreeOrThrow(context: BuildContext, root: FlatPropert
     if (!name) {
       throw context.error(
         "INVALID_SCHEMA",
-        `"${property.name}" is not a valid bracket name (expected head[segment]..., brackets paired, no nesting)`,
+        `${valueText(property.name)} is not a valid bracket name (expected head[segment]..., brackets paired, no nesting)`,
         property.pointer,
       );
     }
@@ -50,7 +51,7 @@ export function buildBracketTreeOrThrow(context: BuildContext, root: FlatPropert
     if (head && !isElement(head) && !TOP_LEVEL.has(head.key)) {
       throw context.error(
         "UNSUPPORTED_CONSTRUCT",
-        `"${property.name}": a request has only input, metadata, redirectUrl and state at the top level`,
+        `${valueText(property.name)}: a request has only input, metadata, redirectUrl and state at the top level`,
         property.pointer,
       );
     }
@@ -97,12 +98,12 @@ function setChild(parent: GroupNode | ListNode, segment: BracketSegment, node: T
 type Conflict = "duplicate" | "part-has-fields" | "inside-part" | "shape";
 
 function conflict(context: BuildContext, property: FlatProperty, other: FlatProperty, kind: Conflict): Error {
-  const at = `${other.pointer}`;
+  const at = other.pointer;
   const details: Record<Conflict, string> = {
-    duplicate: `"${property.name}" names the same part as "${other.name}" (${at})`,
-    "part-has-fields": `"${property.name}" is declared as a part, but "${other.name}" (${at}) puts fields inside it`,
-    "inside-part": `"${property.name}" goes inside "${other.name}", which is itself declared as a part (${at})`,
-    shape: `"${property.name}" and "${other.name}" (${at}) disagree on whether a shared prefix is an array ([]) or an object ([key])`,
+    duplicate: `${valueText(property.name)} names the same part as ${valueText(other.name)} (${at})`,
+    "part-has-fields": `${valueText(property.name)} is declared as a part, but ${valueText(other.name)} (${at}) puts fields inside it`,
+    "inside-part": `${valueText(property.name)} goes inside ${valueText(other.name)}, which is itself declared as a part (${at})`,
+    shape: `${valueText(property.name)} and ${valueText(other.name)} (${at}) disagree on whether a shared prefix is an array ([]) or an object ([key])`,
   };
   return context.error(kind === "duplicate" ? "DUPLICATE_NAME" : "INVALID_SCHEMA", details[kind], property.pointer);
 }

@@ -17,6 +17,8 @@ export interface Located {
 export interface BuildContext {
   readonly loaded: LoadedDescription;
   readonly flow: string | undefined;
+  /** What this build has read so far, for the limits of limits.ts. */
+  readonly counts: { schemas: number };
   /** Returns (does not throw) the error, so call sites read `throw context.error(...)`. */
   error(code: CodegenErrorCode, detail: string, pointer: string): CodegenError;
   resolveRefOrThrow(ref: string, fromPointer: string): ResolvedRef;
@@ -26,6 +28,7 @@ export function createBuildContext(loaded: LoadedDescription, flow: string | und
   return {
     loaded,
     flow,
+    counts: { schemas: 0 },
     error: (code, detail, pointer) =>
       new CodegenError(code, detail, { flow, file: loaded.file, pointer, line: loaded.lineOfOrUndefined(pointer) }),
     resolveRefOrThrow: (ref, fromPointer) =>

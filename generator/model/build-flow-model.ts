@@ -5,21 +5,23 @@
 import type { LoadedDescription } from "../read/load-description.js";
 import { createBuildContext, isRecord, ownValue } from "./build-context.js";
 import { readFlowInfoOrThrow } from "./flow-info.js";
-import { kebabCase } from "./names.js";
+import { flowNameFrom, nameFromTitleOrUndefined } from "./names.js";
 import { readRequestBodyOrThrow } from "./request-body.js";
 import { localesOf } from "./request.js";
 import { readResponseOrThrow } from "./response.js";
 import type { FlowModel } from "./types.js";
 
 export interface BuildFlowModelOptions {
-  /** The flow's name from the config; default: info.title in kebab-case. */
+  /** The flow's name from the config; default: info.title in kebab-case, or one made from the flow id (names.ts). */
   readonly name?: string;
 }
 
 export function buildFlowModelOrThrow(loaded: LoadedDescription, options: BuildFlowModelOptions = {}): FlowModel {
-  const name = options.name ?? nameFromTitleOrThrow(loaded);
+  // Errors while info is read name the flow by its title when it gives a name (the flow id is not read yet).
+  const early = options.name ?? nameFromTitleOrUndefined(titleOf(loaded.document));
+  const { operation, ...info } = readFlowInfoOrThrow(createBuildContext(loaded, early));
+  const name = options.name ?? flowNameFrom(info.title, info.id);
   const context = createBuildContext(loaded, name);
-  const { operation, ...info } = readFlowInfoOrThrow(context);
   const { declaredBodyForms, bodyForm, request } = readRequestBodyOrThrow(context, operation);
   return {
     name,
@@ -33,16 +35,7 @@ export function buildFlowModelOrThrow(loaded: LoadedDescription, options: BuildF
   };
 }
 
-function nameFromTitleOrThrow(loaded: LoadedDescription): string {
-  const info = isRecord(loaded.document) ? ownValue(loaded.document, "info") : undefined;
-  const title = isRecord(info) ? ownValue(info, "title") : undefined;
-  const name = typeof title === "string" ? kebabCase(title) : "";
-  if (name === "") {
-    throw createBuildContext(loaded, undefined).error(
-      "NOT_A_FLOW_DESCRIPTION",
-      `cannot derive a flow name from info.title ${JSON.stringify(title ?? null)} (no ASCII letters or digits); give the flow a name in codegen.config.json`,
-      "#/info/title",
-    );
-  }
-  return name;
+function titleOf(document: unknown): unknown {
+  const info = isRecord(document) ? ownValue(document, "info") : undefined;
+  return isRecord(info) ? ownValue(info, "title") : undefined;
 }

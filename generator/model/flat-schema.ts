@@ -6,6 +6,7 @@
 import { appendPointer } from "../read/json-pointer.js";
 import { isRecord, ownValue, type BuildContext, type Located } from "./build-context.js";
 import { mergeAllOfOrThrow } from "./all-of.js";
+import { valueText } from "../read/value-text.js";
 
 export interface FlatProperty extends Located {
   readonly name: string;
@@ -28,7 +29,7 @@ const UNSUPPORTED = ["oneOf", "anyOf", "not"] as const;
 
 export function flattenSchemaOrThrow(context: BuildContext, at: Located): FlatSchema {
   if (!isRecord(at.value)) {
-    throw context.error("INVALID_SCHEMA", `expected a schema object, got ${JSON.stringify(at.value)}`, at.pointer);
+    throw context.error("INVALID_SCHEMA", `expected a schema object, got ${valueText(at.value)}`, at.pointer);
   }
   const ref = ownValue(at.value, "$ref");
   if (typeof ref === "string") return flattenReferenceOrThrow(context, at, ref);

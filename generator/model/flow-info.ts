@@ -4,6 +4,7 @@
  * must name the same flow and environment as info.
  */
 import { appendPointer } from "../read/json-pointer.js";
+import { valueText } from "../read/value-text.js";
 import { isRecord, ownValue, type BuildContext, type Located } from "./build-context.js";
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import type { FlowModel } from "./types.js";
@@ -17,6 +18,12 @@ export interface FlowInfo
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 const PATH_SHAPE = /^\/api\/v1\/flows\/([^/]+)\/([^/]+)\/sessions$/;
+/**
+ * A flow id is one segment of the request path (docs/flow-descriptions.md,
+ * "Fixed parts"): RFC 3986's unreserved characters, which no client or
+ * server reads as a separator, an escape or the start of a query or fragment.
+ */
+const FLOW_ID = /^[A-Za-z0-9._~-]+$/;
 
 export function readFlowInfoOrThrow(context: BuildContext): FlowInfo {
   const document = asRecord(context.loaded.document);
@@ -52,15 +59,25 @@ function readExtensionsOrThrow(
       "NOT_A_FLOW_DESCRIPTION",
       got === undefined
         ? `info.${key} is missing: a flow description names its flow with x-flow-id, x-flow-version and x-environment`
-        : `info.${key} must be ${want}, got ${JSON.stringify(got)}`,
+        : `info.${key} must be ${want}, got ${valueText(got)}`,
       got === undefined ? "#/info" : appendPointer("#/info", key),
     );
-  if (typeof id !== "string" || id.trim() === "") throw missing("x-flow-id", "a non-empty string", id);
+  if (typeof id !== "string" || id === "") throw missing("x-flow-id", "a non-empty string", id);
+  checkFlowIdOrThrow(context, id);
   if (typeof version !== "number" || !Number.isFinite(version)) throw missing("x-flow-version", "a number", version);
   if (!(ENVIRONMENTS as readonly unknown[]).includes(environment)) {
     throw missing("x-environment", `one of ${ENVIRONMENTS.join(", ")}`, environment);
   }
   return { id, version, environment: environment as Environment };
+}
+
+function checkFlowIdOrThrow(context: BuildContext, id: string): void {
+  if (FLOW_ID.test(id) && id !== "." && id !== "..") return;
+  throw context.error(
+    "UNSAFE_FLOW_ID",
+    `info.x-flow-id ${valueText(id)} is not a safe path segment: a flow id has only letters A-Z and a-z, digits and . _ ~ - (and is not "." or "..")`,
+    "#/info/x-flow-id",
+  );
 }
 
 function readOperationOrThrow(
@@ -73,7 +90,7 @@ function readOperationOrThrow(
   if (keys.length !== 1 || path === undefined) {
     throw context.error(
       "NOT_A_FLOW_DESCRIPTION",
-      `a flow description has exactly one path (/api/v1/flows/<flow id>/<environment>/sessions), found ${keys.length}`,
+      `a flow description has exactly one path (/api/v1/flows/<flow id>/<environment>/sessions), found ${String(keys.length)}`,
       "#/paths",
     );
   }
@@ -89,7 +106,7 @@ function readOperationOrThrow(
   if (operationId !== "createSession") {
     throw context.error(
       "NOT_A_FLOW_DESCRIPTION",
-      `the operation must have operationId createSession, got ${JSON.stringify(operationId ?? null)}`,
+      `the operation must have operationId createSession, got ${valueText(operationId)}`,
       operation.pointer,
     );
   }
@@ -102,18 +119,18 @@ function checkPathOrThrow(context: BuildContext, path: string, id: string, envir
   if (!match) {
     throw context.error(
       "PATH_MISMATCH",
-      `path "${path}" is not /api/v1/flows/${id}/${environment}/sessions (the shape /api/v1/flows/<x-flow-id>/<x-environment>/sessions)`,
+      `path ${valueText(path)} is not /api/v1/flows/${id}/${environment}/sessions (the shape /api/v1/flows/<x-flow-id>/<x-environment>/sessions)`,
       pointer,
     );
   }
   const [, pathId = "", pathEnvironment = ""] = match;
   if (pathId !== id) {
-    throw context.error("PATH_MISMATCH", `path names flow "${pathId}" but info.x-flow-id is "${id}"`, pointer);
+    throw context.error("PATH_MISMATCH", `path names flow ${valueText(pathId)} but info.x-flow-id is "${id}"`, pointer);
   }
   if (pathEnvironment !== environment) {
     throw context.error(
       "PATH_MISMATCH",
-      `path names environment "${pathEnvironment}" but info.x-environment is "${environment}"`,
+      `path names environment ${valueText(pathEnvironment)} but info.x-environment is "${environment}"`,
       pointer,
     );
   }

@@ -5,6 +5,7 @@
  */
 import type { BuildContext } from "./build-context.js";
 import type { Schema } from "./types.js";
+import { valueText } from "../read/value-text.js";
 
 export function assertSameRequestOrThrow(context: BuildContext, json: Schema, multipart: Schema): void {
   const difference = firstDifference(json, multipart, "request");
@@ -31,7 +32,7 @@ function firstDifference(json: Schema, multipart: Schema, path: string): Differe
   const jsonByName = new Map(json.properties.map((property) => [property.name, property]));
   const multipartNames = new Set(multipart.properties.map((property) => property.name));
   const onlyJson = json.properties.find((property) => !multipartNames.has(property.name));
-  if (onlyJson) return at(`"${onlyJson.name}" is only in the JSON form`);
+  if (onlyJson) return at(`${valueText(onlyJson.name)} is only in the JSON form`);
   for (const property of multipart.properties) {
     const twin = jsonByName.get(property.name);
     const childPath = `${path}.${property.name}`;

@@ -8,6 +8,36 @@ import type { Schema } from "./types.js";
 
 export type JsonSchema = { readonly [key: string]: unknown } | boolean;
 
+/**
+ * The ajv options a validator of these schemas needs. `ownProperties`: a
+ * property counts only when the object itself has it, as JSON.stringify and
+ * the multipart encoder see it; without it a required `constructor` or
+ * `toString` would always be "present" (inherited from Object.prototype),
+ * and an optional one always present with the wrong type.
+ */
+export const JSON_SCHEMA_AJV_OPTIONS = { ownProperties: true } as const;
+
+/**
+ * Whether an object of `schema` has a property named like a member of
+ * Object.prototype (`__proto__`, `constructor`, `toString`, ...). Only then
+ * does a validator need JSON_SCHEMA_AJV_OPTIONS: for any other name an own
+ * check and ajv's `!== undefined` agree on the plain objects a request is
+ * made of, and the generated validator stays as small as without it.
+ */
+export function hasPrototypeNames(schema: Schema): boolean {
+  switch (schema.kind) {
+    case "array":
+      return hasPrototypeNames(schema.items);
+    case "object":
+      return (
+        schema.properties.some((p) => Object.hasOwn(Object.prototype, p.name) || hasPrototypeNames(p.schema)) ||
+        (typeof schema.additionalProperties !== "boolean" && hasPrototypeNames(schema.additionalProperties))
+      );
+    default:
+      return false;
+  }
+}
+
 export interface JsonSchemaOptions {
   /**
    * What a file leaf becomes. The client checks files itself after
@@ -54,15 +84,17 @@ export function toJsonSchema(schema: Schema, options: JsonSchemaOptions): JsonSc
         ...defined({ minItems: schema.minItems, maxItems: schema.maxItems }),
       });
     case "object": {
-      const properties: Record<string, JsonSchema> = {};
-      const patternProperties: Record<string, JsonSchema> = {};
+      // Null prototypes, so a property named `__proto__` is a key like any other here.
+      const properties = Object.create(null) as Record<string, JsonSchema>;
+      const patternProperties = Object.create(null) as Record<string, JsonSchema>;
       for (const property of schema.properties) {
-        // ajv drops a "__proto__" key from `properties` (and cannot test it
-        // with `required`: every object has one), so it is matched by name.
+        // ajv skips a "__proto__" key of `properties` (against prototype
+        // pollution), so that one is matched by name; `required` (with
+        // JSON_SCHEMA_AJV_OPTIONS) still demands it as an own key.
         if (property.name === "__proto__") patternProperties["^__proto__$"] = toJsonSchema(property.schema, options);
         else properties[property.name] = toJsonSchema(property.schema, options);
       }
-      const required = schema.properties.filter((p) => p.required && p.name !== "__proto__").map((p) => p.name);
+      const required = schema.properties.filter((p) => p.required).map((p) => p.name);
       return nullable(schema.nullable, undefined, {
         type: "object",
         properties,

@@ -8,9 +8,12 @@ import { appendPointer } from "../read/json-pointer.js";
 import { isRecord, ownValue, type BuildContext, type Located } from "./build-context.js";
 import { buildBracketTreeOrThrow, type TreeNode } from "./bracket-tree.js";
 import { flattenSchemaOrThrow, type FlatSchema } from "./flat-schema.js";
+import { checkDepthOrThrow } from "./limits.js";
 import { withPartNames } from "./part-names.js";
+import { propertyOrThrow } from "./property.js";
 import { convertSchemaOrThrow } from "./schema.js";
 import type { ObjectSchema, Schema } from "./types.js";
+import { valueText } from "../read/value-text.js";
 
 /** The form's request tree, before request.ts normalises it. */
 export function buildMultipartFormOrThrow(context: BuildContext, media: Located): ObjectSchema {
@@ -19,7 +22,7 @@ export function buildMultipartFormOrThrow(context: BuildContext, media: Located)
   checkFlatFormOrThrow(context, form);
   const place: FormPlace = { context, required: new Set(form.required), mediaTypes: readEncodingOrThrow(context, media, form) };
   const tree = buildBracketTreeOrThrow(context, { name: "", ...schemaAt, pointer: form.pointer }, form.properties);
-  const request = convertNodeOrThrow(place, tree).schema as ObjectSchema;
+  const request = convertNodeOrThrow(place, tree, 0).schema as ObjectSchema;
   return { ...request, pointer: form.pointer };
 }
 
@@ -31,28 +34,35 @@ interface FormPlace {
   readonly mediaTypes: ReadonlyMap<string, readonly string[]>;
 }
 
-function convertNodeOrThrow(place: FormPlace, node: TreeNode): { schema: Schema; required: boolean } {
+/**
+ * `enclosing`: the objects and arrays around the node (the root group has
+ * none), checked against the depth limit before going further down, since
+ * bracket names can nest as deep as they are long.
+ */
+function convertNodeOrThrow(place: FormPlace, node: TreeNode, enclosing: number): { schema: Schema; required: boolean } {
   switch (node.kind) {
     case "declared": {
       const { property, depth } = node;
-      const schema = convertSchemaOrThrow(place.context, property, "multipart");
+      const schema = convertSchemaOrThrow(place.context, property, "multipart", enclosing);
       return {
         schema: withPartNames(schema, [property.name], depth, place.mediaTypes.get(property.name) ?? []),
         required: place.required.has(property.name),
       };
     }
     case "list": {
+      checkDepthOrThrow(place.context, enclosing + 1, node.via.pointer);
       // A list exists only once some name went through its `[]`, so it always has an element.
-      const element = convertNodeOrThrow(place, node.element as TreeNode);
+      const element = convertNodeOrThrow(place, node.element as TreeNode, enclosing + 1);
       return {
         schema: { kind: "array", pointer: node.via.pointer, nullable: false, items: element.schema },
         required: element.required,
       };
     }
     case "group": {
+      checkDepthOrThrow(place.context, enclosing + 1, node.via.pointer);
       const properties = [...node.children].map(([name, child]) => {
-        const converted = convertNodeOrThrow(place, child);
-        return { name, required: converted.required, schema: converted.schema };
+        const converted = convertNodeOrThrow(place, child, enclosing + 1);
+        return propertyOrThrow(place.context, name, converted.required, converted.schema);
       });
       return {
         schema: { kind: "object", pointer: node.via.pointer, nullable: false, properties, additionalProperties: false },
@@ -65,7 +75,7 @@ function convertNodeOrThrow(place: FormPlace, node: TreeNode): { schema: Schema;
 function checkFlatFormOrThrow(context: BuildContext, form: FlatSchema): void {
   const type = form.keywords["type"];
   if (type !== undefined && type !== "object") {
-    throw context.error("INVALID_SCHEMA", `the multipart form's schema must be an object, not ${JSON.stringify(type)}`, form.pointer);
+    throw context.error("INVALID_SCHEMA", `the multipart form's schema must be an object, not ${valueText(type)}`, form.pointer);
   }
   if (form.additionalProperties !== undefined && form.additionalProperties !== false) {
     throw context.error(
@@ -79,7 +89,7 @@ function checkFlatFormOrThrow(context: BuildContext, form: FlatSchema): void {
   if (unknown !== undefined) {
     throw context.error(
       "INVALID_SCHEMA",
-      `\`required\` lists "${unknown}", which is not among the form's properties`,
+      `\`required\` lists ${valueText(unknown)}, which is not among the form's properties`,
       appendPointer(form.pointer, "required"),
     );
   }
@@ -94,7 +104,7 @@ function readEncodingOrThrow(context: BuildContext, media: Located, form: FlatSc
   for (const name of Object.keys(encoding)) {
     const pointer = appendPointer(media.pointer, "encoding", name);
     if (!names.has(name)) {
-      throw context.error("INVALID_SCHEMA", `encoding names "${name}", which is not a property of the form`, pointer);
+      throw context.error("INVALID_SCHEMA", `encoding names ${valueText(name)}, which is not a property of the form`, pointer);
     }
     const entry = encoding[name];
     const contentType = isRecord(entry) ? ownValue(entry, "contentType") : undefined;

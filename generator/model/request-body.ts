@@ -19,9 +19,15 @@ export interface RequestBody {
 
 const MEDIA_TYPES: Readonly<Record<BodyForm, string>> = { json: "application/json", multipart: "multipart/form-data" };
 
+/**
+ * With both forms, the multipart form is read in full and the JSON form is
+ * checked to describe the same request (form-comparison.ts); it may then show
+ * files too, since the flow is sent as multipart (docs/flow-descriptions.md, "Files").
+ */
 export function readRequestBodyOrThrow(context: BuildContext, operation: Located): RequestBody {
   const media = mediaByFormOrThrow(context, operation);
-  const json = media.json && normaliseRequestOrThrow(context, buildJsonFormOrThrow(context, media.json), "json");
+  const jsonUse = media.multipart ? "json-beside-multipart" : "json";
+  const json = media.json && normaliseRequestOrThrow(context, buildJsonFormOrThrow(context, media.json, jsonUse), "json");
   const multipart =
     media.multipart && normaliseRequestOrThrow(context, buildMultipartFormOrThrow(context, media.multipart), "multipart");
   if (json && multipart) assertSameRequestOrThrow(context, json, multipart);
@@ -47,7 +53,7 @@ function mediaByFormOrThrow(context: BuildContext, operation: Located): Partial<
     if (!form || out[form] || !isRecord(content)) continue;
     const media = followRefOrThrow(context, { value: content[key], pointer: appendPointer(body.pointer, "content", key), trail: [] });
     if (!isRecord(media.value) || ownValue(media.value, "schema") === undefined) {
-      throw context.error("NO_REQUEST_BODY", `the ${type} request body has no schema`, media.pointer);
+      throw context.error("NO_REQUEST_BODY", `the ${String(type)} request body has no schema`, media.pointer);
     }
     out[form] = media;
   }

@@ -14,6 +14,7 @@ import type {
   Schema,
   StringSchema,
 } from "./types.js";
+import { valueText } from "../read/value-text.js";
 
 const REQUEST_KEYS = ["input", "metadata", "redirectUrl", "state"] as const;
 type RequestKey = (typeof REQUEST_KEYS)[number];
@@ -24,7 +25,7 @@ export function normaliseRequestOrThrow(context: BuildContext, raw: ObjectSchema
   if (unknown) {
     throw context.error(
       "UNSUPPORTED_CONSTRUCT",
-      `"${unknown.name}": a request has only input, metadata, redirectUrl and state at the top level`,
+      `${valueText(unknown.name)}: a request has only input, metadata, redirectUrl and state at the top level`,
       unknown.schema.pointer,
     );
   }
@@ -76,7 +77,7 @@ function metadataOrThrow(place: Place, declared: Property | undefined): Property
   if (extra) {
     throw place.context.error(
       "UNSUPPORTED_CONSTRUCT",
-      `metadata["${extra.name}"]: the service accepts only subjectId and locale in metadata`,
+      `metadata[${valueText(extra.name)}]: the service accepts only subjectId and locale in metadata`,
       extra.schema.pointer,
     );
   }
@@ -113,8 +114,8 @@ function localeSchemaOrThrow(place: Place, declared: Property | undefined): Stri
     if (!(SERVICE_LOCALES as readonly string[]).includes(value)) {
       throw place.context.error(
         "INVALID_SCHEMA",
-        `locale "${value}" is not one the service knows (${SERVICE_LOCALES.join(", ")})`,
-        `${schema.pointer}/enum/${index}`,
+        `locale ${valueText(value)} is not one the service knows (${SERVICE_LOCALES.join(", ")})`,
+        `${schema.pointer}/enum/${String(index)}`,
       );
     }
   });
@@ -141,7 +142,7 @@ function expectKindOrThrow<K extends Schema["kind"]>(place: Place, property: Pro
   if (property.schema.kind !== kind) {
     throw place.context.error(
       "INVALID_SCHEMA",
-      `"${property.name}" must be ${kind === "object" ? "an object" : `a ${kind}`}, not ${property.schema.kind}`,
+      `${valueText(property.name)} must be ${kind === "object" ? "an object" : `a ${kind}`}, not ${property.schema.kind}`,
       property.schema.pointer,
     );
   }

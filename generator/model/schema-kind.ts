@@ -4,6 +4,7 @@
  */
 import type { BuildContext } from "./build-context.js";
 import type { FlatSchema } from "./flat-schema.js";
+import { valueText } from "../read/value-text.js";
 
 export type SchemaKind = "string" | "file" | "number" | "integer" | "boolean" | "array" | "object";
 
@@ -24,7 +25,7 @@ export function inferKindOrThrow(context: BuildContext, flat: FlatSchema): Schem
   if (type === "string") return flat.keywords["format"] === "binary" ? "file" : "string";
   if (type === "number" || type === "integer" || type === "boolean" || type === "array" || type === "object") return type;
   if (type !== undefined) {
-    throw context.error("UNSUPPORTED_CONSTRUCT", `unsupported type ${JSON.stringify(type)}`, `${flat.pointer}/type`);
+    throw context.error("UNSUPPORTED_CONSTRUCT", `unsupported type ${valueText(type)}`, `${flat.pointer}/type`);
   }
   const candidates = new Set(inferredKinds(flat));
   const [only] = candidates;

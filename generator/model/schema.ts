@@ -4,8 +4,12 @@
  * pointer: no schema ever degrades to "any".
  */
 import { appendPointer } from "../read/json-pointer.js";
+import { valueText } from "../read/value-text.js";
 import type { BuildContext, Located } from "./build-context.js";
 import { flattenSchemaOrThrow, type FlatSchema } from "./flat-schema.js";
+import { jsonEqual } from "./json-equal.js";
+import { checkDepthOrThrow, countSchemaOrThrow } from "./limits.js";
+import { checkItemCountsOrThrow, propertyOrThrow } from "./property.js";
 import { inferKindOrThrow } from "./schema-kind.js";
 import { DEFAULT_MAX_FILE_BYTES } from "@flowsmith/runtime";
 import {
@@ -21,18 +25,26 @@ import {
 } from "./types.js";
 
 /**
- * Where a schema is used. Files exist only in the multipart form; objects in
- * the multipart form are closed (their parts are all declared).
+ * Where a schema is used. Files exist only in the multipart form, and in a
+ * JSON form beside one (both forms are produced from one schema, and the
+ * flow is then sent as multipart); objects in the multipart form are closed
+ * (their parts are all declared).
  */
-export type SchemaUse = "json" | "multipart" | "response";
+export type SchemaUse = "json" | "json-beside-multipart" | "multipart" | "response";
 
 /** Keywords a flow description may carry that the model has no place for, refused rather than dropped. */
 const REFUSED_KEYWORDS = ["uniqueItems", "minProperties", "maxProperties", "discriminator"] as const;
 
-export function convertSchemaOrThrow(context: BuildContext, at: Located, use: SchemaUse): Schema {
+/**
+ * `enclosing`: how many objects and arrays hold this schema (0 at a form's
+ * or the response's root), for the depth limit of limits.ts.
+ */
+export function convertSchemaOrThrow(context: BuildContext, at: Located, use: SchemaUse, enclosing = 0): Schema {
+  countSchemaOrThrow(context, at.pointer);
   const flat = flattenSchemaOrThrow(context, at);
   refuseUnsupportedKeywordsOrThrow(context, flat);
   const kind = inferKindOrThrow(context, flat);
+  if (kind === "array" || kind === "object") checkDepthOrThrow(context, enclosing + 1, flat.pointer);
   switch (kind) {
     case "string":
       return stringSchemaOrThrow(context, flat);
@@ -44,9 +56,9 @@ export function convertSchemaOrThrow(context: BuildContext, at: Located, use: Sc
     case "boolean":
       return booleanSchemaOrThrow(context, flat);
     case "array":
-      return arraySchemaOrThrow(context, flat, use);
+      return arraySchemaOrThrow(context, flat, use, enclosing + 1);
     case "object":
-      return objectSchemaOrThrow(context, flat, use);
+      return objectSchemaOrThrow(context, flat, use, enclosing + 1);
   }
 }
 
@@ -79,13 +91,15 @@ function stringSchemaOrThrow(context: BuildContext, flat: FlatSchema): StringSch
 }
 
 function fileSchemaOrThrow(context: BuildContext, flat: FlatSchema, use: SchemaUse): FileSchema {
-  if (use !== "multipart") {
-    const where = use === "json" ? "the JSON request form" : "the response";
+  if (use === "json") {
     throw context.error(
       "UNSUPPORTED_CONSTRUCT",
-      `a file (type: string, format: binary) cannot appear in ${where}; files are sent only as multipart parts`,
+      "a file (type: string, format: binary) in a JSON-only request: files are sent only as multipart parts, so the description needs a multipart/form-data form",
       flat.pointer,
     );
+  }
+  if (use === "response") {
+    throw context.error("UNSUPPORTED_CONSTRUCT", "a file (type: string, format: binary) cannot appear in the response", flat.pointer);
   }
   // mediaTypes come from the form's `encoding`, which multipart-form.ts applies by part name.
   return { kind: "file", ...base(flat), maxBytes: numeric(flat, "maxLength") ?? DEFAULT_MAX_FILE_BYTES, mediaTypes: [] };
@@ -120,45 +134,44 @@ function booleanSchemaOrThrow(context: BuildContext, flat: FlatSchema): BooleanS
   };
 }
 
-function arraySchemaOrThrow(context: BuildContext, flat: FlatSchema, use: SchemaUse): ArraySchema {
+function arraySchemaOrThrow(context: BuildContext, flat: FlatSchema, use: SchemaUse, level: number): ArraySchema {
   if (!flat.items) {
     throw context.error("INVALID_SCHEMA", "an array schema needs `items`", flat.pointer);
   }
-  return {
+  const schema: ArraySchema = {
     kind: "array",
     ...base(flat),
-    items: convertSchemaOrThrow(context, flat.items, use),
+    items: convertSchemaOrThrow(context, flat.items, use, level),
     ...present({ minItems: numeric(flat, "minItems"), maxItems: numeric(flat, "maxItems") }),
   };
+  checkItemCountsOrThrow(context, schema);
+  return schema;
 }
 
-function objectSchemaOrThrow(context: BuildContext, flat: FlatSchema, use: SchemaUse): ObjectSchema {
+function objectSchemaOrThrow(context: BuildContext, flat: FlatSchema, use: SchemaUse, level: number): ObjectSchema {
   const names = new Set(flat.properties.map((property) => property.name));
   const unknown = flat.required.find((name) => !names.has(name));
   if (unknown !== undefined) {
     throw context.error(
       "INVALID_SCHEMA",
-      `\`required\` lists "${unknown}", which is not among the object's properties`,
+      `\`required\` lists ${valueText(unknown)}, which is not among the object's properties`,
       appendPointer(flat.pointer, "required"),
     );
   }
   const required = new Set(flat.required);
   const properties = flat.properties.map(
-    (property): Property => ({
-      name: property.name,
-      required: required.has(property.name),
-      schema: convertSchemaOrThrow(context, property, use),
-    }),
+    (property): Property =>
+      propertyOrThrow(context, property.name, required.has(property.name), convertSchemaOrThrow(context, property, use, level)),
   );
   return {
     kind: "object",
     ...base(flat),
     properties,
-    additionalProperties: additionalPropertiesOrThrow(context, flat, use),
+    additionalProperties: additionalPropertiesOrThrow(context, flat, use, level),
   };
 }
 
-function additionalPropertiesOrThrow(context: BuildContext, flat: FlatSchema, use: SchemaUse): boolean | Schema {
+function additionalPropertiesOrThrow(context: BuildContext, flat: FlatSchema, use: SchemaUse, level: number): boolean | Schema {
   const declared = flat.additionalProperties;
   if (use === "multipart") {
     if (declared === undefined || declared === false) return false;
@@ -168,8 +181,14 @@ function additionalPropertiesOrThrow(context: BuildContext, flat: FlatSchema, us
       appendPointer(flat.pointer, "additionalProperties"),
     );
   }
-  if (declared === undefined) return true;
-  return typeof declared === "boolean" ? declared : convertSchemaOrThrow(context, declared, use);
+  if (declared === undefined || isAnySchema(declared)) return true;
+  return typeof declared === "boolean" ? declared : convertSchemaOrThrow(context, declared, use, level);
+}
+
+/** `additionalProperties: {}` (maybe with only a description): any extra key, as `true` says. */
+function isAnySchema(declared: boolean | Located): boolean {
+  if (typeof declared === "boolean" || typeof declared.value !== "object" || declared.value === null || Array.isArray(declared.value)) return false;
+  return Object.keys(declared.value).every((key) => key === "description" || key === "title" || key.startsWith("x-"));
 }
 
 function base(flat: FlatSchema): { pointer: string; nullable: boolean; description?: string; default?: JsonValue } {
@@ -181,6 +200,7 @@ function base(flat: FlatSchema): { pointer: string; nullable: boolean; descripti
   };
 }
 
+/** The enum's members of the schema's type, each once (a repeated value means nothing more). */
 function enumOrThrow<T>(context: BuildContext, flat: FlatSchema, isMember: (value: unknown) => value is T): readonly T[] | undefined {
   const values = flat.keywords["enum"];
   if (!Array.isArray(values)) return undefined;
@@ -191,11 +211,11 @@ function enumOrThrow<T>(context: BuildContext, flat: FlatSchema, isMember: (valu
     if (!isMember(value)) {
       throw context.error(
         "INVALID_SCHEMA",
-        `enum value ${JSON.stringify(value)} does not match the schema's type`,
+        `enum value ${valueText(value)} does not match the schema's type`,
         appendPointer(flat.pointer, "enum", index),
       );
     }
-    members.push(value);
+    if (!members.some((member) => jsonEqual(member, value))) members.push(value);
   });
   return members;
 }

@@ -102,7 +102,7 @@ export type Schema =
   | ObjectSchema;
 
 export interface FlowModel {
-  /** Folder under outputDir: the config name, or the title in kebab-case. */
+  /** Folder under outputDir: the config name, or the title in kebab-case, or one made from the flow id (names.ts). */
   readonly name: string;
   readonly source: {
     /** The description's path as given in the config (posix separators), or `api:<flowId>/<environment>`. */
@@ -110,7 +110,7 @@ export interface FlowModel {
     /** sha256 (hex) of the description's bytes. */
     readonly sha256: string;
   };
-  /** info.x-flow-id */
+  /** info.x-flow-id: one safe path segment, `[A-Za-z0-9._~-]+`, not `.` or `..`. */
   readonly id: string;
   /** info.x-flow-version */
   readonly version: number;

@@ -17,6 +17,8 @@ import { sha256, type GeneratorStamp } from "./manifest.js";
 const OUTPUT_SHAPING_PACKAGES = ["ts-morph", "prettier", "ajv", "ajv-formats"];
 /** What turns a description into output; the CLI, config and pipeline code do not change a file's bytes. */
 const OUTPUT_SHAPING_FOLDERS = ["generator/read", "generator/model", "generator/emit", "templates"];
+/** Single files that shape output: the normalised description.json kept beside each flow's output. */
+const OUTPUT_SHAPING_FILES = ["generator/output/description-json.ts"];
 
 let cached: Promise<GeneratorStamp> | undefined;
 
@@ -36,6 +38,10 @@ async function computeStamp(): Promise<GeneratorStamp> {
     for (const file of await listRelativeFiles(path.join(root, folder))) {
       if (file.endsWith(".ts")) parts.push(`${folder}/${file}:${sha256(await readFile(path.join(root, folder, file)))}`);
     }
+  }
+  for (const file of OUTPUT_SHAPING_FILES) {
+    const content = await readFile(path.join(root, file)).catch(() => undefined);
+    if (content) parts.push(`${file}:${sha256(content)}`);
   }
   for (const name of OUTPUT_SHAPING_PACKAGES) parts.push(`${name}@${packageVersion(name)}`);
   return { flowsmith, runtime: runtimeAt, fingerprint: sha256(parts.join("\n")) };

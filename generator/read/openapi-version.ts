@@ -4,6 +4,7 @@
  * wall of schema errors.
  */
 import { CodegenError } from "../errors.js";
+import { valueText } from "./value-text.js";
 
 export function checkOpenApiVersionOrThrow(
   document: unknown,
@@ -27,7 +28,7 @@ export function checkOpenApiVersionOrThrow(
   }
   const version = record["openapi"];
   if (typeof version !== "string") {
-    throw fail(`\`openapi\` must be a string such as "3.0.3" (quote it in YAML), got ${JSON.stringify(version)}`, "#/openapi");
+    throw fail(`\`openapi\` must be a string such as "3.0.3" (quote it in YAML), got ${valueText(version)}`, "#/openapi");
   }
   if (/^3\.1(\.|$)/.test(version)) {
     throw fail(`OpenAPI ${version}: 3.1 is not supported, flow descriptions are 3.0`, "#/openapi");

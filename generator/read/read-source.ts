@@ -1,6 +1,7 @@
 /**
  * A flow description's bytes, from where the config says they are: a file,
- * or (later) the service's API. The one place that reads a description.
+ * or for an api source its snapshot (fetch/ writes it; reading never goes
+ * to the network). The one place that reads a description.
  */
 import { readFile } from "node:fs/promises";
 import type { FlowSource } from "../config/config-types.js";
@@ -26,17 +27,21 @@ export interface SourceContext {
  */
 export async function readSourceOrThrow(source: FlowSource, where?: SourceContext): Promise<SourceBytes> {
   const flow = where?.flow ? { flow: where.flow } : {};
-  if (source.kind === "api") {
-    throw new CodegenError(
-      "SOURCE_UNSUPPORTED",
-      `source.api (flow ${source.flowId}, ${source.environment}) is not supported yet: download the description from the dashboard (flow versions view) and use { "file": "<path>" }`,
-      where ? { file: where.configFile, pointer: `${where.pointer}/source`, ...flow } : {},
-    );
-  }
+  const file = source.kind === "api" ? source.snapshot : source;
   try {
-    return { bytes: await readFile(source.path), display: source.display };
+    return { bytes: await readFile(file.path), display: file.display };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (source.kind === "api") {
+      throw new CodegenError(
+        "SNAPSHOT_MISSING",
+        code === "ENOENT"
+          ? `no snapshot of flow ${source.flowId} (${source.environment}) at ${file.display} yet: run \`npx flowsmith codegen\` to fetch it`
+          : `cannot read the snapshot ${file.display} (${code ?? String(error)})`,
+        where ? { file: where.configFile, pointer: `${where.pointer}/source/api`, ...flow } : { file: file.display },
+        { cause: error },
+      );
+    }
     throw new CodegenError(
       "SOURCE_NOT_FOUND",
       code === "ENOENT" ? `flow description not found: ${source.display}` : `cannot read ${source.display} (${code ?? String(error)})`,

@@ -4,6 +4,7 @@
  */
 import { CodegenError, type CodegenErrorCode } from "../errors.js";
 import { appendPointer, unescapeSegment } from "./json-pointer.js";
+import { valueText } from "./value-text.js";
 
 export interface ResolvedRef {
   /** The referenced value, after following any chain of `$ref`-only objects. */
@@ -44,9 +45,9 @@ export function resolveRefOrThrow(
     visited.push(pointer);
     const value = lookupOrUndefined(document, keys);
     if (value === undefined) {
-      throw fail("DANGLING_REF", `$ref "${current}" points to nothing in this document`, usedAt);
+      throw fail("DANGLING_REF", `$ref ${valueText(current)} points to nothing in this document`, usedAt);
     }
-    const next = (value as { $ref?: unknown } | null)?.$ref;
+    const next = typeof value === "object" && value !== null && Object.hasOwn(value, "$ref") ? (value as Record<string, unknown>)["$ref"] : undefined;
     if (typeof next !== "string") return { value, pointer };
     current = next;
     usedAt = `${pointer}/$ref`;
@@ -61,7 +62,7 @@ function refKeysOrThrow(
   if (!ref.startsWith("#")) {
     throw fail(
       "UNSUPPORTED_CONSTRUCT",
-      `$ref "${ref}" points outside this document; only internal references (#/...) are supported`,
+      `$ref ${valueText(ref)} points outside this document; only internal references (#/...) are supported`,
       usedAt,
     );
   }
@@ -69,11 +70,11 @@ function refKeysOrThrow(
   try {
     fragment = decodeURIComponent(ref.slice(1));
   } catch {
-    throw fail("DANGLING_REF", `$ref "${ref}" is not a valid URI fragment (bad percent-encoding)`, usedAt);
+    throw fail("DANGLING_REF", `$ref ${valueText(ref)} is not a valid URI fragment (bad percent-encoding)`, usedAt);
   }
   if (fragment === "") return [];
   if (!fragment.startsWith("/")) {
-    throw fail("DANGLING_REF", `$ref "${ref}" is not a JSON pointer (expected "#/...")`, usedAt);
+    throw fail("DANGLING_REF", `$ref ${valueText(ref)} is not a JSON pointer (expected "#/...")`, usedAt);
   }
   return fragment.slice(1).split("/").map(unescapeSegment);
 }

@@ -84,7 +84,7 @@ describe("flowsmith codegen (CLI)", () => {
     const first = await flowsmith(["codegen"], { cwd: dir }); // the built bin, as users run it
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/signing\s+6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13\s+v1\s+staging\s+→ generated\/signing\s+generated in \d+ ms/);
-    expect(first.stdout).toMatch(/Wrote generated\/ \(4 file\(s\) changed\)/);
+    expect(first.stdout).toMatch(/Wrote generated\/ \(5 file\(s\) changed\)/);
 
     const again = await cli(["codegen"], dir);
     expect(again.stdout).toMatch(/generated\/signing\s+unchanged\n[\s\S]*already up to date; nothing written/);

@@ -120,7 +120,7 @@ describe("runCodegen", () => {
     const result = await runCodegen({ configPath: config, flows: ["aml-screening"] });
     expect(result.flows.map((flow) => flow.name)).toEqual(["aml-screening"]);
     expect(result.notGenerated).toEqual(["#/flows/0", "#/flows/1"]);
-    expect(await listRelativeFiles(out)).toEqual([".flowsmith-manifest.json", "aml-screening/index.ts", "aml-screening/validate.ts", "index.ts"]);
+    expect(await listRelativeFiles(out)).toEqual([".flowsmith-manifest.json", "aml-screening/description.json", "aml-screening/index.ts", "aml-screening/validate.ts", "index.ts"]);
     // The next full run adds the others and keeps the first one's files.
     const full = await runCodegen({ configPath: config });
     expect(full.flows.map((flow) => [flow.name, flow.status])).toEqual([
@@ -139,7 +139,6 @@ describe("runCodegen", () => {
   });
 
   it.each([
-    ["an api source", { source: { api: { flowId: "f-1", environment: "live" } } }, "SOURCE_UNSUPPORTED", /#\/flows\/0\/source: .*not supported yet/],
     ["a missing description", { source: { file: "flows/nope.yaml" } }, "SOURCE_NOT_FOUND", /#\/flows\/0\/source\/file: flow description not found: flows\/nope\.yaml/],
   ])("names the config entry of %s", async (_name, flow, code, message) => {
     const { config } = await makeProject();

@@ -31,7 +31,12 @@ describe("loadConfigOrThrow", () => {
     const config = await loadConfigOrThrow(
       await configFile({ flows: [{ source: { api: { flowId: "f-1", environment: "live" } } }] }),
     );
-    expect(config.flows[0]!.source).toEqual({ kind: "api", flowId: "f-1", environment: "live" });
+    expect(config.flows[0]!.source).toEqual({
+      kind: "api",
+      flowId: "f-1",
+      environment: "live",
+      snapshot: { path: path.join(dir, "flows/f-1-live.json"), display: "flows/f-1-live.json" },
+    });
   });
 
   const bad: [string, { given: unknown; code: string; message: RegExp; pointer?: string }][] = [

@@ -80,7 +80,7 @@ describe("emitFlowOrThrow", () => {
     const index = fileOf(await emitFlowOrThrow(signing, RUNTIME), "signing/index.ts");
     for (const expected of [
       "export interface BasicIdentity {",
-      "documents: DocumentsToSignDocument[];",
+      "documents: [DocumentsToSignDocument, ...DocumentsToSignDocument[]];",
       "export interface DocumentsToSignDocument {",
       'export type Locale = "en" | "de" | "fr" | "pl" | "it" | "es";',
       "locale?: Locale;",
@@ -175,7 +175,7 @@ describe("escaping", () => {
       "input?: Input2;",
       "locale?: Locale2;",
       "promise?: Promise2;",
-      "items?: ListsItem[] | null;",
+      "items?: [ListsItem, ...ListsItem[]] | null;",
       "tags?: (string | null)[];",
       "@part input[lists][items][{i}][tags][{j}]",
       "matrix?: number[][];",

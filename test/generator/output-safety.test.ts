@@ -154,8 +154,10 @@ describe("files in outputDir that flowsmith did not write", () => {
     const check = await runCodegen({ configPath: config, check: true });
     expect(check.changes.map((change) => `${change.reason} ${change.path}`)).toEqual([
       "changed .flowsmith-manifest.json",
+      "extra aml-screening/description.json",
       "extra aml-screening/index.ts",
       "extra aml-screening/validate.ts",
+      "extra document-verification/description.json",
       "extra document-verification/validate.ts",
       "changed index.ts",
     ]);
@@ -176,6 +178,7 @@ describe("files in outputDir that flowsmith did not write", () => {
       "index.ts",
       "link.ts",
       "notes.md",
+      "signing/description.json",
       "signing/extra.ts",
       "signing/index.ts",
       "signing/validate.ts",
@@ -236,6 +239,7 @@ describe("files in outputDir that flowsmith did not write", () => {
     expect(result.kept).toEqual([]);
     expect(result.changes.map((change) => `${change.reason} ${change.path}`)).toEqual([
       "changed .flowsmith-manifest.json",
+      "extra aml-screening/description.json",
       "extra aml-screening/index.ts",
       "extra aml-screening/validate.ts",
       "changed index.ts",

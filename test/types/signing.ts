@@ -47,9 +47,11 @@ export async function compiles(): Promise<void> {
   const specEnvironment: "staging" = signing.spec.environment;
   void specEnvironment;
   await createSessionFor(staging, signing.spec, acceptAll, request);
-  // Plain arrays: users build them step by step.
+  // Plain arrays, built step by step, go in once they are known not to be empty.
   const documents: signing.DocumentsToSignDocument[] = [];
   documents.push({ templateId: "t", source: blob });
+  const [first, ...rest] = documents;
+  if (first) await signing.createSession(staging, { ...request, input: { ...request.input, documentsToSign: { documents: [first, ...rest] } } });
 }
 
 export async function rejected(): Promise<void> {
@@ -83,5 +85,12 @@ export async function rejected(): Promise<void> {
   // @ts-expect-error metadata is required
   const noMetadata: signing.CreateSessionRequest = { input: request.input };
 
-  void [missingField, extraMetadataKey, unsupportedLocale, stringForFile, noMetadata];
+  // @ts-expect-error documents is required, so it needs at least one element
+  const noDocuments: signing.DocumentsToSign = { documents: [] };
+
+  const built: signing.DocumentsToSignDocument[] = [];
+  // @ts-expect-error an array that may be empty
+  const maybeEmpty: signing.DocumentsToSign = { documents: built };
+
+  void [missingField, extraMetadataKey, unsupportedLocale, stringForFile, noMetadata, noDocuments, maybeEmpty];
 }

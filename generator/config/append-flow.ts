@@ -1,0 +1,50 @@
+/**
+ * Appends one entry to the `flows` of codegen.config.json as a person would:
+ * every other byte of the file stays as it was (keys, their order, how each
+ * entry is laid out, the final newline), and the new entry goes on a line of
+ * its own, indented like the entry before it. jsonc-parser finds where the
+ * array ends; the file is replaced whole by a rename, so a reader never
+ * sees half of it.
+ */
+import { rename, rm, writeFile } from "node:fs/promises";
+import { findNodeAtLocation, parseTree } from "jsonc-parser";
+import type { UserFlowConfig } from "./config-types.js";
+
+/** The new text; `text` is a config that loadConfigOrThrow accepted (so `flows` is an array). */
+export function withFlowAppended(text: string, entry: UserFlowConfig): string {
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const flows = findNodeAtLocation(parseTree(text) ?? { type: "null", offset: 0, length: 0 }, ["flows"]);
+  if (flows?.type !== "array") throw new Error("the config has no flows array");
+  const json = oneLine(entry);
+  const last = flows.children?.at(-1);
+  if (last) {
+    const end = last.offset + last.length;
+    return `${text.slice(0, end)},${eol}${indentOfLineAt(text, last.offset)}${json}${text.slice(end)}`;
+  }
+  // An empty array: the entry one level deeper than the line holding `"flows": [`.
+  const outer = indentOfLineAt(text, flows.offset);
+  const unit = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
+  const close = flows.offset + flows.length - 1;
+  return `${text.slice(0, flows.offset + 1)}${eol}${outer}${unit}${json}${eol}${outer}${text.slice(close)}`;
+}
+
+/** `{ "name": "x", "source": { ... } }`, as the config's own entries are written. */
+function oneLine(value: unknown): string {
+  // JSON text never holds a raw newline inside a string, so only layout is joined.
+  return JSON.stringify(value, null, 1).replace(/\n\s*/g, " ");
+}
+
+function indentOfLineAt(text: string, offset: number): string {
+  const start = text.lastIndexOf("\n", offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start, offset))?.[0] ?? "";
+}
+
+export async function writeConfigOrThrow(file: string, text: string): Promise<void> {
+  const partial = `${file}.flowsmith-${process.pid}.partial`;
+  try {
+    await writeFile(partial, text);
+    await rename(partial, file);
+  } finally {
+    await rm(partial, { force: true });
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The service as the CLI reaches it: one @flowsmith/runtime client per
+ * environment (the service's rule: an API client reaches only its own
+ * environment, docs/service.md 1 and 5), made on first use, so a run that
+ * fetches nothing needs neither an address nor credentials. Credentials come
+ * only from the environment. Every failure becomes a CodegenError that names
+ * the full URL and what to change; no message carries a secret.
+ */
+import { createClient, FlowsmithError, type Client, type Environment, type FlowRecord } from "@flowsmith/runtime";
+import { ENV, type ResolvedServiceConfig, type Sourced } from "../config/config-types.js";
+import type { Env } from "../config/load-config.js";
+import { CodegenError, type CodegenErrorContext } from "../errors.js";
+import { flowsmithVersion } from "../versions.js";
+
+/** What a flow or command asks for, for messages. */
+export interface FetchContext extends CodegenErrorContext {
+  /** `the description of flow 6f1c… (staging)`, `the flows of staging`. */
+  readonly what: string;
+}
+
+export class ServiceClients {
+  private readonly clients = new Map<Environment, { client: Client; secrets: readonly string[] }>();
+
+  constructor(
+    private readonly service: ResolvedServiceConfig,
+    private readonly env: Env,
+    private readonly configFile: string,
+  ) {}
+
+  /** The flow's description as the service returns it (parsed JSON). */
+  async fetchDescriptionOrThrow(flowId: string, environment: Environment, where: FetchContext): Promise<unknown> {
+    const path = this.service.descriptionPath.value;
+    const url = this.urlOf(path.split("{flowId}").join(encodeURIComponent(flowId)).split("{environment}").join(environment));
+    const { client, secrets } = this.clientOrThrow(environment, where);
+    try {
+      return await client.getFlowDescription(flowId, { path });
+    } catch (error) {
+      throw this.failure(error, url, environment, secrets, where);
+    }
+  }
+
+  async listFlowsOrThrow(environment: Environment, where: FetchContext): Promise<readonly FlowRecord[]> {
+    const url = this.urlOf(`/api/v1/flows/${environment}`);
+    const { client, secrets } = this.clientOrThrow(environment, where);
+    try {
+      return await client.listFlows();
+    } catch (error) {
+      throw this.failure(error, url, environment, secrets, where);
+    }
+  }
+
+  /** The strings no output may contain: the client secret and the Basic credentials made from it, for every client made. */
+  secrets(): readonly string[] {
+    return [...this.clients.values()].flatMap((entry) => entry.secrets);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.clients.values()].map((entry) => entry.client.close()));
+    this.clients.clear();
+  }
+
+  private clientOrThrow(environment: Environment, where: FetchContext): { client: Client; secrets: readonly string[] } {
+    const known = this.clients.get(environment);
+    if (known) return known;
+    const baseUrl = this.urlOrThrow(this.service.baseUrl, "baseUrl", ENV.baseUrl, where);
+    const authUrl = this.urlOrThrow(this.service.authUrl, "authUrl", ENV.authUrl, where);
+    const { clientId, clientSecret } = this.credentialsOrThrow(environment, where);
+    const client = createClient({ baseUrl, authUrl, environment, clientId, clientSecret, userAgent: `flowsmith-cli/${flowsmithVersion()}` });
+    const basic = Buffer.from(`${clientId}:${clientSecret}`, "utf8").toString("base64");
+    const entry = { client, secrets: [clientSecret, basic, encodeURIComponent(clientSecret)] };
+    this.clients.set(environment, entry);
+    return entry;
+  }
+
+  /** Both variables of the environment's API client; a missing one is named, and nothing has been sent. */
+  private credentialsOrThrow(environment: Environment, where: FetchContext): { clientId: string; clientSecret: string } {
+    const idVariable = ENV.clientId[environment];
+    const secretVariable = ENV.clientSecret[environment];
+    const clientId = this.env[idVariable]?.trim() ?? "";
+    const clientSecret = this.env[secretVariable] ?? "";
+    const missing = [...(clientId === "" ? [idVariable] : []), ...(clientSecret.trim() === "" ? [secretVariable] : [])];
+    if (missing.length === 0) return { clientId, clientSecret };
+    throw new CodegenError(
+      "CREDENTIALS_MISSING",
+      `${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not set: fetching ${where.what} needs the ${environment} API client ` +
+        `(created in the dashboard for ${environment}). Set ${idVariable} and ${secretVariable} in the environment; credentials are never read from the config`,
+      contextOf(where),
+    );
+  }
+
+  private urlOrThrow(setting: Sourced<string> | undefined, key: "baseUrl" | "authUrl", variable: string, where: FetchContext): string {
+    const host = key === "baseUrl" ? "{base_url}, the API host" : "{auth_url}, the token host";
+    if (setting === undefined) {
+      throw new CodegenError(
+        "SERVICE_NOT_CONFIGURED",
+        `fetching ${where.what} needs ${host}: set ${variable} or "service": { "${key}": "https://..." } in ${this.configFile}`,
+        contextOf(where),
+      );
+    }
+    let url: URL | undefined;
+    try {
+      url = new URL(setting.value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username || url.password) {
+      throw new CodegenError(
+        "SERVICE_NOT_CONFIGURED",
+        `${key} from ${setting.from} must be an http(s) URL without query, fragment or credentials; got ${JSON.stringify(setting.value)}`,
+        contextOf(where),
+      );
+    }
+    return url.href.replace(/\/+$/, "");
+  }
+
+  private urlOf(path: string): string {
+    return `${(this.service.baseUrl?.value ?? "").replace(/\/+$/, "")}${path}`;
+  }
+
+  private failure(error: unknown, url: string, environment: Environment, secrets: readonly string[], where: FetchContext): unknown {
+    if (!(error instanceof FlowsmithError)) return error;
+    const detail = `cannot fetch ${where.what} from ${url}: ${redact(error.message, secrets)}. ${hintFor(error, environment, this.service)}`;
+    return new CodegenError("FETCH_FAILED", detail, contextOf(where));
+  }
+}
+
+/** What to check, by what went wrong. */
+function hintFor(error: FlowsmithError, environment: Environment, service: ResolvedServiceConfig): string {
+  const status = (error as { status?: unknown }).status;
+  const credentials = `${ENV.clientId[environment]} and ${ENV.clientSecret[environment]}`;
+  switch (error.code) {
+    case "AUTH_FAILED":
+      return typeof status === "number"
+        ? `The auth host refused the ${environment} API client: check ${credentials}`
+        : `Is the auth host up? authUrl comes from ${service.authUrl?.from ?? "nowhere"}`;
+    case "NETWORK_ERROR":
+    case "TIMEOUT":
+      return `Is the service up? baseUrl comes from ${service.baseUrl?.from ?? "nowhere"}`;
+    case "NOT_FOUND":
+      return `Check the flow id and environment (\`npx flowsmith flows --environment ${environment}\` lists the flows) and "descriptionPath" (${service.descriptionPath.from})`;
+    case "UNAUTHORIZED":
+    case "FORBIDDEN":
+      return `Check ${credentials}: the API client must belong to ${environment}`;
+    case "INVALID_RESPONSE":
+      return `Check baseUrl (${service.baseUrl?.from ?? "nowhere"}) and "descriptionPath" (${service.descriptionPath.from})`;
+    default:
+      return "Try again later; nothing was written";
+  }
+}
+
+function contextOf(where: FetchContext): CodegenErrorContext {
+  return {
+    ...(where.flow !== undefined ? { flow: where.flow } : {}),
+    ...(where.file !== undefined ? { file: where.file } : {}),
+    ...(where.pointer !== undefined ? { pointer: where.pointer } : {}),
+  };
+}
+
+/** Runtime errors do not carry secrets; an echoing server could still put one in a message. */
+function redact(text: string, secrets: readonly string[]): string {
+  return secrets.filter((secret) => secret.length > 0).reduce((out, secret) => out.split(secret).join("[redacted]"), text);
+}

@@ -1,0 +1,134 @@
+/**
+ * `flowsmith flows [--environment staging|live] [--json] [--config <path>]`:
+ * the flows the service publishes to an environment (GET
+ * /api/v1/flows/{environment}, docs/service.md 4), with every field it
+ * returns, and which of them the config already has. Same service config
+ * and credentials as codegen. Exit codes: 0 listed, 1 failure, 2 usage.
+ */
+import { parseArgs } from "node:util";
+import { ENVIRONMENTS, type Environment, type FlowRecord } from "@flowsmith/runtime";
+import { ENV, type ResolvedConfig } from "./config/config-types.js";
+import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, resolveServiceOrThrow, type Env } from "./config/load-config.js";
+import { CodegenError } from "./errors.js";
+import { configEntryOfOrUndefined } from "./fetch/config-entry.js";
+import { ServiceClients } from "./fetch/service-clients.js";
+
+interface CommandIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  readonly env?: Env;
+}
+
+export const usage = `Usage: flowsmith flows [--environment staging|live] [--json] [--config <path>]
+
+Lists the flows the service publishes to an environment, with every field it
+returns for each (id, and for example name and version), and marks those the
+config already has. Where the service is: "service" in the config, or
+FLOWSMITH_BASE_URL and FLOWSMITH_AUTH_URL (which win). Credentials: the
+environment's API client, FLOWSMITH_STAGING_CLIENT_ID and
+FLOWSMITH_STAGING_CLIENT_SECRET, or FLOWSMITH_LIVE_CLIENT_ID and
+FLOWSMITH_LIVE_CLIENT_SECRET.
+
+Options:
+  --environment <env>  staging or live (default: each environment whose
+                       FLOWSMITH_<ENV>_CLIENT_ID is set)
+  --json               print {"<environment>": [<flow as the service returns it>, ...]}
+  --config <path>      the config file (default: codegen.config.json; without
+                       one, the environment variables alone are used)
+  -h, --help           this help
+
+Then \`npx flowsmith add <flowId> --environment <env>\` adds one to the config.
+
+Exit codes: 0 listed, 1 an error (no credentials, the service unreachable), 2 usage error.
+`;
+
+export async function run(args: readonly string[], io: CommandIo = process): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: [...args],
+      options: { environment: { type: "string" }, json: { type: "boolean" }, config: { type: "string" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: false,
+      strict: true,
+    }).values;
+  } catch (error) {
+    return usageError((error as Error).message, io);
+  }
+  if (values.help) {
+    io.stdout.write(usage);
+    return 0;
+  }
+  const env = io.env ?? process.env;
+  if (values.environment !== undefined && !isEnvironment(values.environment)) {
+    return usageError(`--environment must be staging or live; got ${JSON.stringify(values.environment)}`, io);
+  }
+  const environments = values.environment !== undefined ? [values.environment] : ENVIRONMENTS.filter((environment) => (env[ENV.clientId[environment]] ?? "").trim() !== "");
+  if (environments.length === 0) {
+    io.stderr.write(
+      `flowsmith: error CREDENTIALS_MISSING: no API client is set: set ${ENV.clientId.staging} and ${ENV.clientSecret.staging} ` +
+        `(or ${ENV.clientId.live} and ${ENV.clientSecret.live}) in the environment\n`,
+    );
+    return 1;
+  }
+  let clients: ServiceClients | undefined;
+  try {
+    const config = await configOrUndefined(values.config, env);
+    const display = config?.configDisplay ?? DEFAULT_CONFIG_FILE;
+    clients = new ServiceClients(config?.service ?? resolveServiceOrThrow(undefined, display, env), env, display);
+    const listed: Partial<Record<Environment, readonly FlowRecord[]>> = {};
+    for (const environment of environments) {
+      listed[environment] = await clients.listFlowsOrThrow(environment, { what: `the flows of ${environment}` });
+    }
+    io.stdout.write(values.json ? `${JSON.stringify(listed, null, 2)}\n` : await formatFlows(listed, config));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof CodegenError)) throw error;
+    io.stderr.write(`flowsmith: error ${error.code}: ${error.message}\n`);
+    return 1;
+  } finally {
+    await clients?.close();
+  }
+}
+
+/** The config when there is one; `flows` also works from the environment variables alone. */
+async function configOrUndefined(configPath: string | undefined, env: Env): Promise<ResolvedConfig | undefined> {
+  try {
+    return await loadConfigOrThrow(configPath, env);
+  } catch (error) {
+    if (configPath === undefined && error instanceof CodegenError && error.code === "CONFIG_NOT_FOUND") return undefined;
+    throw error;
+  }
+}
+
+async function formatFlows(listed: Partial<Record<Environment, readonly FlowRecord[]>>, config: ResolvedConfig | undefined): Promise<string> {
+  const lines: string[] = [];
+  for (const [environment, flows] of Object.entries(listed) as [Environment, readonly FlowRecord[]][]) {
+    lines.push(`${environment}: ${flows.length} flow(s)`);
+    const width = Math.max(0, ...flows.map((flow) => shown(flow.id).length));
+    for (const flow of flows) {
+      const entry = config ? await configEntryOfOrUndefined(config, flow.id, environment) : undefined;
+      const fields = Object.entries(flow)
+        .filter(([key]) => key !== "id" && key !== "environment")
+        .map(([key, value]) => `${key} ${shown(value)}`);
+      const added = config && entry ? [`in ${config.configDisplay} as ${entry.name ?? entry.pointer}`] : [];
+      lines.push(`  ${shown(flow.id).padEnd(width)}  ${[...fields, ...added].join(", ")}`.trimEnd());
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** What the service returned, on one line: a plain string bare, anything else as JSON (no control characters reach the terminal). */
+function shown(value: unknown): string {
+  if (typeof value === "string" && /^[\w .:/@+-]*$/.test(value)) return value;
+  // Values parsed from JSON: never undefined or a function, so always JSON text.
+  return JSON.stringify(value);
+}
+
+function isEnvironment(value: string): value is Environment {
+  return (ENVIRONMENTS as readonly string[]).includes(value);
+}
+
+function usageError(message: string, io: CommandIo): number {
+  io.stderr.write(`flowsmith flows: ${message}\nRun \`flowsmith flows --help\` for the options.\n`);
+  return 2;
+}

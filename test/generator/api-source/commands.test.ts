@@ -1,0 +1,143 @@
+/**
+ * `flowsmith flows` and `flowsmith add` against the emulator: listing what
+ * the service publishes, adding a flow by id (snapshot stored, the config's
+ * other bytes kept), and the refusals that write nothing.
+ */
+import { writeFileSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { makeProject, removeProjects, snapshot, type Project } from "../codegen-project";
+import { cli, SAMPLE_IDS, startService, type Service } from "./service";
+
+let service: Service;
+const SIGNING = SAMPLE_IDS.signing.flowId;
+const AML = SAMPLE_IDS["aml-screening"].flowId;
+const DOCUMENTS = SAMPLE_IDS["document-verification"].flowId;
+
+beforeAll(async () => {
+  service = await startService(["flows/signing.yaml", "flows/document-verification.yaml", "flows/aml-screening.yaml"]);
+});
+afterAll(async () => {
+  await service.close();
+  await removeProjects();
+});
+
+/** A project whose config has only document-verification, written with the file's own layout. */
+async function project(): Promise<Project> {
+  const made = await makeProject({ flows: ["document-verification"] });
+  await writeFile(
+    made.config,
+    `{\n  "$schema": "./codegen.config.schema.json",\n  "outputDir": "generated",\n  "flows": [\n    { "name": "document-verification", "source": { "file": "flows/document-verification.yaml" } }\n  ]\n}\n`,
+  );
+  return made;
+}
+
+describe("flowsmith flows", () => {
+  it("lists each environment's flows with what the service returns, marking those in the config", async () => {
+    const { config } = await project();
+    const run = await cli(["flows", "--config", config], service.env);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout).toMatch(new RegExp(`^staging: 2 flow\\(s\\)\\n  ${SIGNING}  name Signing, version 1\\n  ${AML}  name AML screening, version 7\\nlive: 1 flow\\(s\\)\\n  ${DOCUMENTS}  name Bank account and address check, version 4, in \\S*codegen\\.config\\.json as document-verification$`, "m"));
+  });
+
+  it("--environment and --json: the records as the service returns them", async () => {
+    const run = await cli(["flows", "--environment", "live", "--json"], service.env);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ live: [{ id: DOCUMENTS, name: "Bank account and address check", version: 4, environment: "live" }] });
+  });
+
+  it.each<[string, string[], Record<string, string>, { code: number; says: RegExp }]>([
+    ["a bad environment", ["flows", "--environment", "prod"], {}, { code: 2, says: /--environment must be staging or live; got "prod"/ }],
+    ["no API client at all", ["flows"], { FLOWSMITH_STAGING_CLIENT_ID: "", FLOWSMITH_LIVE_CLIENT_ID: "" }, { code: 1, says: /CREDENTIALS_MISSING: no API client is set: set FLOWSMITH_STAGING_CLIENT_ID/ }],
+    ["a missing secret", ["flows", "--environment", "live"], { FLOWSMITH_LIVE_CLIENT_SECRET: "" }, { code: 1, says: /FLOWSMITH_LIVE_CLIENT_SECRET is not set: fetching the flows of live/ }],
+  ])("%s", async (_name, args, env, { code, says }) => {
+    const run = await cli(args, { ...service.env, ...env });
+    expect(run.code).toBe(code);
+    expect(run.stderr).toMatch(says);
+  });
+
+  it("--help names every option", async () => {
+    const run = await cli(["flows", "--help"], {});
+    expect(run.code).toBe(0);
+    for (const option of ["--environment", "--json", "--config", "FLOWSMITH_BASE_URL", "FLOWSMITH_LIVE_CLIENT_SECRET"]) expect(run.stdout).toContain(option);
+  });
+});
+
+describe("flowsmith add", () => {
+  it("stores the snapshot, appends an api entry keeping every other byte of the config, and codegen then generates it offline", async () => {
+    const { dir, config } = await project();
+    const before = await readFile(config, "utf8");
+    const run = await cli(["add", SIGNING, "--environment", "staging", "--config", config], service.env);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout).toMatch(/^Added "signing" \(flow 6f1c\S+, staging, version 1\) to \S+codegen\.config\.json #\/flows\/1; snapshot flows\/signing\.json\.\nRun `npx flowsmith codegen` to generate its client\.\n$/);
+
+    const after = await readFile(config, "utf8");
+    const entry = `    { "name": "signing", "source": { "api": { "flowId": "${SIGNING}", "environment": "staging" } } }\n`;
+    expect(after).toBe(before.replace('.yaml" } }\n', `.yaml" } },\n${entry}`));
+    const stored = await readFile(path.join(dir, "flows/signing.json"), "utf8");
+    expect(JSON.parse(stored)).toMatchObject({ info: { "x-flow-id": SIGNING, "x-flow-version": 1 } });
+
+    const generated = await cli(["codegen", "--config", config], {});
+    expect(generated.code).toBe(0);
+    expect(generated.stdout).toMatch(/signing\s+6f1c\S+\s+v1\s+staging .* generated/);
+    expect(generated.stdout).not.toContain("Wrote flows/");
+  });
+
+  it("--name, --version and --snapshot go into the entry", async () => {
+    const { dir, config } = await project();
+    const run = await cli(["add", AML, "--environment", "staging", "--name", "aml", "--version", "7", "--snapshot", "api/aml.json", "--config", config], service.env);
+    expect(run.code).toBe(0);
+    const flows = (JSON.parse(await readFile(config, "utf8")) as { flows: unknown[] }).flows;
+    expect(flows[1]).toEqual({ name: "aml", source: { api: { flowId: AML, environment: "staging", version: 7, snapshot: "api/aml.json" } } });
+    expect(await readFile(path.join(dir, "api/aml.json"), "utf8")).toMatch(/"x-flow-version": 7/);
+  });
+
+  it.each<[string, (p: Project) => string[], { code: number; says: RegExp }]>([
+    ["a flow the config has as a file", () => ["add", DOCUMENTS, "--environment", "live"], { code: 1, says: /DUPLICATE_FLOW: .*#\/flows\/0: flow 2d8e\S+ \(live\) is already in the config as "document-verification" \(#\/flows\/0, flows\/document-verification\.yaml\)/ }],
+    ["a name in use", () => ["add", SIGNING, "--environment", "staging", "--name", "document-verification"], { code: 1, says: /DUPLICATE_NAME: .*the name "document-verification" is already used by #\/flows\/0/ }],
+    ["another version than --version", () => ["add", SIGNING, "--environment", "staging", "--version", "3"], { code: 1, says: /VERSION_MISMATCH: .*publishes version 1 of flow 6f1c\S+ in staging, not the version 3 given by --version; nothing was written/ }],
+    ["a flow the environment does not have", () => ["add", SIGNING, "--environment", "live"], { code: 1, says: /FETCH_FAILED: .*\/api\/v1\/flows\/6f1c\S+\/live\/openapi: GET .* failed with status 404.*flowsmith flows --environment live/ }],
+    [
+      "a file flowsmith did not write where the snapshot goes",
+      (made) => {
+        writeFileSync(path.join(made.dir, "flows/signing.json"), "{}\n");
+        return ["add", SIGNING, "--environment", "staging"];
+      },
+      { code: 1, says: /SNAPSHOT_CONFLICT: .*flows\/signing\.json is in the way of this flow's snapshot and flowsmith did not write it/ },
+    ],
+    ["a snapshot that is not JSON", () => ["add", SIGNING, "--environment", "staging", "--snapshot", "flows/signing.yaml"], { code: 1, says: /CONFIG_INVALID: .*--snapshot must name a \.json file/ }],
+    ["no environment", () => ["add", SIGNING], { code: 2, says: /--environment staging\|live is required/ }],
+    ["no flow id", () => ["add", "--environment", "live"], { code: 2, says: /expected one flow id/ }],
+  ])("refuses %s, writing nothing", async (_name, args, { code, says }) => {
+    const made = await project();
+    const argv = args(made);
+    const before = await snapshot(made.root);
+    const run = await cli([...argv, "--config", made.config], service.env);
+    expect(run.code).toBe(code);
+    expect(run.stderr).toMatch(says);
+    expect(await snapshot(made.root)).toEqual(before);
+  });
+
+  it("starts a config when there is none, which codegen then reads", async () => {
+    const { dir } = await project();
+    const config = path.join(dir, "new.config.json");
+    const run = await cli(["add", SIGNING, "--environment", "staging", "--config", config], service.env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("to a new ");
+    expect(await readFile(config, "utf8")).toBe(
+      `{\n  "$schema": "./node_modules/flowsmith/codegen.config.schema.json",\n  "outputDir": "generated",\n  "flows": [\n` +
+        `    { "name": "signing", "source": { "api": { "flowId": "${SIGNING}", "environment": "staging" } } }\n  ]\n}\n`,
+    );
+    expect((await cli(["codegen", "--config", config], {})).code).toBe(0);
+  });
+
+  it("refuses to add the same flow twice", async () => {
+    const { config } = await project();
+    expect((await cli(["add", SIGNING, "--environment", "staging", "--config", config], service.env)).code).toBe(0);
+    const before = await readFile(config, "utf8");
+    const again = await cli(["add", SIGNING, "--environment", "staging", "--name", "signing-2", "--config", config], service.env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/DUPLICATE_FLOW: .*already in the config as "signing" \(#\/flows\/1, flows\/signing\.json\)/);
+    expect(await readFile(config, "utf8")).toBe(before);
+  });
+});
