@@ -9,7 +9,7 @@
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
  *                                     report in .bench-tmp/smoke/ (the smoke test)
  *   --json <file>                     also write the rows as JSON
- *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism
+ *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -18,6 +18,7 @@ const { benchTypecheck } = require("./typecheck-bench.js");
 const { benchThroughput } = require("./throughput-bench.js");
 const { benchUpload } = require("./upload-bench.js");
 const { benchSingleFlight } = require("./single-flight-bench.js");
+const { benchRuntimeMemory } = require("./runtime-memory-bench.js");
 const { benchInstall } = require("./install-bench.js");
 const { benchEmulatorMemory } = require("./emulator-memory-bench.js");
 const { benchPrism } = require("./prism-bench.js");
@@ -27,7 +28,17 @@ const { createWorkspace, flowOf, REPO_ROOT } = require("./workspace.js");
 const { printTable, markdownReport } = require("./report.js");
 const { nowMs } = require("./stats.js");
 
-const BENCHMARKS = ["codegen", "typecheck", "throughput", "upload", "single-flight", "install", "emulator-memory", "prism"];
+const BENCHMARKS = [
+  "codegen",
+  "typecheck",
+  "throughput",
+  "upload",
+  "single-flight",
+  "install",
+  "emulator-memory",
+  "prism",
+  "runtime-memory",
+];
 
 const MODES = {
   full: {
@@ -39,6 +50,7 @@ const MODES = {
     singleFlight: { calls: 200 },
     emulatorMemory: { firstSessions: 1000, totalSessions: 100_000 },
     prism: { rounds: 5, durationMs: 1000, warmupMs: 500, install: true },
+    runtimeMemory: { firstCalls: 1000, totalCalls: 100_000 },
   },
   smoke: {
     flows: 3,
@@ -50,6 +62,7 @@ const MODES = {
     emulatorMemory: { firstSessions: 100, totalSessions: 1000 },
     // Never installs (no network in the smoke test); measured only when a full run left Prism there.
     prism: { rounds: 1, durationMs: 100, warmupMs: 50, install: false },
+    runtimeMemory: { firstCalls: 100, totalCalls: 500 },
   },
 };
 
@@ -80,10 +93,10 @@ async function main(options) {
     details.push(...typecheck.details);
   }
   const missing = missingRuntimeParts();
-  if (missing) {
-    details.push(`Benchmarks 4-6 skipped: ${missing} is not there yet.`);
+  const flows = missing ? undefined : prepareRequestFlows(workspace);
+  if (!flows) {
+    details.push(`Benchmarks 4-6 and 10 skipped: ${missing} is not there yet.`);
   } else {
-    const flows = prepareRequestFlows(workspace);
     if (selected("throughput")) {
       const throughput = await benchThroughput(flows.json, settings.throughput);
       rows.push(...throughput.rows);
@@ -105,6 +118,11 @@ async function main(options) {
     const result = await bench(benchSettings);
     rows.push(...result.rows);
     details.push(...result.details);
+  }
+  if (selected("runtime-memory") && flows) {
+    const memory = await benchRuntimeMemory(flows.json, settings.runtimeMemory);
+    rows.push(...memory.rows);
+    details.push(...memory.details);
   }
   printTable(rows);
   for (const detail of details) process.stdout.write(`${detail}\n`);
@@ -168,7 +186,8 @@ function writeReports(options, { rows, details, settings, workspace, elapsedMs }
     `upload ${settings.upload.rounds} rounds of 3 x ${settings.upload.fileBytes} bytes; ` +
     `single-flight ${settings.singleFlight.calls} calls; ` +
     `emulator memory ${settings.emulatorMemory.firstSessions} then ${settings.emulatorMemory.totalSessions} sessions; ` +
-    `emulator vs Prism ${settings.prism.rounds} rounds x ${settings.prism.durationMs} ms at concurrency 16`;
+    `emulator vs Prism ${settings.prism.rounds} rounds x ${settings.prism.durationMs} ms at concurrency 16; ` +
+    `runtime memory ${settings.runtimeMemory.totalCalls} calls (read after ${settings.runtimeMemory.firstCalls})`;
   const markdown = markdownReport({ rows, details, command, settings: settingsText, elapsedMs });
   // Only a full run of every benchmark replaces the committed BENCHMARKS.md; a partial one reports beside its scratch files.
   const complete = options.mode === "full" && BENCHMARKS.every((name) => options.only.includes(name));

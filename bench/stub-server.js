@@ -73,7 +73,11 @@ function drain(request, done) {
   request.on("end", done);
 }
 
-/** Built once per path: the server should cost next to nothing per request. */
+/**
+ * Built once per path: the server should cost next to nothing per request, so
+ * it does not parse the body. The subjectId is the one every benchmark
+ * request carries (the runtime checks that the 201 echoes it).
+ */
 function sessionResponse(flowId, environment) {
   const key = `${flowId}/${environment}`;
   let body = responses.get(key);
@@ -84,7 +88,7 @@ function sessionResponse(flowId, environment) {
       flowVersion: 1,
       playerUrl: "https://player.example.test/start?token=bench",
       sessionContext: { sessionId: "00000000-0000-4000-8000-000000000000", sessionStatus: "CREATED" },
-      metadata: { subjectId: "x" },
+      metadata: { subjectId: "bench-subject" },
     });
     responses.set(key, body);
   }

@@ -1,13 +1,15 @@
 "use strict";
 /**
  * Benchmark 4, the client process: JSON session creation at concurrency 16
- * over loopback through flowsmith's generated createSession, raw
- * undici.request, and openapi-fetch, each with the flow's request validation
+ * over loopback through flowsmith's generated createSession, the fastest
+ * hand-written undici client (bench/undici-baseline.js: a Pool for the origin,
+ * parsed once), and openapi-fetch, each with the flow's request validation
  * on and off. The stub server runs in its own process (forked from here, so
  * its CPU can be sampled per phase). Prints one JSON report line.
  * Usage: node bench/throughput-client.js '<json settings>'
  */
 const undici = require("undici");
+const { createUndiciSender } = require("./undici-baseline.js");
 const { startStubServer } = require("./stub-server-handle.js");
 const { loadFlowsmith, loadRequestValidator, USER_AGENT } = require("./flowsmith-side.js");
 const { median, nowMs, rotated } = require("./stats.js");
@@ -28,7 +30,10 @@ async function main(settings) {
     const serverCpu = Object.fromEntries(phases.map((phase) => [phase, []]));
     for (const phase of phases) await measure(tools[phase], settings.warmupMs);
     for (let round = 0; round < settings.rounds; round += 1) {
-      for (const phase of rotated(phases, round)) {
+      // Rotating alone keeps the cyclic order, so each tool would always follow the same neighbour
+      // (undici after flowsmith, one of them after the slow openapi-fetch); every other round runs backwards.
+      const order = round % 2 === 0 ? phases : [...phases].reverse();
+      for (const phase of rotated(order, Math.floor(round / 2))) {
         await server.reset();
         const { completed, elapsedMs } = await measure(tools[phase], settings.durationMs);
         const stats = await server.stats();
@@ -51,7 +56,6 @@ async function prepareTools(settings, server) {
   const body = settings.body;
   const client = flowsmith.createClient(server, settings.environment);
   const token = await fetchToken(server.authUrl);
-  const url = `${server.baseUrl}${settings.sessionsPath}`;
   const headers = { authorization: `Bearer ${token}`, "user-agent": USER_AGENT, "content-type": "application/json" };
   const { default: createFetchClient } = await import("openapi-fetch");
   const fetchClient = createFetchClient({ baseUrl: server.baseUrl, headers });
@@ -59,12 +63,8 @@ async function prepareTools(settings, server) {
     if (!validate(request)) throw new Error(`request invalid: ${JSON.stringify(validate.errors)}`);
     return send(request);
   };
-  const viaUndici = async (request) => {
-    const response = await undici.request(url, { method: "POST", headers, body: JSON.stringify(request) });
-    const result = await response.body.json();
-    if (response.statusCode !== 201) throw new Error(`undici: status ${response.statusCode}`);
-    return result;
-  };
+  const undiciSender = await createUndiciSender({ ...server, sessionsPath: settings.sessionsPath });
+  const viaUndici = undiciSender.send;
   const viaOpenapiFetch = async (request) => {
     const { data, response } = await fetchClient.POST(settings.sessionsPath, { body: request });
     if (response.status !== 201) throw new Error(`openapi-fetch: status ${response.status}`);
@@ -80,7 +80,7 @@ async function prepareTools(settings, server) {
   if (flowsmith.createSessionUnvalidated) {
     tools["flowsmith, validation off"] = () => flowsmith.createSessionUnvalidated(client, body);
   }
-  return { tools, close: async () => client.close?.() };
+  return { tools, close: async () => Promise.all([client.close?.(), undiciSender.close()]) };
 }
 
 async function fetchToken(authUrl) {

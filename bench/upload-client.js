@@ -80,7 +80,7 @@ function flowsmithUpload(settings) {
     );
     const request = {
       input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace" }, documentsToSign: { documents } },
-      metadata: { subjectId: "bench" },
+      metadata: { subjectId: "bench-subject" },
     };
     await flowsmith.createSession(client, request);
   };
@@ -99,7 +99,7 @@ function formDataUpload(settings, token, send) {
       form.append("input[documentsToSign][documents][][templateId]", `template-${i}`);
       form.append("input[documentsToSign][documents][][source]", await fs.openAsBlob(file), `document-${i}.pdf`);
     }
-    form.append("metadata[subjectId]", "bench");
+    form.append("metadata[subjectId]", "bench-subject");
     await send(url, headers, form);
   };
 }

@@ -34,7 +34,7 @@ function compileOrThrow(schema: unknown, actionType: string): ValidateFunction {
   }
   try {
     ajv ??= createAjv();
-    return ajv.compile(schema as object | boolean);
+    return ajv.compile(schema);
   } catch (error) {
     throw new FlowsmithError(
       "INVALID_ACTION_SCHEMA",
@@ -52,7 +52,7 @@ function createAjv(): Ajv {
 }
 
 /** JSON with object keys sorted at every level: equal schemas give equal text. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (typeof value === "object" && value !== null) {
     const entries = Object.keys(value)
@@ -60,5 +60,6 @@ export function canonicalJson(value: unknown): string {
       .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
     return `{${entries.join(",")}}`;
   }
-  return JSON.stringify(value) ?? "null";
+  // undefined (and functions) have no JSON text: JSON.stringify returns undefined for them.
+  return value === undefined || typeof value === "function" ? "null" : JSON.stringify(value);
 }

@@ -7,7 +7,9 @@ import { actionValidatorOrThrow } from "./action-schemas.js";
 import type { ClientContext } from "./client-context.js";
 import { RequestValidationError } from "./errors.js";
 import type { ActionBody, RequestOptions, Step, StepAction } from "./resources.js";
-import { getStep, sessionPath } from "./session-calls.js";
+import { headerValueProblem } from "./header-value.js";
+import { sessionPath } from "./paths.js";
+import { getStep } from "./session-calls.js";
 import { describeIssues, issuesFromAjv } from "./validation-issues.js";
 
 export async function submitAction(
@@ -17,32 +19,39 @@ export async function submitAction(
   action: ActionBody,
   options: RequestOptions = {},
 ): Promise<unknown> {
-  const path = `${sessionPath(ctx, sessionId)}/actions`;
+  const path = `${sessionPath(ctx.options.environment, sessionId)}/actions`;
   checkTicket(ticketId);
   const type = actionTypeOrThrow(action);
   // Without a step read before, the validation needs one: reading it is a harmless GET.
   const step = ctx.steps.latestOrUndefined(sessionId) ?? (await getStep(ctx, sessionId, options));
   const offered = offeredActionOrThrow(step, type, sessionId);
   validateOrThrow(offered, action);
-  return ctx.api.json({
-    method: "POST",
-    path,
-    headers: { "x-ticket-id": ticketId },
-    body: { json: JSON.stringify(action) },
-    ...options,
-  });
-}
-
-function checkTicket(ticketId: string): void {
-  if (typeof ticketId === "string" && ticketId !== "") return;
-  throw new RequestValidationError(
-    "INVALID_ACTION",
-    "ticketId is required: take it from the step that waits for an action (waitForStep)",
-    [{ path: "ticketId", message: "must be a non-empty string" }],
+  return ctx.api.json(
+    { method: "POST", path, headers: { "x-ticket-id": ticketId }, body: { json: JSON.stringify(action) }, ...options },
+    // The response shape is not shown (docs/service.md 4): any JSON, or nothing, is the answer.
+    { issuesOf: () => [], tookEffect: "The action WAS sent and accepted: sending it again would send it twice" },
   );
 }
 
-function actionTypeOrThrow(action: ActionBody): string {
+function checkTicket(ticketId: string): void {
+  if (typeof ticketId !== "string" || ticketId === "") {
+    throw new RequestValidationError(
+      "INVALID_ACTION",
+      "ticketId is required: take it from the step that waits for an action (waitForStep)",
+      [{ path: "ticketId", message: "must be a non-empty string" }],
+    );
+  }
+  // It travels in the x-ticket-id header: control characters would break it.
+  const problem = headerValueProblem(ticketId);
+  if (problem) {
+    throw new RequestValidationError("INVALID_ACTION", `ticketId ${problem}, so it cannot be sent in the x-ticket-id header`, [
+      { path: "ticketId", message: "must be the ticketId of a step, as the service sent it" },
+    ]);
+  }
+}
+
+/** `action` is typed, but a JavaScript caller can pass anything: checked as unknown. */
+function actionTypeOrThrow(action: unknown): string {
   const type = typeof action === "object" && action !== null ? (action as { type?: unknown }).type : undefined;
   if (typeof type === "string" && type !== "") return type;
   throw new RequestValidationError("INVALID_ACTION", "The action body must name its action in `type`", [
@@ -51,10 +60,11 @@ function actionTypeOrThrow(action: ActionBody): string {
 }
 
 function offeredActionOrThrow(step: Step, type: string, sessionId: string): StepAction {
-  const actions = Array.isArray(step.actions) ? step.actions : [];
-  const offered = actions.find((candidate) => candidate?.type === type);
+  // The step's shape was checked when it was read (response-shapes.ts): actions, when present, each have a type.
+  const actions: readonly StepAction[] = step.actions ?? [];
+  const offered = actions.find((candidate) => candidate.type === type);
   if (offered) return offered;
-  const names = actions.map((candidate) => candidate?.type).filter((name) => typeof name === "string");
+  const names = actions.map((candidate) => candidate.type);
   throw new RequestValidationError(
     "UNKNOWN_ACTION",
     names.length > 0

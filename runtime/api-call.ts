@@ -7,9 +7,11 @@ import { raceSignal, sleep, type Operation } from "./abort.js";
 import type { TokenCache } from "./auth.js";
 import { BaseUrl, type RequestTarget } from "./base-url.js";
 import type { ResolvedClientOptions } from "./client-options.js";
-import { apiErrorFor, InvalidResponseError } from "./errors.js";
+import { apiErrorFor, InvalidResponseError, type ValidationIssue } from "./errors.js";
 import { sendOnce, type HttpResponse, type Transport } from "./http.js";
+import type { Redactor } from "./redaction.js";
 import { decideRetry, parseRetryAfter, type RetryDecision } from "./retry.js";
+import { describeIssues } from "./validation-issues.js";
 
 export interface ApiRequest {
   readonly method: "GET" | "POST";
@@ -23,7 +25,17 @@ export interface ApiRequest {
   readonly timeoutMs?: number;
 }
 
-/** An error body is read up to this size for the error's `body`. */
+/** How a 2xx body is checked before it is returned (response-shapes.ts). */
+export interface ResponseCheck {
+  /** What is wrong with the parsed body; empty when it is what the service documents. */
+  readonly issuesOf: (body: unknown) => readonly ValidationIssue[];
+  /** For a POST: what the 2xx means was done (`The session WAS created`), said in the error so nobody retries blindly. */
+  readonly tookEffect?: string;
+}
+
+const DEFAULT_TOOK_EFFECT = "The request WAS carried out (the service answered 2xx): sending it again would do it twice";
+
+/** An error body is read up to this size for the error's `body`; a 2xx body that fails its check is kept up to it too. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
 export class ApiCaller {
@@ -33,36 +45,51 @@ export class ApiCaller {
     private readonly options: ResolvedClientOptions,
     private readonly transport: Transport,
     private readonly tokens: TokenCache,
+    private readonly redactor: Redactor,
   ) {
     this.baseUrl = new BaseUrl(options.baseUrl);
   }
 
   /** The 2xx response, its body unread. GETs are retried; requests with a body never are. */
-  async send(req: ApiRequest): Promise<HttpResponse> {
+  send(req: ApiRequest): Promise<HttpResponse> {
     const target = this.baseUrl.resolve(req.path);
-    if (req.method !== "GET") return this.sendAuthorized(req, target);
+    // Not an async wrapper around the POST: each async layer costs the hot path microtask hops.
+    return req.method === "GET" ? this.sendWithRetries(req, target) : this.sendAuthorized(req, target);
+  }
+
+  private async sendWithRetries(req: ApiRequest, target: RequestTarget): Promise<HttpResponse> {
     for (let retriesDone = 0; ; retriesDone++) {
       try {
         return await this.sendAuthorized(req, target);
       } catch (error) {
         const decision: RetryDecision = decideRetry(error, retriesDone, this.options.retry);
         if (!decision.retry) throw error;
-        await sleep(decision.delayMs, req.signal, operationOf(req, target));
+        const stop = { caller: req.signal, closing: this.transport.lifecycle.signal };
+        await sleep(this.options.clock, decision.delayMs, stop, operationOf(req, target));
       }
     }
   }
 
-  /** The parsed JSON body of the 2xx response; undefined when it is empty. */
-  async json<T>(req: ApiRequest): Promise<T> {
+  /**
+   * The parsed JSON body of the 2xx response (undefined when it is empty),
+   * after `check` found nothing wrong with it: a body that is not JSON, or not
+   * the documented shape, is an InvalidResponseError and is never returned.
+   */
+  async json<T>(req: ApiRequest, check?: ResponseCheck): Promise<T> {
     const response = await this.send(req);
     const text = await response.text();
+    let body: unknown;
     try {
-      return JSON.parse(text) as T;
+      body = JSON.parse(text);
     } catch {
       // Checked only here: an empty body is rare, and JSON.parse refuses it anyway.
-      if (text.trim() === "") return undefined as T;
-      throw new InvalidResponseError(req.method, this.displayPath(req), `status ${response.status} with a body that is not JSON`);
+      if (text.trim() !== "") throw this.invalidResponse(req, response.status, text, "the body is not JSON", check);
+      body = undefined;
     }
+    const issues = check?.issuesOf(body) ?? [];
+    if (issues.length === 0) return body as T;
+    const detail = body === undefined ? "the body is empty" : `the body is not what the service documents: ${describeIssues(issues)}`;
+    throw this.invalidResponse(req, response.status, body, detail, check, issues);
   }
 
   /** The path errors name: with the baseUrl's prefix, without host or query. */
@@ -74,12 +101,15 @@ export class ApiCaller {
     // A cached token is used as is: no promise to wait for, nothing to race the signal against.
     const token = this.tokens.cachedToken() ?? (await raceSignal(this.tokens.getToken(), req.signal, operationOf(req, target)));
     const first = await this.sendWithToken(req, target, token);
-    if (first.status !== 401) return this.okOrThrow(req, target, first);
+    if (isOk(first)) return first;
+    if (first.status !== 401) throw await this.errorOf(req, target, first);
     // A 401 proves the service did not act on the request, so sending it again is safe, even a POST.
     await first.discard();
     this.tokens.invalidate(token);
     const fresh = await raceSignal(this.tokens.getToken(), req.signal, operationOf(req, target));
-    return this.okOrThrow(req, target, await this.sendWithToken(req, target, fresh));
+    const second = await this.sendWithToken(req, target, fresh);
+    if (isOk(second)) return second;
+    throw await this.errorOf(req, target, second);
   }
 
   private sendWithToken(req: ApiRequest, target: RequestTarget, token: string): Promise<HttpResponse> {
@@ -112,17 +142,42 @@ export class ApiCaller {
     return headers;
   }
 
-  private async okOrThrow(req: ApiRequest, target: RequestTarget, response: HttpResponse): Promise<HttpResponse> {
-    if (response.status >= 200 && response.status < 300) return response;
+  private invalidResponse(
+    req: ApiRequest,
+    status: number,
+    body: unknown,
+    detail: string,
+    check: ResponseCheck | undefined,
+    issues: readonly ValidationIssue[] = [{ path: "(root)", message: "is not JSON" }],
+  ): InvalidResponseError {
+    const method = req.method;
+    const path = this.displayPath(req);
+    const tookEffect = method !== "GET";
+    const consequence = tookEffect ? ` ${check?.tookEffect ?? DEFAULT_TOOK_EFFECT}.` : "";
+    // Scrubbed before anything is cut from it: a secret cut in half would no longer match.
+    const kept = this.redactor.value(typeof body === "string" && body.length > ERROR_BODY_LIMIT ? body.slice(0, ERROR_BODY_LIMIT) : body);
+    return new InvalidResponseError(
+      { method, path, status, body: kept, issues, tookEffect },
+      `${method} ${path} answered ${String(status)}, but ${detail}.${consequence} error.body holds the body as received.`,
+    );
+  }
+
+  /** The ApiError for a non-2xx response, its body read (up to ERROR_BODY_LIMIT) and scrubbed. */
+  private async errorOf(req: ApiRequest, target: RequestTarget, response: HttpResponse): Promise<Error> {
     const text = await response.text(ERROR_BODY_LIMIT).catch(() => "");
-    throw apiErrorFor({
+    return apiErrorFor({
       status: response.status,
       method: req.method,
       path: target.displayPath,
-      body: parseErrorBody(text, response.headers["content-type"]),
-      retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
+      // Scrubbed before the message is cut from it (errors.ts keeps 300 characters).
+      body: this.redactor.value(parseErrorBody(text, response.headers["content-type"])),
+      retryAfterMs: parseRetryAfter(response.headers["retry-after"], this.options.clock.now()),
     });
   }
+}
+
+function isOk(response: HttpResponse): boolean {
+  return response.status >= 200 && response.status < 300;
 }
 
 function operationOf(req: ApiRequest, target: RequestTarget): Operation {

@@ -5,8 +5,10 @@
  */
 import type { RequestTarget } from "./base-url.js";
 import type { ResolvedClientOptions } from "./client-options.js";
-import { AuthError, FlowsmithError } from "./errors.js";
+import { AuthError, ClientClosedError, FlowsmithError, type AuthErrorCode } from "./errors.js";
+import { headerValueProblem } from "./header-value.js";
 import { sendOnce, type Transport } from "./http.js";
+import type { Redactor } from "./redaction.js";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "./service-limits.js";
 
 /** A token error body is small; more is not read. */
@@ -14,7 +16,7 @@ const ERROR_BODY_LIMIT = 16 * 1024;
 
 interface CachedToken {
   readonly value: string;
-  /** Date.now() after which the token is renewed before use. */
+  /** The clock's now() after which the token is renewed before use. */
   readonly renewAt: number;
 }
 
@@ -26,6 +28,7 @@ export class TokenCache {
   constructor(
     private readonly options: ResolvedClientOptions,
     private readonly transport: Transport,
+    private readonly redactor: Redactor,
   ) {
     const url = new URL(options.tokenUrl);
     this.target = { origin: url.origin, path: url.pathname, displayPath: url.pathname };
@@ -33,7 +36,7 @@ export class TokenCache {
 
   /** The cached token while it is still valid, else undefined: the synchronous path of nearly every call. */
   cachedToken(): string | undefined {
-    return this.cached && Date.now() < this.cached.renewAt ? this.cached.value : undefined;
+    return this.cached && this.options.clock.now() < this.cached.renewAt ? this.cached.value : undefined;
   }
 
   /** A valid token: the cached one, the one being fetched, or a new one. */
@@ -59,15 +62,18 @@ export class TokenCache {
       body: this.requestBody(),
       timeoutMs: this.options.timeoutMs,
     }).catch((error: unknown) => {
+      if (error instanceof ClientClosedError) throw error;
       throw this.authError(undefined, error instanceof FlowsmithError ? error.message : "the auth server could not be reached", error);
     });
     const text = await response.text(ERROR_BODY_LIMIT).catch((error: unknown) => {
+      if (error instanceof ClientClosedError) throw error;
       throw this.authError(response.status, "the response could not be read", error);
     });
     if (response.status < 200 || response.status >= 300) {
-      throw this.authError(response.status, describeRefusal(text));
+      // Scrubbed before describeRefusal cuts it: a secret cut in half would no longer match.
+      throw this.authError(response.status, describeRefusal(this.redactor.text(text)));
     }
-    const token = this.parseTokenResponse(response.status, text);
+    const token = this.tokenOrThrow(response.status, text);
     this.cached = token;
     return token.value;
   }
@@ -93,35 +99,56 @@ export class TokenCache {
     return form.toString();
   }
 
-  private parseTokenResponse(status: number, text: string): CachedToken {
-    let body: { access_token?: unknown; expires_in?: unknown; token_type?: unknown };
+  /** docs/service.md 5.4: `access_token`, `expires_in` (seconds), `token_type` Bearer. Nothing is cached unless all hold. */
+  private tokenOrThrow(status: number, text: string): CachedToken {
+    let parsed: unknown;
     try {
-      body = JSON.parse(text) as typeof body;
+      parsed = JSON.parse(text);
     } catch {
-      throw this.authError(status, "the response is not JSON");
+      throw this.invalidToken(status, "the response is not JSON");
     }
-    if (typeof body?.access_token !== "string" || body.access_token === "") {
-      throw this.authError(status, "the response has no access_token");
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw this.invalidToken(status, "the response is not a JSON object");
     }
-    if (body.token_type !== undefined && String(body.token_type).toLowerCase() !== "bearer") {
-      throw this.authError(status, `token_type ${JSON.stringify(body.token_type)} is not Bearer`);
+    const body = parsed as { access_token?: unknown; expires_in?: unknown; token_type?: unknown };
+    const value = body.access_token;
+    if (typeof value !== "string" || value === "") throw this.invalidToken(status, "the response has no access_token");
+    // Known from here on, whatever happens next: it must not appear in any error.
+    this.redactor.rememberToken(value);
+    const unfit = headerValueProblem(value);
+    if (unfit) throw this.invalidToken(status, `access_token ${unfit}, so it cannot be sent in an Authorization header`);
+    if (body.token_type !== undefined && (typeof body.token_type !== "string" || body.token_type.toLowerCase() !== "bearer")) {
+      throw this.invalidToken(status, "token_type is not Bearer");
     }
-    const lifetimeMs =
-      (typeof body.expires_in === "number" && body.expires_in > 0 ? body.expires_in : DEFAULT_TOKEN_LIFETIME_SECONDS) * 1000;
+    const lifetimeMs = lifetimeSecondsOf(body.expires_in) * 1000;
+    if (!(lifetimeMs > 0) || !Number.isFinite(lifetimeMs)) {
+      throw this.invalidToken(status, "expires_in is not a positive number of seconds (a number, or a string of digits)");
+    }
     // Short-lived tokens would otherwise be renewed on every call: the margin is at most a tenth of the lifetime.
     const skewMs = Math.min(this.options.tokenExpirySkewMs, lifetimeMs / 10);
-    return { value: body.access_token, renewAt: Date.now() + lifetimeMs - skewMs };
+    return { value, renewAt: this.options.clock.now() + lifetimeMs - skewMs };
   }
 
-  private authError(status: number | undefined, detail: string, cause?: unknown): AuthError {
+  private invalidToken(status: number, detail: string): AuthError {
+    return this.authError(status, detail, undefined, "INVALID_TOKEN_RESPONSE");
+  }
+
+  private authError(status: number | undefined, detail: string, cause?: unknown, code?: AuthErrorCode): AuthError {
     const safeCause = cause instanceof FlowsmithError ? cause : undefined;
-    return new AuthError(this.options.tokenUrl, status, this.withoutSecret(detail), { cause: safeCause });
+    return this.redactor.error(new AuthError(this.options.tokenUrl, status, detail, { cause: safeCause, code }));
   }
+}
 
-  /** An auth server might echo what it was sent; the secret must not travel on in an error. */
-  private withoutSecret(text: string): string {
-    return text.split(this.options.clientSecret).join("[redacted]");
-  }
+/**
+ * expires_in in seconds: a number or a numeric string ("3600"); absent (or
+ * null) means the service's default of docs/service.md 5.4. NaN for anything
+ * else, which the caller refuses.
+ */
+function lifetimeSecondsOf(value: unknown): number {
+  if (value === undefined || value === null) return DEFAULT_TOKEN_LIFETIME_SECONDS;
+  if (typeof value === "number") return value;
+  if (typeof value === "string" && /^\s*\d+(?:\.\d+)?\s*$/.test(value)) return Number(value);
+  return Number.NaN;
 }
 
 /** An OAuth error body names the reason in `error` / `error_description`. */

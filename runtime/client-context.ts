@@ -6,12 +6,18 @@ import type { ApiCaller } from "./api-call.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { FlowsmithError } from "./errors.js";
 import type { LatestSteps } from "./latest-steps.js";
+import type { ClientLifecycle } from "./lifecycle.js";
+import type { Redactor } from "./redaction.js";
 
 export interface ClientContext {
   readonly options: ResolvedClientOptions;
   readonly api: ApiCaller;
   /** The latest step seen per session: submitAction validates against it. */
   readonly steps: LatestSteps;
+  /** Open or closed (close()). */
+  readonly lifecycle: ClientLifecycle;
+  /** Every error a call rejects with passes through it. */
+  readonly redactor: Redactor;
 }
 
 const contexts = new WeakMap<object, ClientContext>();

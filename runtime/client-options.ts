@@ -3,6 +3,7 @@
  * runtime works with (ResolvedClientOptions). Defaults live here and only here.
  */
 import { Agent, type Dispatcher } from "undici";
+import { systemClock, type Clock } from "./clock.js";
 import { ConfigurationError } from "./errors.js";
 import { ENVIRONMENTS, RECOMMENDED_POLL_INTERVAL_MS, type Environment } from "./service-limits.js";
 
@@ -42,6 +43,12 @@ export interface ClientOptions<E extends Environment = Environment> {
   readonly waitTimeoutMs?: number;
   /** An undici dispatcher (proxy, custom TLS). Default: an Agent owned by the client, closed by close(). */
   readonly dispatcher?: Dispatcher;
+  /**
+   * The time token expiry, waitForStep's polling and retry backoff go by.
+   * Default: the real clock (`Date.now()` and timers). Tests pass a virtual
+   * one; per-request time limits (`timeoutMs`) always use real timers.
+   */
+  readonly clock?: Clock;
 }
 
 export interface ResolvedClientOptions<E extends Environment = Environment> {
@@ -61,9 +68,10 @@ export interface ResolvedClientOptions<E extends Environment = Environment> {
   readonly dispatcher: Dispatcher;
   /** Whether close() should close the dispatcher (only when the client created it). */
   readonly ownsDispatcher: boolean;
+  readonly clock: Clock;
 }
 
-export const DEFAULTS = {
+const DEFAULTS = {
   authMethod: "client_secret_post",
   timeoutMs: 30_000,
   retry: { maxRetries: 2, baseDelayMs: 250, maxDelayMs: 10_000 },
@@ -75,6 +83,8 @@ export const DEFAULTS = {
 export function resolveClientOptionsOrThrow<E extends Environment>(
   options: ClientOptions<E>,
 ): ResolvedClientOptions<E> {
+  // The types say all this; a JavaScript caller gets the same checks as a message rather than a TypeError.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   if (typeof options !== "object" || options === null) throw new ConfigurationError("createClient needs an options object");
   const userAgent = requireText(options.userAgent, "userAgent", "the service refuses requests without a User-Agent");
   if (/[\r\n]/.test(userAgent)) throw new ConfigurationError("userAgent must be a single line");
@@ -82,6 +92,7 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
     throw new ConfigurationError(`environment must be one of ${ENVIRONMENTS.join(", ")}; got ${JSON.stringify(options.environment)}`);
   }
   const authMethod = options.authMethod ?? DEFAULTS.authMethod;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a JavaScript caller's value
   if (authMethod !== "client_secret_post" && authMethod !== "client_secret_basic") {
     throw new ConfigurationError(`authMethod must be "client_secret_post" or "client_secret_basic"`);
   }
@@ -104,9 +115,20 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
     tokenExpirySkewMs: nonNegative(options.tokenExpirySkewMs, DEFAULTS.tokenExpirySkewMs, "tokenExpirySkewMs"),
     pollIntervalMs: nonNegative(options.pollIntervalMs, DEFAULTS.pollIntervalMs, "pollIntervalMs"),
     waitTimeoutMs: positive(options.waitTimeoutMs, DEFAULTS.waitTimeoutMs, "waitTimeoutMs"),
+    clock: clockOrThrow(options.clock),
+    // Last: an Agent is made only once every option has been accepted.
     dispatcher: options.dispatcher ?? new Agent(),
     ownsDispatcher,
   };
+}
+
+function clockOrThrow(clock: Clock | undefined): Clock {
+  if (clock === undefined) return systemClock;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a JavaScript caller's value
+  if (typeof clock !== "object" || clock === null || typeof clock.now !== "function" || typeof clock.sleep !== "function") {
+    throw new ConfigurationError("clock must have now() and sleep(ms, signal)");
+  }
+  return clock;
 }
 
 function requireText(value: unknown, name: string, why: string): string {

@@ -1,6 +1,7 @@
 /**
  * createClient: one API client of one environment. Resolves its options once,
- * owns its connection pool and token cache, and offers the session calls.
+ * owns its connection pool, token cache and lifecycle, and offers the session
+ * calls. Every call's error leaves through the client's Redactor.
  */
 import { submitAction } from "./actions.js";
 import { ApiCaller } from "./api-call.js";
@@ -10,6 +11,8 @@ import { resolveClientOptionsOrThrow, type ClientOptions } from "./client-option
 import { getFlowDescription, type FlowDescriptionOptions } from "./flow-description.js";
 import type { Environment } from "./service-limits.js";
 import { LatestSteps } from "./latest-steps.js";
+import { ClientLifecycle } from "./lifecycle.js";
+import { Redactor } from "./redaction.js";
 import type {
   ActionBody,
   DataBlocks,
@@ -46,34 +49,56 @@ export interface Client<E extends Environment = Environment> {
   waitForOutcome(sessionId: string, options?: WaitForOutcomeOptions): Promise<SessionRecord>;
   /** Sends an action for the ticket of the latest step, after checking it against the action's schema. */
   submitAction(sessionId: string, ticketId: string, action: ActionBody, options?: RequestOptions): Promise<unknown>;
-  /** Closes the client's connections (when it created its own dispatcher). */
+  /**
+   * Ends the client: calls still running (and getFile bodies not read to the
+   * end) are aborted, later calls fail with a ClientClosedError, and the
+   * client's own connections are closed (a dispatcher passed in stays open).
+   */
   close(): Promise<void>;
 }
 
 export function createClient<E extends Environment>(options: ClientOptions<E>): Client<E> {
   const resolved = resolveClientOptionsOrThrow(options);
-  const transport = { dispatcher: resolved.dispatcher, userAgent: resolved.userAgent };
-  const tokens = new TokenCache(resolved, transport);
+  const lifecycle = new ClientLifecycle();
+  const redactor = new Redactor(resolved);
+  const transport = { dispatcher: resolved.dispatcher, userAgent: resolved.userAgent, lifecycle };
+  const tokens = new TokenCache(resolved, transport, redactor);
   const context: ClientContext = {
     options: resolved,
-    api: new ApiCaller(resolved, transport, tokens),
+    api: new ApiCaller(resolved, transport, tokens, redactor),
     steps: new LatestSteps(),
+    lifecycle,
+    redactor,
   };
+  /** Each call: refused once closed, and whatever it throws scrubbed of secrets. */
+  const guarded =
+    <A extends unknown[], R>(call: (ctx: ClientContext, ...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        lifecycle.throwIfClosed();
+        return await call(context, ...args);
+      } catch (error) {
+        throw redactor.error(error);
+      }
+    };
   const client: Client<E> = {
     environment: resolved.environment,
-    listFlows: (callOptions) => listFlows(context, callOptions),
-    getFlowDescription: (flowId, callOptions) => getFlowDescription(context, flowId, callOptions),
-    getSession: (sessionId, callOptions) => getSession(context, sessionId, callOptions),
-    getDataBlocks: (sessionId, callOptions) => getDataBlocks(context, sessionId, callOptions),
-    getFile: (vaultEntryId, callOptions) => getFile(context, vaultEntryId, callOptions),
-    getStep: (sessionId, callOptions) => getStep(context, sessionId, callOptions),
-    waitForStep: (sessionId, waitOptions) => waitForStep(context, sessionId, waitOptions),
-    waitForOutcome: (sessionId, waitOptions) => waitForOutcome(context, sessionId, waitOptions),
-    submitAction: (sessionId, ticketId, action, callOptions) =>
-      submitAction(context, sessionId, ticketId, action, callOptions),
-    close: async () => {
-      if (resolved.ownsDispatcher) await resolved.dispatcher.close();
-    },
+    listFlows: guarded(listFlows),
+    getFlowDescription: guarded(getFlowDescription),
+    getSession: guarded(getSession),
+    getDataBlocks: guarded(getDataBlocks),
+    getFile: guarded(getFile),
+    getStep: guarded(getStep),
+    waitForStep: guarded(waitForStep),
+    waitForOutcome: guarded(waitForOutcome),
+    submitAction: guarded(submitAction),
+    close: () => (closed ??= closeOnce()),
+  };
+  let closed: Promise<void> | undefined;
+  const closeOnce = async () => {
+    lifecycle.close();
+    // Nothing is left running (lifecycle.close() aborted it), so this does not wait on a server.
+    if (resolved.ownsDispatcher) await resolved.dispatcher.destroy();
   };
   registerClientContext(client, context);
   return Object.freeze(client);

@@ -11,13 +11,22 @@
  */
 import { clientContextOrThrow } from "./client-context.js";
 import type { Client } from "./client.js";
-import { InvalidResponseError } from "./errors.js";
+import type { ValidationIssue } from "./errors.js";
 import type { FlowSpec } from "./flow-spec.js";
+import { createSessionPath } from "./paths.js";
 import type { Environment } from "./service-limits.js";
 import { preflightOrThrow } from "./preflight.js";
+import { Redactor } from "./redaction.js";
 import type { RequestValidator } from "./request-validator.js";
 import type { RequestOptions } from "./resources.js";
+import { createdSessionIssues } from "./response-shapes.js";
+import { issuesFromAjv } from "./validation-issues.js";
 
+/** Scrubs what is thrown before a client is at hand (a value that is not a client). */
+const NO_CLIENT = new Redactor();
+
+// Request is part of the public signature (callers may name it explicitly), though used once.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 export function createSessionFor<E extends Environment, Request, Response>(
   client: Client<E>,
   // NoInfer: E comes from the client alone, so a flow of the other environment is a compile error.
@@ -25,31 +34,53 @@ export function createSessionFor<E extends Environment, Request, Response>(
   validate: RequestValidator,
   request: Request,
   options: RequestOptions = {},
+  validateResponse?: RequestValidator,
 ): Promise<Response> {
-  return createSessionWith<Response>(client, spec, validate, request, options);
+  return createSessionWith<Response>(client, spec, validate, request, options, validateResponse);
 }
 
+/**
+ * `validateResponse`: the flow's own 201 schema, when the generated module
+ * has one; checked after the fields of docs/service.md 2.3, which are always
+ * checked. A body that fails either is an InvalidResponseError that says the
+ * session was created.
+ */
 export async function createSessionWith<Response>(
   client: Client,
   spec: FlowSpec,
   validate: RequestValidator,
   request: unknown,
   options: RequestOptions = {},
-  // The flow's 201 schema (generated validate.ts); optional so modules generated before it still work.
   validateResponse?: RequestValidator,
 ): Promise<Response> {
-  const context = clientContextOrThrow(client);
-  const body = await preflightOrThrow(context.options.environment, spec, validate, request);
-  const response = await context.api.json<unknown>({ method: "POST", path: spec.path, body, ...options });
-  if (typeof response !== "object" || response === null) {
-    throw new InvalidResponseError("POST", context.api.displayPath({ path: spec.path }), "expected the created session as JSON");
-  }
-  if (validateResponse && !validateResponse(response)) {
-    throw new InvalidResponseError(
-      "POST",
-      context.api.displayPath({ path: spec.path }),
-      "the session was created, but the response does not match the flow's 201 schema",
+  let redactor = NO_CLIENT;
+  try {
+    const context = clientContextOrThrow(client);
+    redactor = context.redactor;
+    context.lifecycle.throwIfClosed();
+    const path = createSessionPath(spec);
+    const prepared = preflightOrThrow(context.options.environment, spec, validate, request);
+    const body = prepared instanceof Promise ? await prepared : prepared;
+    return await context.api.json<Response>(
+      { method: "POST", path, body, ...options },
+      { issuesOf: (created) => createdSessionProblems(created, spec, request, validateResponse), tookEffect: SESSION_CREATED },
     );
+  } catch (error) {
+    throw redactor.error(error);
   }
-  return response as Response;
+}
+
+const SESSION_CREATED =
+  "The session WAS created (the service answered 201): retrying would create a second one; " +
+  "find this one first (its metadata.subjectId is the one you sent)";
+
+function createdSessionProblems(
+  body: unknown,
+  spec: FlowSpec,
+  request: unknown,
+  validateResponse: RequestValidator | undefined,
+): readonly ValidationIssue[] {
+  const issues = createdSessionIssues(body, spec, request);
+  if (issues.length > 0 || !validateResponse || validateResponse(body)) return issues;
+  return issuesFromAjv(validateResponse.errors);
 }

@@ -4,6 +4,9 @@
  * EventTarget, AbortSignal.any, and undici's listeners on it) cost more on the
  * hot path than the rest of the runtime's own work, so this is the
  * EventEmitter-shaped signal undici also accepts: a plain object, one timer.
+ *
+ * While its request or response body is open, a Deadline sits in its client's
+ * set of open exchanges, so that close() can abort it (lifecycle.ts).
  */
 import type { EventEmitter } from "node:events";
 
@@ -21,10 +24,14 @@ export class Deadline {
   constructor(
     timeoutMs: number,
     private readonly callerSignal: AbortSignal | undefined,
+    private readonly openExchanges: Set<Deadline>,
   ) {
+    openExchanges.add(this);
     this.timer = setTimeout(expireDeadline, timeoutMs, this);
     if (callerSignal) {
-      this.onCallerAbort = () => this.fire(callerSignal.reason);
+      this.onCallerAbort = () => {
+        this.fire(callerSignal.reason);
+      };
       callerSignal.addEventListener("abort", this.onCallerAbort, { once: true });
     }
   }
@@ -49,7 +56,7 @@ export class Deadline {
   /** The exchange is over (its body read, dropped, or it failed): nothing listens any more. */
   release(): void {
     this.stop();
-    this.detachFromCaller();
+    this.finish();
   }
 
   // The EventEmitter side undici uses. A fired deadline never fires again, so `once` is `on`.
@@ -70,7 +77,7 @@ export class Deadline {
   removeListener(_event: "abort", listener: Listener): this {
     const index = this.listeners.indexOf(listener);
     if (index >= 0) this.listeners.splice(index, 1);
-    if (this.listeners.length === 0) this.detachFromCaller();
+    if (this.listeners.length === 0) this.finish();
     return this;
   }
 
@@ -84,6 +91,11 @@ export class Deadline {
     this.fire(undefined);
   }
 
+  /** The client is closing: the request, or the body still being read, is aborted with `reason`. */
+  abortWith(reason: unknown): void {
+    this.fire(reason);
+  }
+
   private fire(reason: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
@@ -92,7 +104,8 @@ export class Deadline {
     for (const listener of this.listeners.splice(0)) listener();
   }
 
-  private detachFromCaller(): void {
+  private finish(): void {
+    this.openExchanges.delete(this);
     if (!this.onCallerAbort) return;
     this.callerSignal?.removeEventListener("abort", this.onCallerAbort);
     this.onCallerAbort = undefined;

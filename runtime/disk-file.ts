@@ -33,7 +33,7 @@ export class DiskFile extends File {
   }
 
   override stream(): ReadableStream<Uint8Array> {
-    return ReadableStream.from(readSnapshot(this.snapshot, this.size)) as ReadableStream<Uint8Array>;
+    return ReadableStream.from<Uint8Array>(readSnapshot(this.snapshot, this.size));
   }
 }
 

@@ -1,7 +1,9 @@
 /**
  * The one error hierarchy of the runtime. Every error has a `name` and a
  * stable machine `code`; API errors add status, method and path (never the
- * query string, never a token); nothing here ever holds a secret.
+ * query string, never a token). What a server sent is scrubbed of secrets
+ * before an error holds it, and every error a call rejects with passes
+ * through the client's Redactor (redaction.ts).
  */
 
 export class FlowsmithError extends Error {
@@ -12,6 +14,22 @@ export class FlowsmithError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+
+  /**
+   * What JSON.stringify and loggers write: name, code, message, the error's
+   * own fields and its cause, not only the enumerable fields an Error has.
+   */
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
+    Object.assign(json, this);
+    const cause: unknown = this.cause;
+    if (cause instanceof FlowsmithError) json.cause = cause.toJSON();
+    else if (typeof cause === "object" && cause !== null && "message" in cause) {
+      const { name, code, message } = cause as { name?: unknown; code?: unknown; message?: unknown };
+      json.cause = { name, code, message };
+    } else if (cause !== undefined) json.cause = cause;
+    return json;
   }
 }
 
@@ -54,16 +72,48 @@ export class RequestValidationError extends FlowsmithError {
   }
 }
 
-/** The token request failed. Names the token URL and status; never the credentials. */
+/**
+ * `AUTH_FAILED`: the token request failed (unreachable, refused).
+ * `INVALID_TOKEN_RESPONSE`: the auth server answered 2xx with a token that
+ * cannot be used (no token, a token unfit for a header, a lifetime that is
+ * not a positive number); nothing was cached.
+ */
+export type AuthErrorCode = "AUTH_FAILED" | "INVALID_TOKEN_RESPONSE";
+
+/** A token could not be had. Names the token URL and status; never the credentials. */
 export class AuthError extends FlowsmithError {
   override readonly name = "AuthError";
+  declare readonly code: AuthErrorCode;
   constructor(
     readonly tokenUrl: string,
     readonly status: number | undefined,
     detail: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; code?: AuthErrorCode },
   ) {
-    super("AUTH_FAILED", `Token request to ${tokenUrl} failed${status ? ` with status ${status}` : ""}: ${detail}`, options);
+    const code = options?.code ?? "AUTH_FAILED";
+    const outcome =
+      code === "INVALID_TOKEN_RESPONSE"
+        ? `answered ${String(status)} without a usable token`
+        : `failed${status ? ` with status ${String(status)}` : ""}`;
+    super(code, `Token request to ${tokenUrl} ${outcome}: ${detail}`, options);
+  }
+}
+
+/**
+ * The client was closed (client.close()): calls made after it, and calls
+ * still running when it was called, end with this error. Create a new client
+ * to make more calls.
+ */
+export class ClientClosedError extends FlowsmithError {
+  override readonly name = "ClientClosedError";
+  constructor(
+    readonly method?: string,
+    readonly path?: string,
+  ) {
+    super(
+      "CLIENT_CLOSED",
+      `${method && path ? `${method} ${path}: ` : ""}the client was closed (client.close()); create a new client to make more calls`,
+    );
   }
 }
 
@@ -75,7 +125,7 @@ export class TimeoutError extends FlowsmithError {
     readonly path: string,
     readonly timeoutMs: number,
   ) {
-    super("TIMEOUT", `${method} ${path} timed out after ${timeoutMs} ms`);
+    super("TIMEOUT", `${method} ${path} timed out after ${String(timeoutMs)} ms`);
   }
 }
 
@@ -103,15 +153,43 @@ export class NetworkError extends FlowsmithError {
   }
 }
 
-/** A 2xx response the runtime could not read (not JSON, wrong shape). */
+interface InvalidResponseInit {
+  readonly method: string;
+  /** Path of the request, without query string. */
+  readonly path: string;
+  /** The 2xx status the service answered with. */
+  readonly status: number;
+  /** The body as received (parsed JSON, else its text), secrets scrubbed. */
+  readonly body: unknown;
+  /** What is wrong, and where (`sessionContext.sessionId`). */
+  readonly issues: readonly ValidationIssue[];
+  /** Whether the request took effect (a POST answered 2xx): sending it again would do it twice. */
+  readonly tookEffect: boolean;
+}
+
+/**
+ * A 2xx response whose body is not what the service documents (not JSON, a
+ * field missing or of the wrong type). The runtime does not hand such a body
+ * on as a result; `body` keeps it for inspection.
+ */
 export class InvalidResponseError extends FlowsmithError {
   override readonly name = "InvalidResponseError";
-  constructor(
-    readonly method: string,
-    readonly path: string,
-    detail: string,
-  ) {
-    super("INVALID_RESPONSE", `${method} ${path}: ${detail}`);
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly body: unknown;
+  readonly issues: readonly ValidationIssue[];
+  readonly tookEffect: boolean;
+
+  /** `message` is worded by the caller, which knows what took effect (response-checks.ts). */
+  constructor(init: InvalidResponseInit, message: string) {
+    super("INVALID_RESPONSE", message);
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.body = init.body;
+    this.issues = init.issues;
+    this.tookEffect = init.tookEffect;
   }
 }
 
@@ -153,7 +231,7 @@ export class ApiError extends FlowsmithError {
     const bodyMessage = bodyMessageOf(init.body);
     super(
       code,
-      `${init.method} ${init.path} failed with status ${init.status}` +
+      `${init.method} ${init.path} failed with status ${String(init.status)}` +
         (bodyCode ? ` (${bodyCode})` : "") +
         (bodyMessage ? `: ${bodyMessage}` : "") +
         (hint ? `. ${hint}` : ""),

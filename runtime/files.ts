@@ -55,7 +55,7 @@ export async function fileFromPath(
   const blobOptions = contentType ? { type: contentType } : {};
   // Looked at first: a change after this look is refused when the file is sent.
   const { mtimeMs, size } = await stat(path);
-  const blob = (await openAsBlob(path, blobOptions)) as Blob;
+  const blob = await openAsBlob(path, blobOptions);
   const data = size === blob.size ? (new DiskFile(blob, { path, mtimeMs }, filename, blobOptions) as Blob) : blob;
   return { data, filename, ...(contentType ? { contentType } : {}) };
 }
@@ -74,8 +74,8 @@ export function filePartsOf(input: FileInput): FileParts {
 
 /** The Blob as it goes into the form: the same bytes (not copied) under a filename and media type. */
 export function namedBlob(blob: Blob, filename: string, mediaType: string): Blob {
-  if (blob instanceof DiskFile) return blob.renamed(filename, mediaType) as Blob;
-  return new File([blob], filename, { type: mediaType }) as Blob;
+  if (blob instanceof DiskFile) return blob.renamed(filename, mediaType);
+  return new File([blob], filename, { type: mediaType });
 }
 
 export function mediaTypeForFilename(filename: string | undefined): string | undefined {

@@ -5,10 +5,10 @@
  * default is the one flowsmith's emulator serves.
  */
 import type { ClientContext } from "./client-context.js";
-import { InvalidResponseError } from "./errors.js";
+import { segmentOrThrow } from "./paths.js";
+import { isRecord } from "./json.js";
 import type { RequestOptions } from "./resources.js";
 import { DEFAULT_DESCRIPTION_PATH } from "./service-limits.js";
-import { segment } from "./session-calls.js";
 
 export interface FlowDescriptionOptions extends RequestOptions {
   /**
@@ -22,10 +22,14 @@ export interface FlowDescriptionOptions extends RequestOptions {
 /** The parsed JSON document; anything but a JSON object is an InvalidResponseError. */
 export async function getFlowDescription(ctx: ClientContext, flowId: string, options: FlowDescriptionOptions = {}): Promise<unknown> {
   const { path: template = DEFAULT_DESCRIPTION_PATH, ...request } = options;
-  const path = template.split("{flowId}").join(segment(flowId, "flowId")).split("{environment}").join(ctx.options.environment);
-  const body = await ctx.api.json<unknown>({ method: "GET", path, ...request });
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new InvalidResponseError("GET", ctx.api.displayPath({ path }), "expected a flow description (a JSON object)");
-  }
-  return body;
+  const path = template
+    .split("{flowId}")
+    .join(segmentOrThrow(flowId, "flowId"))
+    .split("{environment}")
+    .join(segmentOrThrow(ctx.options.environment, "environment"));
+  return ctx.api.json<unknown>({ method: "GET", path, ...request }, { issuesOf: descriptionIssues });
+}
+
+function descriptionIssues(body: unknown): { path: string; message: string }[] {
+  return isRecord(body) ? [] : [{ path: "(root)", message: "must be a flow description (a JSON object)" }];
 }

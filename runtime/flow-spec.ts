@@ -41,7 +41,11 @@ export interface FlowSpec<E extends Environment = Environment> {
   readonly id: string;
   readonly version: number;
   readonly environment: E;
-  /** `/api/v1/flows/<id>/<environment>/sessions`, appended to the client's baseUrl. */
+  /**
+   * `/api/v1/flows/<id>/<environment>/sessions`, for readers of the module.
+   * The runtime builds the request path itself from `id` and `environment`,
+   * each encoded as one path segment (paths.ts), so no id can reach another path.
+   */
   readonly path: string;
   readonly bodyForm: BodyForm;
   /** Locales the flow accepts. */

@@ -7,6 +7,7 @@ export * from "./service-limits.js";
 export { createClient, type Client } from "./client.js";
 export type { FlowDescriptionOptions } from "./flow-description.js";
 export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.js";
+export { systemClock, type Clock } from "./clock.js";
 export { createSessionFor, createSessionWith } from "./create-session.js";
 export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./files.js";
 export type { RequestValidator } from "./request-validator.js";
@@ -32,6 +33,7 @@ export {
   ApiError,
   AuthError,
   BadRequestError,
+  ClientClosedError,
   ConfigurationError,
   FlowsmithError,
   ForbiddenError,
@@ -46,6 +48,7 @@ export {
   UnauthorizedError,
   UnprocessableEntityError,
   type ApiErrorCode,
+  type AuthErrorCode,
   type RequestValidationCode,
   type ValidationIssue,
 } from "./errors.js";

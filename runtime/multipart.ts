@@ -11,7 +11,7 @@ import { isFileInput, type FileInput } from "./files.js";
 import type { FieldSpec, PartName } from "./flow-spec.js";
 import { readablePath } from "./validation-issues.js";
 
-export interface TextPart {
+interface TextPart {
   readonly kind: "text";
   readonly name: string;
   readonly value: string;
@@ -46,7 +46,7 @@ export function buildForm(parts: readonly EncodablePart[]): FormData {
   const form = new FormData();
   for (const part of parts) {
     // The Blobs are node:buffer Files; undici's typings name the DOM Blob.
-    form.append(part.name, part.value as string);
+    form.append(part.name, part.value);
   }
   return form;
 }
@@ -99,9 +99,9 @@ function walk(value: unknown, spec: FieldSpec, at: Position, parts: Part[]): voi
       return;
     case "array":
       if (!Array.isArray(value)) throw notA("an array", at);
-      value.forEach((element, index) =>
-        walk(element, spec.items, { indices: [...at.indices, index], path: [...at.path, index] }, parts),
-      );
+      value.forEach((element, index) => {
+        walk(element, spec.items, { indices: [...at.indices, index], path: [...at.path, index] }, parts);
+      });
       return;
     case "value":
       parts.push({ kind: "text", name: partName(spec.part, at), value: textOf(value, at) });
@@ -126,7 +126,10 @@ function partName(part: PartName, at: Position): string {
       if (typeof segment === "string") return segment;
       const index = at.indices[segment.index];
       if (index === undefined) {
-        throw new FlowsmithError("INVALID_SPEC", `Part name ${JSON.stringify(part)} refers to array ${segment.index}, which does not enclose ${readablePath(at.path)}`);
+        throw new FlowsmithError(
+          "INVALID_SPEC",
+          `Part name ${JSON.stringify(part)} refers to array ${String(segment.index)}, which does not enclose ${readablePath(at.path)}`,
+        );
       }
       return String(index);
     })

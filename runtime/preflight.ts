@@ -17,12 +17,17 @@ import { describeIssues, issuesFromAjv } from "./validation-issues.js";
 
 export type PreparedBody = { readonly json: string } | { readonly form: FormData };
 
-export async function preflightOrThrow(
+/**
+ * A JSON body is ready at once (no promise: createSession's hot path saves
+ * the await); a multipart body is a promise, as files are read to sniff them.
+ * Throws synchronously for what the JSON path finds.
+ */
+export function preflightOrThrow(
   clientEnvironment: Environment,
   spec: FlowSpec,
   validate: RequestValidator,
   request: unknown,
-): Promise<PreparedBody> {
+): PreparedBody | Promise<PreparedBody> {
   checkEnvironment(clientEnvironment, spec);
   checkMetadata(spec, request);
   checkState(request);
@@ -63,9 +68,11 @@ function checkMetadata(spec: FlowSpec, request: unknown): void {
 function checkState(request: unknown): void {
   const state = isRecord(request) ? request.state : undefined;
   // Characters are code points, as the flow's validator (ajv maxLength) counts them.
-  if (typeof state !== "string" || [...state].length <= MAX_STATE_LENGTH) return;
-  fail("STATE_TOO_LONG", `state has ${[...state].length} characters; at most ${MAX_STATE_LENGTH} are allowed`, [
-    { path: "state", message: `must have at most ${MAX_STATE_LENGTH} characters` },
+  if (typeof state !== "string") return;
+  const length = Array.from(state).length;
+  if (length <= MAX_STATE_LENGTH) return;
+  fail("STATE_TOO_LONG", `state has ${String(length)} characters; at most ${String(MAX_STATE_LENGTH)} are allowed`, [
+    { path: "state", message: `must have at most ${String(MAX_STATE_LENGTH)} characters` },
   ]);
 }
 
@@ -90,7 +97,7 @@ async function multipartBody(spec: FlowSpec, request: unknown): Promise<Prepared
   const fileBlobs = new Map<FilePart, Blob>();
   for (const file of files) fileBlobs.set(file, await encodableFileOrThrow(file));
   if (files.length > MAX_FILES_PER_REQUEST) {
-    fail("TOO_MANY_FILES", `The request has ${files.length} files; at most ${MAX_FILES_PER_REQUEST} are allowed`);
+    fail("TOO_MANY_FILES", `The request has ${String(files.length)} files; at most ${String(MAX_FILES_PER_REQUEST)} are allowed`);
   }
   const encodable: EncodablePart[] = parts.map((part) =>
     part.kind === "text" ? part : { name: part.name, value: fileBlobs.get(part) as Blob },
@@ -103,8 +110,8 @@ async function multipartBody(spec: FlowSpec, request: unknown): Promise<Prepared
 function checkFileSize(file: FilePart): void {
   const { blob } = filePartsOf(file.input);
   if (blob.size <= file.maxBytes) return;
-  fail("FILE_TOO_LARGE", `${file.path} has ${blob.size} bytes; this flow accepts at most ${file.maxBytes}`, [
-    { path: file.path, message: `must have at most ${file.maxBytes} bytes` },
+  fail("FILE_TOO_LARGE", `${file.path} has ${String(blob.size)} bytes; this flow accepts at most ${String(file.maxBytes)}`, [
+    { path: file.path, message: `must have at most ${String(file.maxBytes)} bytes` },
   ]);
 }
 
@@ -161,7 +168,7 @@ function describeTypes(types: readonly string[]): string {
 
 function checkTotalSize(bytes: number): void {
   if (bytes <= MAX_REQUEST_BYTES) return;
-  fail("REQUEST_TOO_LARGE", `The request body would be ${bytes} bytes; the service accepts at most ${MAX_REQUEST_BYTES}`);
+  fail("REQUEST_TOO_LARGE", `The request body would be ${String(bytes)} bytes; the service accepts at most ${String(MAX_REQUEST_BYTES)}`);
 }
 
 function fail(code: RequestValidationCode, message: string, issues: readonly ValidationIssue[] = []): never {

@@ -1,12 +1,14 @@
 /**
  * Following a session to its outcome (docs/service.md 3, 4): list flows, read
  * a session, its data blocks and files, its current step, poll the step
- * until there is something to do, and poll the session until it has an outcome.
+ * until there is something to do, and poll the session until it has an
+ * outcome. Each body is checked against what the runtime's types promise
+ * before it is returned (response-shapes.ts).
  */
-import { sleep, type Operation } from "./abort.js";
 import type { ClientContext } from "./client-context.js";
-import { BadRequestError, FlowsmithError, InvalidResponseError, TimeoutError } from "./errors.js";
-import { isRecord } from "./json.js";
+import { BadRequestError } from "./errors.js";
+import { filePath, flowsPath, sessionPath } from "./paths.js";
+import { pollUntilSettled } from "./polling.js";
 import type {
   DataBlocks,
   FileDownload,
@@ -17,39 +19,27 @@ import type {
   WaitForOutcomeOptions,
   WaitForStepOptions,
 } from "./resources.js";
+import { dataBlocksIssues, flowListOrIssues, sessionRecordIssues, stepIssues } from "./response-shapes.js";
 
 export async function listFlows(ctx: ClientContext, options: RequestOptions = {}): Promise<readonly FlowRecord[]> {
-  const path = `/api/v1/flows/${ctx.options.environment}`;
-  const body = await ctx.api.json<unknown>({ method: "GET", path, ...options });
-  // The spec shows only that entries have `id`: accept a bare array or one wrapped in an object.
-  const list = Array.isArray(body) ? body : isRecord(body) ? Object.values(body).find(Array.isArray) : undefined;
-  if (!list || !list.every((entry) => isRecord(entry) && typeof entry.id === "string")) {
-    throw new InvalidResponseError("GET", ctx.api.displayPath({ path }), "expected a list of flows, each with an id");
-  }
-  return list as FlowRecord[];
+  const path = flowsPath(ctx.options.environment);
+  const body = await ctx.api.json<unknown>({ method: "GET", path, ...options }, { issuesOf: (b) => flowListOrIssues(b).issues });
+  return flowListOrIssues(body).list as FlowRecord[];
 }
 
-export async function getSession(ctx: ClientContext, sessionId: string, options: RequestOptions = {}): Promise<SessionRecord> {
-  const path = `${sessionPath(ctx, sessionId)}`;
-  const body = await ctx.api.json<unknown>({ method: "GET", path, ...options });
-  if (!isRecord(body) || typeof body.sessionStatus !== "string") {
-    throw new InvalidResponseError("GET", ctx.api.displayPath({ path }), "expected a session with sessionStatus");
-  }
-  return body as unknown as SessionRecord;
+export function getSession(ctx: ClientContext, sessionId: string, options: RequestOptions = {}): Promise<SessionRecord> {
+  const path = sessionPath(ctx.options.environment, sessionId);
+  return ctx.api.json<SessionRecord>({ method: "GET", path, ...options }, { issuesOf: sessionRecordIssues });
 }
 
-export async function getDataBlocks(ctx: ClientContext, sessionId: string, options: RequestOptions = {}): Promise<DataBlocks> {
-  const path = `${sessionPath(ctx, sessionId)}/datablocks`;
-  const body = await ctx.api.json<unknown>({ method: "GET", path, ...options });
-  if (typeof body !== "object" || body === null) {
-    throw new InvalidResponseError("GET", ctx.api.displayPath({ path }), "expected data blocks as JSON");
-  }
-  return body as DataBlocks;
+export function getDataBlocks(ctx: ClientContext, sessionId: string, options: RequestOptions = {}): Promise<DataBlocks> {
+  const path = `${sessionPath(ctx.options.environment, sessionId)}/datablocks`;
+  return ctx.api.json<DataBlocks>({ method: "GET", path, ...options }, { issuesOf: dataBlocksIssues });
 }
 
 /** The file's bytes as a stream, never buffered whole; the time limit covers the wait for headers only. */
 export async function getFile(ctx: ClientContext, vaultEntryId: string, options: RequestOptions = {}): Promise<FileDownload> {
-  const path = `/api/v1/${ctx.options.environment}/files/${segment(vaultEntryId, "vaultEntryId")}`;
+  const path = filePath(ctx.options.environment, vaultEntryId);
   const response = await ctx.api.send({ method: "GET", path, headers: { accept: "*/*" }, ...options });
   const length = Number(response.headers["content-length"]);
   const contentType = response.headers["content-type"];
@@ -61,13 +51,11 @@ export async function getFile(ctx: ClientContext, vaultEntryId: string, options:
 }
 
 export async function getStep(ctx: ClientContext, sessionId: string, options: RequestOptions = {}): Promise<Step> {
-  const path = `${sessionPath(ctx, sessionId)}/step`;
-  const body = await ctx.api.json<unknown>({ method: "GET", path, ...options });
-  if (!isRecord(body) || typeof body.stepType !== "string") {
-    throw new InvalidResponseError("GET", ctx.api.displayPath({ path }), "expected a step with stepType");
-  }
+  const path = `${sessionPath(ctx.options.environment, sessionId)}/step`;
+  const body = await ctx.api.json<Step>({ method: "GET", path, ...options }, { issuesOf: stepIssues });
+  // An absent or empty ticketId is no ticket.
   const ticketId = typeof body.ticketId === "string" && body.ticketId !== "" ? body.ticketId : null;
-  const step = { ...body, stepType: body.stepType, ticketId } as Step;
+  const step: Step = { ...body, ticketId };
   ctx.steps.remember(sessionId, step);
   return step;
 }
@@ -77,67 +65,20 @@ export async function getStep(ctx: ClientContext, sessionId: string, options: Re
  * flow reached END. Keeps polling through the 400 of a CREATED session,
  * `START`, and a named step whose ticketId is null.
  */
-export async function waitForStep(ctx: ClientContext, sessionId: string, options: WaitForStepOptions = {}): Promise<Step> {
-  const intervalMs = options.intervalMs ?? ctx.options.pollIntervalMs;
-  const timeoutMs = options.timeoutMs ?? ctx.options.waitTimeoutMs;
-  const operation = { method: "GET", path: ctx.api.displayPath({ path: `${sessionPath(ctx, sessionId)}/step` }) };
-  const deadline = Date.now() + timeoutMs;
-  const gaveUp = () => new TimeoutError(operation.method, operation.path, timeoutMs);
-  for (;;) {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) throw gaveUp();
-    const step = await pollOnce(ctx, sessionId, {
-      signal: options.signal,
-      timeoutMs: Math.min(ctx.options.timeoutMs, remaining),
-    }).catch((error: unknown) => {
-      throw error instanceof TimeoutError && Date.now() >= deadline - 5 ? gaveUp() : error;
-    });
-    if (step && isSettled(step)) return step;
-    const left = deadline - Date.now();
-    if (left <= 0) throw gaveUp();
-    await sleep(Math.min(intervalMs, left), options.signal, operation);
-  }
+export function waitForStep(ctx: ClientContext, sessionId: string, options: WaitForStepOptions = {}): Promise<Step> {
+  const operation = { method: "GET", path: ctx.api.displayPath({ path: `${sessionPath(ctx.options.environment, sessionId)}/step` }) };
+  return pollUntilSettled(ctx, { operation, once: (callOptions) => stepOrUndefined(ctx, sessionId, callOptions), settled: isSettled }, options);
 }
-
-/** Time as the polling loops see it; tests pass a virtual one. */
-export interface PollClock {
-  now(): number;
-  sleep(ms: number, signal: AbortSignal | undefined, operation: Operation): Promise<void>;
-}
-
-const systemClock: PollClock = { now: () => Date.now(), sleep };
 
 /**
  * Polls GET session until it carries an outcome, for backends that poll
  * instead of receiving the webhook (docs/service.md 6: the backend reads the
  * outcome through the API). Same bounds as waitForStep: a deadline, an
- * interval, the caller's signal.
+ * interval, the caller's signal, close().
  */
-export async function waitForOutcome(
-  ctx: ClientContext,
-  sessionId: string,
-  options: WaitForOutcomeOptions = {},
-  clock: PollClock = systemClock,
-): Promise<SessionRecord> {
-  const intervalMs = options.intervalMs ?? ctx.options.pollIntervalMs;
-  const timeoutMs = options.timeoutMs ?? ctx.options.waitTimeoutMs;
-  const operation = { method: "GET", path: ctx.api.displayPath({ path: sessionPath(ctx, sessionId) }) };
-  const deadline = clock.now() + timeoutMs;
-  const gaveUp = () => new TimeoutError(operation.method, operation.path, timeoutMs);
-  for (;;) {
-    const remaining = deadline - clock.now();
-    if (remaining <= 0) throw gaveUp();
-    const session = await getSession(ctx, sessionId, {
-      signal: options.signal,
-      timeoutMs: Math.min(ctx.options.timeoutMs, remaining),
-    }).catch((error: unknown) => {
-      throw error instanceof TimeoutError && clock.now() >= deadline - 5 ? gaveUp() : error;
-    });
-    if (hasOutcome(session)) return session;
-    const left = deadline - clock.now();
-    if (left <= 0) throw gaveUp();
-    await clock.sleep(Math.min(intervalMs, left), options.signal, operation);
-  }
+export function waitForOutcome(ctx: ClientContext, sessionId: string, options: WaitForOutcomeOptions = {}): Promise<SessionRecord> {
+  const operation = { method: "GET", path: ctx.api.displayPath({ path: sessionPath(ctx.options.environment, sessionId) }) };
+  return pollUntilSettled(ctx, { operation, once: (callOptions) => getSession(ctx, sessionId, callOptions), settled: hasOutcome }, options);
 }
 
 /** The spec does not show the outcome's shape (docs/service.md 2.5): any value but null counts. */
@@ -146,7 +87,7 @@ function hasOutcome(session: SessionRecord): boolean {
 }
 
 /** The step, or undefined while the session is still CREATED (the service answers 400 then). */
-async function pollOnce(ctx: ClientContext, sessionId: string, options: RequestOptions): Promise<Step | undefined> {
+async function stepOrUndefined(ctx: ClientContext, sessionId: string, options: RequestOptions): Promise<Step | undefined> {
   try {
     return await getStep(ctx, sessionId, options);
   } catch (error) {
@@ -158,17 +99,3 @@ async function pollOnce(ctx: ClientContext, sessionId: string, options: RequestO
 function isSettled(step: Step): boolean {
   return step.stepType === "END" || (step.stepType !== "START" && step.ticketId !== null);
 }
-
-export function sessionPath(ctx: ClientContext, sessionId: string): string {
-  return `/api/v1/${ctx.options.environment}/sessions/${segment(sessionId, "sessionId")}`;
-}
-
-/** An id as one path segment: encoded, so it cannot reach another path. */
-export function segment(value: string, name: string): string {
-  if (typeof value !== "string" || value === "") {
-    throw new FlowsmithError("INVALID_ARGUMENT", `${name} must be a non-empty string`);
-  }
-  // encodeURIComponent leaves dots alone; `..` would climb out of the path when URLs are normalized.
-  return /^\.+$/.test(value) ? value.replace(/\./g, "%2E") : encodeURIComponent(value);
-}
-

@@ -68,14 +68,14 @@ function messageOf(error: AjvErrorLike): string {
 export function describeIssues(issues: readonly ValidationIssue[]): string {
   const shown = issues.slice(0, ISSUES_IN_MESSAGE).map((issue) => `${issue.path} ${issue.message}`);
   const more = issues.length - shown.length;
-  return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
+  return shown.join("; ") + (more > 0 ? `; and ${String(more)} more` : "");
 }
 
 /** `["input", "documents", 0, "my-key"]` → `input.documents[0]["my-key"]`; the root is `(root)`. */
 export function readablePath(segments: readonly (string | number)[]): string {
   let path = "";
   for (const segment of segments) {
-    if (typeof segment === "number" || /^\d+$/.test(segment)) path += `[${segment}]`;
+    if (typeof segment === "number" || /^\d+$/.test(segment)) path += `[${String(segment)}]`;
     else if (/^[A-Za-z_$][\w$]*$/.test(segment)) path += path === "" ? segment : `.${segment}`;
     else path += `[${JSON.stringify(segment)}]`;
   }

@@ -15,6 +15,8 @@ const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
 interface BenchRow {
   readonly benchmark: string;
+  readonly flowsmith: string;
+  readonly baseline: string;
   readonly ratio: number | null;
   /** True where the ratio is the comparison (absolute goals have none). */
   readonly compared: boolean;
@@ -41,7 +43,8 @@ describe("bench/run.js --smoke", () => {
         });
         const { rows } = JSON.parse(readFileSync(jsonPath, "utf8")) as { rows: BenchRow[] };
         const numbers = rows.map((row) => row.benchmark.split(".")[0]);
-        expect([...new Set(numbers)]).toEqual(["1", "2a", "2b", "3", "4", "5", "6", "8", "9"]);
+        // 7 (the production install) is left to test/packages: the smoke run skips it.
+        expect([...new Set(numbers)]).toEqual(["1", "2a", "2b", "3", "4", "5", "6", "8", "9", "10"]);
         const compared = rows.filter((row) => row.compared);
         // 9 (emulator vs Prism) is measured only where a full run has installed Prism.
         const prismMeasured = rows.some((row) => row.benchmark.startsWith("9.") && row.compared);
@@ -55,6 +58,12 @@ describe("bench/run.js --smoke", () => {
         const singleFlight = rows.find((row) => row.benchmark.startsWith("6."));
         expect(singleFlight?.met).toBe(true);
         expect(rows.find((row) => row.benchmark.startsWith("8."))?.met).toBe(true);
+        // Runtime memory: readings for flowsmith and the undici baseline; goals are judged in full runs only.
+        const runtimeMemory = rows.filter((row) => row.benchmark.startsWith("10."));
+        expect(runtimeMemory).toHaveLength(2);
+        for (const row of runtimeMemory) {
+          expect([row.flowsmith, row.baseline]).toEqual([expect.stringMatching(/MB → .* MB/), expect.stringMatching(/^undici .* MB → /)]);
+        }
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -1,13 +1,16 @@
 import { AuthError, ConfigurationError, createClient, UnauthorizedError, type Client } from "../../runtime/index.js";
 import { CLIENT_ID, CLIENT_SECRET, clientFor, USER_AGENT } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
+import { VirtualClock } from "./support/virtual-clock.js";
 
 let service: FakeService;
 let client: Client<"staging"> | undefined;
 
 beforeEach(async () => {
   service = await startFakeService();
-  service.onApi((_req, res) => json(res, 200, [{ id: "flow-1" }]));
+  service.onApi((_req, res) => {
+    json(res, 200, [{ id: "flow-1" }]);
+  });
 });
 afterEach(async () => {
   await client?.close();
@@ -70,14 +73,19 @@ describe("token requests", () => {
     expect(new Set(service.apiRequests.map((r) => r.headers.authorization))).toEqual(new Set(["Bearer the-token"]));
   });
 
-  test("a token is renewed when it expires (short expires_in)", async () => {
+  test("a token is renewed when it expires, by the client's clock: at most a tenth of its lifetime early", async () => {
     let issued = 0;
-    service.onToken((_req, res) => json(res, 200, { access_token: `short-${++issued}`, expires_in: 1, token_type: "Bearer" }));
-    client = clientFor(service);
+    service.onToken((_req, res) => {
+      json(res, 200, { access_token: `short-${String(++issued)}`, expires_in: 1, token_type: "Bearer" });
+    });
+    const clock = new VirtualClock();
+    client = clientFor(service, { clock });
     await client.listFlows();
+    // 1 s lifetime: renewed 100 ms early (a tenth), not 60 s early (the default skew would renew on every call).
+    clock.advance(899);
     await client.listFlows();
     expect(service.authRequests).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    clock.advance(1);
     await client.listFlows();
     expect(service.authRequests).toHaveLength(2);
     expect(service.apiRequests.map((r) => r.headers.authorization)).toEqual([
@@ -87,14 +95,27 @@ describe("token requests", () => {
     ]);
   });
 
+  test("a day-long token is kept for a day less tokenExpirySkewMs", async () => {
+    const clock = new VirtualClock();
+    client = clientFor(service, { clock, tokenExpirySkewMs: 60_000 });
+    await client.listFlows();
+    clock.advance(86_400_000 - 60_001);
+    await client.listFlows();
+    expect(service.authRequests).toHaveLength(1);
+    clock.advance(1);
+    await client.listFlows();
+    expect(service.authRequests).toHaveLength(2);
+  });
+
   test("a 401 drops the token, fetches a new one and retries the call once", async () => {
-    service.onApi((req, res) =>
-      req.headers.authorization === "Bearer token-old" ? json(res, 401, { code: "INVALID_TOKEN" }) : json(res, 200, [{ id: "f" }]),
-    );
+    service.onApi((req, res) => {
+      if (req.headers.authorization === "Bearer token-old") json(res, 401, { code: "INVALID_TOKEN" });
+      else json(res, 200, [{ id: "f" }]);
+    });
     let issued = 0;
-    service.onToken((_req, res) =>
-      json(res, 200, { access_token: ++issued === 1 ? "token-old" : "token-new", expires_in: 3600, token_type: "Bearer" }),
-    );
+    service.onToken((_req, res) => {
+      json(res, 200, { access_token: ++issued === 1 ? "token-old" : "token-new", expires_in: 3600, token_type: "Bearer" });
+    });
     client = clientFor(service);
     await expect(client.listFlows()).resolves.toEqual([{ id: "f" }]);
     expect(service.authRequests).toHaveLength(2);
@@ -102,21 +123,25 @@ describe("token requests", () => {
   });
 
   test("a second 401 is an UnauthorizedError, after exactly one retry", async () => {
-    service.onApi((_req, res) => json(res, 401, { status: 401, code: "INVALID_TOKEN", message: "unknown token" }));
+    service.onApi((_req, res) => {
+      json(res, 401, { status: 401, code: "INVALID_TOKEN", message: "unknown token" });
+    });
     client = clientFor(service);
     const error = await client.listFlows().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error).toMatchObject({ code: "UNAUTHORIZED", status: 401, method: "GET", path: "/api/v1/flows/staging" });
     expect(service.apiRequests).toHaveLength(2);
     expect(service.authRequests).toHaveLength(2);
-    expect(String((error as Error).message)).not.toMatch(/token-\d/);
+    expect((error as Error).message).not.toMatch(/token-\d/);
   });
 
   test.each([
     ["401 with an OAuth error body", 401, { error: "invalid_client", error_description: "bad secret" }],
     ["500 echoing the secret back", 500, { message: `got secret ${CLIENT_SECRET}` }],
   ])("a failed token request (%s) is an AuthError without the secret", async (_name, status, body) => {
-    service.onToken((_req, res) => json(res, status, body));
+    service.onToken((_req, res) => {
+      json(res, status, body);
+    });
     for (const authMethod of ["client_secret_post", "client_secret_basic"] as const) {
       const failing = clientFor(service, { authMethod });
       const error = await failing.listFlows().catch((e: unknown) => e);
@@ -168,8 +193,9 @@ describe("createClient options", () => {
     ["no clientSecret", { clientSecret: "" }, /clientSecret is required/],
     ["unknown authMethod", { authMethod: "private_key_jwt" }, /authMethod must be/],
     ["negative timeout", { timeoutMs: -1 }, /timeoutMs must be a positive number/],
+    ["a clock without sleep", { clock: { now: () => 0 } }, /clock must have now\(\) and sleep/],
   ])("%s is refused at createClient", (_name, override, message) => {
-    const attempt = () => createClient({ ...valid, ...override } as never);
+    const attempt = () => createClient({ ...valid, ...override });
     expect(attempt).toThrow(ConfigurationError);
     expect(attempt).toThrow(message);
     try {

@@ -21,7 +21,7 @@ test("createClient keeps the environment literal in the client's type", async ()
   // @ts-expect-error a staging client is not a live client
   const stagingIsLive: Client<"live"> = staging;
   const anyEnvironment: Client = live;
-  void [stagingIsStaging, stagingIsLive, anyEnvironment];
+  expect([stagingIsStaging, stagingIsLive, anyEnvironment]).toHaveLength(3);
 
   const stagingSpec: FlowSpec<"staging"> = { ...AML_SPEC, environment: "staging" };
   const typed = () => {
@@ -31,7 +31,7 @@ test("createClient keeps the environment literal in the client's type", async ()
     void createSessionFor(live, stagingSpec, acceptAll, {});
     void createLiveSession(live, { metadata: { subjectId: "x" } });
   };
-  void typed;
+  expect(typeof typed).toBe("function");
 
   const error = await createLiveSession(staging as unknown as Client<"live">, { metadata: { subjectId: "x" } }).catch(
     (e: unknown) => e,

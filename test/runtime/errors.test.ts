@@ -15,6 +15,7 @@ import {
 } from "../../runtime/index.js";
 import { clientFor } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
+import { VirtualClock } from "./support/virtual-clock.js";
 import { AML_SPEC, amlValidator, createSession, SIGNING_SPEC } from "./support/specs.js";
 import { createSessionFor } from "../../runtime/index.js";
 
@@ -56,7 +57,7 @@ describe("each service status becomes its error class and code", () => {
     expect(apiError).toMatchObject({ code, status, method: "GET", path: SESSION_PATH });
     expect(apiError.name).toBe(errorClass.name);
     expect(apiError.body).toEqual(body);
-    expect(apiError.message).toContain(`GET ${SESSION_PATH} failed with status ${status}`);
+    expect(apiError.message).toContain(`GET ${SESSION_PATH} failed with status ${String(status)}`);
     if (typeof body === "object" && body !== null && "code" in body) {
       expect(apiError.bodyCode).toBe(body.code);
       expect(apiError.message).toContain(String(body.code));
@@ -67,15 +68,21 @@ describe("each service status becomes its error class and code", () => {
   });
 
   test("403 says that a missing User-Agent is the usual cause", async () => {
-    service.onApi((_req, res) => json(res, 403, {}));
+    service.onApi((_req, res) => {
+      json(res, 403, {});
+    });
     const error = await client.listFlows().catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/missing User-Agent|without a User-Agent/);
   });
 
   test("422 FILE_TOO_LARGE on session creation names POST, the flow path and the body code", async () => {
-    service.onApi((_req, res) =>
-      json(res, 422, { status: 422, code: "FILE_TOO_LARGE", message: "input[documentsToSign][documents][][source] is too large" }),
-    );
+    service.onApi((_req, res) => {
+      json(res, 422, {
+        status: 422,
+        code: "FILE_TOO_LARGE",
+        message: "input[documentsToSign][documents][][source] is too large",
+      });
+    });
     const error = await createSession(client, SIGNING_SPEC, {
       input: { documentsToSign: { documents: [{ templateId: "t", source: Buffer.from("x") }] } },
       metadata: { subjectId: "s" },
@@ -92,28 +99,59 @@ describe("retries", () => {
     service.onApi((req, res) => {
       calls++;
       if (calls === 1) return void req.socket.destroy();
-      if (calls === 2) return json(res, 502, { code: "BAD_GATEWAY" });
+      if (calls === 2) {
+        json(res, 502, { code: "BAD_GATEWAY" });
+        return;
+      }
       json(res, 200, { sessionStatus: "RUNNING", metadata: { subjectId: "x" } });
     });
     await expect(client.getSession("s")).resolves.toMatchObject({ sessionStatus: "RUNNING" });
     expect(service.apiRequests).toHaveLength(3);
   });
 
-  test("a 429 waits as long as Retry-After asks", async () => {
-    client = clientFor(service, { retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5000 } });
-    const at: number[] = [];
+  test("a 429 waits as long as Retry-After asks, in seconds or as an HTTP date, on the client's clock", async () => {
+    const clock = new VirtualClock();
+    client = clientFor(service, { clock, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 60_000 } });
+    let calls = 0;
     service.onApi((_req, res) => {
-      at.push(Date.now());
-      if (at.length === 1) return json(res, 429, { code: "RATE_LIMITED" }, { "retry-after": "1" });
+      calls++;
+      if (calls === 1) {
+        json(res, 429, { code: "RATE_LIMITED" }, { "retry-after": "1" });
+        return;
+      }
+      if (calls === 2) {
+        json(res, 429, {}, { "retry-after": new Date(clock.now() + 30_000).toUTCString() });
+        return;
+      }
       json(res, 200, [{ id: "f" }]);
     });
     await expect(client.listFlows()).resolves.toEqual([{ id: "f" }]);
-    expect((at[1] ?? 0) - (at[0] ?? 0)).toBeGreaterThanOrEqual(950);
+    // The HTTP date has whole seconds: the wait is 30 s less the milliseconds the date drops.
+    expect(clock.sleeps[0]).toBe(1000);
+    expect(clock.sleeps[1]).toBeGreaterThan(29_000);
+    expect(clock.sleeps[1]).toBeLessThanOrEqual(30_000);
+    expect(service.apiRequests).toHaveLength(3);
+  });
+
+  test("backoff without Retry-After: full jitter below baseDelayMs * 2^n, capped by maxDelayMs", async () => {
+    const clock = new VirtualClock();
+    client = clientFor(service, { clock, retry: { maxRetries: 4, baseDelayMs: 100, maxDelayMs: 300 } });
+    service.onApi((_req, res) => {
+      json(res, 503, {});
+    });
+    await expect(client.listFlows()).rejects.toBeInstanceOf(ServerError);
+    expect(clock.sleeps).toHaveLength(4);
+    clock.sleeps.forEach((ms, n) => {
+      expect(ms).toBeGreaterThanOrEqual(0);
+      expect(ms).toBeLessThanOrEqual(Math.min(300, 100 * 2 ** n));
+    });
   });
 
   test("retries are bounded: maxRetries + 1 attempts, then the last error", async () => {
     client = clientFor(service, { retry: { maxRetries: 2, baseDelayMs: 1 } });
-    service.onApi((_req, res) => json(res, 503, { code: "UNAVAILABLE" }));
+    service.onApi((_req, res) => {
+      json(res, 503, { code: "UNAVAILABLE" });
+    });
     const error = await client.getDataBlocks("s").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerError);
     expect(service.apiRequests).toHaveLength(3);
@@ -121,7 +159,9 @@ describe("retries", () => {
 
   test("a Retry-After longer than maxDelayMs is not waited for", async () => {
     client = clientFor(service, { retry: { maxRetries: 3, maxDelayMs: 1000 } });
-    service.onApi((_req, res) => json(res, 429, {}, { "retry-after": "120" }));
+    service.onApi((_req, res) => {
+      json(res, 429, {}, { "retry-after": "120" });
+    });
     const error = await client.listFlows().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(120_000);
@@ -129,11 +169,23 @@ describe("retries", () => {
   });
 
   test.each([
-    ["503", (_req: unknown, res: Parameters<typeof json>[0]) => json(res, 503, {}), ServerError],
-    ["a dropped connection", (req: { socket: { destroy(): void } }) => req.socket.destroy(), NetworkError],
+    [
+      "503",
+      (_req: unknown, res: Parameters<typeof json>[0]) => {
+        json(res, 503, {});
+      },
+      ServerError,
+    ],
+    [
+      "a dropped connection",
+      (req: { socket: { destroy(): void } }) => {
+        req.socket.destroy();
+      },
+      NetworkError,
+    ],
   ] as const)("session creation is never retried (%s)", async (_name, handler, errorClass) => {
     client = clientFor(service, { retry: { maxRetries: 3, baseDelayMs: 1 } });
-    service.onApi(handler as never);
+    service.onApi(handler);
     const live = clientFor<"live">(service, { environment: "live", retry: { maxRetries: 3, baseDelayMs: 1 } });
     const error = await createSessionFor(live, AML_SPEC, amlValidator, {
       input: { basicIdentity: { givenName: "a", familyName: "b" } },
@@ -146,22 +198,24 @@ describe("retries", () => {
 });
 
 describe("transport failures", () => {
-  test("a slow answer is a TimeoutError naming method, path and limit", async () => {
-    service.onApi((_req, res) => void setTimeout(() => json(res, 200, []), 500));
-    const error = await client.listFlows({ timeoutMs: 100 }).catch((e: unknown) => e);
+  test("a server that never answers is a TimeoutError naming method, path and limit", async () => {
+    service.onApi(() => undefined); // holds the request; closed with the service
+    const error = await client.listFlows({ timeoutMs: 50 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ code: "TIMEOUT", method: "GET", path: "/verification/api/v1/flows/staging", timeoutMs: 100 });
+    expect(error).toMatchObject({ code: "TIMEOUT", method: "GET", path: "/verification/api/v1/flows/staging", timeoutMs: 50 });
   });
 
-  test("the caller's signal aborts a call with an AbortError", async () => {
-    service.onApi((_req, res) => void setTimeout(() => json(res, 200, []), 500));
+  test("the caller's signal aborts a call with an AbortError carrying the signal's reason", async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const started = Date.now();
+    const reason = new Error("user went away");
+    // Aborted once the request has reached the server: no timer decides the order.
+    service.onApi(() => {
+      controller.abort(reason);
+    });
     const error = await client.listFlows({ signal: controller.signal }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
-    expect(error).toMatchObject({ code: "ABORTED" });
-    expect(Date.now() - started).toBeLessThan(400);
+    expect(error).toMatchObject({ code: "ABORTED", method: "GET", cause: reason });
+    expect(service.apiRequests).toHaveLength(1);
   });
 
   test("an unreachable API host is a NetworkError", async () => {

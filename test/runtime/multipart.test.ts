@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { request } from "undici";
 import { fileFromPath, MAX_REQUEST_BYTES, RequestValidationError, type Client, type FlowSpec } from "../../runtime/index.js";
 import { buildForm, encodedLength } from "../../runtime/multipart.js";
-import { parseMultipart, type ReceivedForm } from "./support/busboy-parts.js";
+import { parseMultipart, partValue, type ReceivedForm } from "./support/busboy-parts.js";
 import { clientFor } from "./support/clients.js";
-import { json, startFakeService, type FakeService } from "./support/fake-service.js";
+import { createdSession, json, startFakeService, type FakeService } from "./support/fake-service.js";
 import { createSession, SIGNING_SPEC, value } from "./support/specs.js";
 
 let service: FakeService;
@@ -25,8 +25,9 @@ beforeEach(async () => {
   received = [];
   service.onApi(
     async (req, res) => {
-      received.push(await parseMultipart(req));
-      json(res, 201, { sessionContext: { sessionId: "s-1", sessionStatus: "CREATED" } });
+      const form = await parseMultipart(req);
+      received.push(form);
+      json(res, 201, createdSession(req.url ?? "", partValue(form, "metadata[subjectId]")));
     },
     { streaming: true },
   );
@@ -61,7 +62,7 @@ test("parts carry the exact names of the flow, in spec order, `[]` and indexed a
   });
   const [form] = received;
   expect(form?.contentType).toMatch(/^multipart\/form-data; boundary=/);
-  expect(form?.parts.map((p) => [p.name, p.value ?? `file:${p.filename}:${p.mimeType}`])).toEqual([
+  expect(form?.parts.map((p) => [p.name, p.value ?? `file:${p.filename ?? ""}:${p.mimeType ?? ""}`])).toEqual([
     ["input[basicIdentity][givenName]", "Marie"],
     ["input[basicIdentity][familyName]", "Curie"],
     ["input[basicIdentity][age]", "66"],
@@ -93,7 +94,7 @@ test("file parts carry filename and media type: given, from the Blob, from the e
     new Uint8Array(pdf),
   ];
   await createSession(client, SIGNING_SPEC, {
-    input: { documentsToSign: { documents: sources.map((source, i) => ({ templateId: `t${i}`, source })) } },
+    input: { documentsToSign: { documents: sources.map((source, i) => ({ templateId: `t${String(i)}`, source })) } },
     metadata: { subjectId: "x" },
   });
   const files = received[0]?.parts.filter((p) => p.filename !== undefined);
@@ -172,9 +173,13 @@ test("after a 401 the same multipart body is sent again, whole, with a new token
   let attempts = 0;
   service.onApi(
     async (req, res) => {
-      received.push(await parseMultipart(req));
-      if (++attempts === 1) return json(res, 401, { status: 401, code: "TOKEN_EXPIRED" });
-      json(res, 201, { sessionContext: { sessionId: "s-2", sessionStatus: "CREATED" } });
+      const form = await parseMultipart(req);
+      received.push(form);
+      if (++attempts === 1) {
+        json(res, 401, { status: 401, code: "TOKEN_EXPIRED" });
+        return;
+      }
+      json(res, 201, createdSession(req.url ?? "", partValue(form, "metadata[subjectId]"), "s-2"));
     },
     { streaming: true },
   );

@@ -10,7 +10,7 @@ import {
   type RequestValidationCode,
 } from "../../runtime/index.js";
 import { clientFor } from "./support/clients.js";
-import { json, startFakeService, type FakeService } from "./support/fake-service.js";
+import { createdSession, json, startFakeService, subjectIdOfJson, type FakeService } from "./support/fake-service.js";
 import { AML_SPEC, amlValidator, acceptAll, createSession, imageSpec, SIGNING_SPEC } from "./support/specs.js";
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]);
@@ -25,7 +25,13 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "flowsmith-preflight-"));
   service = await startFakeService();
-  service.onApi((_req, res) => json(res, 201, { sessionContext: { sessionId: "s", sessionStatus: "CREATED" } }));
+  service.onApi((req, res, recorded) => {
+    // Multipart bodies are not parsed here: their subjectId is read from the raw form text.
+    const subjectId =
+      subjectIdOfJson(recorded.body) ??
+      /name="metadata\[subjectId\]"\r\n\r\n([^\r]*)/.exec(recorded.body.toString("latin1"))?.[1];
+    json(res, 201, createdSession(req.url ?? "", subjectId));
+  });
   staging = clientFor(service);
   live = clientFor<"live">(service, { environment: "live" });
 });
@@ -49,7 +55,9 @@ const images = (front: unknown, back?: unknown, locale?: string) => ({
   metadata: { subjectId: "s", ...(locale ? { locale } : {}) },
 });
 const docs = (count: number, source: () => unknown) => ({
-  input: { documentsToSign: { documents: Array.from({ length: count }, (_, i) => ({ templateId: `t${i}`, source: source() })) } },
+  input: {
+    documentsToSign: { documents: Array.from({ length: count }, (_, i) => ({ templateId: `t${String(i)}`, source: source() })) },
+  },
   metadata: { subjectId: "s" },
 });
 const amlOnStaging = { ...AML_SPEC, environment: "staging" } as unknown as FlowSpec<"staging">;
@@ -117,7 +125,11 @@ const cases: Case[] = [
       await writeFile(path, "");
       await truncate(path, 26_214_401);
       const file = await fileFromPath(path);
-      return createSession(staging, SIGNING_SPEC, docs(1, () => file));
+      return createSession(
+        staging,
+        SIGNING_SPEC,
+        docs(1, () => file),
+      );
     },
     "FILE_TOO_LARGE",
     /has 26214401 bytes; this flow accepts at most 26214400/,
@@ -146,7 +158,12 @@ const cases: Case[] = [
   ],
   [
     "more than 30 files",
-    () => createSession(staging, SIGNING_SPEC, docs(31, () => Buffer.from("doc"))),
+    () =>
+      createSession(
+        staging,
+        SIGNING_SPEC,
+        docs(31, () => Buffer.from("doc")),
+      ),
     "TOO_MANY_FILES",
     /31 files; at most 30/,
     "",
@@ -158,7 +175,11 @@ const cases: Case[] = [
       await writeFile(path, "");
       await truncate(path, 26_214_400);
       const file = await fileFromPath(path);
-      return createSession(staging, SIGNING_SPEC, docs(2, () => file));
+      return createSession(
+        staging,
+        SIGNING_SPEC,
+        docs(2, () => file),
+      );
     },
     "REQUEST_TOO_LARGE",
     /would be \d+ bytes; the service accepts at most 52428800/,
@@ -166,8 +187,7 @@ const cases: Case[] = [
   ],
   [
     "a JSON body over 50 MB",
-    () =>
-      createSessionFor(live, AML_SPEC, acceptAll, amlRequest({ redirectUrl: "x".repeat(52_428_800) })),
+    () => createSessionFor(live, AML_SPEC, acceptAll, amlRequest({ redirectUrl: "x".repeat(52_428_800) })),
     "REQUEST_TOO_LARGE",
     /at most 52428800/,
     "",
@@ -196,7 +216,7 @@ test("the checks give the most specific code first: metadata before the validato
 test("valid images pass: JPEG and PNG by their bytes, sent with the sniffed media type", async () => {
   await expect(
     createSession(staging, imageSpec(), images(new Blob([JPEG]), { data: PNG, filename: "back" })),
-  ).resolves.toMatchObject({ sessionContext: { sessionId: "s" } });
+  ).resolves.toMatchObject({ sessionContext: { sessionId: "s-1" } });
   const body = service.apiRequests[0]?.body.toString("latin1") ?? "";
   expect(body).toContain('name="input[documentImages][frontSide]"; filename="file.jpg"\r\nContent-Type: image/jpeg');
   expect(body).toContain('name="input[documentImages][backSide]"; filename="back"\r\nContent-Type: image/png');

@@ -10,6 +10,7 @@ import {
 import { compiledActionSchemaCount } from "../../runtime/action-schemas.js";
 import { clientFor, USER_AGENT } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
+import { VirtualClock } from "./support/virtual-clock.js";
 
 let service: FakeService;
 let client: Client<"staging">;
@@ -42,23 +43,41 @@ const OTP_ACTIONS = [
 /** Answers GET step by poll count: 400 (CREATED) twice, START, a named step without ticket, then a ticket. */
 function scriptedSteps(script: readonly ((res: Parameters<typeof json>[0]) => void)[]) {
   let polls = 0;
-  return (res: Parameters<typeof json>[0]) => (script[Math.min(polls++, script.length - 1)] as (r: typeof res) => void)(res);
+  return (res: Parameters<typeof json>[0]) => {
+    (script[Math.min(polls++, script.length - 1)] as (r: typeof res) => void)(res);
+  };
 }
-const created = (res: Parameters<typeof json>[0]) => json(res, 400, { status: 400, code: "SESSION_CREATED" });
-const start = (res: Parameters<typeof json>[0]) => json(res, 200, { stepType: "START", ticketId: null });
-const noTicket = (res: Parameters<typeof json>[0]) => json(res, 200, { stepType: "OTP_VERIFICATION:v1", ticketId: null });
-const ticket = (res: Parameters<typeof json>[0]) =>
+const created = (res: Parameters<typeof json>[0]) => {
+  json(res, 400, { status: 400, code: "SESSION_CREATED" });
+};
+const start = (res: Parameters<typeof json>[0]) => {
+  json(res, 200, { stepType: "START", ticketId: null });
+};
+const noTicket = (res: Parameters<typeof json>[0]) => {
+  json(res, 200, { stepType: "OTP_VERIFICATION:v1", ticketId: null });
+};
+const ticket = (res: Parameters<typeof json>[0]) => {
   json(res, 200, { stepType: "OTP_VERIFICATION:v1", ticketId: "ticket-1", actions: OTP_ACTIONS });
-const end = (res: Parameters<typeof json>[0]) => json(res, 200, { stepType: "END", ticketId: null });
+};
+const end = (res: Parameters<typeof json>[0]) => {
+  json(res, 200, { stepType: "END", ticketId: null });
+};
 
 describe("reading", () => {
   test("listFlows, getSession and getDataBlocks GET the environment's paths under the base path", async () => {
     service.onApi((req, res) => {
-      if (req.url === "/gw/api/v1/flows/staging") return json(res, 200, { flows: [{ id: "f-1", name: "Signing" }] });
-      if (req.url === "/gw/api/v1/staging/sessions/s-1") {
-        return json(res, 200, { sessionStatus: "RUNNING", outcome: null, metadata: { subjectId: "cust-42" } });
+      if (req.url === "/gw/api/v1/flows/staging") {
+        json(res, 200, { flows: [{ id: "f-1", name: "Signing" }] });
+        return;
       }
-      if (req.url === "/gw/api/v1/staging/sessions/s-1/datablocks") return json(res, 200, { UserReference: { subjectId: "cust-42" } });
+      if (req.url === "/gw/api/v1/staging/sessions/s-1") {
+        json(res, 200, { sessionStatus: "RUNNING", outcome: null, metadata: { subjectId: "cust-42" } });
+        return;
+      }
+      if (req.url === "/gw/api/v1/staging/sessions/s-1/datablocks") {
+        json(res, 200, { UserReference: { subjectId: "cust-42" } });
+        return;
+      }
       json(res, 404, {});
     });
     await expect(client.listFlows()).resolves.toEqual([{ id: "f-1", name: "Signing" }]);
@@ -76,7 +95,9 @@ describe("reading", () => {
   });
 
   test("a response of the wrong shape is an InvalidResponseError", async () => {
-    service.onApi((_req, res) => json(res, 200, { nothing: "here" }));
+    service.onApi((_req, res) => {
+      json(res, 200, { nothing: "here" });
+    });
     await expect(client.getSession("s")).rejects.toBeInstanceOf(InvalidResponseError);
     service.onApi((_req, res) => void res.writeHead(200, { "content-type": "application/json" }).end("{not json"));
     await expect(client.listFlows()).rejects.toMatchObject({ code: "INVALID_RESPONSE" });
@@ -106,54 +127,98 @@ describe("reading", () => {
       size += (part as Buffer).length;
     }
     expect(size).toBe(chunk.length * chunks);
-    expect(hash.digest("hex")).toBe(createHash("sha256").update(Buffer.alloc(chunk.length * chunks, 7)).digest("hex"));
+    expect(hash.digest("hex")).toBe(
+      createHash("sha256")
+        .update(Buffer.alloc(chunk.length * chunks, 7))
+        .digest("hex"),
+    );
   });
 
   test("an unknown file is a NotFoundError", async () => {
-    service.onApi((_req, res) => json(res, 404, { status: 404, code: "FILE_NOT_FOUND" }));
+    service.onApi((_req, res) => {
+      json(res, 404, { status: 404, code: "FILE_NOT_FOUND" });
+    });
     await expect(client.getFile("nope")).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
 describe("waitForStep", () => {
+  let clock: VirtualClock;
+  beforeEach(async () => {
+    await client.close();
+    clock = new VirtualClock();
+    client = clientFor(service, { clock });
+  });
+
   test("polls through 400 (CREATED), START and a step without ticket, and resolves with the ticket", async () => {
     const steps = scriptedSteps([created, created, start, noTicket, ticket]);
-    service.onApi((_req, res) => steps(res));
-    const step = await client.waitForStep("s-1", { intervalMs: 10 });
+    service.onApi((_req, res) => {
+      steps(res);
+    });
+    const step = await client.waitForStep("s-1");
     expect(step).toMatchObject({ stepType: "OTP_VERIFICATION:v1", ticketId: "ticket-1" });
     expect(step.actions?.map((a) => a.type)).toEqual(["VALIDATE_OTP", "RESEND_OTP"]);
     expect(service.apiRequests.map((r) => r.url)).toEqual(Array(5).fill("/gw/api/v1/staging/sessions/s-1/step"));
+    // The client's pollIntervalMs (the service's recommended 2.5 s) between polls, on its clock.
+    expect(clock.sleeps).toEqual([2500, 2500, 2500, 2500]);
   });
 
   test("resolves with END", async () => {
     const steps = scriptedSteps([start, end]);
-    service.onApi((_req, res) => steps(res));
+    service.onApi((_req, res) => {
+      steps(res);
+    });
     await expect(client.waitForStep("s-1", { intervalMs: 10 })).resolves.toEqual({ stepType: "END", ticketId: null });
+    expect(clock.sleeps).toEqual([10]);
   });
 
-  test("gives up after timeoutMs with a TimeoutError", async () => {
-    service.onApi((_req, res) => start(res));
-    const started = Date.now();
+  test("gives up after timeoutMs with a TimeoutError, its last sleep cut to the time left", async () => {
+    service.onApi((_req, res) => {
+      start(res);
+    });
     const error = await client.waitForStep("s-1", { intervalMs: 20, timeoutMs: 150 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ code: "TIMEOUT", timeoutMs: 150 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    expect(Date.now() - started).toBeLessThan(1500);
-    expect(service.apiRequests.length).toBeGreaterThan(2);
+    expect(error).toMatchObject({ code: "TIMEOUT", timeoutMs: 150, path: "/gw/api/v1/staging/sessions/s-1/step" });
+    // Polls at 0, 20, ..., 140 on the virtual clock; then 10 ms to the deadline and no poll after it.
+    expect(service.apiRequests).toHaveLength(8);
+    expect(clock.sleeps).toEqual([20, 20, 20, 20, 20, 20, 20, 10]);
   });
 
-  test("stops when the signal fires", async () => {
-    service.onApi((_req, res) => noTicket(res));
+  test("the default wait ends after waitTimeoutMs (10 minutes) without a real wait", async () => {
+    service.onApi((_req, res) => {
+      noTicket(res);
+    });
+    const error = await client.waitForStep("s-1").catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "TIMEOUT", timeoutMs: 600_000 });
+    expect(service.apiRequests).toHaveLength(240);
+  });
+
+  test("stops when the signal fires during the wait between polls", async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 80);
-    const error = await client.waitForStep("s-1", { intervalMs: 1000, signal: controller.signal }).catch((e: unknown) => e);
+    // The first poll is answered; the signal fires once the client sleeps before the next one.
+    const held = new VirtualClock({
+      hold: true,
+      onSleep: () => {
+        controller.abort(new Error("user left"));
+      },
+    });
+    await client.close();
+    client = clientFor(service, { clock: held });
+    service.onApi((_req, res) => {
+      noTicket(res);
+    });
+    const error = await client.waitForStep("s-1", { signal: controller.signal }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
+    expect(held.sleeps).toEqual([2500]);
     expect(service.apiRequests).toHaveLength(1);
   });
 
   test("other errors end the wait", async () => {
-    service.onApi((_req, res) => json(res, 404, { code: "SESSION_NOT_FOUND" }));
+    service.onApi((_req, res) => {
+      json(res, 404, { code: "SESSION_NOT_FOUND" });
+    });
     await expect(client.waitForStep("gone", { intervalMs: 10 })).rejects.toBeInstanceOf(NotFoundError);
+    expect(clock.sleeps).toEqual([]);
   });
 });
 
@@ -162,7 +227,10 @@ describe("submitAction", () => {
 
   beforeEach(() => {
     service.onApi((req, res) => {
-      if (req.method === "POST") return json(res, 200, { accepted: true });
+      if (req.method === "POST") {
+        json(res, 200, { accepted: true });
+        return;
+      }
       ticket(res);
     });
   });
@@ -213,7 +281,10 @@ describe("submitAction", () => {
     const fresh = OTP_ACTIONS.map((a) => ({ type: a.type, schema: { ...a.schema, description: "compile-once test" } }));
     let round = 0;
     service.onApi((req, res) => {
-      if (req.method === "POST") return json(res, 200, {});
+      if (req.method === "POST") {
+        json(res, 200, {});
+        return;
+      }
       // Every other step response sends the same schemas with keys in another order.
       const actions = round++ % 2 === 0 ? fresh : fresh.map((a) => ({ schema: reverseKeys(a.schema), type: a.type }));
       json(res, 200, { ticketId: "ticket-2", actions, stepType: "OTP_VERIFICATION:v1" });

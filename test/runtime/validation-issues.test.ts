@@ -31,14 +31,22 @@ const CASES: [string, unknown, string[]][] = [
   ["missing property", {}, ["name is required"]],
   ["unknown property", { name: "ab", extra: 1 }, ["extra is not allowed here"]],
   ["wrong type", { name: 5 }, ["name must be string"]],
-  ["too short, pattern", { name: "A" }, ['name must NOT have fewer than 2 characters', 'name must match pattern "^[a-z]+$"']],
+  ["too short, pattern", { name: "A" }, ["name must NOT have fewer than 2 characters", 'name must match pattern "^[a-z]+$"']],
   ["too long", { name: "abcde" }, ["name must NOT have more than 4 characters"]],
   ["format", { name: "ab", day: "tuesday" }, ['day must match format "date"']],
-  ["minimum, multipleOf", { name: "ab", count: 0.5 }, ["count must be integer", "count must be >= 1", "count must be multiple of 2"]],
+  [
+    "minimum, multipleOf",
+    { name: "ab", count: 0.5 },
+    ["count must be integer", "count must be >= 1", "count must be multiple of 2"],
+  ],
   ["maximum", { name: "ab", count: 10 }, ["count must be <= 9"]],
   ["exclusive bounds", { name: "ab", ratio: 1 }, ["ratio must be < 1"]],
   ["items", { name: "ab", tags: [] }, ["tags must NOT have fewer than 1 items"]],
-  ["too many items, item type", { name: "ab", tags: ["a", "b", 3] }, ["tags must NOT have more than 2 items", "tags[2] must be string"]],
+  [
+    "too many items, item type",
+    { name: "ab", tags: ["a", "b", 3] },
+    ["tags must NOT have more than 2 items", "tags[2] must be string"],
+  ],
   ["enum", { name: "ab", locale: "fr" }, ['locale must be one of "en", "de"']],
   ["quoted key", { name: "ab", "odd key": 1 }, ['["odd key"] must be boolean']],
 ];
@@ -66,7 +74,7 @@ describe("issuesFromAjv", () => {
   });
 
   test("the message lists five issues and counts the rest", () => {
-    const issues = Array.from({ length: 7 }, (_, i) => ({ path: `f${i}`, message: "is required" }));
+    const issues = Array.from({ length: 7 }, (_, i) => ({ path: `f${String(i)}`, message: "is required" }));
     expect(describeIssues(issues)).toBe(
       "f0 is required; f1 is required; f2 is required; f3 is required; f4 is required; and 2 more",
     );

@@ -3,10 +3,7 @@
  * an outcome, gives up with a TimeoutError at its deadline, and yields to the
  * caller's signal. Time is virtual where the test needs it to pass.
  */
-import { sleep as realSleep, type Operation } from "../../runtime/abort.js";
-import { clientContextOrThrow } from "../../runtime/client-context.js";
-import { AbortError, decisionOf, NotFoundError, TimeoutError } from "../../runtime/index.js";
-import { waitForOutcome, type PollClock } from "../../runtime/session-calls.js";
+import { AbortError, createClient, decisionOf, NotFoundError, TimeoutError, type Client, type Clock } from "../../runtime/index.js";
 import { startEmulatedSessions, type EmulatedSessions } from "./support/emulated-sessions.js";
 
 let sessions: EmulatedSessions;
@@ -18,28 +15,45 @@ afterAll(async () => {
   await sessions.close();
 });
 
-/** Virtual time: sleep advances it at once (after `onSleep`), still honouring the signal. */
+/** Virtual time: sleep advances it at once (after `onSleep`); the runtime itself stops waiting when the signal fires. */
 function virtualClock(onSleep: (ms: number) => Promise<void> | void = () => undefined) {
   let now = 1_000_000;
   const sleeps: number[] = [];
-  const clock: PollClock = {
+  const clock: Clock = {
     now: () => now,
-    sleep: async (ms: number, signal: AbortSignal | undefined, operation: Operation) => {
+    sleep: async (ms: number) => {
       sleeps.push(ms);
       await onSleep(ms);
       now += ms;
-      await realSleep(0, signal, operation);
     },
   };
   return { clock, sleeps };
 }
 
+const clients: Client<"staging">[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+/** A client of the emulated sessions that runs on `clock`. */
+function clientOn(clock: Clock): Client<"staging"> {
+  const client = createClient<"staging">({
+    baseUrl: sessions.emulator.baseUrl,
+    authUrl: sessions.emulator.authUrl,
+    environment: "staging",
+    ...sessions.emulator.clients.staging,
+    userAgent: "flowsmith-tests/1.0",
+    clock,
+  });
+  clients.push(client);
+  return client;
+}
+
 test("resolves with the session once it has an outcome, polling until then", async () => {
   const sessionId = await sessions.create();
-  const ctx = clientContextOrThrow(sessions.client);
   // The session ends while the first wait is under way.
   const { clock, sleeps } = virtualClock(() => sessions.end(sessionId, "REJECTED"));
-  const session = await waitForOutcome(ctx, sessionId, { intervalMs: 2_500, timeoutMs: 60_000 }, clock);
+  const session = await clientOn(clock).waitForOutcome(sessionId, { intervalMs: 2_500, timeoutMs: 60_000 });
   expect(sleeps).toEqual([2_500]);
   expect(session.sessionStatus).toBe("COMPLETED");
   expect(decisionOf(session)).toBe("REJECTED");
@@ -55,9 +69,8 @@ test("an ended session resolves at the first read, through the client", async ()
 
 test("gives up with a TimeoutError at its deadline", async () => {
   const sessionId = await sessions.create();
-  const ctx = clientContextOrThrow(sessions.client);
   const { clock, sleeps } = virtualClock();
-  const error = await waitForOutcome(ctx, sessionId, { intervalMs: 2_500, timeoutMs: 9_000 }, clock).catch((e: unknown) => e);
+  const error = await clientOn(clock).waitForOutcome(sessionId, { intervalMs: 2_500, timeoutMs: 9_000 }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TimeoutError);
   expect(error).toMatchObject({ code: "TIMEOUT", method: "GET", timeoutMs: 9_000, path: `/api/v1/staging/sessions/${sessionId}` });
   // Polls at 0, 2500, 5000, 7500; the last wait is cut to the deadline.
@@ -67,8 +80,9 @@ test("gives up with a TimeoutError at its deadline", async () => {
 test("the caller's signal ends the wait with an AbortError", async () => {
   const sessionId = await sessions.create();
   const controller = new AbortController();
-  const waiting = sessions.client.waitForOutcome(sessionId, { intervalMs: 60_000, timeoutMs: 600_000, signal: controller.signal });
-  setTimeout(() => controller.abort(new Error("shutting down")), 20);
+  // The signal fires once the client is waiting between polls.
+  const { clock } = virtualClock(() => controller.abort(new Error("shutting down")));
+  const waiting = clientOn(clock).waitForOutcome(sessionId, { intervalMs: 60_000, timeoutMs: 600_000, signal: controller.signal });
   const error = await waiting.catch((e: unknown) => e);
   expect(error).toBeInstanceOf(AbortError);
   expect((error as AbortError).code).toBe("ABORTED");
@@ -76,7 +90,7 @@ test("the caller's signal ends the wait with an AbortError", async () => {
 
 test("an unknown session is the API's NotFoundError, not a wait", async () => {
   const { clock, sleeps } = virtualClock();
-  const error = await waitForOutcome(clientContextOrThrow(sessions.client), "no-such-session", {}, clock).catch((e: unknown) => e);
+  const error = await clientOn(clock).waitForOutcome("no-such-session").catch((e: unknown) => e);
   expect(error).toBeInstanceOf(NotFoundError);
   expect(sleeps).toEqual([]);
 });

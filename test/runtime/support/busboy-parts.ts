@@ -2,7 +2,7 @@
 import busboy from "busboy";
 import type { IncomingMessage } from "node:http";
 
-export interface ReceivedPart {
+interface ReceivedPart {
   readonly name: string;
   /** Text value, or undefined for a file. */
   readonly value?: string;
@@ -27,20 +27,30 @@ export function parseMultipart(req: IncomingMessage): Promise<ReceivedForm> {
     parser.on("field", (name, value) => parts.push({ name, value }));
     parser.on("file", (name, stream, info) => {
       const chunks: Buffer[] = [];
-      const part: ReceivedPart & { bytes: Buffer } = { name, filename: info.filename, mimeType: info.mimeType, bytes: Buffer.alloc(0) };
+      const part: ReceivedPart & { bytes: Buffer } = {
+        name,
+        filename: info.filename,
+        mimeType: info.mimeType,
+        bytes: Buffer.alloc(0),
+      };
       parts.push(part);
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => (part.bytes = Buffer.concat(chunks)));
     });
-    parser.on("close", () =>
+    parser.on("close", () => {
       resolve({
         parts,
         contentType: req.headers["content-type"],
         contentLength: Number(req.headers["content-length"]),
         bytesReceived,
-      }),
-    );
+      });
+    });
     parser.on("error", reject);
     req.pipe(parser);
   });
+}
+
+/** The text value of the part named `name`, when the form has one. */
+export function partValue(form: ReceivedForm, name: string): string | undefined {
+  return form.parts.find((part) => part.name === name)?.value;
 }

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export interface Recorded {
+interface Recorded {
   readonly method: string;
   readonly url: string;
   readonly headers: IncomingMessage["headers"];
@@ -15,7 +15,7 @@ export interface Recorded {
 }
 
 /** Return true when the handler reads the request body itself (streams, busboy). */
-export type Handler = (req: IncomingMessage, res: ServerResponse, recorded: Recorded) => unknown;
+type Handler = (req: IncomingMessage, res: ServerResponse, recorded: Recorded) => unknown;
 
 export interface FakeService {
   readonly baseUrl: string;
@@ -30,22 +30,25 @@ export interface FakeService {
 let tokenCounter = 0;
 
 /** The default token endpoint: a fresh token per request, valid for a day. */
-export const issueToken: Handler = (_req, res) =>
-  json(res, 200, { access_token: `token-${++tokenCounter}`, expires_in: 86400, token_type: "Bearer" });
+const issueToken: Handler = (_req, res) => {
+  json(res, 200, { access_token: `token-${String(++tokenCounter)}`, expires_in: 86400, token_type: "Bearer" });
+};
 
 export async function startFakeService(prefix = ""): Promise<FakeService> {
   const authRequests: Recorded[] = [];
   const apiRequests: Recorded[] = [];
   let tokenHandler: Handler = issueToken;
-  let apiHandler: Handler = (_req, res) => json(res, 200, {});
+  let apiHandler: Handler = (_req, res) => {
+    json(res, 200, {});
+  };
   let apiStreaming = false;
 
   const auth = createServer((req, res) => void record(req, res, authRequests, tokenHandler, false));
   const api = createServer((req, res) => void record(req, res, apiRequests, apiHandler, apiStreaming));
   const [authPort, apiPort] = await Promise.all([listen(auth), listen(api)]);
   return {
-    baseUrl: `http://127.0.0.1:${apiPort}${prefix}`,
-    authUrl: `http://127.0.0.1:${authPort}`,
+    baseUrl: `http://127.0.0.1:${String(apiPort)}${prefix}`,
+    authUrl: `http://127.0.0.1:${String(authPort)}`,
     authRequests,
     apiRequests,
     onToken: (handler) => {
@@ -78,6 +81,34 @@ async function record(
   }
 }
 
+/**
+ * The 201 body of docs/service.md 2.3 for a POST to
+ * `…/api/v1/flows/<flowId>/<environment>/sessions`: the flow and environment
+ * from the path, the subjectId the request carried.
+ */
+export function createdSession(url: string, subjectId: string | undefined, sessionId = "s-1"): Record<string, unknown> {
+  const match = /\/api\/v1\/flows\/([^/]+)\/([^/]+)\/sessions$/.exec(url);
+  if (!match) throw new Error(`not a create-session path: ${url}`);
+  return {
+    flowId: decodeURIComponent(match[1] ?? ""),
+    environment: decodeURIComponent(match[2] ?? ""),
+    flowVersion: 1,
+    playerUrl: `https://player.example.test/start?token=player-${sessionId}`,
+    sessionContext: { sessionId, sessionStatus: "CREATED", createdAt: "2026-01-01T00:00:00.000Z" },
+    metadata: { subjectId: subjectId ?? "" },
+  };
+}
+
+/** The subjectId of a JSON create-session body, when it has one. */
+export function subjectIdOfJson(body: Buffer): string | undefined {
+  try {
+    const parsed = JSON.parse(body.toString("utf8")) as { metadata?: { subjectId?: unknown } };
+    return typeof parsed.metadata?.subjectId === "string" ? parsed.metadata.subjectId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
@@ -88,16 +119,26 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("end", () => {
+      resolve(Buffer.concat(chunks));
+    });
     req.on("error", reject);
   });
 }
 
 function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      resolve((server.address() as AddressInfo).port);
+    }),
+  );
 }
 
 function stop(server: Server): Promise<void> {
   server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
+  return new Promise((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
 }

@@ -7,7 +7,7 @@ export const acceptAll: RequestValidator = Object.assign(() => true, { errors: n
 
 export const value = (...part: PartSegment[]): FieldSpec => ({ kind: "value", part });
 
-export const SIGNING_FIELDS: FieldSpec = {
+const SIGNING_FIELDS: FieldSpec = {
   kind: "object",
   properties: [
     {

@@ -1,0 +1,168 @@
+/**
+ * What each 2xx body must be before the runtime returns it: the fields
+ * docs/service.md documents and the runtime's types promise (resources.ts,
+ * the generated CreateSessionResponse). A lying or broken server must not
+ * produce a wrong success: a `{"hello":"world"}` is not a created session.
+ *
+ * Small combinators rather than ajv: these shapes are fixed, run on every
+ * call (createSession's hot path included), and need no compiling at load.
+ */
+import type { ValidationIssue } from "./errors.js";
+import type { FlowSpec } from "./flow-spec.js";
+import { isRecord } from "./json.js";
+import { ENVIRONMENTS, SERVICE_LOCALES } from "./service-limits.js";
+import { readablePath } from "./validation-issues.js";
+
+/**
+ * Where the value being checked sits: one stack, pushed and popped on the
+ * way down, so a body that is right (every call on the hot path) allocates
+ * no path at all; only an issue copies it into words.
+ */
+type Path = (string | number)[];
+/** Checks a value at `path`, adding what is wrong to `issues`. */
+type Shape = (value: unknown, path: Path, issues: ValidationIssue[]) => void;
+
+const issue = (issues: ValidationIssue[], path: Path, message: string) => issues.push({ path: readablePath(path), message });
+
+function string(nonEmpty = false): Shape {
+  return (value, path, issues) => {
+    if (typeof value !== "string") issue(issues, path, value === undefined ? "is required" : `must be a string, got ${kindOf(value)}`);
+    else if (nonEmpty && value === "") issue(issues, path, "must not be empty");
+  };
+}
+
+function oneOf(allowed: readonly string[]): Shape {
+  return (value, path, issues) => {
+    if (value === undefined) issue(issues, path, "is required");
+    else if (typeof value !== "string" || !allowed.includes(value)) {
+      // The value itself is not quoted: it is server text, and messages carry none.
+      issue(issues, path, `must be one of ${allowed.join(", ")}${typeof value === "string" ? "" : `, got ${kindOf(value)}`}`);
+    }
+  };
+}
+
+const finiteNumber: Shape = (value, path, issues) => {
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    issue(issues, path, value === undefined ? "is required" : `must be a number, got ${kindOf(value)}`);
+  }
+};
+
+function optional(shape: Shape): Shape {
+  return (value, path, issues) => {
+    if (value !== undefined) shape(value, path, issues);
+  };
+}
+
+/** An object with at least these properties; others pass through. */
+function object(properties: Readonly<Record<string, Shape>>): Shape {
+  const entries = Object.entries(properties);
+  return (value, path, issues) => {
+    if (!isRecord(value)) {
+      issue(issues, path, value === undefined ? "is required" : `must be an object, got ${kindOf(value)}`);
+      return;
+    }
+    for (const [name, shape] of entries) {
+      path.push(name);
+      shape(value[name], path, issues);
+      path.pop();
+    }
+  };
+}
+
+function arrayOf(item: Shape): Shape {
+  return (value, path, issues) => {
+    if (!Array.isArray(value)) {
+      issue(issues, path, `must be an array, got ${kindOf(value)}`);
+      return;
+    }
+    for (let index = 0; index < value.length; index++) {
+      path.push(index);
+      item(value[index], path, issues);
+      path.pop();
+    }
+  };
+}
+
+const metadata = object({ subjectId: string(), locale: optional(oneOf(SERVICE_LOCALES)) });
+
+/** docs/service.md 2.3. */
+const createdSession = object({
+  flowId: string(true),
+  environment: oneOf(ENVIRONMENTS),
+  flowVersion: finiteNumber,
+  playerUrl: string(true),
+  sessionContext: object({
+    sessionId: string(true),
+    sessionStatus: oneOf(["CREATED"]),
+    createdAt: optional(string()),
+  }),
+  metadata,
+});
+
+/** SessionRecord: sessionStatus, and metadata echoed in every session response (docs/service.md 2.2, rule 3). */
+const sessionRecord = object({ sessionStatus: string(true), metadata });
+
+/** Step: stepType always; ticketId a string or null; actions, when present, each with a type. */
+const step = object({
+  stepType: string(true),
+  ticketId: (value, path, issues) => {
+    if (value !== undefined && value !== null && typeof value !== "string") issue(issues, path, `must be a string or null, got ${kindOf(value)}`);
+  },
+  actions: optional(arrayOf(object({ type: string(true) }))),
+});
+
+const flowRecord = object({ id: string(true) });
+
+/**
+ * createSession's 201 body: the shape of 2.3, and that it answers this
+ * request: the flow and environment it was sent to, the subjectId it carried.
+ */
+export function createdSessionIssues(body: unknown, spec: FlowSpec, request: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  createdSession(body, [], issues);
+  if (issues.length > 0 || !isRecord(body)) return issues;
+  if (body.flowId !== spec.id) issue(issues, ["flowId"], `must be ${JSON.stringify(spec.id)}, the flow the session was created for`);
+  if (body.environment !== spec.environment) issue(issues, ["environment"], `must be ${spec.environment}, the flow's environment`);
+  const sent = isRecord(request) && isRecord(request.metadata) ? request.metadata.subjectId : undefined;
+  const echoed = (body.metadata as Record<string, unknown>).subjectId;
+  if (typeof sent === "string" && echoed !== sent) issue(issues, ["metadata", "subjectId"], "must echo the subjectId that was sent");
+  return issues;
+}
+
+export function sessionRecordIssues(body: unknown): ValidationIssue[] {
+  return run(sessionRecord, body);
+}
+
+export function stepIssues(body: unknown): ValidationIssue[] {
+  return run(step, body);
+}
+
+export function dataBlocksIssues(body: unknown): ValidationIssue[] {
+  return typeof body === "object" && body !== null ? [] : [{ path: "(root)", message: `must be an object or an array, got ${kindOf(body)}` }];
+}
+
+/**
+ * The spec shows only that entries have `id` (docs/service.md 4): a bare
+ * array, or an object holding the array under some key. Returns the list
+ * when it is one.
+ */
+export function flowListOrIssues(body: unknown): { readonly list?: readonly unknown[]; readonly issues: ValidationIssue[] } {
+  const key = Array.isArray(body) ? undefined : isRecord(body) ? Object.keys(body).find((name) => Array.isArray(body[name])) : undefined;
+  const list = Array.isArray(body) ? body : key !== undefined ? ((body as Record<string, unknown>)[key] as unknown[]) : undefined;
+  if (!list) return { issues: [{ path: "(root)", message: `must be a list of flows (or an object holding one), got ${kindOf(body)}` }] };
+  const issues: ValidationIssue[] = [];
+  arrayOf(flowRecord)(list, key === undefined ? [] : [key], issues);
+  return { list, issues };
+}
+
+function run(shape: Shape, body: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  shape(body, [], issues);
+  return issues;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : typeof value;
+}
