@@ -7,12 +7,17 @@
  * kept sending).
  */
 import type { Operation } from "./abort.js";
-import type { Deadline } from "./deadline.js";
 import { ClientClosedError } from "./errors.js";
+
+/** An HTTP exchange whose request or response body is still open (deadline.ts, text-exchange.ts). */
+export interface OpenExchange {
+  /** Ends it: undici is told to abort, and the call fails (close() passes a ClientClosedError). */
+  abortWith(reason: unknown): void;
+}
 
 export class ClientLifecycle {
   /** Exchanges whose request or response body is still open (each adds and removes itself). */
-  readonly openExchanges = new Set<Deadline>();
+  readonly openExchanges = new Set<OpenExchange>();
   private readonly closing = new AbortController();
 
   get closed(): boolean {
