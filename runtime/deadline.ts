@@ -11,11 +11,11 @@
  * set of open exchanges, so that close() can abort it (lifecycle.ts).
  */
 import type { EventEmitter } from "node:events";
-import type { OpenExchange } from "./lifecycle.js";
+import { OpenExchange, type OpenExchanges } from "./open-exchanges.js";
 
 type Listener = () => void;
 
-export class Deadline implements OpenExchange {
+export class Deadline extends OpenExchange {
   /** Read by undici: whether to refuse the request up front, and what to abort it with. */
   aborted = false;
   reason: unknown = undefined;
@@ -27,8 +27,9 @@ export class Deadline implements OpenExchange {
   constructor(
     timeoutMs: number,
     private readonly callerSignal: AbortSignal | undefined,
-    private readonly openExchanges: Set<OpenExchange>,
+    private readonly openExchanges: OpenExchanges,
   ) {
+    super();
     openExchanges.add(this);
     this.timer = setTimeout(expireDeadline, timeoutMs, this);
     if (callerSignal) {

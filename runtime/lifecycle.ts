@@ -8,16 +8,11 @@
  */
 import type { Operation } from "./abort.js";
 import { ClientClosedError } from "./errors.js";
-
-/** An HTTP exchange whose request or response body is still open (deadline.ts, text-exchange.ts). */
-export interface OpenExchange {
-  /** Ends it: undici is told to abort, and the call fails (close() passes a ClientClosedError). */
-  abortWith(reason: unknown): void;
-}
+import { OpenExchanges } from "./open-exchanges.js";
 
 export class ClientLifecycle {
   /** Exchanges whose request or response body is still open (each adds and removes itself). */
-  readonly openExchanges = new Set<OpenExchange>();
+  readonly openExchanges = new OpenExchanges();
   private readonly closing = new AbortController();
 
   get closed(): boolean {
@@ -37,7 +32,7 @@ export class ClientLifecycle {
   close(): void {
     if (this.closed) return;
     this.closing.abort(new ClientClosedError());
-    // Each aborted exchange removes itself from the set: iterate over a copy.
-    for (const exchange of [...this.openExchanges]) exchange.abortWith(new ClientClosedError());
+    // Each aborted exchange removes itself from the list: walk a copy.
+    for (const exchange of this.openExchanges.toArray()) exchange.abortWith(new ClientClosedError());
   }
 }

@@ -14,7 +14,8 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
-import type { ClientLifecycle, OpenExchange } from "./lifecycle.js";
+import type { ClientLifecycle } from "./lifecycle.js";
+import { OpenExchange } from "./open-exchanges.js";
 import { refusalOf, transportError, withUserAgent, type ExchangeState, type HttpRequest, type Transport } from "./transport.js";
 
 /** How much of a body is kept, by status: a longer body is cut there and the rest is not read. */
@@ -59,6 +60,9 @@ export function exchangeText(transport: Transport, req: HttpRequest, limits: Tex
   });
 }
 
+/** Until the answer's own arrive: one shared object, not one per exchange. */
+const NO_HEADERS: IncomingHttpHeaders = Object.freeze({});
+
 /**
  * What undici is told to abort with. Never shown: the call's error says
  * what ended it (the time limit, the caller's signal, close()), transport.ts.
@@ -71,12 +75,12 @@ const ENDED = new Error("flowsmith: the exchange was ended");
  * signal or close() ends it (at once, even while the request still waits for
  * a connection; undici is told to drop it when it gets one).
  */
-class TextExchange implements Dispatcher.DispatchHandler, ExchangeState, OpenExchange {
+class TextExchange extends OpenExchange implements Dispatcher.DispatchHandler, ExchangeState {
   timedOut = false;
   private settled = false;
   private controller: Dispatcher.DispatchController | undefined;
   private status = 0;
-  private headers: IncomingHttpHeaders = {};
+  private headers: IncomingHttpHeaders = NO_HEADERS;
   private limit = 0;
   private size = 0;
   private readonly chunks: Buffer[] = [];
@@ -90,6 +94,7 @@ class TextExchange implements Dispatcher.DispatchHandler, ExchangeState, OpenExc
     private readonly resolve: (answer: TextAnswer) => void,
     private readonly reject: (error: Error) => void,
   ) {
+    super();
     lifecycle.openExchanges.add(this);
     this.timer = setTimeout(expireExchange, req.timeoutMs, this);
     const signal = req.signal;
