@@ -100,7 +100,15 @@ export class ApiCaller {
    * the documented shape, is an InvalidResponseError and is never returned.
    */
   async json<T>(req: ApiRequest, check?: ResponseCheck): Promise<T> {
-    const response = await this.exchange(req, readWhole);
+    try {
+      return this.parsedOrThrow<T>(req, await this.exchange(req, readWhole), check);
+    } catch (error) {
+      // Scrubbed here, whoever calls: createSession returns this promise as it is (create-session.ts).
+      throw this.redactor.error(error);
+    }
+  }
+
+  private parsedOrThrow<T>(req: ApiRequest, response: TextAnswer, check: ResponseCheck | undefined): T {
     // The body broke off after a 2xx (time limit, network, close()): that is the call's error.
     if (response.failure) throw response.failure;
     const text = response.text;
