@@ -5,7 +5,7 @@
  * worded by the runtime's helper, so the emulator and a generated client's
  * own check describe a problem the same way.
  */
-import { METADATA_KEYS, describeIssues, issuesFromAjv, readablePath } from "@flowsmith/runtime";
+import { METADATA_KEYS, describeIssues, isRecord, issuesFromAjv, readablePath } from "@flowsmith/runtime";
 import { badRequest } from "./errors.js";
 import type { CatalogFlow } from "./flow-catalog.js";
 
@@ -50,6 +50,3 @@ function checkMetadataOrThrow(flow: CatalogFlow, metadata: unknown): void {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

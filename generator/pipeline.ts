@@ -350,8 +350,8 @@ function withFlowName(error: unknown, name: string | undefined): unknown {
 }
 
 /**
- * read/, model/ and emit/ load the OpenAPI schema, ts-morph with its
- * TypeScript, and prettier: about a second. Loaded on first use, so a run
+ * read/, model/ and emit/ load YAML, ajv, and ts-morph with its
+ * TypeScript: about half a second. Loaded on first use, so a run
  * whose flows are all unchanged (and --help) never pays for them.
  */
 let steps: Promise<GenerationSteps> | undefined;

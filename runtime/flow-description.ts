@@ -6,9 +6,9 @@
  */
 import type { ClientContext } from "./client-context.js";
 import { segmentOrThrow } from "./paths.js";
+import { isRecord } from "./json.js";
 import type { RequestOptions } from "./resources.js";
-
-export const DEFAULT_DESCRIPTION_PATH = "/api/v1/flows/{flowId}/{environment}/openapi";
+import { DEFAULT_DESCRIPTION_PATH } from "./service-limits.js";
 
 export interface FlowDescriptionOptions extends RequestOptions {
   /**
@@ -31,7 +31,5 @@ export async function getFlowDescription(ctx: ClientContext, flowId: string, opt
 }
 
 function descriptionIssues(body: unknown): { path: string; message: string }[] {
-  return typeof body === "object" && body !== null && !Array.isArray(body)
-    ? []
-    : [{ path: "(root)", message: "must be a flow description (a JSON object)" }];
+  return isRecord(body) ? [] : [{ path: "(root)", message: "must be a flow description (a JSON object)" }];
 }

@@ -5,7 +5,7 @@
 export * from "./flow-spec.js";
 export * from "./service-limits.js";
 export { createClient, type Client } from "./client.js";
-export { DEFAULT_DESCRIPTION_PATH, type FlowDescriptionOptions } from "./flow-description.js";
+export type { FlowDescriptionOptions } from "./flow-description.js";
 export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.js";
 export { systemClock, type Clock } from "./clock.js";
 export { createSessionFor, createSessionWith } from "./create-session.js";
@@ -13,6 +13,8 @@ export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./f
 export type { RequestValidator } from "./request-validator.js";
 export { validatorFormats, validatorRuntime } from "./validator-support.js";
 export { describeIssues, issuesFromAjv, readablePath, type AjvErrorLike } from "./validation-issues.js";
+// Also `@flowsmith/runtime/json` and `@flowsmith/runtime/service-limits`, which load nothing else (the generator's imports).
+export { escapePointerToken, isRecord, pointerTokens } from "./json.js";
 export type {
   ActionBody,
   DataBlocks,

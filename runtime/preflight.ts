@@ -9,6 +9,7 @@ import type { FormData } from "undici";
 import { FlowsmithError, RequestValidationError, type RequestValidationCode, type ValidationIssue } from "./errors.js";
 import { essence, extensionForMediaType, filePartsOf, mediaTypeForFilename, namedBlob, sniffImageType } from "./files.js";
 import type { FlowSpec } from "./flow-spec.js";
+import { isRecord } from "./json.js";
 import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES, MAX_STATE_LENGTH, METADATA_KEYS, type Environment } from "./service-limits.js";
 import { buildForm, collectPartsOrThrow, encodedLength, type EncodablePart, type FilePart } from "./multipart.js";
 import type { RequestValidator } from "./request-validator.js";
@@ -181,8 +182,3 @@ function checkTotalSize(bytes: number): void {
 function fail(code: RequestValidationCode, message: string, issues: readonly ValidationIssue[] = []): never {
   throw new RequestValidationError(code, message, issues);
 }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-

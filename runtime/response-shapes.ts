@@ -9,6 +9,7 @@
  */
 import type { ValidationIssue } from "./errors.js";
 import type { FlowSpec } from "./flow-spec.js";
+import { isRecord } from "./json.js";
 import { ENVIRONMENTS, SERVICE_LOCALES } from "./service-limits.js";
 import { readablePath } from "./validation-issues.js";
 
@@ -189,10 +190,6 @@ function run(shape: Shape, body: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   shape(body, [], issues);
   return issues;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function kindOf(value: unknown): string {

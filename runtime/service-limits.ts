@@ -26,3 +26,10 @@ export const MAX_STATE_LENGTH = 2048;
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86_400;
 /** Recommended interval between GET step polls (section 8): 2 to 3 s. */
 export const RECOMMENDED_POLL_INTERVAL_MS = 2_500;
+
+/**
+ * Where a flow's description is fetched (docs/service.md 2.4 says it can be,
+ * section 4 does not show the path): the emulator's path, the default of the
+ * runtime's getFlowDescription and of the config's service.descriptionPath.
+ */
+export const DEFAULT_DESCRIPTION_PATH = "/api/v1/flows/{flowId}/{environment}/openapi";

@@ -6,6 +6,7 @@
  * and its params, the way ajv words it.
  */
 import type { ValidationIssue } from "./errors.js";
+import { pointerTokens } from "./json.js";
 
 export interface AjvErrorLike {
   readonly instancePath: string;
@@ -23,7 +24,7 @@ export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined
 }
 
 function issueFromAjv(error: AjvErrorLike): ValidationIssue {
-  const segments = pointerSegments(error.instancePath);
+  const segments = pointerTokens(error.instancePath);
   const params = error.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
   switch (error.keyword) {
     case "required":
@@ -81,10 +82,3 @@ export function readablePath(segments: readonly (string | number)[]): string {
   return path === "" ? "(root)" : path;
 }
 
-function pointerSegments(pointer: string): string[] {
-  if (pointer === "") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-}

@@ -1,29 +1,30 @@
 /**
  * Template of a generated flow module (generated/<flow>/index.ts).
  *
- * The emitter (generator/emit/emit-flow.ts) loads this file with ts-morph and
- * fills it in from the flow's model: it replaces this comment with the
- * generated-file header, points the runtime import at the configured
- * `runtimeImport`, fills `flow` and `spec`, replaces the four placeholder
- * type declarations below with the flow's own, and sets the environment of
- * `createSession`'s client. Everything else is copied as written here, so the
- * logic of a generated module is plain TypeScript that tsc checks.
+ * The emitter (generator/emit/flow-module.ts) reads this file once per process
+ * and builds each module from the statements below: the imports (pointed at
+ * the configured `runtimeImport`, `FileInput` only when a type uses it), the
+ * `spec` declaration with the flow's own value, and `createSession`, copied
+ * whole. The declarations marked "Flow-specific" stand in for the flow's own,
+ * which the emitter writes from the flow's model. So the logic of a generated
+ * module is plain TypeScript that tsc checks here, and
+ * test/generator/emit-template.test.ts checks every emitted module against it.
  */
 import { createSessionWith } from "@flowsmith/runtime";
 import type { Client, FileInput, FlowSpec, RequestOptions } from "@flowsmith/runtime";
-import { validate } from "./validate.js";
+import { validate, validateResponse } from "./validate.js";
 
-/** The flow this module was generated for. */
-export const flow = {
+/** Flow-specific: the flow's title, version, environment and description (JSON typed by `Flow`). */
+export const flow: Flow = {
   id: "00000000-0000-0000-0000-000000000000",
   version: 1,
   environment: "staging",
   title: "Template",
   path: "/api/v1/flows/00000000-0000-0000-0000-000000000000/staging/sessions",
-} as const;
+};
 
 /** What the runtime needs to send a request of this flow: body form, locales, part names, file limits. */
-export const spec: FlowSpec<"staging"> = {
+export const spec: FlowSpec<Flow["environment"]> = {
   id: "00000000-0000-0000-0000-000000000000",
   version: 1,
   environment: "staging",
@@ -32,7 +33,16 @@ export const spec: FlowSpec<"staging"> = {
   locales: ["en"],
 };
 
-/** Placeholder: the emitter replaces it (and the three below) with the flow's own types. */
+/** Flow-specific: `flow`'s values as literal types. */
+export interface Flow {
+  readonly id: "00000000-0000-0000-0000-000000000000";
+  readonly version: 1;
+  readonly environment: "staging";
+  readonly title: "Template";
+  readonly path: "/api/v1/flows/00000000-0000-0000-0000-000000000000/staging/sessions";
+}
+
+/** Flow-specific, like the three below: the request, with one interface per data block. */
 export interface CreateSessionRequest {
   input?: { readonly [block: string]: unknown };
   metadata: Metadata;
@@ -41,31 +51,38 @@ export interface CreateSessionRequest {
   file?: FileInput;
 }
 
-/** Placeholder. */
+/** Flow-specific. */
 export interface Metadata {
   subjectId: string;
   locale?: Locale;
 }
 
-/** Placeholder. */
+/** Flow-specific. */
 export type Locale = "en";
 
-/** Placeholder. */
+/** Flow-specific. */
 export interface CreateSessionResponse {
   flowId: string;
 }
 
 /**
- * Creates a session of this flow. The request is checked against the flow's
- * schema (and file limits) before anything is sent; the response is the
- * created session with its `playerUrl`.
+ * Creates a session of this flow and returns it with its `playerUrl`. The
+ * request is checked against the flow's schema (and file limits) before
+ * anything is sent; the response is checked against the flow's 201 schema.
  */
 export function createSession(
-  client: Client<"staging">,
+  client: Client<Flow["environment"]>,
   request: CreateSessionRequest,
   options?: RequestOptions,
 ): Promise<CreateSessionResponse> {
   // Not the generic createSessionFor: this signature already ties client and spec to one
   // environment, and inferring its type arguments again in every module costs users' tsc time.
-  return createSessionWith<CreateSessionResponse>(client, spec, validate, request, options);
+  return createSessionWith<CreateSessionResponse>(
+    client,
+    spec,
+    validate,
+    request,
+    options,
+    validateResponse,
+  );
 }

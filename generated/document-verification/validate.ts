@@ -3,39 +3,324 @@
 import { validatorFormats, validatorRuntime } from "@flowsmith/runtime";
 import type { RequestValidator } from "@flowsmith/runtime";
 
-export const validate: RequestValidator = validate0;
-export default validate0;
-const schema0 = {"type":"object","properties":{"input":{"type":"object","properties":{"documentImages":{"type":"object","properties":{"documentType":{"type":"string","enum":["BANK_STATEMENT","UTILITY_BILL","ID_CARD"]},"frontSide":{},"backSide":{}},"required":["documentType","frontSide"],"additionalProperties":false}},"required":["documentImages"],"additionalProperties":false},"metadata":{"type":"object","properties":{"subjectId":{"type":"string"},"locale":{"type":"string","enum":["en","de"]}},"required":["subjectId"],"additionalProperties":false},"redirectUrl":{"type":"string","format":"uri"},"state":{"type":"string","maxLength":2048}},"required":["input","metadata"],"additionalProperties":false};
-const formats0 = validatorFormats.uri;
-const func0 = validatorRuntime.ucs2length;
+export const validate: RequestValidator = (() => {
+  const schema0 = {"type":"object","properties":{"input":{"type":"object","properties":{"documentImages":{"type":"object","properties":{"documentType":{"type":"string","enum":["BANK_STATEMENT","UTILITY_BILL","ID_CARD"]},"frontSide":{},"backSide":{}},"required":["documentType","frontSide"],"additionalProperties":false}},"required":["documentImages"],"additionalProperties":false},"metadata":{"type":"object","properties":{"subjectId":{"type":"string"},"locale":{"type":"string","enum":["en","de"]}},"required":["subjectId"],"additionalProperties":false},"redirectUrl":{"type":"string","format":"uri"},"state":{"type":"string","maxLength":2048}},"required":["input","metadata"],"additionalProperties":false};
+  const formats0 = validatorFormats.uri;
+  const func0 = validatorRuntime.ucs2length;
 
-function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  let vErrors = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.input === undefined){
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"}};
+  function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+    let vErrors = null;
+    let errors = 0;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.input === undefined){
+        const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"}};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      if(data.metadata === undefined){
+        const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"}};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      for(const key0 in data){
+        if(!((((key0 === "input") || (key0 === "metadata")) || (key0 === "redirectUrl")) || (key0 === "state"))){
+          const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+      if(data.input !== undefined){
+        let data0 = data.input;
+        if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          if(data0.documentImages === undefined){
+            const err3 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/required",keyword:"required",params:{missingProperty: "documentImages"}};
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+          for(const key1 in data0){
+            if(!(key1 === "documentImages")){
+              const err4 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+              if(vErrors === null){
+                vErrors = [err4];
+              }
+              else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+          if(data0.documentImages !== undefined){
+            let data1 = data0.documentImages;
+            if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+              if(data1.documentType === undefined){
+                const err5 = {instancePath:instancePath+"/input/documentImages",schemaPath:"#/properties/input/properties/documentImages/required",keyword:"required",params:{missingProperty: "documentType"}};
+                if(vErrors === null){
+                  vErrors = [err5];
+                }
+                else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+              if(data1.frontSide === undefined){
+                const err6 = {instancePath:instancePath+"/input/documentImages",schemaPath:"#/properties/input/properties/documentImages/required",keyword:"required",params:{missingProperty: "frontSide"}};
+                if(vErrors === null){
+                  vErrors = [err6];
+                }
+                else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+              for(const key2 in data1){
+                if(!(((key2 === "documentType") || (key2 === "frontSide")) || (key2 === "backSide"))){
+                  const err7 = {instancePath:instancePath+"/input/documentImages",schemaPath:"#/properties/input/properties/documentImages/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+                  if(vErrors === null){
+                    vErrors = [err7];
+                  }
+                  else {
+                    vErrors.push(err7);
+                  }
+                  errors++;
+                }
+              }
+              if(data1.documentType !== undefined){
+                let data2 = data1.documentType;
+                if(typeof data2 !== "string"){
+                  const err8 = {instancePath:instancePath+"/input/documentImages/documentType",schemaPath:"#/properties/input/properties/documentImages/properties/documentType/type",keyword:"type",params:{type: "string"}};
+                  if(vErrors === null){
+                    vErrors = [err8];
+                  }
+                  else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
+                }
+                if(!(((data2 === "BANK_STATEMENT") || (data2 === "UTILITY_BILL")) || (data2 === "ID_CARD"))){
+                  const err9 = {instancePath:instancePath+"/input/documentImages/documentType",schemaPath:"#/properties/input/properties/documentImages/properties/documentType/enum",keyword:"enum",params:{allowedValues: schema0.properties.input.properties.documentImages.properties.documentType.enum}};
+                  if(vErrors === null){
+                    vErrors = [err9];
+                  }
+                  else {
+                    vErrors.push(err9);
+                  }
+                  errors++;
+                }
+              }
+            }
+            else {
+              const err10 = {instancePath:instancePath+"/input/documentImages",schemaPath:"#/properties/input/properties/documentImages/type",keyword:"type",params:{type: "object"}};
+              if(vErrors === null){
+                vErrors = [err10];
+              }
+              else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          }
+        }
+        else {
+          const err11 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}};
+          if(vErrors === null){
+            vErrors = [err11];
+          }
+          else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      }
+      if(data.metadata !== undefined){
+        let data3 = data.metadata;
+        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+          if(data3.subjectId === undefined){
+            const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "subjectId"}};
+            if(vErrors === null){
+              vErrors = [err12];
+            }
+            else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+          for(const key3 in data3){
+            if(!((key3 === "subjectId") || (key3 === "locale"))){
+              const err13 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+              if(vErrors === null){
+                vErrors = [err13];
+              }
+              else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
+          }
+          if(data3.subjectId !== undefined){
+            if(typeof data3.subjectId !== "string"){
+              const err14 = {instancePath:instancePath+"/metadata/subjectId",schemaPath:"#/properties/metadata/properties/subjectId/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err14];
+              }
+              else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
+          }
+          if(data3.locale !== undefined){
+            let data5 = data3.locale;
+            if(typeof data5 !== "string"){
+              const err15 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err15];
+              }
+              else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+            if(!((data5 === "en") || (data5 === "de"))){
+              const err16 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/enum",keyword:"enum",params:{allowedValues: schema0.properties.metadata.properties.locale.enum}};
+              if(vErrors === null){
+                vErrors = [err16];
+              }
+              else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+          }
+        }
+        else {
+          const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"}};
+          if(vErrors === null){
+            vErrors = [err17];
+          }
+          else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+      }
+      if(data.redirectUrl !== undefined){
+        let data6 = data.redirectUrl;
+        if(typeof data6 === "string"){
+          if(!(formats0(data6))){
+            const err18 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/format",keyword:"format",params:{format: "uri"}};
+            if(vErrors === null){
+              vErrors = [err18];
+            }
+            else {
+              vErrors.push(err18);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err19 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err19];
+          }
+          else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+      }
+      if(data.state !== undefined){
+        let data7 = data.state;
+        if(typeof data7 === "string"){
+          if(func0(data7) > 2048){
+            const err20 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2048}};
+            if(vErrors === null){
+              vErrors = [err20];
+            }
+            else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err21 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err21];
+          }
+          else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
       if(vErrors === null){
-        vErrors = [err0];
+        vErrors = [err22];
       }
       else {
-        vErrors.push(err0);
+        vErrors.push(err22);
       }
       errors++;
     }
-    if(data.metadata === undefined){
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"}};
-      if(vErrors === null){
-        vErrors = [err1];
+    validate0.errors = vErrors;
+    return errors === 0;
+  }
+  return validate0;
+})();
+
+export const validateResponse: RequestValidator = (() => {
+  const schema0 = {"type":"object","properties":{"flowId":{"type":"string"},"environment":{"type":"string","enum":["staging","live"]},"flowVersion":{"type":"number"},"playerUrl":{"type":"string","format":"uri"},"sessionContext":{"type":"object","properties":{"sessionId":{"type":"string"},"sessionStatus":{"type":"string","enum":["CREATED"]},"createdAt":{"type":"string","format":"date-time"}},"required":["sessionId","sessionStatus"],"additionalProperties":true},"metadata":{"type":"object","properties":{"subjectId":{"type":"string"},"locale":{"type":"string","enum":["en","de","fr","pl","it","es"]}},"required":["subjectId"],"additionalProperties":true}},"required":["flowId","environment","flowVersion","playerUrl","sessionContext","metadata"],"additionalProperties":true};
+  const formats0 = validatorFormats.uri;
+  const formats2 = validatorFormats["date-time"];
+
+  function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+    let vErrors = null;
+    let errors = 0;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.flowId === undefined){
+        const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flowId"}};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          vErrors.push(err0);
+        }
+        errors++;
       }
-      else {
-        vErrors.push(err1);
+      if(data.environment === undefined){
+        const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "environment"}};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          vErrors.push(err1);
+        }
+        errors++;
       }
-      errors++;
-    }
-    for(const key0 in data){
-      if(!((((key0 === "input") || (key0 === "metadata")) || (key0 === "redirectUrl")) || (key0 === "state"))){
-        const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+      if(data.flowVersion === undefined){
+        const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flowVersion"}};
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -44,93 +329,89 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
         }
         errors++;
       }
-    }
-    if(data.input !== undefined){
-      let data0 = data.input;
-      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-        if(data0.documentImages === undefined){
-          const err3 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/required",keyword:"required",params:{missingProperty: "documentImages"}};
+      if(data.playerUrl === undefined){
+        const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "playerUrl"}};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+      if(data.sessionContext === undefined){
+        const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sessionContext"}};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if(data.metadata === undefined){
+        const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"}};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      if(data.flowId !== undefined){
+        if(typeof data.flowId !== "string"){
+          const err6 = {instancePath:instancePath+"/flowId",schemaPath:"#/properties/flowId/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
-            vErrors = [err3];
+            vErrors = [err6];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err6);
           }
           errors++;
         }
-        for(const key1 in data0){
-          if(!(key1 === "documentImages")){
-            const err4 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
-            if(vErrors === null){
-              vErrors = [err4];
-            }
-            else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-        if(data0.documentImages !== undefined){
-          let data1 = data0.documentImages;
-          if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-            if(data1.documentType === undefined){
-              const err5 = {instancePath:instancePath+"/input/documentImages",schemaPath:"#/properties/input/properties/documentImages/required",keyword:"required",params:{missingProperty: "documentType"}};
-              if(vErrors === null){
-                vErrors = [err5];
-              }
-              else {
-                vErrors.push(err5);
-              }
-              errors++;
-            }
-            if(data1.frontSide === undefined){
-              const err6 = {instancePath:instancePath+"/input/documentImages",schemaPath:"#/properties/input/properties/documentImages/required",keyword:"required",params:{missingProperty: "frontSide"}};
-              if(vErrors === null){
-                vErrors = [err6];
-              }
-              else {
-                vErrors.push(err6);
-              }
-              errors++;
-            }
-            for(const key2 in data1){
-              if(!(((key2 === "documentType") || (key2 === "frontSide")) || (key2 === "backSide"))){
-                const err7 = {instancePath:instancePath+"/input/documentImages",schemaPath:"#/properties/input/properties/documentImages/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
-                if(vErrors === null){
-                  vErrors = [err7];
-                }
-                else {
-                  vErrors.push(err7);
-                }
-                errors++;
-              }
-            }
-            if(data1.documentType !== undefined){
-              let data2 = data1.documentType;
-              if(typeof data2 !== "string"){
-                const err8 = {instancePath:instancePath+"/input/documentImages/documentType",schemaPath:"#/properties/input/properties/documentImages/properties/documentType/type",keyword:"type",params:{type: "string"}};
-                if(vErrors === null){
-                  vErrors = [err8];
-                }
-                else {
-                  vErrors.push(err8);
-                }
-                errors++;
-              }
-              if(!(((data2 === "BANK_STATEMENT") || (data2 === "UTILITY_BILL")) || (data2 === "ID_CARD"))){
-                const err9 = {instancePath:instancePath+"/input/documentImages/documentType",schemaPath:"#/properties/input/properties/documentImages/properties/documentType/enum",keyword:"enum",params:{allowedValues: schema0.properties.input.properties.documentImages.properties.documentType.enum}};
-                if(vErrors === null){
-                  vErrors = [err9];
-                }
-                else {
-                  vErrors.push(err9);
-                }
-                errors++;
-              }
-            }
+      }
+      if(data.environment !== undefined){
+        let data1 = data.environment;
+        if(typeof data1 !== "string"){
+          const err7 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err7];
           }
           else {
-            const err10 = {instancePath:instancePath+"/input/documentImages",schemaPath:"#/properties/input/properties/documentImages/type",keyword:"type",params:{type: "object"}};
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+        if(!((data1 === "staging") || (data1 === "live"))){
+          const err8 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/enum",keyword:"enum",params:{allowedValues: schema0.properties.environment.enum}};
+          if(vErrors === null){
+            vErrors = [err8];
+          }
+          else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      if(data.flowVersion !== undefined){
+        let data2 = data.flowVersion;
+        if(!((typeof data2 == "number") && (isFinite(data2)))){
+          const err9 = {instancePath:instancePath+"/flowVersion",schemaPath:"#/properties/flowVersion/type",keyword:"type",params:{type: "number"}};
+          if(vErrors === null){
+            vErrors = [err9];
+          }
+          else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+      if(data.playerUrl !== undefined){
+        let data3 = data.playerUrl;
+        if(typeof data3 === "string"){
+          if(!(formats0(data3))){
+            const err10 = {instancePath:instancePath+"/playerUrl",schemaPath:"#/properties/playerUrl/format",keyword:"format",params:{format: "uri"}};
             if(vErrors === null){
               vErrors = [err10];
             }
@@ -140,34 +421,32 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
             errors++;
           }
         }
-      }
-      else {
-        const err11 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}};
-        if(vErrors === null){
-          vErrors = [err11];
-        }
         else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if(data.metadata !== undefined){
-      let data3 = data.metadata;
-      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-        if(data3.subjectId === undefined){
-          const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "subjectId"}};
+          const err11 = {instancePath:instancePath+"/playerUrl",schemaPath:"#/properties/playerUrl/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
-            vErrors = [err12];
+            vErrors = [err11];
           }
           else {
-            vErrors.push(err12);
+            vErrors.push(err11);
           }
           errors++;
         }
-        for(const key3 in data3){
-          if(!((key3 === "subjectId") || (key3 === "locale"))){
-            const err13 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+      }
+      if(data.sessionContext !== undefined){
+        let data4 = data.sessionContext;
+        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+          if(data4.sessionId === undefined){
+            const err12 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/properties/sessionContext/required",keyword:"required",params:{missingProperty: "sessionId"}};
+            if(vErrors === null){
+              vErrors = [err12];
+            }
+            else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+          if(data4.sessionStatus === undefined){
+            const err13 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/properties/sessionContext/required",keyword:"required",params:{missingProperty: "sessionStatus"}};
             if(vErrors === null){
               vErrors = [err13];
             }
@@ -176,115 +455,151 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
             }
             errors++;
           }
-        }
-        if(data3.subjectId !== undefined){
-          if(typeof data3.subjectId !== "string"){
-            const err14 = {instancePath:instancePath+"/metadata/subjectId",schemaPath:"#/properties/metadata/properties/subjectId/type",keyword:"type",params:{type: "string"}};
-            if(vErrors === null){
-              vErrors = [err14];
+          if(data4.sessionId !== undefined){
+            if(typeof data4.sessionId !== "string"){
+              const err14 = {instancePath:instancePath+"/sessionContext/sessionId",schemaPath:"#/properties/sessionContext/properties/sessionId/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err14];
+              }
+              else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
+          }
+          if(data4.sessionStatus !== undefined){
+            let data6 = data4.sessionStatus;
+            if(typeof data6 !== "string"){
+              const err15 = {instancePath:instancePath+"/sessionContext/sessionStatus",schemaPath:"#/properties/sessionContext/properties/sessionStatus/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err15];
+              }
+              else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+            if(!(data6 === "CREATED")){
+              const err16 = {instancePath:instancePath+"/sessionContext/sessionStatus",schemaPath:"#/properties/sessionContext/properties/sessionStatus/enum",keyword:"enum",params:{allowedValues: schema0.properties.sessionContext.properties.sessionStatus.enum}};
+              if(vErrors === null){
+                vErrors = [err16];
+              }
+              else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+          }
+          if(data4.createdAt !== undefined){
+            let data7 = data4.createdAt;
+            if(typeof data7 === "string"){
+              if(!(formats2.validate(data7))){
+                const err17 = {instancePath:instancePath+"/sessionContext/createdAt",schemaPath:"#/properties/sessionContext/properties/createdAt/format",keyword:"format",params:{format: "date-time"}};
+                if(vErrors === null){
+                  vErrors = [err17];
+                }
+                else {
+                  vErrors.push(err17);
+                }
+                errors++;
+              }
             }
             else {
-              vErrors.push(err14);
+              const err18 = {instancePath:instancePath+"/sessionContext/createdAt",schemaPath:"#/properties/sessionContext/properties/createdAt/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err18];
+              }
+              else {
+                vErrors.push(err18);
+              }
+              errors++;
             }
-            errors++;
           }
-        }
-        if(data3.locale !== undefined){
-          let data5 = data3.locale;
-          if(typeof data5 !== "string"){
-            const err15 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/type",keyword:"type",params:{type: "string"}};
-            if(vErrors === null){
-              vErrors = [err15];
-            }
-            else {
-              vErrors.push(err15);
-            }
-            errors++;
-          }
-          if(!((data5 === "en") || (data5 === "de"))){
-            const err16 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/enum",keyword:"enum",params:{allowedValues: schema0.properties.metadata.properties.locale.enum}};
-            if(vErrors === null){
-              vErrors = [err16];
-            }
-            else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-      }
-      else {
-        const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"}};
-        if(vErrors === null){
-          vErrors = [err17];
         }
         else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if(data.redirectUrl !== undefined){
-      let data6 = data.redirectUrl;
-      if(typeof data6 === "string"){
-        if(!(formats0(data6))){
-          const err18 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/format",keyword:"format",params:{format: "uri"}};
+          const err19 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/properties/sessionContext/type",keyword:"type",params:{type: "object"}};
           if(vErrors === null){
-            vErrors = [err18];
+            vErrors = [err19];
           }
           else {
-            vErrors.push(err18);
+            vErrors.push(err19);
           }
           errors++;
         }
       }
-      else {
-        const err19 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/type",keyword:"type",params:{type: "string"}};
-        if(vErrors === null){
-          vErrors = [err19];
+      if(data.metadata !== undefined){
+        let data8 = data.metadata;
+        if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+          if(data8.subjectId === undefined){
+            const err20 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "subjectId"}};
+            if(vErrors === null){
+              vErrors = [err20];
+            }
+            else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+          if(data8.subjectId !== undefined){
+            if(typeof data8.subjectId !== "string"){
+              const err21 = {instancePath:instancePath+"/metadata/subjectId",schemaPath:"#/properties/metadata/properties/subjectId/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err21];
+              }
+              else {
+                vErrors.push(err21);
+              }
+              errors++;
+            }
+          }
+          if(data8.locale !== undefined){
+            let data10 = data8.locale;
+            if(typeof data10 !== "string"){
+              const err22 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err22];
+              }
+              else {
+                vErrors.push(err22);
+              }
+              errors++;
+            }
+            if(!((((((data10 === "en") || (data10 === "de")) || (data10 === "fr")) || (data10 === "pl")) || (data10 === "it")) || (data10 === "es"))){
+              const err23 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/enum",keyword:"enum",params:{allowedValues: schema0.properties.metadata.properties.locale.enum}};
+              if(vErrors === null){
+                vErrors = [err23];
+              }
+              else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+          }
         }
         else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-    if(data.state !== undefined){
-      let data7 = data.state;
-      if(typeof data7 === "string"){
-        if(func0(data7) > 2048){
-          const err20 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2048}};
+          const err24 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"}};
           if(vErrors === null){
-            vErrors = [err20];
+            vErrors = [err24];
           }
           else {
-            vErrors.push(err20);
+            vErrors.push(err24);
           }
           errors++;
         }
       }
-      else {
-        const err21 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"}};
-        if(vErrors === null){
-          vErrors = [err21];
-        }
-        else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-    }
-  }
-  else {
-    const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-    if(vErrors === null){
-      vErrors = [err22];
     }
     else {
-      vErrors.push(err22);
+      const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err25];
+      }
+      else {
+        vErrors.push(err25);
+      }
+      errors++;
     }
-    errors++;
+    validate0.errors = vErrors;
+    return errors === 0;
   }
-  validate0.errors = vErrors;
-  return errors === 0;
-}
+  return validate0;
+})();

@@ -3,40 +3,559 @@
 import { validatorFormats, validatorRuntime } from "@flowsmith/runtime";
 import type { RequestValidator } from "@flowsmith/runtime";
 
-export const validate: RequestValidator = validate0;
-export default validate0;
-const schema0 = {"type":"object","properties":{"input":{"type":"object","properties":{"basicIdentity":{"type":"object","properties":{"givenName":{"type":"string","maxLength":150},"familyName":{"type":"string","maxLength":150},"name":{"type":"string","maxLength":150},"birthDate":{"type":"string","format":"date"},"birthPlace":{"type":"string","maxLength":150}},"required":["givenName","familyName"],"additionalProperties":false},"documentsToSign":{"type":"object","properties":{"documents":{"type":"array","items":{"type":"object","properties":{"templateId":{"type":"string"},"source":{}},"required":["templateId","source"],"additionalProperties":false},"minItems":1}},"required":["documents"],"additionalProperties":false}},"required":["basicIdentity","documentsToSign"],"additionalProperties":false},"metadata":{"type":"object","properties":{"subjectId":{"type":"string"},"locale":{"type":"string","enum":["en","de","fr","pl","it","es"]}},"required":["subjectId"],"additionalProperties":false},"redirectUrl":{"type":"string","format":"uri"},"state":{"type":"string","maxLength":2048}},"required":["input","metadata"],"additionalProperties":false};
-const func0 = validatorRuntime.ucs2length;
-const formats0 = validatorFormats.date;
-const formats2 = validatorFormats.uri;
+export const validate: RequestValidator = (() => {
+  const schema0 = {"type":"object","properties":{"input":{"type":"object","properties":{"basicIdentity":{"type":"object","properties":{"givenName":{"type":"string","maxLength":150},"familyName":{"type":"string","maxLength":150},"name":{"type":"string","maxLength":150},"birthDate":{"type":"string","format":"date"},"birthPlace":{"type":"string","maxLength":150}},"required":["givenName","familyName"],"additionalProperties":false},"documentsToSign":{"type":"object","properties":{"documents":{"type":"array","items":{"type":"object","properties":{"templateId":{"type":"string"},"source":{}},"required":["templateId","source"],"additionalProperties":false},"minItems":1}},"required":["documents"],"additionalProperties":false}},"required":["basicIdentity","documentsToSign"],"additionalProperties":false},"metadata":{"type":"object","properties":{"subjectId":{"type":"string"},"locale":{"type":"string","enum":["en","de","fr","pl","it","es"]}},"required":["subjectId"],"additionalProperties":false},"redirectUrl":{"type":"string","format":"uri"},"state":{"type":"string","maxLength":2048}},"required":["input","metadata"],"additionalProperties":false};
+  const func0 = validatorRuntime.ucs2length;
+  const formats0 = validatorFormats.date;
+  const formats2 = validatorFormats.uri;
 
-function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  let vErrors = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.input === undefined){
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"}};
+  function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+    let vErrors = null;
+    let errors = 0;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.input === undefined){
+        const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"}};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      if(data.metadata === undefined){
+        const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"}};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      for(const key0 in data){
+        if(!((((key0 === "input") || (key0 === "metadata")) || (key0 === "redirectUrl")) || (key0 === "state"))){
+          const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+      if(data.input !== undefined){
+        let data0 = data.input;
+        if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          if(data0.basicIdentity === undefined){
+            const err3 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/required",keyword:"required",params:{missingProperty: "basicIdentity"}};
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+          if(data0.documentsToSign === undefined){
+            const err4 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/required",keyword:"required",params:{missingProperty: "documentsToSign"}};
+            if(vErrors === null){
+              vErrors = [err4];
+            }
+            else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+          for(const key1 in data0){
+            if(!((key1 === "basicIdentity") || (key1 === "documentsToSign"))){
+              const err5 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+              if(vErrors === null){
+                vErrors = [err5];
+              }
+              else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+          }
+          if(data0.basicIdentity !== undefined){
+            let data1 = data0.basicIdentity;
+            if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+              if(data1.givenName === undefined){
+                const err6 = {instancePath:instancePath+"/input/basicIdentity",schemaPath:"#/properties/input/properties/basicIdentity/required",keyword:"required",params:{missingProperty: "givenName"}};
+                if(vErrors === null){
+                  vErrors = [err6];
+                }
+                else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+              if(data1.familyName === undefined){
+                const err7 = {instancePath:instancePath+"/input/basicIdentity",schemaPath:"#/properties/input/properties/basicIdentity/required",keyword:"required",params:{missingProperty: "familyName"}};
+                if(vErrors === null){
+                  vErrors = [err7];
+                }
+                else {
+                  vErrors.push(err7);
+                }
+                errors++;
+              }
+              for(const key2 in data1){
+                if(!(((((key2 === "givenName") || (key2 === "familyName")) || (key2 === "name")) || (key2 === "birthDate")) || (key2 === "birthPlace"))){
+                  const err8 = {instancePath:instancePath+"/input/basicIdentity",schemaPath:"#/properties/input/properties/basicIdentity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+                  if(vErrors === null){
+                    vErrors = [err8];
+                  }
+                  else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
+                }
+              }
+              if(data1.givenName !== undefined){
+                let data2 = data1.givenName;
+                if(typeof data2 === "string"){
+                  if(func0(data2) > 150){
+                    const err9 = {instancePath:instancePath+"/input/basicIdentity/givenName",schemaPath:"#/properties/input/properties/basicIdentity/properties/givenName/maxLength",keyword:"maxLength",params:{limit: 150}};
+                    if(vErrors === null){
+                      vErrors = [err9];
+                    }
+                    else {
+                      vErrors.push(err9);
+                    }
+                    errors++;
+                  }
+                }
+                else {
+                  const err10 = {instancePath:instancePath+"/input/basicIdentity/givenName",schemaPath:"#/properties/input/properties/basicIdentity/properties/givenName/type",keyword:"type",params:{type: "string"}};
+                  if(vErrors === null){
+                    vErrors = [err10];
+                  }
+                  else {
+                    vErrors.push(err10);
+                  }
+                  errors++;
+                }
+              }
+              if(data1.familyName !== undefined){
+                let data3 = data1.familyName;
+                if(typeof data3 === "string"){
+                  if(func0(data3) > 150){
+                    const err11 = {instancePath:instancePath+"/input/basicIdentity/familyName",schemaPath:"#/properties/input/properties/basicIdentity/properties/familyName/maxLength",keyword:"maxLength",params:{limit: 150}};
+                    if(vErrors === null){
+                      vErrors = [err11];
+                    }
+                    else {
+                      vErrors.push(err11);
+                    }
+                    errors++;
+                  }
+                }
+                else {
+                  const err12 = {instancePath:instancePath+"/input/basicIdentity/familyName",schemaPath:"#/properties/input/properties/basicIdentity/properties/familyName/type",keyword:"type",params:{type: "string"}};
+                  if(vErrors === null){
+                    vErrors = [err12];
+                  }
+                  else {
+                    vErrors.push(err12);
+                  }
+                  errors++;
+                }
+              }
+              if(data1.name !== undefined){
+                let data4 = data1.name;
+                if(typeof data4 === "string"){
+                  if(func0(data4) > 150){
+                    const err13 = {instancePath:instancePath+"/input/basicIdentity/name",schemaPath:"#/properties/input/properties/basicIdentity/properties/name/maxLength",keyword:"maxLength",params:{limit: 150}};
+                    if(vErrors === null){
+                      vErrors = [err13];
+                    }
+                    else {
+                      vErrors.push(err13);
+                    }
+                    errors++;
+                  }
+                }
+                else {
+                  const err14 = {instancePath:instancePath+"/input/basicIdentity/name",schemaPath:"#/properties/input/properties/basicIdentity/properties/name/type",keyword:"type",params:{type: "string"}};
+                  if(vErrors === null){
+                    vErrors = [err14];
+                  }
+                  else {
+                    vErrors.push(err14);
+                  }
+                  errors++;
+                }
+              }
+              if(data1.birthDate !== undefined){
+                let data5 = data1.birthDate;
+                if(typeof data5 === "string"){
+                  if(!(formats0.validate(data5))){
+                    const err15 = {instancePath:instancePath+"/input/basicIdentity/birthDate",schemaPath:"#/properties/input/properties/basicIdentity/properties/birthDate/format",keyword:"format",params:{format: "date"}};
+                    if(vErrors === null){
+                      vErrors = [err15];
+                    }
+                    else {
+                      vErrors.push(err15);
+                    }
+                    errors++;
+                  }
+                }
+                else {
+                  const err16 = {instancePath:instancePath+"/input/basicIdentity/birthDate",schemaPath:"#/properties/input/properties/basicIdentity/properties/birthDate/type",keyword:"type",params:{type: "string"}};
+                  if(vErrors === null){
+                    vErrors = [err16];
+                  }
+                  else {
+                    vErrors.push(err16);
+                  }
+                  errors++;
+                }
+              }
+              if(data1.birthPlace !== undefined){
+                let data6 = data1.birthPlace;
+                if(typeof data6 === "string"){
+                  if(func0(data6) > 150){
+                    const err17 = {instancePath:instancePath+"/input/basicIdentity/birthPlace",schemaPath:"#/properties/input/properties/basicIdentity/properties/birthPlace/maxLength",keyword:"maxLength",params:{limit: 150}};
+                    if(vErrors === null){
+                      vErrors = [err17];
+                    }
+                    else {
+                      vErrors.push(err17);
+                    }
+                    errors++;
+                  }
+                }
+                else {
+                  const err18 = {instancePath:instancePath+"/input/basicIdentity/birthPlace",schemaPath:"#/properties/input/properties/basicIdentity/properties/birthPlace/type",keyword:"type",params:{type: "string"}};
+                  if(vErrors === null){
+                    vErrors = [err18];
+                  }
+                  else {
+                    vErrors.push(err18);
+                  }
+                  errors++;
+                }
+              }
+            }
+            else {
+              const err19 = {instancePath:instancePath+"/input/basicIdentity",schemaPath:"#/properties/input/properties/basicIdentity/type",keyword:"type",params:{type: "object"}};
+              if(vErrors === null){
+                vErrors = [err19];
+              }
+              else {
+                vErrors.push(err19);
+              }
+              errors++;
+            }
+          }
+          if(data0.documentsToSign !== undefined){
+            let data7 = data0.documentsToSign;
+            if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+              if(data7.documents === undefined){
+                const err20 = {instancePath:instancePath+"/input/documentsToSign",schemaPath:"#/properties/input/properties/documentsToSign/required",keyword:"required",params:{missingProperty: "documents"}};
+                if(vErrors === null){
+                  vErrors = [err20];
+                }
+                else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+              for(const key3 in data7){
+                if(!(key3 === "documents")){
+                  const err21 = {instancePath:instancePath+"/input/documentsToSign",schemaPath:"#/properties/input/properties/documentsToSign/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+                  if(vErrors === null){
+                    vErrors = [err21];
+                  }
+                  else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+              }
+              if(data7.documents !== undefined){
+                let data8 = data7.documents;
+                if(Array.isArray(data8)){
+                  if(data8.length < 1){
+                    const err22 = {instancePath:instancePath+"/input/documentsToSign/documents",schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/minItems",keyword:"minItems",params:{limit: 1}};
+                    if(vErrors === null){
+                      vErrors = [err22];
+                    }
+                    else {
+                      vErrors.push(err22);
+                    }
+                    errors++;
+                  }
+                  const len0 = data8.length;
+                  for(let i0=0; i0<len0; i0++){
+                    let data9 = data8[i0];
+                    if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+                      if(data9.templateId === undefined){
+                        const err23 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/required",keyword:"required",params:{missingProperty: "templateId"}};
+                        if(vErrors === null){
+                          vErrors = [err23];
+                        }
+                        else {
+                          vErrors.push(err23);
+                        }
+                        errors++;
+                      }
+                      if(data9.source === undefined){
+                        const err24 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/required",keyword:"required",params:{missingProperty: "source"}};
+                        if(vErrors === null){
+                          vErrors = [err24];
+                        }
+                        else {
+                          vErrors.push(err24);
+                        }
+                        errors++;
+                      }
+                      for(const key4 in data9){
+                        if(!((key4 === "templateId") || (key4 === "source"))){
+                          const err25 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+                          if(vErrors === null){
+                            vErrors = [err25];
+                          }
+                          else {
+                            vErrors.push(err25);
+                          }
+                          errors++;
+                        }
+                      }
+                      if(data9.templateId !== undefined){
+                        if(typeof data9.templateId !== "string"){
+                          const err26 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0+"/templateId",schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/properties/templateId/type",keyword:"type",params:{type: "string"}};
+                          if(vErrors === null){
+                            vErrors = [err26];
+                          }
+                          else {
+                            vErrors.push(err26);
+                          }
+                          errors++;
+                        }
+                      }
+                    }
+                    else {
+                      const err27 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/type",keyword:"type",params:{type: "object"}};
+                      if(vErrors === null){
+                        vErrors = [err27];
+                      }
+                      else {
+                        vErrors.push(err27);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                else {
+                  const err28 = {instancePath:instancePath+"/input/documentsToSign/documents",schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/type",keyword:"type",params:{type: "array"}};
+                  if(vErrors === null){
+                    vErrors = [err28];
+                  }
+                  else {
+                    vErrors.push(err28);
+                  }
+                  errors++;
+                }
+              }
+            }
+            else {
+              const err29 = {instancePath:instancePath+"/input/documentsToSign",schemaPath:"#/properties/input/properties/documentsToSign/type",keyword:"type",params:{type: "object"}};
+              if(vErrors === null){
+                vErrors = [err29];
+              }
+              else {
+                vErrors.push(err29);
+              }
+              errors++;
+            }
+          }
+        }
+        else {
+          const err30 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}};
+          if(vErrors === null){
+            vErrors = [err30];
+          }
+          else {
+            vErrors.push(err30);
+          }
+          errors++;
+        }
+      }
+      if(data.metadata !== undefined){
+        let data11 = data.metadata;
+        if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+          if(data11.subjectId === undefined){
+            const err31 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "subjectId"}};
+            if(vErrors === null){
+              vErrors = [err31];
+            }
+            else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+          for(const key5 in data11){
+            if(!((key5 === "subjectId") || (key5 === "locale"))){
+              const err32 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+              if(vErrors === null){
+                vErrors = [err32];
+              }
+              else {
+                vErrors.push(err32);
+              }
+              errors++;
+            }
+          }
+          if(data11.subjectId !== undefined){
+            if(typeof data11.subjectId !== "string"){
+              const err33 = {instancePath:instancePath+"/metadata/subjectId",schemaPath:"#/properties/metadata/properties/subjectId/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err33];
+              }
+              else {
+                vErrors.push(err33);
+              }
+              errors++;
+            }
+          }
+          if(data11.locale !== undefined){
+            let data13 = data11.locale;
+            if(typeof data13 !== "string"){
+              const err34 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err34];
+              }
+              else {
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+            if(!((((((data13 === "en") || (data13 === "de")) || (data13 === "fr")) || (data13 === "pl")) || (data13 === "it")) || (data13 === "es"))){
+              const err35 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/enum",keyword:"enum",params:{allowedValues: schema0.properties.metadata.properties.locale.enum}};
+              if(vErrors === null){
+                vErrors = [err35];
+              }
+              else {
+                vErrors.push(err35);
+              }
+              errors++;
+            }
+          }
+        }
+        else {
+          const err36 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"}};
+          if(vErrors === null){
+            vErrors = [err36];
+          }
+          else {
+            vErrors.push(err36);
+          }
+          errors++;
+        }
+      }
+      if(data.redirectUrl !== undefined){
+        let data14 = data.redirectUrl;
+        if(typeof data14 === "string"){
+          if(!(formats2(data14))){
+            const err37 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/format",keyword:"format",params:{format: "uri"}};
+            if(vErrors === null){
+              vErrors = [err37];
+            }
+            else {
+              vErrors.push(err37);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err38 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err38];
+          }
+          else {
+            vErrors.push(err38);
+          }
+          errors++;
+        }
+      }
+      if(data.state !== undefined){
+        let data15 = data.state;
+        if(typeof data15 === "string"){
+          if(func0(data15) > 2048){
+            const err39 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2048}};
+            if(vErrors === null){
+              vErrors = [err39];
+            }
+            else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err40 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err40];
+          }
+          else {
+            vErrors.push(err40);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
       if(vErrors === null){
-        vErrors = [err0];
+        vErrors = [err41];
       }
       else {
-        vErrors.push(err0);
+        vErrors.push(err41);
       }
       errors++;
     }
-    if(data.metadata === undefined){
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"}};
-      if(vErrors === null){
-        vErrors = [err1];
+    validate0.errors = vErrors;
+    return errors === 0;
+  }
+  return validate0;
+})();
+
+export const validateResponse: RequestValidator = (() => {
+  const schema0 = {"type":"object","properties":{"flowId":{"type":"string"},"environment":{"type":"string","enum":["staging","live"]},"flowVersion":{"type":"number"},"playerUrl":{"type":"string","format":"uri"},"sessionContext":{"type":"object","properties":{"sessionId":{"type":"string"},"sessionStatus":{"type":"string","enum":["CREATED"]},"createdAt":{"type":"string","format":"date-time"}},"required":["sessionId","sessionStatus"],"additionalProperties":true},"metadata":{"type":"object","properties":{"subjectId":{"type":"string"},"locale":{"type":"string","enum":["en","de","fr","pl","it","es"]}},"required":["subjectId"],"additionalProperties":true}},"required":["flowId","environment","flowVersion","playerUrl","sessionContext","metadata"],"additionalProperties":true};
+  const formats0 = validatorFormats.uri;
+  const formats2 = validatorFormats["date-time"];
+
+  function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+    let vErrors = null;
+    let errors = 0;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.flowId === undefined){
+        const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flowId"}};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          vErrors.push(err0);
+        }
+        errors++;
       }
-      else {
-        vErrors.push(err1);
+      if(data.environment === undefined){
+        const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "environment"}};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          vErrors.push(err1);
+        }
+        errors++;
       }
-      errors++;
-    }
-    for(const key0 in data){
-      if(!((((key0 === "input") || (key0 === "metadata")) || (key0 === "redirectUrl")) || (key0 === "state"))){
-        const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+      if(data.flowVersion === undefined){
+        const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flowVersion"}};
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -45,481 +564,277 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
         }
         errors++;
       }
-    }
-    if(data.input !== undefined){
-      let data0 = data.input;
-      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-        if(data0.basicIdentity === undefined){
-          const err3 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/required",keyword:"required",params:{missingProperty: "basicIdentity"}};
+      if(data.playerUrl === undefined){
+        const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "playerUrl"}};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+      if(data.sessionContext === undefined){
+        const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sessionContext"}};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if(data.metadata === undefined){
+        const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"}};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      if(data.flowId !== undefined){
+        if(typeof data.flowId !== "string"){
+          const err6 = {instancePath:instancePath+"/flowId",schemaPath:"#/properties/flowId/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
-            vErrors = [err3];
+            vErrors = [err6];
           }
           else {
-            vErrors.push(err3);
+            vErrors.push(err6);
           }
           errors++;
         }
-        if(data0.documentsToSign === undefined){
-          const err4 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/required",keyword:"required",params:{missingProperty: "documentsToSign"}};
+      }
+      if(data.environment !== undefined){
+        let data1 = data.environment;
+        if(typeof data1 !== "string"){
+          const err7 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
-            vErrors = [err4];
+            vErrors = [err7];
           }
           else {
-            vErrors.push(err4);
+            vErrors.push(err7);
           }
           errors++;
         }
-        for(const key1 in data0){
-          if(!((key1 === "basicIdentity") || (key1 === "documentsToSign"))){
-            const err5 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+        if(!((data1 === "staging") || (data1 === "live"))){
+          const err8 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/enum",keyword:"enum",params:{allowedValues: schema0.properties.environment.enum}};
+          if(vErrors === null){
+            vErrors = [err8];
+          }
+          else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      if(data.flowVersion !== undefined){
+        let data2 = data.flowVersion;
+        if(!((typeof data2 == "number") && (isFinite(data2)))){
+          const err9 = {instancePath:instancePath+"/flowVersion",schemaPath:"#/properties/flowVersion/type",keyword:"type",params:{type: "number"}};
+          if(vErrors === null){
+            vErrors = [err9];
+          }
+          else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+      if(data.playerUrl !== undefined){
+        let data3 = data.playerUrl;
+        if(typeof data3 === "string"){
+          if(!(formats0(data3))){
+            const err10 = {instancePath:instancePath+"/playerUrl",schemaPath:"#/properties/playerUrl/format",keyword:"format",params:{format: "uri"}};
             if(vErrors === null){
-              vErrors = [err5];
+              vErrors = [err10];
             }
             else {
-              vErrors.push(err5);
+              vErrors.push(err10);
             }
             errors++;
           }
         }
-        if(data0.basicIdentity !== undefined){
-          let data1 = data0.basicIdentity;
-          if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-            if(data1.givenName === undefined){
-              const err6 = {instancePath:instancePath+"/input/basicIdentity",schemaPath:"#/properties/input/properties/basicIdentity/required",keyword:"required",params:{missingProperty: "givenName"}};
+        else {
+          const err11 = {instancePath:instancePath+"/playerUrl",schemaPath:"#/properties/playerUrl/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err11];
+          }
+          else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      }
+      if(data.sessionContext !== undefined){
+        let data4 = data.sessionContext;
+        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+          if(data4.sessionId === undefined){
+            const err12 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/properties/sessionContext/required",keyword:"required",params:{missingProperty: "sessionId"}};
+            if(vErrors === null){
+              vErrors = [err12];
+            }
+            else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+          if(data4.sessionStatus === undefined){
+            const err13 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/properties/sessionContext/required",keyword:"required",params:{missingProperty: "sessionStatus"}};
+            if(vErrors === null){
+              vErrors = [err13];
+            }
+            else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+          if(data4.sessionId !== undefined){
+            if(typeof data4.sessionId !== "string"){
+              const err14 = {instancePath:instancePath+"/sessionContext/sessionId",schemaPath:"#/properties/sessionContext/properties/sessionId/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
-                vErrors = [err6];
+                vErrors = [err14];
               }
               else {
-                vErrors.push(err6);
+                vErrors.push(err14);
               }
               errors++;
             }
-            if(data1.familyName === undefined){
-              const err7 = {instancePath:instancePath+"/input/basicIdentity",schemaPath:"#/properties/input/properties/basicIdentity/required",keyword:"required",params:{missingProperty: "familyName"}};
+          }
+          if(data4.sessionStatus !== undefined){
+            let data6 = data4.sessionStatus;
+            if(typeof data6 !== "string"){
+              const err15 = {instancePath:instancePath+"/sessionContext/sessionStatus",schemaPath:"#/properties/sessionContext/properties/sessionStatus/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
-                vErrors = [err7];
+                vErrors = [err15];
               }
               else {
-                vErrors.push(err7);
+                vErrors.push(err15);
               }
               errors++;
             }
-            for(const key2 in data1){
-              if(!(((((key2 === "givenName") || (key2 === "familyName")) || (key2 === "name")) || (key2 === "birthDate")) || (key2 === "birthPlace"))){
-                const err8 = {instancePath:instancePath+"/input/basicIdentity",schemaPath:"#/properties/input/properties/basicIdentity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
-                if(vErrors === null){
-                  vErrors = [err8];
-                }
-                else {
-                  vErrors.push(err8);
-                }
-                errors++;
-              }
-            }
-            if(data1.givenName !== undefined){
-              let data2 = data1.givenName;
-              if(typeof data2 === "string"){
-                if(func0(data2) > 150){
-                  const err9 = {instancePath:instancePath+"/input/basicIdentity/givenName",schemaPath:"#/properties/input/properties/basicIdentity/properties/givenName/maxLength",keyword:"maxLength",params:{limit: 150}};
-                  if(vErrors === null){
-                    vErrors = [err9];
-                  }
-                  else {
-                    vErrors.push(err9);
-                  }
-                  errors++;
-                }
-              }
-              else {
-                const err10 = {instancePath:instancePath+"/input/basicIdentity/givenName",schemaPath:"#/properties/input/properties/basicIdentity/properties/givenName/type",keyword:"type",params:{type: "string"}};
-                if(vErrors === null){
-                  vErrors = [err10];
-                }
-                else {
-                  vErrors.push(err10);
-                }
-                errors++;
-              }
-            }
-            if(data1.familyName !== undefined){
-              let data3 = data1.familyName;
-              if(typeof data3 === "string"){
-                if(func0(data3) > 150){
-                  const err11 = {instancePath:instancePath+"/input/basicIdentity/familyName",schemaPath:"#/properties/input/properties/basicIdentity/properties/familyName/maxLength",keyword:"maxLength",params:{limit: 150}};
-                  if(vErrors === null){
-                    vErrors = [err11];
-                  }
-                  else {
-                    vErrors.push(err11);
-                  }
-                  errors++;
-                }
-              }
-              else {
-                const err12 = {instancePath:instancePath+"/input/basicIdentity/familyName",schemaPath:"#/properties/input/properties/basicIdentity/properties/familyName/type",keyword:"type",params:{type: "string"}};
-                if(vErrors === null){
-                  vErrors = [err12];
-                }
-                else {
-                  vErrors.push(err12);
-                }
-                errors++;
-              }
-            }
-            if(data1.name !== undefined){
-              let data4 = data1.name;
-              if(typeof data4 === "string"){
-                if(func0(data4) > 150){
-                  const err13 = {instancePath:instancePath+"/input/basicIdentity/name",schemaPath:"#/properties/input/properties/basicIdentity/properties/name/maxLength",keyword:"maxLength",params:{limit: 150}};
-                  if(vErrors === null){
-                    vErrors = [err13];
-                  }
-                  else {
-                    vErrors.push(err13);
-                  }
-                  errors++;
-                }
-              }
-              else {
-                const err14 = {instancePath:instancePath+"/input/basicIdentity/name",schemaPath:"#/properties/input/properties/basicIdentity/properties/name/type",keyword:"type",params:{type: "string"}};
-                if(vErrors === null){
-                  vErrors = [err14];
-                }
-                else {
-                  vErrors.push(err14);
-                }
-                errors++;
-              }
-            }
-            if(data1.birthDate !== undefined){
-              let data5 = data1.birthDate;
-              if(typeof data5 === "string"){
-                if(!(formats0.validate(data5))){
-                  const err15 = {instancePath:instancePath+"/input/basicIdentity/birthDate",schemaPath:"#/properties/input/properties/basicIdentity/properties/birthDate/format",keyword:"format",params:{format: "date"}};
-                  if(vErrors === null){
-                    vErrors = [err15];
-                  }
-                  else {
-                    vErrors.push(err15);
-                  }
-                  errors++;
-                }
-              }
-              else {
-                const err16 = {instancePath:instancePath+"/input/basicIdentity/birthDate",schemaPath:"#/properties/input/properties/basicIdentity/properties/birthDate/type",keyword:"type",params:{type: "string"}};
-                if(vErrors === null){
-                  vErrors = [err16];
-                }
-                else {
-                  vErrors.push(err16);
-                }
-                errors++;
-              }
-            }
-            if(data1.birthPlace !== undefined){
-              let data6 = data1.birthPlace;
-              if(typeof data6 === "string"){
-                if(func0(data6) > 150){
-                  const err17 = {instancePath:instancePath+"/input/basicIdentity/birthPlace",schemaPath:"#/properties/input/properties/basicIdentity/properties/birthPlace/maxLength",keyword:"maxLength",params:{limit: 150}};
-                  if(vErrors === null){
-                    vErrors = [err17];
-                  }
-                  else {
-                    vErrors.push(err17);
-                  }
-                  errors++;
-                }
-              }
-              else {
-                const err18 = {instancePath:instancePath+"/input/basicIdentity/birthPlace",schemaPath:"#/properties/input/properties/basicIdentity/properties/birthPlace/type",keyword:"type",params:{type: "string"}};
-                if(vErrors === null){
-                  vErrors = [err18];
-                }
-                else {
-                  vErrors.push(err18);
-                }
-                errors++;
-              }
-            }
-          }
-          else {
-            const err19 = {instancePath:instancePath+"/input/basicIdentity",schemaPath:"#/properties/input/properties/basicIdentity/type",keyword:"type",params:{type: "object"}};
-            if(vErrors === null){
-              vErrors = [err19];
-            }
-            else {
-              vErrors.push(err19);
-            }
-            errors++;
-          }
-        }
-        if(data0.documentsToSign !== undefined){
-          let data7 = data0.documentsToSign;
-          if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-            if(data7.documents === undefined){
-              const err20 = {instancePath:instancePath+"/input/documentsToSign",schemaPath:"#/properties/input/properties/documentsToSign/required",keyword:"required",params:{missingProperty: "documents"}};
+            if(!(data6 === "CREATED")){
+              const err16 = {instancePath:instancePath+"/sessionContext/sessionStatus",schemaPath:"#/properties/sessionContext/properties/sessionStatus/enum",keyword:"enum",params:{allowedValues: schema0.properties.sessionContext.properties.sessionStatus.enum}};
               if(vErrors === null){
-                vErrors = [err20];
+                vErrors = [err16];
               }
               else {
-                vErrors.push(err20);
+                vErrors.push(err16);
               }
               errors++;
             }
-            for(const key3 in data7){
-              if(!(key3 === "documents")){
-                const err21 = {instancePath:instancePath+"/input/documentsToSign",schemaPath:"#/properties/input/properties/documentsToSign/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+          }
+          if(data4.createdAt !== undefined){
+            let data7 = data4.createdAt;
+            if(typeof data7 === "string"){
+              if(!(formats2.validate(data7))){
+                const err17 = {instancePath:instancePath+"/sessionContext/createdAt",schemaPath:"#/properties/sessionContext/properties/createdAt/format",keyword:"format",params:{format: "date-time"}};
                 if(vErrors === null){
-                  vErrors = [err21];
+                  vErrors = [err17];
                 }
                 else {
-                  vErrors.push(err21);
+                  vErrors.push(err17);
                 }
                 errors++;
               }
             }
-            if(data7.documents !== undefined){
-              let data8 = data7.documents;
-              if(Array.isArray(data8)){
-                if(data8.length < 1){
-                  const err22 = {instancePath:instancePath+"/input/documentsToSign/documents",schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/minItems",keyword:"minItems",params:{limit: 1}};
-                  if(vErrors === null){
-                    vErrors = [err22];
-                  }
-                  else {
-                    vErrors.push(err22);
-                  }
-                  errors++;
-                }
-                const len0 = data8.length;
-                for(let i0=0; i0<len0; i0++){
-                  let data9 = data8[i0];
-                  if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-                    if(data9.templateId === undefined){
-                      const err23 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/required",keyword:"required",params:{missingProperty: "templateId"}};
-                      if(vErrors === null){
-                        vErrors = [err23];
-                      }
-                      else {
-                        vErrors.push(err23);
-                      }
-                      errors++;
-                    }
-                    if(data9.source === undefined){
-                      const err24 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/required",keyword:"required",params:{missingProperty: "source"}};
-                      if(vErrors === null){
-                        vErrors = [err24];
-                      }
-                      else {
-                        vErrors.push(err24);
-                      }
-                      errors++;
-                    }
-                    for(const key4 in data9){
-                      if(!((key4 === "templateId") || (key4 === "source"))){
-                        const err25 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
-                        if(vErrors === null){
-                          vErrors = [err25];
-                        }
-                        else {
-                          vErrors.push(err25);
-                        }
-                        errors++;
-                      }
-                    }
-                    if(data9.templateId !== undefined){
-                      if(typeof data9.templateId !== "string"){
-                        const err26 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0+"/templateId",schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/properties/templateId/type",keyword:"type",params:{type: "string"}};
-                        if(vErrors === null){
-                          vErrors = [err26];
-                        }
-                        else {
-                          vErrors.push(err26);
-                        }
-                        errors++;
-                      }
-                    }
-                  }
-                  else {
-                    const err27 = {instancePath:instancePath+"/input/documentsToSign/documents/" + i0,schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/items/type",keyword:"type",params:{type: "object"}};
-                    if(vErrors === null){
-                      vErrors = [err27];
-                    }
-                    else {
-                      vErrors.push(err27);
-                    }
-                    errors++;
-                  }
-                }
+            else {
+              const err18 = {instancePath:instancePath+"/sessionContext/createdAt",schemaPath:"#/properties/sessionContext/properties/createdAt/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err18];
               }
               else {
-                const err28 = {instancePath:instancePath+"/input/documentsToSign/documents",schemaPath:"#/properties/input/properties/documentsToSign/properties/documents/type",keyword:"type",params:{type: "array"}};
-                if(vErrors === null){
-                  vErrors = [err28];
-                }
-                else {
-                  vErrors.push(err28);
-                }
-                errors++;
+                vErrors.push(err18);
               }
+              errors++;
             }
           }
-          else {
-            const err29 = {instancePath:instancePath+"/input/documentsToSign",schemaPath:"#/properties/input/properties/documentsToSign/type",keyword:"type",params:{type: "object"}};
-            if(vErrors === null){
-              vErrors = [err29];
-            }
-            else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-        }
-      }
-      else {
-        const err30 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}};
-        if(vErrors === null){
-          vErrors = [err30];
         }
         else {
-          vErrors.push(err30);
-        }
-        errors++;
-      }
-    }
-    if(data.metadata !== undefined){
-      let data11 = data.metadata;
-      if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-        if(data11.subjectId === undefined){
-          const err31 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "subjectId"}};
+          const err19 = {instancePath:instancePath+"/sessionContext",schemaPath:"#/properties/sessionContext/type",keyword:"type",params:{type: "object"}};
           if(vErrors === null){
-            vErrors = [err31];
+            vErrors = [err19];
           }
           else {
-            vErrors.push(err31);
-          }
-          errors++;
-        }
-        for(const key5 in data11){
-          if(!((key5 === "subjectId") || (key5 === "locale"))){
-            const err32 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
-            if(vErrors === null){
-              vErrors = [err32];
-            }
-            else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-        }
-        if(data11.subjectId !== undefined){
-          if(typeof data11.subjectId !== "string"){
-            const err33 = {instancePath:instancePath+"/metadata/subjectId",schemaPath:"#/properties/metadata/properties/subjectId/type",keyword:"type",params:{type: "string"}};
-            if(vErrors === null){
-              vErrors = [err33];
-            }
-            else {
-              vErrors.push(err33);
-            }
-            errors++;
-          }
-        }
-        if(data11.locale !== undefined){
-          let data13 = data11.locale;
-          if(typeof data13 !== "string"){
-            const err34 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/type",keyword:"type",params:{type: "string"}};
-            if(vErrors === null){
-              vErrors = [err34];
-            }
-            else {
-              vErrors.push(err34);
-            }
-            errors++;
-          }
-          if(!((((((data13 === "en") || (data13 === "de")) || (data13 === "fr")) || (data13 === "pl")) || (data13 === "it")) || (data13 === "es"))){
-            const err35 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/enum",keyword:"enum",params:{allowedValues: schema0.properties.metadata.properties.locale.enum}};
-            if(vErrors === null){
-              vErrors = [err35];
-            }
-            else {
-              vErrors.push(err35);
-            }
-            errors++;
-          }
-        }
-      }
-      else {
-        const err36 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"}};
-        if(vErrors === null){
-          vErrors = [err36];
-        }
-        else {
-          vErrors.push(err36);
-        }
-        errors++;
-      }
-    }
-    if(data.redirectUrl !== undefined){
-      let data14 = data.redirectUrl;
-      if(typeof data14 === "string"){
-        if(!(formats2(data14))){
-          const err37 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/format",keyword:"format",params:{format: "uri"}};
-          if(vErrors === null){
-            vErrors = [err37];
-          }
-          else {
-            vErrors.push(err37);
+            vErrors.push(err19);
           }
           errors++;
         }
       }
-      else {
-        const err38 = {instancePath:instancePath+"/redirectUrl",schemaPath:"#/properties/redirectUrl/type",keyword:"type",params:{type: "string"}};
-        if(vErrors === null){
-          vErrors = [err38];
+      if(data.metadata !== undefined){
+        let data8 = data.metadata;
+        if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+          if(data8.subjectId === undefined){
+            const err20 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "subjectId"}};
+            if(vErrors === null){
+              vErrors = [err20];
+            }
+            else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+          if(data8.subjectId !== undefined){
+            if(typeof data8.subjectId !== "string"){
+              const err21 = {instancePath:instancePath+"/metadata/subjectId",schemaPath:"#/properties/metadata/properties/subjectId/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err21];
+              }
+              else {
+                vErrors.push(err21);
+              }
+              errors++;
+            }
+          }
+          if(data8.locale !== undefined){
+            let data10 = data8.locale;
+            if(typeof data10 !== "string"){
+              const err22 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err22];
+              }
+              else {
+                vErrors.push(err22);
+              }
+              errors++;
+            }
+            if(!((((((data10 === "en") || (data10 === "de")) || (data10 === "fr")) || (data10 === "pl")) || (data10 === "it")) || (data10 === "es"))){
+              const err23 = {instancePath:instancePath+"/metadata/locale",schemaPath:"#/properties/metadata/properties/locale/enum",keyword:"enum",params:{allowedValues: schema0.properties.metadata.properties.locale.enum}};
+              if(vErrors === null){
+                vErrors = [err23];
+              }
+              else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+          }
         }
         else {
-          vErrors.push(err38);
-        }
-        errors++;
-      }
-    }
-    if(data.state !== undefined){
-      let data15 = data.state;
-      if(typeof data15 === "string"){
-        if(func0(data15) > 2048){
-          const err39 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/maxLength",keyword:"maxLength",params:{limit: 2048}};
+          const err24 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"}};
           if(vErrors === null){
-            vErrors = [err39];
+            vErrors = [err24];
           }
           else {
-            vErrors.push(err39);
+            vErrors.push(err24);
           }
           errors++;
         }
       }
-      else {
-        const err40 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"}};
-        if(vErrors === null){
-          vErrors = [err40];
-        }
-        else {
-          vErrors.push(err40);
-        }
-        errors++;
-      }
-    }
-  }
-  else {
-    const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-    if(vErrors === null){
-      vErrors = [err41];
     }
     else {
-      vErrors.push(err41);
+      const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err25];
+      }
+      else {
+        vErrors.push(err25);
+      }
+      errors++;
     }
-    errors++;
+    validate0.errors = vErrors;
+    return errors === 0;
   }
-  validate0.errors = vErrors;
-  return errors === 0;
-}
+  return validate0;
+})();

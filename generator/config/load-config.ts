@@ -8,7 +8,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import Ajv, { type ErrorObject } from "ajv";
-import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime";
+import { pointerTokens } from "@flowsmith/runtime/json";
+import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime/service-limits";
 import { CodegenError } from "../errors.js";
 import { parseYamlOrThrow, type ParsedYaml } from "../read/yaml-source.js";
 import configSchema from "../../codegen.config.schema.json";
@@ -151,9 +152,9 @@ function withArticle(type: string): string {
 
 function valueAt(root: unknown, pointer: string): unknown {
   let value = root;
-  for (const token of pointer.split("/").slice(1)) {
+  for (const token of pointerTokens(pointer)) {
     if (value === null || typeof value !== "object") return undefined;
-    value = (value as Record<string, unknown>)[token.replace(/~1/g, "/").replace(/~0/g, "~")];
+    value = (value as Record<string, unknown>)[token];
   }
   return value;
 }

@@ -1,12 +1,14 @@
 /**
- * The type declarations of one flow module: the request (with one interface
- * per data block), metadata, the locale union and the response. Fixed names
- * are claimed first so a data block can never take them.
+ * The type declarations of one flow module: `flow`'s type, the request (with
+ * one interface per data block), metadata, the locale union and the response.
+ * Fixed names are claimed first so a data block can never take them (the
+ * template's createSession refers to `Flow`, `CreateSessionRequest` and
+ * `CreateSessionResponse` by name).
  */
 import type { OptionalKind, PropertySignatureStructure } from "ts-morph";
 import type { FlowModel, ObjectSchema, Property, Schema } from "../model/types.js";
 import { docs, schemaDocs, type Docs } from "./docs.js";
-import { propertyKey, stringLiteral, typeName } from "./escape.js";
+import { numberLiteral, propertyKey, stringLiteral, typeName } from "./escape.js";
 import { MODULE_BINDINGS, NameAllocator } from "./names.js";
 import { TypeEmitter, type Declaration } from "./schema-types.js";
 
@@ -16,6 +18,7 @@ export interface FlowTypes {
 }
 
 interface FixedNames {
+  readonly flow: string;
   readonly request: string;
   readonly input: string;
   readonly metadata: string;
@@ -26,6 +29,7 @@ interface FixedNames {
 export function flowTypes(model: FlowModel): FlowTypes {
   const names = new NameAllocator(MODULE_BINDINGS);
   const fixed: FixedNames = {
+    flow: names.claim("Flow"),
     request: names.claim("CreateSessionRequest"),
     input: names.claim("Input"),
     metadata: names.claim("Metadata"),
@@ -33,11 +37,26 @@ export function flowTypes(model: FlowModel): FlowTypes {
     response: names.claim("CreateSessionResponse"),
   };
   const types = new TypeEmitter(names);
+  declareFlow(model, fixed, types);
   declareRequest(model, fixed, types);
   declareMetadata(model, fixed, types);
   declareLocale(model, fixed, types);
   declareResponse(model, fixed, types);
   return { declarations: types.declarations, usesFileInput: types.usesFileInput };
+}
+
+/** `flow`'s values as literal types: the module embeds the values as JSON, like `spec`. */
+function declareFlow(model: FlowModel, fixed: FixedNames, types: TypeEmitter): void {
+  const literalType = (name: string, type: string) => ({ name, isReadonly: true, type });
+  types.declareWith(fixed.flow, docs(["The type of `flow`: its values as literal types."]), () => ({
+    properties: [
+      literalType("id", stringLiteral(model.id)),
+      literalType("version", numberLiteral(model.version)),
+      literalType("environment", stringLiteral(model.environment)),
+      literalType("title", stringLiteral(model.title)),
+      literalType("path", stringLiteral(model.path)),
+    ],
+  }));
 }
 
 function declareRequest(model: FlowModel, fixed: FixedNames, types: TypeEmitter): void {

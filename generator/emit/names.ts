@@ -40,6 +40,7 @@ export const MODULE_BINDINGS: readonly string[] = [
   "RequestOptions",
   "RequestValidator",
   "validate",
+  "validateResponse",
   "flow",
   "spec",
   "createSession",

@@ -84,6 +84,7 @@ export class TypeEmitter {
       case "array":
         return arrayType(
           this.typeOf(schema.items, singularTypeName(baseName), `an element of ${about}`),
+          needsParentheses(schema.items),
           schema.minItems ?? 0,
           schema.maxItems,
         );
@@ -146,17 +147,28 @@ const MAX_REPEATED_TYPE_LENGTH = 80;
  * maxItems is small (`[] | [T] | [T, T]`), else a tuple with minItems leading
  * elements and a rest (`[T, ...T[]]`: required arrays have at least one).
  */
-function arrayType(item: string, minItems: number, maxItems: number | undefined): string {
+function arrayType(item: string, parenthesized: boolean, minItems: number, maxItems: number | undefined): string {
   const short = item.length <= MAX_REPEATED_TYPE_LENGTH;
   if (short && maxItems !== undefined && maxItems <= MAX_TUPLE_LENGTH) {
     const lengths = Array.from({ length: maxItems - minItems + 1 }, (_, index) => minItems + index);
     return union(lengths.map((length) => `[${Array.from({ length }, () => item).join(", ")}]`));
   }
   const lead = Math.min(minItems, short ? MAX_TUPLE_LENGTH : 1);
-  if (lead === 0) return arrayOf(item);
-  return `[${[...Array.from({ length: lead }, () => item), `...${arrayOf(item)}`].join(", ")}]`;
+  if (lead === 0) return arrayOf(item, parenthesized);
+  return `[${[...Array.from({ length: lead }, () => item), `...${arrayOf(item, parenthesized)}`].join(", ")}]`;
 }
 
-function arrayOf(item: string): string {
-  return /^[\p{L}\p{N}_$]+$/u.test(item) ? `${item}[]` : `(${item})[]`;
+/** Parentheses only where an element type needs them, as prettier writes it (`"a"[]`, `(A | B)[]`). */
+function arrayOf(item: string, parenthesized: boolean): string {
+  return parenthesized ? `(${item})[]` : `${item}[]`;
+}
+
+/**
+ * A union, or a lone negative number: `-1[]` is valid TypeScript, but
+ * prettier's parser (babel-ts) refuses it, so it stays `(-1)[]`.
+ */
+function needsParentheses(schema: Schema): boolean {
+  if (schema.nullable) return true;
+  if (schema.kind === "number" && schema.enum?.length === 1) return (schema.enum[0] ?? 0) < 0;
+  return (schema.kind === "string" || schema.kind === "number" || schema.kind === "boolean") && (schema.enum?.length ?? 0) > 1;
 }

@@ -6,11 +6,21 @@
  * only from the environment. Every failure becomes a CodegenError that names
  * the full URL and what to change; no message carries a secret.
  */
-import { createClient, FlowsmithError, type Client, type Environment, type FlowRecord } from "@flowsmith/runtime";
+import type * as Runtime from "@flowsmith/runtime";
+import type { Client, Environment, FlowRecord, FlowsmithError } from "@flowsmith/runtime";
 import { ENV, type ResolvedServiceConfig, type Sourced } from "../config/config-types.js";
 import type { Env } from "../config/load-config.js";
 import { CodegenError, type CodegenErrorContext } from "../errors.js";
 import { flowsmithVersion } from "../versions.js";
+
+/**
+ * The runtime's client, loaded when the first one is made: its HTTP stack
+ * (undici) was a tenth of a codegen run that fetches nothing.
+ */
+function runtime(): typeof Runtime {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require("@flowsmith/runtime") as typeof Runtime;
+}
 
 /** What a flow or command asks for, for messages. */
 export interface FetchContext extends CodegenErrorContext {
@@ -65,7 +75,7 @@ export class ServiceClients {
     const baseUrl = this.urlOrThrow(this.service.baseUrl, "baseUrl", ENV.baseUrl, where);
     const authUrl = this.urlOrThrow(this.service.authUrl, "authUrl", ENV.authUrl, where);
     const { clientId, clientSecret } = this.credentialsOrThrow(environment, where);
-    const client = createClient({ baseUrl, authUrl, environment, clientId, clientSecret, userAgent: `flowsmith-cli/${flowsmithVersion()}` });
+    const client = runtime().createClient({ baseUrl, authUrl, environment, clientId, clientSecret, userAgent: `flowsmith-cli/${flowsmithVersion()}` });
     const basic = Buffer.from(`${clientId}:${clientSecret}`, "utf8").toString("base64");
     const entry = { client, secrets: [clientSecret, basic, encodeURIComponent(clientSecret)] };
     this.clients.set(environment, entry);
@@ -118,7 +128,7 @@ export class ServiceClients {
   }
 
   private failure(error: unknown, url: string, environment: Environment, secrets: readonly string[], where: FetchContext): unknown {
-    if (!(error instanceof FlowsmithError)) return error;
+    if (!(error instanceof runtime().FlowsmithError)) return error;
     const detail = `cannot fetch ${where.what} from ${url}: ${redact(error.message, secrets)}. ${hintFor(error, environment, this.service)}`;
     return new CodegenError("FETCH_FAILED", detail, contextOf(where));
   }

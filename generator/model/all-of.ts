@@ -5,7 +5,7 @@
  * disagree on a keyword cannot be expressed as one type, so they are refused.
  */
 import type { BuildContext, Located } from "./build-context.js";
-import type { FlatProperty, FlatSchema } from "./flat-schema.js";
+import type { FlatProperty, FlatSchema } from "./flat-schema-types.js";
 import { jsonEqual } from "./json-equal.js";
 import { valueText } from "../read/value-text.js";
 

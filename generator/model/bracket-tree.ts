@@ -5,7 +5,7 @@
  */
 import type { BuildContext } from "./build-context.js";
 import { isElement, parseBracketNameOrUndefined, type BracketName, type BracketSegment } from "./bracket-name.js";
-import type { FlatProperty } from "./flat-schema.js";
+import type { FlatProperty } from "./flat-schema-types.js";
 import { valueText } from "../read/value-text.js";
 
 /** An object implied by bracket names. Children in document order. */

@@ -2,6 +2,7 @@
  * What every step of the model builder shares: the loaded description and
  * one way to make an error that carries flow, file, pointer and line.
  */
+import { isRecord } from "@flowsmith/runtime/json";
 import { CodegenError, type CodegenErrorCode } from "../errors.js";
 import type { LoadedDescription } from "../read/load-description.js";
 import { resolveRefOrThrow, type ResolvedRef } from "../read/refs.js";
@@ -40,9 +41,8 @@ export function createBuildContext(loaded: LoadedDescription, flow: string | und
   };
 }
 
-export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/** The runtime's (one implementation for runtime, generator and emulator); the model's modules take it from here. */
+export { isRecord };
 
 /** Own keys only: a key named `__proto__` or `constructor` in the document is data, never inherited. */
 export function ownValue(record: Readonly<Record<string, unknown>>, key: string): unknown {

@@ -6,23 +6,8 @@
 import { appendPointer } from "../read/json-pointer.js";
 import { isRecord, ownValue, type BuildContext, type Located } from "./build-context.js";
 import { mergeAllOfOrThrow } from "./all-of.js";
+import type { FlatSchema } from "./flat-schema-types.js";
 import { valueText } from "../read/value-text.js";
-
-export interface FlatProperty extends Located {
-  readonly name: string;
-}
-
-export interface FlatSchema {
-  /** Where the schema is written (the `$ref` target, for a reference). */
-  readonly pointer: string;
-  readonly trail: readonly string[];
-  /** Every keyword except the structural ones below; null prototype. */
-  readonly keywords: Readonly<Record<string, unknown>>;
-  readonly properties: readonly FlatProperty[];
-  readonly required: readonly string[];
-  readonly items?: Located;
-  readonly additionalProperties?: boolean | Located;
-}
 
 const STRUCTURAL = new Set(["$ref", "allOf", "properties", "required", "items", "additionalProperties"]);
 const UNSUPPORTED = ["oneOf", "anyOf", "not"] as const;

@@ -6,7 +6,7 @@
 import { appendPointer } from "../read/json-pointer.js";
 import { valueText } from "../read/value-text.js";
 import { isRecord, ownValue, type BuildContext, type Located } from "./build-context.js";
-import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
+import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime/service-limits";
 import type { FlowModel } from "./types.js";
 
 /** The model's fields that come from info, servers and the path, plus the operation to read the body from. */

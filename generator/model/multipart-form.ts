@@ -7,7 +7,8 @@
 import { appendPointer } from "../read/json-pointer.js";
 import { isRecord, ownValue, type BuildContext, type Located } from "./build-context.js";
 import { buildBracketTreeOrThrow, type TreeNode } from "./bracket-tree.js";
-import { flattenSchemaOrThrow, type FlatSchema } from "./flat-schema.js";
+import { flattenSchemaOrThrow } from "./flat-schema.js";
+import type { FlatSchema } from "./flat-schema-types.js";
 import { checkDepthOrThrow } from "./limits.js";
 import { withPartNames } from "./part-names.js";
 import { propertyOrThrow } from "./property.js";

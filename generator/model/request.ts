@@ -5,7 +5,7 @@
  * so readers of the model never need to check.
  */
 import type { BuildContext } from "./build-context.js";
-import { MAX_STATE_LENGTH, METADATA_KEYS, SERVICE_LOCALES } from "@flowsmith/runtime";
+import { MAX_STATE_LENGTH, METADATA_KEYS, SERVICE_LOCALES } from "@flowsmith/runtime/service-limits";
 import type {
   BodyForm,
   Locale,

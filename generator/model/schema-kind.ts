@@ -3,7 +3,7 @@
  * out, the one kind its keywords allow. No kind at all is an error, never "any".
  */
 import type { BuildContext } from "./build-context.js";
-import type { FlatSchema } from "./flat-schema.js";
+import type { FlatSchema } from "./flat-schema-types.js";
 import { valueText } from "../read/value-text.js";
 
 export type SchemaKind = "string" | "file" | "number" | "integer" | "boolean" | "array" | "object";

@@ -6,12 +6,13 @@
 import { appendPointer } from "../read/json-pointer.js";
 import { valueText } from "../read/value-text.js";
 import type { BuildContext, Located } from "./build-context.js";
-import { flattenSchemaOrThrow, type FlatSchema } from "./flat-schema.js";
+import { flattenSchemaOrThrow } from "./flat-schema.js";
+import type { FlatSchema } from "./flat-schema-types.js";
 import { jsonEqual } from "./json-equal.js";
 import { checkDepthOrThrow, countSchemaOrThrow } from "./limits.js";
 import { checkItemCountsOrThrow, propertyOrThrow } from "./property.js";
 import { inferKindOrThrow } from "./schema-kind.js";
-import { DEFAULT_MAX_FILE_BYTES } from "@flowsmith/runtime";
+import { DEFAULT_MAX_FILE_BYTES } from "@flowsmith/runtime/service-limits";
 import {
   type ArraySchema,
   type BooleanSchema,

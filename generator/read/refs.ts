@@ -3,7 +3,8 @@
  * part of a flow description, so they are refused rather than fetched.
  */
 import { CodegenError, type CodegenErrorCode } from "../errors.js";
-import { appendPointer, unescapeSegment } from "./json-pointer.js";
+import { pointerTokens } from "@flowsmith/runtime/json";
+import { appendPointer } from "./json-pointer.js";
 import { valueText } from "./value-text.js";
 
 export interface ResolvedRef {
@@ -76,7 +77,7 @@ function refKeysOrThrow(
   if (!fragment.startsWith("/")) {
     throw fail("DANGLING_REF", `$ref ${valueText(ref)} is not a JSON pointer (expected "#/...")`, usedAt);
   }
-  return fragment.slice(1).split("/").map(unescapeSegment);
+  return pointerTokens(fragment);
 }
 
 function lookupOrUndefined(document: unknown, keys: readonly string[]): unknown {

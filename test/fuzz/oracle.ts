@@ -11,7 +11,7 @@ import type { FlowModel, Schema } from "../../generator/model/types.js";
 import type { CheckedProgram } from "./type-check.js";
 
 const VALUE_EXPORTS = ["createSession", "flow", "spec"];
-const FIXED_TYPES = ["CreateSessionRequest", "CreateSessionResponse", "Input", "Locale", "Metadata"];
+const FIXED_TYPES = ["CreateSessionRequest", "CreateSessionResponse", "Flow", "Input", "Locale", "Metadata"];
 /** The tags docs.ts writes. */
 const JSDOC_TAGS = new Set([
   "accept", "default", "exclusiveMaximum", "exclusiveMinimum", "format", "integer", "maxBytes", "maxItems",
@@ -151,20 +151,14 @@ function collect(schema: Schema, names: Set<string>, enums: Set<string>): void {
   }
 }
 
-/** The string members of the exported `flow` literal. */
+/** The string literal types of the exported `Flow` interface (`flow`'s type; its JSON value is evaluate.ts's). */
 function flowLiteral(file: ts.SourceFile): Record<string, string> {
   const out: Record<string, string> = {};
   for (const statement of file.statements) {
-    if (!ts.isVariableStatement(statement)) continue;
-    for (const declaration of statement.declarationList.declarations) {
-      if (declaration.name.getText(file) !== "flow" || !declaration.initializer) continue;
-      const literal = ts.isAsExpression(declaration.initializer) ? declaration.initializer.expression : declaration.initializer;
-      if (!ts.isObjectLiteralExpression(literal)) continue;
-      for (const member of literal.properties) {
-        if (ts.isPropertyAssignment(member) && ts.isIdentifier(member.name) && ts.isStringLiteral(member.initializer)) {
-          out[member.name.text] = member.initializer.text;
-        }
-      }
+    if (!ts.isInterfaceDeclaration(statement) || statement.name.text !== "Flow") continue;
+    for (const member of statement.members) {
+      if (!ts.isPropertySignature(member) || !ts.isIdentifier(member.name) || !member.type) continue;
+      if (ts.isLiteralTypeNode(member.type) && ts.isStringLiteral(member.type.literal)) out[member.name.text] = member.type.literal.text;
     }
   }
   return out;

@@ -3,7 +3,8 @@
  * flow (read → model → emit), with the outcome classified: generated files,
  * a refusal (a CodegenError), or a crash (anything else).
  */
-import { emitFlowOrThrow, type EmittedFile } from "../../generator/emit/emit-flow.js";
+import { emitFlowOrThrow } from "../../generator/emit/emit-flow.js";
+import type { EmittedFile } from "../../generator/emit/emitted-file.js";
 import { CodegenError } from "../../generator/errors.js";
 import { buildFlowModelOrThrow } from "../../generator/model/build-flow-model.js";
 import type { FlowModel } from "../../generator/model/types.js";

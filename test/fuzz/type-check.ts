@@ -74,7 +74,7 @@ function validatorShapeProblems(file: ts.SourceFile): string[] {
       problems.push(`unexpected ${ts.SyntaxKind[statement.kind]} at top level: ${statement.getText(file).slice(0, 80)}`);
     }
   }
-  if (exported.sort().join() !== "default,validate") problems.push(`exports ${exported.join(", ")}`);
+  if (exported.sort().join() !== "validate,validateResponse") problems.push(`exports ${exported.join(", ")}`);
   return problems;
 }
 
@@ -82,11 +82,11 @@ function isValidator(path: string): boolean {
   return path.endsWith("/validate.ts");
 }
 
-/** The validator as index.ts sees it: its imports and its typed export. */
+/** The validators as index.ts sees them: the imports and the typed exports. */
 function validatorDeclaration(text: string): string {
   const file = ts.createSourceFile("validate.ts", text, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
   const imports = file.statements.filter(ts.isImportDeclaration).map((statement) => statement.getText(file));
-  return `${imports.join("\n")}\nexport declare const validate: RequestValidator;\n`;
+  return `${imports.join("\n")}\nexport declare const validate: RequestValidator;\nexport declare const validateResponse: RequestValidator;\n`;
 }
 
 function repoCompilerOptions(): ts.CompilerOptions {

@@ -28,7 +28,11 @@ describe("codegen --check", () => {
     // The generator as another version of the runtime would make it: a shorter `state`.
     let changes: readonly { path: string; reason: string }[] = [];
     await jest.isolateModulesAsync(async () => {
-      jest.doMock("@flowsmith/runtime", () => ({ ...jest.requireActual<object>("@flowsmith/runtime"), MAX_STATE_LENGTH: 1024 }));
+      // The model reads the constants from the runtime's service-limits entry.
+      jest.doMock("@flowsmith/runtime/service-limits", () => ({
+        ...jest.requireActual<object>("@flowsmith/runtime/service-limits"),
+        MAX_STATE_LENGTH: 1024,
+      }));
       const { runCodegen: runWithOtherConstant } = await import("../../generator/pipeline.js");
       changes = (await runWithOtherConstant({ configPath: config, check: true })).changes;
     });

@@ -6,7 +6,9 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { emitFlowOrThrow, emitIndex, type EmittedFile } from "../../generator/emit/emit-flow.js";
+import { emitFlowOrThrow } from "../../generator/emit/emit-flow.js";
+import { emitIndex } from "../../generator/emit/emit-index.js";
+import type { EmittedFile } from "../../generator/emit/emitted-file.js";
 import { buildFlowModelOrThrow } from "../../generator/model/build-flow-model.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import { parseDescriptionOrThrow } from "../../generator/read/load-description.js";
@@ -19,7 +21,7 @@ const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
 /** The repo's own codegen.config.json value, so the goldens equal the committed generated/ files. */
 const RUNTIME = { runtimeImport: "../../runtime/index.js" };
 
-async function readSample(model: FlowModel): Promise<FlowModel> {
+function readSample(model: FlowModel): FlowModel {
   const loaded = parseDescriptionOrThrow(readFileSync(join(REPO_ROOT, model.source.file)), model.source.file);
   return buildFlowModelOrThrow(loaded, { name: model.name });
 }
@@ -35,7 +37,7 @@ function expectGolden(file: EmittedFile): void {
 
 describe("golden output", () => {
   test.each(SAMPLE_MODELS.map((m) => [m.source.file, m] as const))("%s", async (_, sample) => {
-    const files = await emitFlowOrThrow(await readSample(sample), RUNTIME);
+    const files = await emitFlowOrThrow(readSample(sample), RUNTIME);
     files.forEach(expectGolden);
   });
 
@@ -51,7 +53,7 @@ describe("golden output", () => {
   test.each(SAMPLE_MODELS.map((m) => [m.name, m] as const))(
     "hand-built %s model emits what the reader's does",
     async (_, sample) => {
-      const real = await readSample(sample);
+      const real = readSample(sample);
       const hand = await emitFlowOrThrow({ ...sample, source: real.source }, RUNTIME);
       expect(hand).toEqual(await emitFlowOrThrow(real, RUNTIME));
     },

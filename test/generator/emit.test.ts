@@ -1,5 +1,7 @@
 import ts from "typescript";
-import { emitFlowOrThrow, emitIndex, type EmittedFile } from "../../generator/emit/emit-flow.js";
+import { emitFlowOrThrow } from "../../generator/emit/emit-flow.js";
+import { emitIndex } from "../../generator/emit/emit-index.js";
+import type { EmittedFile } from "../../generator/emit/emitted-file.js";
 import { toFlowSpec } from "../../generator/emit/flow-spec.js";
 import { CodegenError } from "../../generator/errors.js";
 import type { FlowModel } from "../../generator/model/types.js";
@@ -14,6 +16,9 @@ import {
   SAMPLE_MODELS,
   amlScreening,
   documentVerification,
+  obj,
+  opt,
+  req,
   signing,
   str,
 } from "../fixtures/golden/models.js";
@@ -50,8 +55,11 @@ describe("emitFlowOrThrow", () => {
       }
       const validator = fileOf(files, `${model.name}/validate.ts`);
       expect(validator.split("\n")[1]).toBe("// @ts-nocheck");
-      // Typed, so users' tsc need not infer the export's type from ajv's unchecked code.
-      expect(validator).toMatch(/^export const validate: RequestValidator = validate\d+;$/m);
+      // Typed, so users' tsc need not infer the exports' types from ajv's unchecked code;
+      // each in a scope of its own, since each was compiled alone and uses ajv's first names.
+      expect(validator).toMatch(/^export const validate: RequestValidator = \(\(\) => \{$/m);
+      expect(validator).toMatch(/^export const validateResponse: RequestValidator = \(\(\) => \{$/m);
+      expect(validator.match(/^\}\)\(\);$/gm)).toHaveLength(2);
       expect(validator).toContain(`import type { RequestValidator } from ${JSON.stringify(RUNTIME.runtimeImport)};`);
     },
   );
@@ -84,16 +92,17 @@ describe("emitFlowOrThrow", () => {
       "export interface DocumentsToSignDocument {",
       'export type Locale = "en" | "de" | "fr" | "pl" | "it" | "es";',
       "locale?: Locale;",
-      'client: Client<"staging">',
+      'export interface Flow {',
+      'readonly environment: "staging";',
+      "readonly version: 1;",
       "@maxLength 150",
       "@format date",
       "@default en",
       "@maxBytes 26214400",
       "@part input[documentsToSign][documents][][source]",
-      "export const flow = {",
-      "} as const;",
-      "return createSessionWith<CreateSessionResponse>(client, spec, validate, request, options);",
-      'export const spec: FlowSpec<"staging"> = JSON.parse(`{',
+      "export const flow: Flow = JSON.parse(`{",
+      "client: Client<Flow[\"environment\"]>,",
+      'export const spec: FlowSpec<Flow["environment"]> = JSON.parse(`{',
     ]) {
       expect(index).toContain(expected);
     }
@@ -132,6 +141,31 @@ describe("emitFlowOrThrow", () => {
     };
     await expect(emitFlowOrThrow(broken, RUNTIME)).rejects.toMatchObject({ code: "INVALID_SCHEMA" });
   });
+
+  test("a response schema ajv cannot compile is a typed error naming the response", async () => {
+    const broken: FlowModel = { ...amlScreening, response: str({ pattern: "([", pointer: "#/paths/x/post/responses/201" }) };
+    await expect(emitFlowOrThrow(broken, RUNTIME)).rejects.toMatchObject({
+      code: "INVALID_SCHEMA",
+      message: expect.stringContaining("the response schema cannot be compiled") as unknown,
+      context: { flow: "aml-screening", pointer: "#/paths/x/post/responses/201" },
+    });
+  });
+
+  test.each([['a"b'], ["a\\b"], ["a\nb"], ["a\u2028b"], [""]])("runtimeImport %j is refused, not written", async (runtimeImport) => {
+    await expect(emitFlowOrThrow(signing, { runtimeImport })).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      context: { flow: "signing" },
+    });
+  });
+
+  test("flows with the same schemas share one compiled validator, byte for byte", async () => {
+    const renamed: FlowModel = { ...amlScreening, name: "other", title: "Other", id: "other-id" };
+    const validator = async (model: FlowModel) => fileOf(await emitFlowOrThrow(model, RUNTIME), `${model.name}/validate.ts`);
+    const strip = (text: string) => text.split("\n").slice(1).join("\n");
+    expect(strip(await validator(renamed))).toBe(strip(await validator(amlScreening)));
+    const otherResponse: FlowModel = { ...amlScreening, response: obj([req("flowId", str())], { additionalProperties: true }) };
+    expect(strip(await validator(otherResponse))).not.toBe(strip(await validator(amlScreening)));
+  });
 });
 
 describe("escaping", () => {
@@ -145,8 +179,9 @@ describe("escaping", () => {
   test("no raw line separators and no comment closers from the text", () => {
     for (const file of files) expect(file.content).not.toMatch(/[\u2028\u2029]/);
     // The text's `*/` survives only inside string literals (the title); comments carry `*\/`.
-    const closers = index.split("\n").filter((line) => line.includes("a */ b"));
-    expect(closers.map((line) => line.trim().startsWith('"'))).toEqual([true]);
+    const { comments, strings } = tokens(index);
+    for (const comment of comments.filter((c) => c.startsWith("/*"))) expect(comment.indexOf("*/")).toBe(comment.length - 2);
+    expect(strings).toContain(odd.title);
     expect(index).toContain(" * a *\\/ b");
     expect(index).toContain("* \\@param leading at");
     expect(index).toContain("{\\@link X}");
@@ -182,7 +217,7 @@ describe("escaping", () => {
       "[key: string]: unknown;",
       "[key: string]: number | string | undefined;",
       'export type Locale = "de" | "pl";',
-      'client: Client<"live">',
+      'readonly environment: "live";',
     ]) {
       expect(index).toContain(expected);
     }
@@ -236,6 +271,40 @@ describe("escaping", () => {
   });
 });
 
+/** Comment and string-literal tokens as TypeScript's scanner reads the text (string values unescaped). */
+function tokens(text: string): { comments: string[]; strings: string[] } {
+  const scanner = ts.createScanner(ts.ScriptTarget.ES2022, false, ts.LanguageVariant.Standard, text);
+  const comments: string[] = [];
+  const strings: string[] = [];
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (kind === ts.SyntaxKind.MultiLineCommentTrivia || kind === ts.SyntaxKind.SingleLineCommentTrivia) comments.push(scanner.getTokenText());
+    if (kind === ts.SyntaxKind.StringLiteral || kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral) strings.push(scanner.getTokenValue());
+  }
+  return { comments, strings };
+}
+
+describe("text that looks like code to ts-morph's writer", () => {
+  // The writer tracks strings and comments to indent and to close comments before a
+  // declaration; a string literal ending in a backslash once made it misread the rest.
+  test.each([
+    ["a final backslash", ["a\\", "/* x", "// y", "*/"]],
+    ["backslashes and quotes", ['\\"', "\\", "'/*'", "`${/*`"]],
+  ])("%s: the module parses and keeps every value", async (_, values) => {
+    const input = obj([opt("block", obj([opt("a\\", str({ enum: values, description: "/* x" })), opt("b", str({ enum: values }))]))]);
+    const model: FlowModel = {
+      ...amlScreening,
+      title: "t\\",
+      request: obj(amlScreening.request.properties.map((p) => (p.name === "input" ? req("input", input) : p))),
+    };
+    const index = fileOf(await emitFlowOrThrow(model, RUNTIME), "aml-screening/index.ts");
+    const parsed = ts.createSourceFile("index.ts", index, ts.ScriptTarget.ES2022, true);
+    expect((parsed as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics).toEqual([]);
+    const { comments, strings } = tokens(index);
+    for (const value of [...values, "a\\", "t\\"]) expect(strings).toContain(value);
+    for (const comment of comments.filter((c) => c.startsWith("/*"))) expect(comment.indexOf("*/")).toBe(comment.length - 2);
+  });
+});
+
 describe("the generated validator", () => {
   test("accepts a valid request and reports what is wrong with an invalid one", async () => {
     const dir = makeTempDir();
@@ -259,6 +328,54 @@ describe("the generated validator", () => {
         "/metadata additionalProperties",
         "/metadata/locale enum",
       ]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  test("a format used only by bracket access (`date-time`) is imported too", async () => {
+    const dir = makeTempDir();
+    try {
+      const model: FlowModel = {
+        ...amlScreening,
+        request: obj([req("metadata", obj([req("subjectId", str())]))]),
+        response: obj([req("createdAt", str({ format: "date-time" }))], { additionalProperties: true }),
+      };
+      const files = await emitFlowOrThrow(model, { runtimeImport: runtimeImportFor(dir) });
+      expect(fileOf(files, "aml-screening/validate.ts")).toMatch(/^import \{ validatorFormats \} from /m);
+      writeFiles(dir, files);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { validateResponse } = require(`${dir}/aml-screening/validate.ts`) as { validateResponse: (data: unknown) => boolean };
+      expect(validateResponse({ createdAt: "2026-01-02T03:04:05Z" })).toBe(true);
+      expect(validateResponse({ createdAt: "yesterday" })).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  test("validateResponse checks the 201 body against the flow's response schema", async () => {
+    const dir = makeTempDir();
+    try {
+      writeFiles(dir, await emitFlowOrThrow(signing, { runtimeImport: runtimeImportFor(dir) }));
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { validateResponse } = require(`${dir}/signing/validate.ts`) as {
+        validateResponse: ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string }[] };
+      };
+      const created = {
+        flowId: signing.id,
+        environment: "staging",
+        flowVersion: 1,
+        playerUrl: "https://player.example.test/start?token=t",
+        sessionContext: { sessionId: "s-1", sessionStatus: "CREATED", createdAt: "2026-01-02T03:04:05Z" },
+        metadata: { subjectId: "subject-1", locale: "de" },
+        extra: "kept: the response is open",
+      };
+      expect(validateResponse(created)).toBe(true);
+      for (const wrong of [{ hello: "world" }, [1, 2, 3], { ...created, sessionContext: { sessionId: 7 } }]) {
+        expect(validateResponse(wrong)).toBe(false);
+      }
+      expect(validateResponse({ ...created, playerUrl: "not a url" })).toBe(false);
+      expect(validateResponse.errors?.map((e) => `${e.instancePath} ${e.keyword}`)).toEqual(["/playerUrl format"]);
     } finally {
       removeDir(dir);
     }

@@ -9,7 +9,8 @@
 import { writeFileSync } from "node:fs";
 import ts from "typescript";
 import { join } from "node:path";
-import { emitFlowOrThrow, type EmittedFile } from "../../generator/emit/emit-flow.js";
+import { emitFlowOrThrow } from "../../generator/emit/emit-flow.js";
+import type { EmittedFile } from "../../generator/emit/emitted-file.js";
 import { CodegenError, type CodegenErrorCode } from "../../generator/errors.js";
 import { buildFlowModelOrThrow } from "../../generator/model/build-flow-model.js";
 import { MAX_SCHEMA_COUNT, MAX_SCHEMA_DEPTH } from "../../generator/model/limits.js";

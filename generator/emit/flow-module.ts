@@ -1,0 +1,86 @@
+/**
+ * The statements of a flow's module (`<name>/index.ts`), in order: the
+ * template's imports, `flow` and `spec` (the flow's values as JSON), the
+ * flow's types, and the template's `createSession`. One list, printed once
+ * (module-text.ts); nothing is edited after printing.
+ */
+import {
+  StructureKind,
+  VariableDeclarationKind,
+  type ImportDeclarationStructure,
+  type StatementStructures,
+  type VariableStatementStructure,
+} from "ts-morph";
+import type { FlowModel } from "../model/types.js";
+import { docs } from "./docs.js";
+import { templateLiteral } from "./escape.js";
+import { toFlowSpec } from "./flow-spec.js";
+import { flowTypes } from "./flow-types.js";
+import { jsonText } from "./json-text.js";
+import { moduleSpecifierOrThrow } from "./module-specifier.js";
+import type { ModuleStatement } from "./module-text.js";
+import { flowModuleTemplate, TEMPLATE_RUNTIME_IMPORT } from "./template.js";
+
+export function flowModuleStatementsOrThrow(model: FlowModel, runtimeImport: string): ModuleStatement[] {
+  const template = flowModuleTemplate();
+  const runtime = moduleSpecifierOrThrow(runtimeImport, "runtimeImport", { flow: model.name });
+  const types = flowTypes(model);
+  // Type-only bindings no declaration refers to are left out (FileInput in flows without files).
+  const unused = new Set(types.usesFileInput ? [] : ["FileInput"]);
+  const imports = template.imports.map((declaration) =>
+    declaration.moduleSpecifier === TEMPLATE_RUNTIME_IMPORT ? runtimeImportOf(declaration, runtime, unused) : declaration,
+  );
+  const declarations = [flowStatement(model), specStatement(model, template.spec), ...types.declarations];
+  return [
+    ...imports,
+    ...declarations.map(afterBlankLine),
+    // Copied whole (template.ts says why); it names Flow and the request and response types, which flowTypes claims first.
+    (writer) => writer.blankLineIfLastNot().write(template.createSession),
+  ];
+}
+
+function runtimeImportOf(
+  declaration: ImportDeclarationStructure,
+  runtime: string,
+  unused: ReadonlySet<string>,
+): ImportDeclarationStructure {
+  const named = Array.isArray(declaration.namedImports) ? declaration.namedImports : [];
+  const used = named.filter((binding) => !unused.has(typeof binding === "string" ? binding : binding.name));
+  return { ...declaration, moduleSpecifier: runtime, namedImports: used };
+}
+
+function flowStatement(model: FlowModel): VariableStatementStructure {
+  const { id, version, environment, title, path } = model;
+  return {
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: docs([
+      `The flow "${model.title}" (version ${model.versionLabel}, ${model.environment}).`,
+      model.summary ?? "",
+      model.description ?? "",
+    ]),
+    // Typed by the Flow interface (flow-types.ts): literal types without relating a literal to them in users' tsc.
+    declarations: [{ name: "flow", type: "Flow", initializer: parsedJson({ id, version, environment, title, path }) }],
+  };
+}
+
+/**
+ * `spec` as JSON parsed when the module loads, not as an object literal:
+ * users' tsc would relate each literal to FlowSpec (and the multipart request
+ * tree to the recursive FieldSpec union) in every generated module, which was
+ * most of what checking one cost. The value comes from toFlowSpec, typed
+ * there; the template's annotation gives it the flow's environment.
+ */
+function specStatement(model: FlowModel, template: VariableStatementStructure): VariableStatementStructure {
+  const value = parsedJson(toFlowSpec(model));
+  return { ...template, declarations: template.declarations.map((declaration) => ({ ...declaration, initializer: value })) };
+}
+
+function parsedJson(value: unknown): string {
+  return `JSON.parse(${templateLiteral(jsonText(value))})`;
+}
+
+function afterBlankLine<T extends StatementStructures>(statement: T): T {
+  return { ...statement, leadingTrivia: (writer) => writer.blankLineIfLastNot() };
+}

@@ -1,0 +1,108 @@
+/**
+ * Generated modules are printed by ts-morph in prettier's layout, and prettier
+ * runs only when module-text.ts cannot be sure of that layout. Here prettier
+ * (format.ts, the options it would run with) must find nothing to change in
+ * any module, whichever way it was made: the samples, the awkward model,
+ * index.ts, and models with random names, texts and shapes.
+ */
+import fc from "fast-check";
+import { emitIndex } from "../../generator/emit/emit-index.js";
+import { flowModuleStatementsOrThrow } from "../../generator/emit/flow-module.js";
+import { formatTypeScript } from "../../generator/emit/format.js";
+import { flowHeader } from "../../generator/emit/header.js";
+import { inPrettierLayout, moduleText } from "../../generator/emit/module-text.js";
+import type { FlowModel, ObjectSchema, Property, Schema } from "../../generator/model/types.js";
+import { SAMPLE_MODELS, amlScreening, num, obj, opt, req, str } from "../fixtures/golden/models.js";
+import { odd } from "../fixtures/golden/odd-model.js";
+
+const RUNTIME = { runtimeImport: "../../runtime/index.js" };
+
+/** The flow's index.ts as emitFlowOrThrow writes it (its validate.ts is ajv's, never formatted). */
+function indexModule(model: FlowModel): Promise<string> {
+  return moduleText(flowHeader(model.source), flowModuleStatementsOrThrow(model, RUNTIME.runtimeImport));
+}
+
+describe("generated modules are in prettier's layout", () => {
+  test.each([...SAMPLE_MODELS, odd].map((m) => [m.name, m] as const))("%s", async (_, model) => {
+    const text = await indexModule(model);
+    expect(await formatTypeScript(text)).toBe(text);
+  });
+
+  test("the samples skip prettier", async () => {
+    for (const model of SAMPLE_MODELS) expect(inPrettierLayout(await indexModule(model))).toBe(true);
+  });
+
+  test.each([
+    ["no flows", []],
+    ["one flow", ["signing"]],
+    ["many, with collisions", ["b", "a", "9lives", "class", "document-verification", "document_verification"]],
+  ])("index.ts: %s", async (_, names) => {
+    const { content } = await emitIndex(names.map((name) => ({ name })));
+    expect(await formatTypeScript(content)).toBe(content);
+  });
+
+  test("random names, texts and shapes", async () => {
+    await fc.assert(
+      fc.asyncProperty(modelArbitrary, async (model) => {
+        const text = await indexModule(model);
+        expect(await formatTypeScript(text)).toBe(text);
+      }),
+      { numRuns: 30, seed: 13 },
+    );
+  });
+});
+
+/** Text a description may carry: anything, with the awkward pieces made likely. */
+const text = fc
+  .array(
+    fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.constantFrom("*/", "`", "${", '"', "'", "\n", "\r\n", "\u2028", "@param", "{@link", "  ", "\\", "e+5", "{ }", "ü"),
+      fc.lorem({ maxCount: 30 }),
+    ),
+    { maxLength: 8 },
+  )
+  .map((parts) => parts.join(""));
+
+const leaf: fc.Arbitrary<Schema> = fc.oneof(
+  fc.record({ description: fc.option(text, { nil: undefined }) }).map(({ description }) => str({ description })),
+  fc.array(text, { minLength: 1, maxLength: 12 }).map((values) => str({ enum: [...new Set(values)] })),
+  fc
+    .array(fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })), { minLength: 1, maxLength: 6 })
+    .map((values) => [...new Set(values)])
+    // A lone negative number keeps its parentheses as an array element (`(-1)[]`):
+    // prettier would drop them and then fail to parse what it wrote (schema-types.ts).
+    .filter((values) => values.length > 1 || (values[0] ?? 0) >= 0)
+    .map((values) => num({ enum: values })),
+  fc.constant(num({ integer: true, minimum: 1e21 })),
+);
+
+const properties = (schema: fc.Arbitrary<Schema>): fc.Arbitrary<Property[]> =>
+  fc.uniqueArray(fc.tuple(text, fc.boolean(), schema), { selector: ([name]) => name, maxLength: 6 }).map((entries) =>
+    entries.map(([name, required, child]) => (required ? req(name, child) : opt(name, child))),
+  );
+
+const objectOf = (schema: fc.Arbitrary<Schema>): fc.Arbitrary<ObjectSchema> =>
+  fc
+    .record({ properties: properties(schema), extra: fc.constantFrom<boolean | "schema">(false, true, "schema"), nullable: fc.boolean() })
+    .map(({ properties: members, extra, nullable }) =>
+      obj(members, { nullable, additionalProperties: extra === "schema" ? str() : extra }),
+    );
+
+const block: fc.Arbitrary<Schema> = fc.oneof(
+  objectOf(fc.oneof(leaf, objectOf(leaf))),
+  leaf.map((items): Schema => ({ kind: "array", pointer: "#", nullable: false, items })),
+);
+
+const modelArbitrary: fc.Arbitrary<FlowModel> = fc
+  .record({
+    title: text,
+    description: fc.option(text, { nil: undefined }),
+    summary: fc.option(text, { nil: undefined }),
+    blocks: fc.uniqueArray(fc.tuple(text, block), { selector: ([name]) => name, maxLength: 4 }),
+  })
+  .map(({ title, description, summary, blocks }) => {
+    const input = obj(blocks.map(([name, schema]) => opt(name, schema)));
+    const request = obj(amlScreening.request.properties.map((p) => (p.name === "input" ? req("input", input) : p)));
+    return { ...amlScreening, title, description, summary, request };
+  });
