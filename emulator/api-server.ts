@@ -63,5 +63,3 @@ function decodeSegmentOrThrow(segment: string, path: string): string {
     throw notFound(`malformed path: ${path}`);
   }
 }
-
-export type { ServerResponse };

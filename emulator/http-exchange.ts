@@ -20,7 +20,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, error: ApiError, options: { readonly closeConnection?: boolean } = {}): void {
+function sendError(res: ServerResponse, error: ApiError, options: { readonly closeConnection?: boolean } = {}): void {
   sendJson(res, error.status, error.toBody(), {
     ...error.extra.headers,
     ...(options.closeConnection ? { connection: "close" } : {}),

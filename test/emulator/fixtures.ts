@@ -20,23 +20,23 @@ import type { RunningEmulator } from "../../emulator/index.js";
 
 const base = { pointer: "#", nullable: false } as const;
 
-export const str = (part?: PartName, extra: Partial<StringSchema> = {}): StringSchema => ({
+const str = (part?: PartName, extra: Partial<StringSchema> = {}): StringSchema => ({
   ...base,
   kind: "string",
   ...(part ? { part } : {}),
   ...extra,
 });
-export const file = (part: PartName, maxBytes: number, mediaTypes: readonly string[] = []): FileSchema => ({
+const file = (part: PartName, maxBytes: number, mediaTypes: readonly string[] = []): FileSchema => ({
   ...base,
   kind: "file",
   part,
   maxBytes,
   mediaTypes,
 });
-export const num = (part: PartName, integer = false): NumberSchema => ({ ...base, kind: "number", integer, part });
-export const bool = (part: PartName): Schema => ({ ...base, kind: "boolean", part });
-export const arr = (items: Schema): ArraySchema => ({ ...base, kind: "array", items });
-export const obj = (properties: readonly [string, Schema, boolean?][]): ObjectSchema => ({
+const num = (part: PartName, integer = false): NumberSchema => ({ ...base, kind: "number", integer, part });
+const bool = (part: PartName): Schema => ({ ...base, kind: "boolean", part });
+const arr = (items: Schema): ArraySchema => ({ ...base, kind: "array", items });
+const obj = (properties: readonly [string, Schema, boolean?][]): ObjectSchema => ({
   ...base,
   kind: "object",
   properties: properties.map(([name, schema, required]): Property => ({ name, schema, required: required ?? false })),
@@ -100,7 +100,7 @@ export const aml = flow(
 );
 
 /** Multipart, live, JPEG/PNG images, locales en and de. */
-export const docs = flow(
+const docs = flow(
   "docs",
   DOCS_ID,
   "live",

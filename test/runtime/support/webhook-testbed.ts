@@ -20,7 +20,7 @@ import { startEmulatedSessions, type EmulatedSessions } from "./emulated-session
 export const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
 export const WRONG_SECRET = `whsec_${randomBytes(24).toString("base64")}`;
 
-export interface Receiver {
+interface Receiver {
   readonly url: string;
   readonly handler: WebhookHandler;
   readonly handled: SessionEnded[];
