@@ -60,7 +60,8 @@ export function pathOf(req: IncomingMessage): string {
 }
 
 export function mediaTypeOf(req: IncomingMessage): string {
-  return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const [mediaType = ""] = (req.headers["content-type"] ?? "").split(";", 1);
+  return mediaType.trim().toLowerCase();
 }
 
 /** Reads a small body whole, refusing more than `maxBytes` while reading. */
@@ -78,8 +79,12 @@ export function readSmallBodyOrThrow(req: IncomingMessage, maxBytes: number): Pr
       reject(new ApiError(413, "REQUEST_TOO_LARGE", `request body is larger than ${maxBytes} bytes`));
     };
     req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks)));
-    req.once("error", () => reject(new ApiError(400, "MALFORMED_BODY", "the request body was aborted before it ended")));
+    req.once("end", () => {
+      resolve(Buffer.concat(chunks));
+    });
+    req.once("error", () => {
+      reject(new ApiError(400, "MALFORMED_BODY", "the request body was aborted before it ended"));
+    });
   });
 }
 
