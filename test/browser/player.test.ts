@@ -175,7 +175,7 @@ describe("pages that are not the step", () => {
     const step = await call(`${emulator.baseUrl}/api/v1/staging/sessions/${created.sessionId}/step`, { headers: bearer(staging) });
     await call(`${emulator.baseUrl}/api/v1/staging/sessions/${created.sessionId}/actions`, {
       method: "POST",
-      headers: bearer(staging, { "content-type": "application/json", "x-ticket-id": step.json.ticketId }),
+      headers: bearer(staging, { "content-type": "application/json", "x-ticket-id": step.json.ticketId! }),
       body: JSON.stringify({ type: "VALIDATE_OTP", code: "123456" }),
     });
     const { page } = await open(created.playerUrl);

@@ -17,6 +17,7 @@ import type {
 } from "../../generator/model/types.js";
 import { SERVICE_LOCALES, type Locale } from "../../runtime/index.js";
 import type { RunningEmulator } from "../../emulator/index.js";
+import { parseAnswerBody, type AnswerBody } from "../support/answer-body.js";
 
 const base = { pointer: "#", nullable: false } as const;
 
@@ -158,7 +159,7 @@ export const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 
 export interface Answer {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
-  readonly json: any;
+  readonly json: AnswerBody;
   readonly text: string;
 }
 
@@ -171,13 +172,7 @@ export async function call(url: string, init: { method?: string; headers?: Recor
     body: init.body as never,
   });
   const text = await response.body.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.statusCode, headers: response.headers, json, text };
+  return { status: response.statusCode, headers: response.headers, json: parseAnswerBody(text), text };
 }
 
 export async function tokenFor(emulator: RunningEmulator, environment: "staging" | "live"): Promise<string> {
@@ -188,7 +183,7 @@ export async function tokenFor(emulator: RunningEmulator, environment: "staging"
     body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }).toString(),
   });
   if (answer.status !== 200) throw new Error(`token request failed: ${answer.status} ${answer.text}`);
-  return answer.json.access_token as string;
+  return answer.json.access_token;
 }
 
 export function bearer(token: string, extra: Record<string, string> = {}): Record<string, string> {

@@ -65,7 +65,7 @@ describe("the player and the API share one session", () => {
     const { sessionId, playerUrl } = await createPlayerSession(emulator, staging);
     for (let i = 0; i < 2; i++) {
       const step = await api(`/staging/sessions/${sessionId}/step`);
-      expect((await act(sessionId, step.json.ticketId, { type: "VALIDATE_OTP", code: "000000" })).json.result).toBe("CODE_REJECTED");
+      expect((await act(sessionId, step.json.ticketId!, { type: "VALIDATE_OTP", code: "000000" })).json.result).toBe("CODE_REJECTED");
     }
     const page = await openPage(playerUrl);
     expect([stateOf(page.text), attemptsOf(page.text)]).toEqual(["step", "1"]);
@@ -95,7 +95,7 @@ describe("the player and the API share one session", () => {
     }
     const step = await api(`/staging/sessions/${sessionId}/step`);
     expect(step.json.ticketId).toBe(ticketOf((await openPage(playerUrl)).text));
-    const last = await act(sessionId, step.json.ticketId, { type: "VALIDATE_OTP", code: "000000" });
+    const last = await act(sessionId, step.json.ticketId!, { type: "VALIDATE_OTP", code: "000000" });
     expect(last.json).toMatchObject({ result: "CODE_REJECTED", attemptsLeft: 0, step: { stepType: "END" } });
 
     const ended = await openPage(playerUrl);
@@ -106,10 +106,10 @@ describe("the player and the API share one session", () => {
     const late = await call(`${emulator.baseUrl}/player/${sessionId}`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ token: new URL(playerUrl).searchParams.get("token")!, ticket: step.json.ticketId, action: "accept" }).toString(),
+      body: new URLSearchParams({ token: new URL(playerUrl).searchParams.get("token")!, ticket: step.json.ticketId!, action: "accept" }).toString(),
     });
     expect(late.headers.location).toMatch(/&notice=not-ready$/);
-    expect((await api(`/staging/sessions/${sessionId}`)).json.outcome.decision).toBe("REJECTED");
+    expect((await api(`/staging/sessions/${sessionId}`)).json.outcome!.decision).toBe("REJECTED");
   });
 
   test("a page whose ticket the API has since used is stale: nothing applied, no wrong code counted", async () => {
@@ -137,7 +137,7 @@ describe("the player and the API share one session", () => {
     expect((await postForm(playerUrl, { action: "resend-otp" })).headers.location).toMatch(/&notice=code-sent$/);
     expect(ticketOf((await openPage(playerUrl)).text)).not.toBe(before);
     expect((await postForm(playerUrl, { action: "validate-otp", code: "123456" })).headers.location).toMatch(/&notice=done$/);
-    expect((await api(`/staging/sessions/${sessionId}`)).json.outcome.decision).toBe("ACCEPTED");
+    expect((await api(`/staging/sessions/${sessionId}`)).json.outcome!.decision).toBe("ACCEPTED");
   });
 
   test.each([

@@ -108,7 +108,7 @@ describe("webhooks, signed (Standard Webhooks)", () => {
     };
     expect(verified).toEqual(expected);
     const session = await call(`${emulator.baseUrl}/api/v1/staging/sessions/${sessionId}`, { headers: bearer(token) });
-    expect(session.json.outcome.decidedAt).toBe(expected.timestamp);
+    expect(session.json.outcome!.decidedAt).toBe(expected.timestamp);
     // A body altered in transit fails verification.
     expect(() => new Webhook(SECRET).verify(delivery.raw.replace("ACCEPTED", "REJECTED"), delivery.headers as Record<string, string>)).toThrow();
   });

@@ -15,6 +15,7 @@ import {
   type WebhookHandler,
   type WebhookHandlerOptions,
 } from "../../../runtime/index.js";
+import type { AnswerBody } from "../../support/answer-body.js";
 import { startEmulatedSessions, type EmulatedSessions } from "./emulated-sessions.js";
 
 export const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
@@ -105,5 +106,6 @@ export function signed(body: string, options: { id?: string; secret?: string; at
 export async function deliver(url: string, body: string | Buffer, headers: Record<string, string>, method = "POST") {
   const response = await request(url, { method: method as "POST", headers, body: method === "GET" ? undefined : body });
   const text = await response.body.text();
-  return { status: response.statusCode, json: text ? JSON.parse(text) : undefined, headers: response.headers };
+  // The handler answers JSON or nothing: a body that is not JSON throws here and fails the test.
+  return { status: response.statusCode, json: (text ? JSON.parse(text) : undefined) as AnswerBody, headers: response.headers };
 }
