@@ -31,7 +31,7 @@ describe("maxSessions", () => {
   test("past the cap, the session that ended longest ago goes first, then the oldest; an evicted session's files are deleted", async () => {
     const withFile = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, { method: "POST", headers: bearer(token), body: signingForm(1) });
     expect(withFile.status).toBe(201);
-    const oldest = withFile.json.sessionContext.sessionId as string;
+    const oldest = withFile.json.sessionContext.sessionId;
     const blocks = await api(`/staging/sessions/${oldest}/datablocks`);
     const vaultEntryId = blocks.json.dataBlocks.documentsToSign.documents[0]!.source.vaultEntryId;
     const stored = storedFile(vaultEntryId);

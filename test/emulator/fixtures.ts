@@ -175,7 +175,10 @@ export async function call(url: string, init: { method?: string; headers?: Recor
   return { status: response.statusCode, headers: response.headers, json: parseAnswerBody(text), text };
 }
 
-export async function tokenFor(emulator: RunningEmulator, environment: "staging" | "live"): Promise<string> {
+/** The JSON line `flowsmith emulator` prints on stdout when it is ready. */
+export type ReadyLine = Pick<RunningEmulator, "baseUrl" | "authUrl" | "clients">;
+
+export async function tokenFor(emulator: Pick<RunningEmulator, "authUrl" | "clients">, environment: "staging" | "live"): Promise<string> {
   const { clientId, clientSecret } = emulator.clients[environment];
   const answer = await call(`${emulator.authUrl}/oidc/token`, {
     method: "POST",

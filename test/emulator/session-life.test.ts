@@ -1,7 +1,7 @@
+import { expect } from "@jest/globals";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { ALL_FLOWS, AML_ID, SIGNING_ID, bearer, call, signingForm, tokenFor, type Answer } from "./fixtures.js";
 import { ManualClock } from "./manual-clock.js";
-import type { FormData } from "undici";
 
 const CREATED_MS = 150;
 const STEP_MS = 100;
@@ -26,7 +26,7 @@ async function createAmlSession(subjectId = "cust-1"): Promise<string> {
     body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } }, metadata: { subjectId } }),
   });
   expect(answer.status).toBe(201);
-  return answer.json.sessionContext.sessionId as string;
+  return answer.json.sessionContext.sessionId;
 }
 
 /** Moves the clock past CREATED, START and the step without a ticket: the step then waits with one. */
@@ -156,7 +156,7 @@ describe("data blocks and files", () => {
     const form = signingForm(0);
     form.append("input[documentsToSign][documents][][templateId]", "contract");
     form.append("input[documentsToSign][documents][][source]", new Blob([Buffer.from("%PDF-1.7 hello")], { type: "application/pdf" }), "contract.pdf");
-    const created = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, { method: "POST", headers: bearer(staging), body: form as FormData });
+    const created = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, { method: "POST", headers: bearer(staging), body: form });
     expect(created.status).toBe(201);
     const sessionId = created.json.sessionContext.sessionId;
     const blocks = await api(`/staging/sessions/${sessionId}/datablocks`);

@@ -32,12 +32,13 @@ interface Receiver {
 export type FrameworkRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
 
 export interface WebhookTestbed {
+  // Properties, not methods: tests take them out of the testbed (`const { receiver } = ...`).
   /** The emulated API (after beforeAll). */
-  sessions(): EmulatedSessions;
+  readonly sessions: () => EmulatedSessions;
   /** A node:http server running a handler on the emulator's client; `before` stands for a framework that reads the body first. */
-  receiver(options?: Partial<WebhookHandlerOptions>, before?: (req: FrameworkRequest) => Promise<void>): Promise<Receiver>;
+  readonly receiver: (options?: Partial<WebhookHandlerOptions>, before?: (req: FrameworkRequest) => Promise<void>) => Promise<Receiver>;
   /** A session ended through the API with this decision. */
-  endedSession(decision: "ACCEPTED" | "REJECTED", subjectId?: string): Promise<string>;
+  readonly endedSession: (decision: "ACCEPTED" | "REJECTED", subjectId?: string) => Promise<string>;
 }
 
 export function useWebhookTestbed(): WebhookTestbed {
@@ -64,10 +65,11 @@ export function useWebhookTestbed(): WebhookTestbed {
       outcomePollIntervalMs: 10,
       ...options,
     });
-    const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
       await before?.(req);
       await handler(req, res);
-    });
+    };
+    const server = createServer((req, res) => void serve(req, res));
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, handler, handled, errors };
