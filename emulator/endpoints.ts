@@ -26,7 +26,7 @@ export interface Services {
 }
 
 /** What the API server hands every endpoint once its pattern matched: the path's captured segments, decoded, in order. */
-export interface RoutedRequest {
+interface RoutedRequest {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
   readonly segments: readonly string[];
@@ -51,7 +51,7 @@ export interface EndpointContext<Name extends string> {
 }
 
 /** A bearer-token endpoint also knows the token's environment (equal to the path's). */
-export interface ApiContext<Name extends string> extends EndpointContext<Name> {
+interface ApiContext<Name extends string> extends EndpointContext<Name> {
   readonly environment: Environment;
 }
 

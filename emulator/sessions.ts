@@ -38,7 +38,7 @@ export interface Session {
   outcome: Outcome | undefined;
 }
 
-export interface Outcome {
+interface Outcome {
   readonly decision: Decision;
   readonly decidedAt: Date;
 }
