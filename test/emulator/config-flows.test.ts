@@ -117,6 +117,22 @@ describe("flowsmith emulator (CLI)", () => {
     expect(stderr.text).toBe("");
   });
 
+  test("FLOWSMITH_WEBHOOK_SECRET is read when --webhook-secret is not given; a malformed one is a usage error naming the variable, not its value", async () => {
+    const stdout = capture();
+    const stderr = capture();
+    const env = { FLOWSMITH_WEBHOOK_SECRET: "whsec_not base64 hunter2" };
+    expect(await runEmulatorCli(["--config", "codegen.config.json"], { stdout, stderr, stopped: Promise.resolve(), env })).toBe(2);
+    expect(stderr.text).toContain("FLOWSMITH_WEBHOOK_SECRET must be a Standard Webhooks secret");
+    expect(stderr.text).not.toContain("hunter2");
+    expect(stdout.text).toBe("");
+    // The flag wins over the variable: the same bad variable is not read.
+    const flagged = capture();
+    const flaggedErrors = capture();
+    const args = ["--config", "codegen.config.json", "--webhook-secret", "whsec_c2VjcmV0LWZvci10ZXN0cw=="];
+    expect(await runEmulatorCli(args, { stdout: flagged, stderr: flaggedErrors, stopped: Promise.resolve(), env })).toBe(0);
+    expect(flaggedErrors.text).toBe("");
+  });
+
   test.each([
     [["--api-port", "abc"], 2, "--api-port must be a whole number"],
     [["--nope"], 2, "Unknown option"],
