@@ -20,6 +20,10 @@ export default tseslint.config(
       // A number in a template prints as expected; what the rule is for (objects, undefined,
       // null, never) stays an error. This is the rule's own default outside strictTypeChecked.
       "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true }],
+      // Rejecting with a caught value (typed unknown) passes it on as it is, as `throw error`
+      // in a catch does; only-throw-error allows that by default, and so does this rule here.
+      // Rejecting with a string or an object literal stays an error.
+      "@typescript-eslint/prefer-promise-reject-errors": ["error", { allowThrowingUnknown: true }],
     },
   },
   {
