@@ -255,7 +255,7 @@ describe("escaping", () => {
       ];
       const paths = writeFiles(dir, emitted);
       expect(typeCheck(paths)).toEqual([]);
-      const generated = jest.requireActual(`${dir}/index.ts`) as { oddFlow: { flow: Record<string, unknown> } };
+      const generated = jest.requireActual<{ oddFlow: { flow: Record<string, unknown> } }>(`${dir}/index.ts`);
       expect(generated.oddFlow.flow).toEqual({
         id: odd.id,
         version: odd.version,
@@ -309,9 +309,9 @@ describe("the generated validator", () => {
     const dir = makeTempDir();
     try {
       writeFiles(dir, await emitFlowOrThrow(signing, { runtimeImport: runtimeImportFor(dir) }));
-      const { validate } = jest.requireActual(`${dir}/signing/validate.ts`) as {
+      const { validate } = jest.requireActual<{
         validate: ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string }[] };
-      };
+      }>(`${dir}/signing/validate.ts`);
       const valid = {
         input: {
           basicIdentity: { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" },
@@ -342,7 +342,7 @@ describe("the generated validator", () => {
       const files = await emitFlowOrThrow(model, { runtimeImport: runtimeImportFor(dir) });
       expect(fileOf(files, "aml-screening/validate.ts")).toMatch(/^import \{ validatorFormats \} from /m);
       writeFiles(dir, files);
-      const { validateResponse } = jest.requireActual(`${dir}/aml-screening/validate.ts`) as { validateResponse: (data: unknown) => boolean };
+      const { validateResponse } = jest.requireActual<{ validateResponse: (data: unknown) => boolean }>(`${dir}/aml-screening/validate.ts`);
       expect(validateResponse({ createdAt: "2026-01-02T03:04:05Z" })).toBe(true);
       expect(validateResponse({ createdAt: "yesterday" })).toBe(false);
     } finally {
@@ -354,9 +354,9 @@ describe("the generated validator", () => {
     const dir = makeTempDir();
     try {
       writeFiles(dir, await emitFlowOrThrow(signing, { runtimeImport: runtimeImportFor(dir) }));
-      const { validateResponse } = jest.requireActual(`${dir}/signing/validate.ts`) as {
+      const { validateResponse } = jest.requireActual<{
         validateResponse: ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string }[] };
-      };
+      }>(`${dir}/signing/validate.ts`);
       const created = {
         flowId: signing.id,
         environment: "staging",
