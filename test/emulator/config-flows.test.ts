@@ -1,3 +1,4 @@
+import { expect } from "@jest/globals";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -5,7 +6,7 @@ import path from "node:path";
 import { FormData } from "undici";
 import { runEmulatorCli } from "../../emulator/cli.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { JPEG, aml, bearer, call, sleep, tokenFor } from "./fixtures.js";
+import { JPEG, aml, bearer, call, sleep, tokenFor, type ReadyLine } from "./fixtures.js";
 
 const SIGNING_ID = "6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13";
 const DOCS_ID = "2d8e4b17-90af-4c3e-b6d2-5e7f1a0c9b34";
@@ -100,7 +101,7 @@ describe("flowsmith emulator (CLI)", () => {
       { stdout, stderr, stopped },
     );
     for (let i = 0; i < 500 && !stdout.text.includes("\n"); i++) await sleep(10);
-    const ready = JSON.parse(stdout.text);
+    const ready = JSON.parse(stdout.text) as ReadyLine;
     expect(ready).toEqual({
       baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
       authUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
@@ -109,7 +110,7 @@ describe("flowsmith emulator (CLI)", () => {
     expect(ready.baseUrl).not.toBe(ready.authUrl);
     expect(stdout.text.split("\n")).toHaveLength(2);
     expect(stdout.text).not.toContain("whsec_");
-    const token = await tokenFor({ ...ready, close: async () => undefined }, "live");
+    const token = await tokenFor(ready, "live");
     expect((await call(`${ready.baseUrl}/api/v1/flows/live`, { headers: bearer(token) })).json.flows).toEqual([expect.objectContaining({ id: DOCS_ID })]);
     stop();
     expect(await exit).toBe(0);
