@@ -54,7 +54,9 @@ class Receiver {
   /** Closes at once: a connection the emulator left open would hold server.close() for seconds. */
   close(): Promise<void> {
     return new Promise((resolve) => {
-      this.server.close(() => resolve());
+      this.server.close(() => {
+        resolve();
+      });
       this.server.closeAllConnections();
     });
   }
