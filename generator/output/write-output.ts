@@ -103,11 +103,20 @@ async function stageOrThrow(plan: OutputPlan, kept: readonly KeptFile[], outputD
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   let staged = 0;
-  for (const [file, content] of plan.files) {
-    if (file === MANIFEST_FILE) continue;
-    await writeInto(path.join(staging, file), content);
+  const files = [...plan.files].filter(([file]) => file !== MANIFEST_FILE);
+  // The folders first, then every file at once: written one after another, the
+  // thread waited on the disk for each (a tenth of a cold run of 100 flows).
+  for (const dir of new Set(files.map(([file]) => path.dirname(path.join(staging, file))))) await mkdir(dir, { recursive: true });
+  const [first, ...rest] = files;
+  if (first) {
+    await writeFile(path.join(staging, first[0]), first[1]);
     if ((staged += 1) === 1) crashPoint("staging-partial");
   }
+  // Settled, not Promise.all: on a failure the caller removes the staging folder, which no write may outlive.
+  const written = await Promise.allSettled(rest.map(([file, content]) => writeFile(path.join(staging, file), content)));
+  const failed = written.find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+  staged += rest.length;
   for (const file of [...plan.keep, ...kept.map((entry) => entry.path)]) {
     await copyEntryOrThrow(path.join(outputDir, file), path.join(staging, file));
     if ((staged += 1) === 1) crashPoint("staging-partial");
@@ -129,9 +138,4 @@ async function copyEntryOrThrow(from: string, to: string): Promise<void> {
     await copyFile(from, to);
     await chmod(to, stat.mode);
   } else throw new Error(`${from} is not a file, link or folder, so it cannot be carried over; move it out of outputDir`);
-}
-
-async function writeInto(file: string, content: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
 }
