@@ -1,10 +1,13 @@
 /**
  * YAML (and JSON, which the yaml package reads as YAML 1.2) into plain values,
  * keeping the parsed Document so a JSON pointer can be mapped back to a line.
+ * Most documents are read by plain-yaml.ts instead, faster, with the same
+ * values; the Document is then made only when a message needs a line.
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import { CodegenError } from "../errors.js";
 import { appendPointer, pointerKeys } from "./json-pointer.js";
+import { plainYamlOrUndefined } from "./plain-yaml.js";
 import { valueText } from "./value-text.js";
 
 export interface ParsedYaml {
@@ -15,6 +18,20 @@ export interface ParsedYaml {
 }
 
 export function parseYamlOrThrow(text: string, file: string): ParsedYaml {
+  const plain = plainYamlOrUndefined(text);
+  if (!plain) return parseWithPositionsOrThrow(text, file);
+  // Lines and source text are for messages: only then is the document read again, with positions.
+  let withPositions: ParsedYaml | undefined;
+  const positions = () => (withPositions ??= parseWithPositionsOrThrow(text, file));
+  return {
+    document: plain.value,
+    lineOfOrUndefined: (pointer) => positions().lineOfOrUndefined(pointer),
+    scalarTextOrUndefined: (pointer) => positions().scalarTextOrUndefined(pointer),
+  };
+}
+
+/** The yaml package: slower, and it knows where each value is. */
+function parseWithPositionsOrThrow(text: string, file: string): ParsedYaml {
   const lineCounter = new LineCounter();
   const parsed = parseOrThrow(text, file, lineCounter);
   const lineOfOrUndefined = (pointer: string): number | undefined => {
