@@ -7,6 +7,7 @@
  * a planned path taken by one of them stops the write before it starts.
  */
 import { chmod, copyFile, lstat, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { CodegenError } from "../errors.js";
 import { crashPoint } from "./crash-points.js";
@@ -103,20 +104,16 @@ async function stageOrThrow(plan: OutputPlan, kept: readonly KeptFile[], outputD
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   let staged = 0;
-  const files = [...plan.files].filter(([file]) => file !== MANIFEST_FILE);
-  // The folders first, then every file at once: written one after another, the
-  // thread waited on the disk for each (a tenth of a cold run of 100 flows).
-  for (const dir of new Set(files.map(([file]) => path.dirname(path.join(staging, file))))) await mkdir(dir, { recursive: true });
-  const [first, ...rest] = files;
-  if (first) {
-    await writeFile(path.join(staging, first[0]), first[1]);
+  // Synchronously: some 300 small files, each awaited in turn, left the thread
+  // waiting on the disk for a tenth of a cold run of 100 flows, and at once
+  // (a promise each) they still took twice as long as writing them in a loop.
+  for (const [file, content] of plan.files) {
+    if (file === MANIFEST_FILE) continue;
+    const target = path.join(staging, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
     if ((staged += 1) === 1) crashPoint("staging-partial");
   }
-  // Settled, not Promise.all: on a failure the caller removes the staging folder, which no write may outlive.
-  const written = await Promise.allSettled(rest.map(([file, content]) => writeFile(path.join(staging, file), content)));
-  const failed = written.find((result) => result.status === "rejected");
-  if (failed) throw failed.reason;
-  staged += rest.length;
   for (const file of [...plan.keep, ...kept.map((entry) => entry.path)]) {
     await copyEntryOrThrow(path.join(outputDir, file), path.join(staging, file));
     if ((staged += 1) === 1) crashPoint("staging-partial");
