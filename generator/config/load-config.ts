@@ -11,7 +11,8 @@ import Ajv, { type ErrorObject } from "ajv";
 import { pointerTokens } from "@flowsmith/runtime/json";
 import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime/service-limits";
 import { CodegenError } from "../errors.js";
-import { parseYamlOrThrow, type ParsedYaml } from "../read/yaml-source.js";
+import type { ParsedYaml } from "../read/yaml-document.js";
+import { parseYamlOrThrow } from "../read/yaml-source.js";
 import configSchema from "../../codegen.config.schema.json";
 import {
   CONFIG_DEFAULTS,
