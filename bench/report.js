@@ -81,4 +81,4 @@ function markdownReport({ rows, details, command, settings, elapsedMs }) {
   ].join("\n");
 }
 
-module.exports = { printTable, markdownReport, formatRatio };
+module.exports = { printTable, markdownReport };

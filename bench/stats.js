@@ -31,4 +31,4 @@ function rotated(items, round) {
   return [...items.slice(shift), ...items.slice(0, shift)];
 }
 
-module.exports = { median, ratio, nowMs, timeMs, rotated };
+module.exports = { median, ratio, nowMs, rotated };

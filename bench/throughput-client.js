@@ -6,15 +6,31 @@
  * parsed once), and openapi-fetch, each with the flow's request validation
  * on and off. The stub server runs in its own process (forked from here, so
  * its CPU can be sampled per phase). Prints one JSON report line.
+ *
+ * On a small shared machine the load from other work changes from one second
+ * to the next, and a tool's rate moved by 2x between runs. So the tools take
+ * short turns (slots), each flowsmith phase right beside its undici baseline
+ * (either first, in turn), and each comparison is the median over rounds of
+ * the ratio within a round: tools compared under the same load. Besides
+ * requests per second, each slot records the client's own CPU time per
+ * request (process.cpuUsage), which waiting on the server or on other
+ * processes does not inflate.
  * Usage: node bench/throughput-client.js '<json settings>'
  */
 const undici = require("undici");
 const { createUndiciSender } = require("./undici-baseline.js");
 const { startStubServer } = require("./stub-server-handle.js");
 const { loadFlowsmith, loadRequestValidator, USER_AGENT } = require("./flowsmith-side.js");
-const { median, nowMs, rotated } = require("./stats.js");
+const { median, nowMs } = require("./stats.js");
 
 const CONCURRENCY = 16;
+
+/** Phases that run side by side in each round: flowsmith, its undici baseline, openapi-fetch. */
+const GROUPS = ["off", "on"].map((validation) => [
+  `flowsmith, validation ${validation}`,
+  `undici, validation ${validation}`,
+  `openapi-fetch, validation ${validation}`,
+]);
 
 main(JSON.parse(process.argv[2])).catch((error) => {
   process.stderr.write(`throughput-client: ${error.stack ?? error}\n`);
@@ -25,28 +41,61 @@ async function main(settings) {
   const server = await startStubServer();
   try {
     const { tools, close } = await prepareTools(settings, server);
-    const phases = Object.keys(tools);
-    const rates = Object.fromEntries(phases.map((phase) => [phase, []]));
-    const serverCpu = Object.fromEntries(phases.map((phase) => [phase, []]));
+    const phases = GROUPS.flat().filter((phase) => tools[phase]);
+    const slots = Object.fromEntries(phases.map((phase) => [phase, []]));
     for (const phase of phases) await measure(tools[phase], settings.warmupMs);
     for (let round = 0; round < settings.rounds; round += 1) {
-      // Rotating alone keeps the cyclic order, so each tool would always follow the same neighbour
-      // (undici after flowsmith, one of them after the slow openapi-fetch); every other round runs backwards.
-      const order = round % 2 === 0 ? phases : [...phases].reverse();
-      for (const phase of rotated(order, Math.floor(round / 2))) {
+      for (const phase of orderOfRound(round).filter((name) => tools[name])) {
         await server.reset();
-        const { completed, elapsedMs } = await measure(tools[phase], settings.durationMs);
+        const slot = await measure(tools[phase], settings.durationMs);
         const stats = await server.stats();
-        rates[phase].push(completed / (elapsedMs / 1000));
-        serverCpu[phase].push(stats.cpuShare);
+        slots[phase].push({ ...slot, serverCpuShare: stats.cpuShare });
       }
     }
-    const summary = (table) => Object.fromEntries(phases.map((phase) => [phase, median(table[phase])]));
-    process.stdout.write(`${JSON.stringify({ rates: summary(rates), serverCpuShare: summary(serverCpu) })}\n`);
+    process.stdout.write(`${JSON.stringify(summarize(phases, slots))}\n`);
     await close();
   } finally {
     await server.close();
   }
+}
+
+/**
+ * The groups swap places every round and the phases in a group turn round
+ * every other round: flowsmith and its baseline stay neighbours, and each
+ * goes first as often as the other.
+ */
+function orderOfRound(round) {
+  const groups = round % 2 === 0 ? GROUPS : [...GROUPS].reverse();
+  const backwards = Math.floor(round / 2) % 2 === 1;
+  return groups.flatMap((group) => (backwards ? [...group].reverse() : group));
+}
+
+/** Medians per phase, and for each pair the median (and quartiles) of the within-round ratios. */
+function summarize(phases, slots) {
+  const perPhase = (pick) => Object.fromEntries(phases.map((phase) => [phase, median(slots[phase].map(pick))]));
+  const paired = {};
+  for (const phase of phases.filter((name) => name.startsWith("flowsmith"))) {
+    for (const other of phases.filter((name) => !name.startsWith("flowsmith") && name.endsWith(phase.split(",")[1]))) {
+      const rounds = slots[phase].map((slot, round) => ({ mine: slot, theirs: slots[other][round] }));
+      paired[`${phase} / ${other}`] = {
+        // Higher is better for flowsmith in both: its rate over theirs, their CPU per request over its.
+        rate: spread(rounds.map(({ mine, theirs }) => mine.rate / theirs.rate)),
+        cpu: spread(rounds.map(({ mine, theirs }) => theirs.cpuMicros / mine.cpuMicros)),
+      };
+    }
+  }
+  return {
+    rates: perPhase((slot) => slot.rate),
+    cpuMicrosPerRequest: perPhase((slot) => slot.cpuMicros),
+    serverCpuShare: perPhase((slot) => slot.serverCpuShare),
+    paired,
+  };
+}
+
+function spread(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (fraction) => sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
+  return { median: median(values), p25: at(0.25), p75: at(0.75) };
 }
 
 /** Each tool is a function that creates one session and throws unless it got a 201; close() ends flowsmith's client. */
@@ -92,8 +141,9 @@ async function fetchToken(authUrl) {
   return (await response.body.json()).access_token;
 }
 
-/** Keeps CONCURRENCY calls in flight for durationMs; returns how many completed, and in how long. */
+/** Keeps CONCURRENCY calls in flight for durationMs: requests per second, and this process's CPU time per request. */
 async function measure(call, durationMs) {
+  const cpuBefore = process.cpuUsage();
   const start = nowMs();
   const deadline = start + durationMs;
   let completed = 0;
@@ -104,5 +154,7 @@ async function measure(call, durationMs) {
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return { completed, elapsedMs: nowMs() - start };
+  const elapsedMs = nowMs() - start;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { rate: completed / (elapsedMs / 1000), cpuMicros: (cpu.user + cpu.system) / completed };
 }

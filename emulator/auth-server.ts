@@ -34,7 +34,10 @@ async function issueToken(req: IncomingMessage, res: ServerResponse, options: Re
   try {
     form = new URLSearchParams((await readSmallBodyOrThrow(req, MAX_FORM_BYTES)).toString("utf8"));
   } catch (error) {
-    if (error instanceof ApiError && error.status === 413) return rejectUpload(req, res, error);
+    if (error instanceof ApiError && error.status === 413) {
+      rejectUpload(req, res, error);
+      return;
+    }
     throw error;
   }
   const grantType = form.get("grant_type");
@@ -61,8 +64,8 @@ function credentialsOfOrThrow(authorization: string | undefined, form: URLSearch
 }
 
 function basicCredentialsOrThrow(authorization: string): Credentials {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
-  const decoded = match ? Buffer.from(match[1]!, "base64").toString("utf8") : "";
+  const encoded = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization)?.[1];
+  const decoded = encoded === undefined ? "" : Buffer.from(encoded, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon === -1) throw invalidClient("the Authorization header must be Basic base64(client_id:client_secret)");
   // RFC 6749 2.3.1: both halves are form-encoded before base64.

@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorOptions } from "./index.js";
+import { webhookSecretOrThrow } from "./options.js";
 import { parseRedirectAllowlistOrThrow } from "./player/redirect-allowlist.js";
 
 export interface CliIo {
@@ -13,6 +14,8 @@ export interface CliIo {
   readonly stderr: { write(text: string): unknown };
   /** Resolves when the emulator should stop. Default: SIGINT or SIGTERM. */
   readonly stopped?: Promise<void>;
+  /** Where FLOWSMITH_WEBHOOK_SECRET is read. Default: process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** `flowsmith emulator --help`: every option of parseOptionsOrThrow below. */
@@ -32,7 +35,8 @@ Options:
   --step-ms <n>        how long START, and the OTP step without a ticket, each last, in ms (default: 300)
   --max-sessions <n>   sessions kept at most; past it the session that ended longest ago goes, else the oldest (default: 10000)
   --webhook-secret <whsec_...>
-                       Standard Webhooks signing secret, whsec_ + base64 (default: none, deliveries unsigned)
+                       Standard Webhooks signing secret, whsec_ + base64 (default: $FLOWSMITH_WEBHOOK_SECRET,
+                       else none: deliveries unsigned). Prefer the variable: a flag shows in the process list.
   --redirect-allowlist <origin or URL prefix>
                        where a session's redirectUrl may point; repeatable, replaces the default (loopback)
   -h, --help           this help
@@ -46,7 +50,7 @@ export { runEmulatorCli as run };
 export async function runEmulatorCli(args: readonly string[], io: CliIo = process): Promise<number> {
   let options: EmulatorOptions;
   try {
-    options = parseOptionsOrThrow(args);
+    options = parseOptionsOrThrow(args, io.env ?? process.env);
   } catch (error) {
     io.stderr.write(`flowsmith emulator: ${(error as Error).message}\nRun \`flowsmith emulator --help\` for the options.\n`);
     return 2;
@@ -65,7 +69,7 @@ export async function runEmulatorCli(args: readonly string[], io: CliIo = proces
   return 0;
 }
 
-function parseOptionsOrThrow(args: readonly string[]): EmulatorOptions {
+function parseOptionsOrThrow(args: readonly string[], env: Readonly<Record<string, string | undefined>>): EmulatorOptions {
   const { values } = parseArgs({
     args: [...args],
     strict: true,
@@ -83,6 +87,7 @@ function parseOptionsOrThrow(args: readonly string[]): EmulatorOptions {
       "redirect-allowlist": { type: "string", multiple: true },
     },
   });
+  const webhookSecret = values["webhook-secret"] ?? webhookSecretFromEnvOrThrow(env);
   return {
     ...(values.config !== undefined ? { configPath: values.config } : {}),
     ...(values.host !== undefined ? { host: values.host } : {}),
@@ -92,9 +97,16 @@ function parseOptionsOrThrow(args: readonly string[]): EmulatorOptions {
     ...(values["created-ms"] !== undefined ? { createdMs: integerOrThrow("--created-ms", values["created-ms"]) } : {}),
     ...(values["step-ms"] !== undefined ? { stepMs: integerOrThrow("--step-ms", values["step-ms"]) } : {}),
     ...(values["max-sessions"] !== undefined ? { maxSessions: integerOrThrow("--max-sessions", values["max-sessions"]) } : {}),
-    ...(values["webhook-secret"] !== undefined ? { webhookSecret: values["webhook-secret"] } : {}),
+    ...(webhookSecret !== undefined ? { webhookSecret } : {}),
     ...(values["redirect-allowlist"] !== undefined ? { redirectAllowlist: allowlistOrThrow(values["redirect-allowlist"]) } : {}),
   };
+}
+
+/** The variable, when set and not empty; malformed, a usage error naming it (never echoing it). */
+function webhookSecretFromEnvOrThrow(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const secret = env.FLOWSMITH_WEBHOOK_SECRET;
+  if (secret === undefined || secret === "") return undefined;
+  return webhookSecretOrThrow(secret, "FLOWSMITH_WEBHOOK_SECRET");
 }
 
 function integerOrThrow(flag: string, text: string): number {

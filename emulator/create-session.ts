@@ -38,7 +38,10 @@ export async function createSession(context: CreateSessionContext): Promise<void
   try {
     received = await receiveBodyOrThrow(context);
   } catch (error) {
-    if (error instanceof ApiError) return rejectUpload(req, res, error);
+    if (error instanceof ApiError) {
+      rejectUpload(req, res, error);
+      return;
+    }
     throw error;
   }
   let request: CreateRequest;

@@ -3,12 +3,12 @@
  * routes on, with their handlers below it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Environment } from "@flowsmith/runtime";
+import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import { createSession, echoMetadata } from "./create-session.js";
 import { ApiError, badRequest, notFound } from "./errors.js";
 import type { FileVault } from "./files.js";
 import type { FlowCatalog } from "./flow-catalog.js";
-import { readSmallBodyOrThrow, rejectUpload, sendJson } from "./http-exchange.js";
+import { mediaTypeOf, readSmallBodyOrThrow, rejectUpload, sendJson } from "./http-exchange.js";
 import { applyActionOrThrow, stepViewOrThrow } from "./otp-scenario.js";
 import type { RedirectAllowlist } from "./player/redirect-allowlist.js";
 import type { SessionStore } from "./sessions.js";
@@ -25,41 +25,103 @@ export interface Services {
   readonly baseUrl: () => string;
 }
 
-export interface EndpointContext {
+/** What the API server hands every endpoint once its pattern matched: the path's captured segments, decoded, in order. */
+interface RoutedRequest {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
-  readonly params: readonly string[];
-  /** The token's environment (equal to the path's); absent on public endpoints. */
-  readonly environment: Environment;
+  readonly segments: readonly string[];
   readonly services: Services;
 }
 
 export interface Endpoint {
   readonly method: "GET" | "POST";
   readonly pattern: RegExp;
-  /** Index of the path parameter naming the environment. */
-  readonly environmentParam?: number;
-  /** Served without a bearer token. */
-  readonly public?: boolean;
-  readonly handle: (context: EndpointContext) => Promise<void>;
+  readonly handle: (request: RoutedRequest) => Promise<void>;
+}
+
+/** A handler answers before it returns, or by the time its promise settles. */
+type Handler<Context> = (context: Context) => void | Promise<void>;
+
+/** An endpoint's view of its request: the path's parameters by name. */
+export interface EndpointContext<Name extends string> {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly params: Readonly<Record<Name, string>>;
+  readonly services: Services;
+}
+
+/** A bearer-token endpoint also knows the token's environment (equal to the path's). */
+interface ApiContext<Name extends string> extends EndpointContext<Name> {
+  readonly environment: Environment;
+}
+
+/** A path pattern whose `${name}` parts each match one segment, and those names in order. */
+export interface Route<Name extends string> {
+  readonly pattern: RegExp;
+  readonly names: readonly Name[];
 }
 
 const SEGMENT = "([^/]+)";
 const MAX_ACTION_BYTES = 64 * 1024;
 
 export const endpoints: readonly Endpoint[] = [
-  { method: "GET", pattern: route`/api/v1/flows/${"environment"}`, environmentParam: 0, handle: listFlows },
-  { method: "GET", pattern: route`/api/v1/flows/${"flowId"}/${"environment"}/openapi`, environmentParam: 1, handle: getDescription },
-  { method: "POST", pattern: route`/api/v1/flows/${"flowId"}/${"environment"}/sessions`, environmentParam: 1, handle: postSession },
-  { method: "GET", pattern: route`/api/v1/flows/${"flowId"}/${"environment"}/sessions`, environmentParam: 1, handle: listSessions },
-  { method: "GET", pattern: route`/api/v1/${"environment"}/sessions/${"sessionId"}`, environmentParam: 0, handle: getSession },
-  { method: "GET", pattern: route`/api/v1/${"environment"}/sessions/${"sessionId"}/datablocks`, environmentParam: 0, handle: getDataBlocks },
-  { method: "GET", pattern: route`/api/v1/${"environment"}/sessions/${"sessionId"}/step`, environmentParam: 0, handle: getStep },
-  { method: "POST", pattern: route`/api/v1/${"environment"}/sessions/${"sessionId"}/actions`, environmentParam: 0, handle: postAction },
-  { method: "GET", pattern: route`/api/v1/${"environment"}/files/${"vaultEntryId"}`, environmentParam: 0, handle: getFile },
+  apiEndpoint("GET", route`/api/v1/flows/${"environment"}`, listFlows),
+  apiEndpoint("GET", route`/api/v1/flows/${"flowId"}/${"environment"}/openapi`, getDescription),
+  apiEndpoint("POST", route`/api/v1/flows/${"flowId"}/${"environment"}/sessions`, postSession),
+  apiEndpoint("GET", route`/api/v1/flows/${"flowId"}/${"environment"}/sessions`, listSessions),
+  apiEndpoint("GET", route`/api/v1/${"environment"}/sessions/${"sessionId"}`, getSession),
+  apiEndpoint("GET", route`/api/v1/${"environment"}/sessions/${"sessionId"}/datablocks`, getDataBlocks),
+  apiEndpoint("GET", route`/api/v1/${"environment"}/sessions/${"sessionId"}/step`, getStep),
+  apiEndpoint("POST", route`/api/v1/${"environment"}/sessions/${"sessionId"}/actions`, postAction),
+  apiEndpoint("GET", route`/api/v1/${"environment"}/files/${"vaultEntryId"}`, getFile),
 ];
 
-async function listFlows({ res, environment, services }: EndpointContext): Promise<void> {
+/**
+ * An endpoint behind a bearer token, whose path names the environment: 401
+ * without a valid token, 403 when the path names the other environment, then
+ * the handler.
+ */
+function apiEndpoint<Name extends string>(method: Endpoint["method"], path: Route<Name | "environment">, handle: Handler<ApiContext<Name | "environment">>): Endpoint {
+  return {
+    method,
+    pattern: path.pattern,
+    handle: async ({ req, res, segments, services }) => {
+      const params = paramsOf(path.names, segments);
+      const environment = authorizeOrThrow(req, services, params.environment);
+      await handle({ req, res, params, environment, services });
+    },
+  };
+}
+
+/** An endpoint served without a bearer token (the hosted player: its own token is the key). */
+export function publicEndpoint<Name extends string>(method: Endpoint["method"], path: Route<Name>, handle: Handler<EndpointContext<Name>>): Endpoint {
+  return {
+    method,
+    pattern: path.pattern,
+    handle: async ({ req, res, segments, services }) => {
+      await handle({ req, res, params: paramsOf(path.names, segments), services });
+    },
+  };
+}
+
+/** A route's names paired with the segments its pattern captured: one capture group per name, so each name has its segment. */
+function paramsOf<Name extends string>(names: readonly Name[], segments: readonly string[]): Readonly<Record<Name, string>> {
+  return Object.fromEntries(names.map((name, index) => [name, segments[index] ?? ""])) as Record<Name, string>;
+}
+
+/** 401 without a valid token; 403 when the path names the other environment. */
+function authorizeOrThrow(req: IncomingMessage, services: Services, pathEnvironment: string): Environment {
+  const environment = services.tokens.environmentOfBearerOrThrow(req.headers.authorization);
+  if (pathEnvironment !== environment) {
+    if (!(ENVIRONMENTS as readonly string[]).includes(pathEnvironment)) {
+      throw notFound(`unknown environment "${pathEnvironment}" in the path; use staging or live`);
+    }
+    throw new ApiError(403, "ENVIRONMENT_MISMATCH", `this token belongs to ${environment}; it cannot reach ${pathEnvironment}`);
+  }
+  return environment;
+}
+
+function listFlows({ res, environment, services }: ApiContext<"environment">): void {
   const flows = services.catalog.inEnvironment(environment).map(({ model }) => ({
     id: model.id,
     name: model.title,
@@ -69,14 +131,14 @@ async function listFlows({ res, environment, services }: EndpointContext): Promi
   sendJson(res, 200, { flows });
 }
 
-async function getDescription({ res, params, environment, services }: EndpointContext): Promise<void> {
-  const flow = services.catalog.findOrThrow(params[0]!, environment);
+function getDescription({ res, params, environment, services }: ApiContext<"flowId">): void {
+  const flow = services.catalog.findOrThrow(params.flowId, environment);
   if (flow.document === undefined) throw notFound(`the description of flow "${flow.model.id}" is not available in this emulator`);
   sendJson(res, 200, flow.document);
 }
 
-async function postSession({ req, res, params, environment, services }: EndpointContext): Promise<void> {
-  const flow = services.catalog.findOrThrow(params[0]!, environment);
+async function postSession({ req, res, params, environment, services }: ApiContext<"flowId">): Promise<void> {
+  const flow = services.catalog.findOrThrow(params.flowId, environment);
   await createSession({
     req,
     res,
@@ -89,8 +151,8 @@ async function postSession({ req, res, params, environment, services }: Endpoint
   });
 }
 
-async function listSessions({ res, params, environment, services }: EndpointContext): Promise<void> {
-  const flow = services.catalog.findOrThrow(params[0]!, environment);
+function listSessions({ res, params, environment, services }: ApiContext<"flowId">): void {
+  const flow = services.catalog.findOrThrow(params.flowId, environment);
   const sessions = services.sessions.ofFlow(flow.model).map((session) => ({
     sessionId: session.id,
     sessionStatus: services.sessions.statusOf(session),
@@ -99,8 +161,8 @@ async function listSessions({ res, params, environment, services }: EndpointCont
   sendJson(res, 200, { sessions });
 }
 
-async function getSession({ res, params, environment, services }: EndpointContext): Promise<void> {
-  const session = services.sessions.findOrThrow(params[1]!, environment);
+function getSession({ res, params, environment, services }: ApiContext<"sessionId">): void {
+  const session = services.sessions.findOrThrow(params.sessionId, environment);
   sendJson(res, 200, {
     sessionId: session.id,
     flowId: session.flow.id,
@@ -114,48 +176,52 @@ async function getSession({ res, params, environment, services }: EndpointContex
 }
 
 /** The input's data blocks as received (files by reference) plus UserReference from subjectId. */
-async function getDataBlocks({ res, params, environment, services }: EndpointContext): Promise<void> {
-  const session = services.sessions.findOrThrow(params[1]!, environment);
+function getDataBlocks({ res, params, environment, services }: ApiContext<"sessionId">): void {
+  const session = services.sessions.findOrThrow(params.sessionId, environment);
   sendJson(res, 200, {
     sessionId: session.id,
     dataBlocks: { UserReference: { subjectId: session.request.metadata.subjectId }, ...session.request.input },
   });
 }
 
-async function getStep({ res, params, environment, services }: EndpointContext): Promise<void> {
-  const session = services.sessions.findOrThrow(params[1]!, environment);
+function getStep({ res, params, environment, services }: ApiContext<"sessionId">): void {
+  const session = services.sessions.findOrThrow(params.sessionId, environment);
   sendJson(res, 200, stepViewOrThrow(services.sessions, session));
 }
 
-async function postAction({ req, res, params, environment, services }: EndpointContext): Promise<void> {
-  const session = services.sessions.findOrThrow(params[1]!, environment);
+async function postAction({ req, res, params, environment, services }: ApiContext<"sessionId">): Promise<void> {
+  const session = services.sessions.findOrThrow(params.sessionId, environment);
   let body: unknown;
   try {
     body = parseActionOrThrow(req, await readSmallBodyOrThrow(req, MAX_ACTION_BYTES));
   } catch (error) {
-    if (error instanceof ApiError && error.status === 413) return rejectUpload(req, res, error);
+    if (error instanceof ApiError && error.status === 413) {
+      rejectUpload(req, res, error);
+      return;
+    }
     throw error;
   }
   const ticket = req.headers["x-ticket-id"];
   sendJson(res, 200, applyActionOrThrow(services.sessions, session, Array.isArray(ticket) ? ticket[0] : ticket, body));
 }
 
-async function getFile({ res, params, environment, services }: EndpointContext): Promise<void> {
-  const opened = services.vault.open(params[1]!, environment);
-  if (!opened) throw notFound(`no file "${params[1]}" in ${environment}`);
+function getFile({ res, params, environment, services }: ApiContext<"vaultEntryId">): void {
+  const opened = services.vault.open(params.vaultEntryId, environment);
+  if (!opened) throw notFound(`no file "${params.vaultEntryId}" in ${environment}`);
   const { reference, stream } = opened;
   res.writeHead(200, {
     "content-type": reference.mediaType || "application/octet-stream",
     "content-length": String(reference.size),
     "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(reference.filename)}`,
   });
-  stream.on("error", () => res.destroy());
+  stream.on("error", () => {
+    res.destroy();
+  });
   stream.pipe(res);
 }
 
 function parseActionOrThrow(req: IncomingMessage, bytes: Buffer): unknown {
-  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/json") throw badRequest("UNSUPPORTED_CONTENT_TYPE", "an action body must be sent as application/json");
+  if (mediaTypeOf(req) !== "application/json") throw badRequest("UNSUPPORTED_CONTENT_TYPE", "an action body must be sent as application/json");
   try {
     return JSON.parse(bytes.toString("utf8"));
   } catch (error) {
@@ -163,8 +229,8 @@ function parseActionOrThrow(req: IncomingMessage, bytes: Buffer): unknown {
   }
 }
 
-/** A path pattern whose `${name}` parts each match one segment. */
-function route(literals: TemplateStringsArray, ..._names: string[]): RegExp {
+/** A route from a path whose `${name}` parts each match one segment. */
+export function route<const Name extends string>(literals: TemplateStringsArray, ...names: Name[]): Route<Name> {
   const escaped = literals.map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`^${escaped.join(SEGMENT)}$`);
+  return { pattern: new RegExp(`^${escaped.join(SEGMENT)}$`), names };
 }

@@ -20,7 +20,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, error: ApiError, options: { readonly closeConnection?: boolean } = {}): void {
+function sendError(res: ServerResponse, error: ApiError, options: { readonly closeConnection?: boolean } = {}): void {
   sendJson(res, error.status, error.toBody(), {
     ...error.extra.headers,
     ...(options.closeConnection ? { connection: "close" } : {}),
@@ -60,7 +60,8 @@ export function pathOf(req: IncomingMessage): string {
 }
 
 export function mediaTypeOf(req: IncomingMessage): string {
-  return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const [mediaType = ""] = (req.headers["content-type"] ?? "").split(";", 1);
+  return mediaType.trim().toLowerCase();
 }
 
 /** Reads a small body whole, refusing more than `maxBytes` while reading. */
@@ -78,8 +79,12 @@ export function readSmallBodyOrThrow(req: IncomingMessage, maxBytes: number): Pr
       reject(new ApiError(413, "REQUEST_TOO_LARGE", `request body is larger than ${maxBytes} bytes`));
     };
     req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks)));
-    req.once("error", () => reject(new ApiError(400, "MALFORMED_BODY", "the request body was aborted before it ended")));
+    req.once("end", () => {
+      resolve(Buffer.concat(chunks));
+    });
+    req.once("error", () => {
+      reject(new ApiError(400, "MALFORMED_BODY", "the request body was aborted before it ended"));
+    });
   });
 }
 

@@ -38,7 +38,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const webhooks = new WebhookSender(resolved);
   const tokens = new TokenStore(resolved);
   const sessions = new SessionStore(resolved, {
-    onEnd: (session) => webhooks.notify(sessionEndedEvent({ ...session, outcome: session.outcome! })),
+    onEnd: (session) => {
+      webhooks.notify(sessionEndedEvent(session));
+    },
     onEvict: (session) => void vault.discard(session.files).catch(() => undefined),
   });
   let baseUrl = "";
@@ -78,7 +80,9 @@ function listenOrThrow(server: Server, host: string, port: number): Promise<stri
 function stop(server: Server): Promise<void> {
   if (!server.listening) return Promise.resolve();
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    server.close(() => {
+      resolve();
+    });
     // Keep-alive connections would hold close() open.
     server.closeAllConnections();
   });

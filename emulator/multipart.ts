@@ -43,12 +43,15 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
       void Promise.allSettled(stores).then(() => vault.discard(files));
       reject(error);
     };
-    const guard = (action: () => void): void => {
-      if (failed) return;
+    /** Runs a part's handling unless the request has failed; false when it has, now or before. */
+    const guard = (action: () => void): boolean => {
+      if (failed) return false;
       try {
         action();
+        return true;
       } catch (error) {
         fail(error instanceof ApiError ? error : badRequest("MALFORMED_BODY", `malformed multipart body: ${(error as Error).message}`));
+        return false;
       }
     };
 
@@ -66,10 +69,13 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
       received += chunk.length;
       if (received > MAX_REQUEST_BYTES) fail(new ApiError(413, "REQUEST_TOO_LARGE", `request body is larger than ${MAX_REQUEST_BYTES} bytes (50 MB)`));
     });
-    req.on("aborted", () => fail(badRequest("MALFORMED_BODY", "the upload was aborted before the body ended")));
-    req.on("error", () => fail(badRequest("MALFORMED_BODY", "the upload was aborted before the body ended")));
+    const aborted = (): void => {
+      fail(badRequest("MALFORMED_BODY", "the upload was aborted before the body ended"));
+    };
+    req.on("aborted", aborted);
+    req.on("error", aborted);
 
-    parser.on("field", (name, value, info) =>
+    parser.on("field", (name, value, info) => {
       guard(() => {
         if (info.nameTruncated || info.valueTruncated) {
           throw badRequest("VALUE_TOO_LONG", `part "${name.slice(0, 200)}" is too long (names up to ${MAX_PART_NAME_BYTES} bytes, values up to ${MAX_TEXT_VALUE_BYTES} bytes)`);
@@ -78,11 +84,10 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
         const schema = part.route.schema;
         if (schema.kind === "file") throw badRequest("VALIDATION_FAILED", `part "${name}" must be a file part (with a filename)`);
         assembler.placeOrThrow(part, partValueOrThrow(name, schema, value));
-      }),
-    );
+      });
+    });
     parser.on("file", (name, content, info) => {
-      if (failed) return void content.resume();
-      guard(() => {
+      const kept = guard(() => {
         const part = resolvePartOrThrow(flow, name);
         const schema = part.route.schema;
         if (schema.kind !== "file") throw badRequest("VALIDATION_FAILED", `part "${name}" must be a text field, not a file`);
@@ -93,18 +98,27 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
         files.push(reference);
         stores.push(storeOrFail(reference, content, { part: name, schema, mediaType }));
       });
-      if (failed) content.resume();
+      // A refused file is read and dropped, so busboy goes on to the end of the body.
+      if (!kept) content.resume();
     });
-    parser.on("filesLimit", () => fail(badRequest("TOO_MANY_FILES", `more than ${MAX_FILES_PER_REQUEST} files in one request`)));
-    parser.on("partsLimit", () =>
-      fail(badRequest("TOO_MANY_PARTS", `more than ${flow.limits.parts} parts in one request: that is all flow "${flow.model.id}" can use (its declared fields, arrays counted by their maxItems)`)),
-    );
-    parser.on("error", (error: Error) => fail(badRequest("MALFORMED_BODY", `malformed multipart body: ${error.message}`)));
+    parser.on("filesLimit", () => {
+      fail(badRequest("TOO_MANY_FILES", `more than ${MAX_FILES_PER_REQUEST} files in one request`));
+    });
+    parser.on("partsLimit", () => {
+      fail(badRequest("TOO_MANY_PARTS", `more than ${flow.limits.parts} parts in one request: that is all flow "${flow.model.id}" can use (its declared fields, arrays counted by their maxItems)`));
+    });
+    parser.on("error", (error: Error) => {
+      fail(badRequest("MALFORMED_BODY", `malformed multipart body: ${error.message}`));
+    });
     parser.on("close", () => {
       if (failed) return;
       void Promise.all(stores).then(
-        () => (failed ? undefined : resolve({ body: assembler.body, files })),
-        (error: unknown) => fail(error instanceof ApiError ? error : badRequest("MALFORMED_BODY", "a file part could not be read")),
+        () => {
+          if (!failed) resolve({ body: assembler.body, files });
+        },
+        (error: unknown) => {
+          fail(error instanceof ApiError ? error : badRequest("MALFORMED_BODY", "a file part could not be read"));
+        },
       );
     });
     req.pipe(parser);

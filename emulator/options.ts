@@ -131,8 +131,8 @@ function countOrThrow(name: string, value: number): number {
   return value;
 }
 
-/** The secret itself never appears in the message. */
-function webhookSecretOrThrow(secret: string): string {
+/** The secret itself never appears in the message; `source` names where it came from. */
+export function webhookSecretOrThrow(secret: string, source = "emulator option webhookSecret (--webhook-secret)"): string {
   let valid = secret.startsWith("whsec_");
   if (valid) {
     try {
@@ -143,7 +143,7 @@ function webhookSecretOrThrow(secret: string): string {
   }
   if (!valid) {
     throw new RangeError(
-      "emulator option webhookSecret (--webhook-secret) must be a Standard Webhooks secret: whsec_ followed by base64 (for example whsec_ + `openssl rand -base64 32`)",
+      `${source} must be a Standard Webhooks secret: whsec_ followed by base64 (for example whsec_ + \`openssl rand -base64 32\`)`,
     );
   }
   return secret;

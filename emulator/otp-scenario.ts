@@ -13,7 +13,7 @@ export const OTP_STEP_TYPE = "OTP_VERIFICATION:v1";
 export const ACCEPTED_CODE = "123456";
 export const MAX_WRONG_CODES = 3;
 
-export interface StepAction {
+interface StepAction {
   readonly type: string;
   readonly schema: Readonly<Record<string, unknown>>;
 }
@@ -33,7 +33,7 @@ export interface ActionResult {
   readonly step: StepView;
 }
 
-export const OTP_ACTIONS: readonly StepAction[] = [
+const OTP_ACTIONS: readonly StepAction[] = [
   {
     type: "VALIDATE_OTP",
     schema: {

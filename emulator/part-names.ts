@@ -69,17 +69,19 @@ export class PartTable {
     const arrayCount = steps.filter((step) => step.kind === "array").length;
     const indexGroups: (number | undefined)[] = new Array<number | undefined>(arrayCount).fill(undefined);
     let source = "";
+    let literal = "";
     let group = 0;
     for (const segment of name) {
       if (typeof segment === "string") {
         source += escapeRegExp(segment);
+        literal += segment;
       } else {
         source += INDEX_PATTERN;
         indexGroups[segment.index] = ++group;
       }
     }
     const route: LeafRoute = { schema, steps, indexGroups };
-    if (group === 0) this.exact.set(name.join(""), route);
+    if (group === 0) this.exact.set(literal, route);
     else this.patterns.push({ regex: new RegExp(`^${source}$`), route });
   }
 }
@@ -107,7 +109,7 @@ export class RequestAssembler {
         container = existing as Record<string, unknown> | unknown[];
         return;
       }
-      const child: Record<string, unknown> | unknown[] = steps[position + 1]!.kind === "array" ? [] : {};
+      const child: Record<string, unknown> | unknown[] = steps[position + 1]?.kind === "array" ? [] : {};
       setOwn(container, key, child);
       container = child;
     });

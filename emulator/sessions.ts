@@ -35,8 +35,15 @@ export interface Session {
   /** The ticket the step waits on; replaced on every answer. */
   ticketId: string | null;
   wrongCodes: number;
-  outcome: { readonly decision: Decision; readonly decidedAt: Date } | undefined;
+  outcome: Outcome | undefined;
 }
+
+interface Outcome {
+  readonly decision: Decision;
+  readonly decidedAt: Date;
+}
+
+export type EndedSession = Session & { readonly outcome: Outcome };
 
 export interface SessionPolicy {
   readonly createdMs: number;
@@ -46,8 +53,8 @@ export interface SessionPolicy {
 }
 
 export interface SessionEvents {
-  /** A session has just ended (its outcome is set). */
-  readonly onEnd: (session: Session) => void;
+  /** A session has just ended. */
+  readonly onEnd: (session: EndedSession) => void;
   /** A session was dropped to stay within maxSessions; its files are to be deleted. */
   readonly onEvict: (session: Session) => void;
 }
@@ -120,10 +127,9 @@ export class SessionStore {
 
   end(session: Session, decision: Decision): void {
     if (session.outcome) return;
-    session.ticketId = null;
-    session.outcome = { decision, decidedAt: new Date(this.policy.clock.now()) };
+    const ended = Object.assign(session, { ticketId: null, outcome: { decision, decidedAt: new Date(this.policy.clock.now()) } });
     this.ended.add(session.id);
-    this.events.onEnd(session);
+    this.events.onEnd(ended);
   }
 
   /** False when there was nothing to evict. */

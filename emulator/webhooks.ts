@@ -13,7 +13,7 @@ import { request } from "undici";
 import type { SessionEndedEvent } from "@flowsmith/runtime";
 import { Webhook } from "standardwebhooks";
 import type { EmulatorClock } from "./clock.js";
-import type { Session } from "./sessions.js";
+import type { EndedSession } from "./sessions.js";
 
 export interface WebhookPolicy {
   readonly webhookUrl: string | undefined;
@@ -23,7 +23,7 @@ export interface WebhookPolicy {
 }
 
 /** What an ended session's delivery carries. */
-export function sessionEndedEvent(session: Session & { readonly outcome: NonNullable<Session["outcome"]> }): SessionEndedEvent {
+export function sessionEndedEvent(session: EndedSession): SessionEndedEvent {
   return {
     type: "session.ended",
     timestamp: session.outcome.decidedAt.toISOString(),

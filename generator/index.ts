@@ -3,7 +3,7 @@
  * models, and the model's types. The emulator imports only this module, so a
  * flow's rules are read one way everywhere.
  */
-export { loadFlowsOrThrow, type LoadedFlow } from "./load-flows.js";
+export { loadFlowsOrThrow } from "./load-flows.js";
 export { JSON_SCHEMA_AJV_OPTIONS, toJsonSchema, type JsonSchema } from "./model/json-schema.js";
 export { checkOneVersionPerFlowOrThrow } from "./model/unique-flows.js";
 export type { FlowModel, ObjectSchema, PartName, Schema } from "./model/types.js";

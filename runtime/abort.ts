@@ -66,7 +66,6 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
       },
       (error: unknown) => {
         signal.removeEventListener("abort", onAbort);
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as the shared promise rejected
         reject(error);
       },
     );

@@ -2,15 +2,18 @@
  * An authorized call to the API: bearer token, one retry with a new token
  * after a 401, GET retries (retry.ts), and non-2xx answers turned into ApiErrors.
  */
+import type { IncomingHttpHeaders } from "node:http";
 import type { FormData } from "undici";
 import { raceSignal, sleep, type Operation } from "./abort.js";
 import type { TokenCache } from "./auth.js";
 import { BaseUrl, type RequestTarget } from "./base-url.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { apiErrorFor, InvalidResponseError, type ValidationIssue } from "./errors.js";
-import { sendOnce, type HttpResponse, type Transport } from "./http.js";
+import { exchangeStream, type HttpResponse } from "./http.js";
 import type { Redactor } from "./redaction.js";
 import { decideRetry, parseRetryAfter, type RetryDecision } from "./retry.js";
+import { exchangeText, type TextAnswer, type TextLimits } from "./text-exchange.js";
+import type { HttpRequest, Transport } from "./transport.js";
 import { describeIssues } from "./validation-issues.js";
 
 export interface ApiRequest {
@@ -38,6 +41,23 @@ const DEFAULT_TOOK_EFFECT = "The request WAS carried out (the service answered 2
 /** An error body is read up to this size for the error's `body`; a 2xx body that fails its check is kept up to it too. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
+/** A JSON body larger than this is not kept whole in memory: it is cut, and so is not JSON. */
+const JSON_BODY_LIMIT = 16 * 1024 * 1024;
+
+/** What authorization, retries and errors need of an answer, whether its body was read whole or is a stream. */
+interface Answer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  errorText(limitBytes: number): Promise<string>;
+  discard(): Promise<void>;
+}
+
+/** One exchange of either kind: read whole (text-exchange.ts) or streamed (http.ts). */
+type Exchange<A extends Answer> = (transport: Transport, req: HttpRequest) => Promise<A>;
+
+const JSON_LIMITS: TextLimits = { okBytes: JSON_BODY_LIMIT, errorBytes: ERROR_BODY_LIMIT };
+const readWhole: Exchange<TextAnswer> = (transport, req) => exchangeText(transport, req, JSON_LIMITS);
+
 export class ApiCaller {
   private readonly baseUrl: BaseUrl;
 
@@ -50,17 +70,19 @@ export class ApiCaller {
     this.baseUrl = new BaseUrl(options.baseUrl);
   }
 
-  /** The 2xx response, its body unread. GETs are retried; requests with a body never are. */
+  /** The 2xx response, its body unread, as a stream (getFile). GETs are retried; requests with a body never are. */
   send(req: ApiRequest): Promise<HttpResponse> {
-    const target = this.baseUrl.resolve(req.path);
-    // Not an async wrapper around the POST: each async layer costs the hot path microtask hops.
-    return req.method === "GET" ? this.sendWithRetries(req, target) : this.sendAuthorized(req, target);
+    return this.exchange(req, this.baseUrl.resolve(req.path), exchangeStream);
   }
 
-  private async sendWithRetries(req: ApiRequest, target: RequestTarget): Promise<HttpResponse> {
+  private exchange<A extends Answer>(req: ApiRequest, target: RequestTarget, exchange: Exchange<A>): Promise<A> {
+    return req.method === "GET" ? this.sendWithRetries(req, target, exchange) : this.sendAuthorized(req, target, exchange);
+  }
+
+  private async sendWithRetries<A extends Answer>(req: ApiRequest, target: RequestTarget, exchange: Exchange<A>): Promise<A> {
     for (let retriesDone = 0; ; retriesDone++) {
       try {
-        return await this.sendAuthorized(req, target);
+        return await this.sendAuthorized(req, target, exchange);
       } catch (error) {
         const decision: RetryDecision = decideRetry(error, retriesDone, this.options.retry);
         if (!decision.retry) throw error;
@@ -76,8 +98,29 @@ export class ApiCaller {
    * the documented shape, is an InvalidResponseError and is never returned.
    */
   async json<T>(req: ApiRequest, check?: ResponseCheck): Promise<T> {
-    const response = await this.send(req);
-    const text = await response.text();
+    try {
+      const target = this.baseUrl.resolve(req.path);
+      const token = req.method === "GET" ? undefined : this.tokens.cachedToken();
+      let response: TextAnswer;
+      if (token === undefined) response = await this.exchange(req, target, readWhole);
+      else {
+        // A request with a body and a cached token (createSession, the hot path) is sent from here: the steps of
+        // sendAuthorized, with one async function fewer for every answer to pass through.
+        const first = await this.sendWithToken(req, target, token, readWhole);
+        response = isOk(first) ? first : await this.afterRefusal(req, target, token, first, readWhole);
+      }
+      // The body passed its check (or the caller asked for none): it is the T the caller named.
+      return this.parsedOrThrow(req, response, check) as T;
+    } catch (error) {
+      // Scrubbed here, whoever calls: createSession returns this promise as it is (create-session.ts).
+      throw this.redactor.error(error);
+    }
+  }
+
+  private parsedOrThrow(req: ApiRequest, response: TextAnswer, check: ResponseCheck | undefined): unknown {
+    // The body broke off after a 2xx (time limit, network, close()): that is the call's error.
+    if (response.failure) throw response.failure;
+    const text = response.text;
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -87,7 +130,7 @@ export class ApiCaller {
       body = undefined;
     }
     const issues = check?.issuesOf(body) ?? [];
-    if (issues.length === 0) return body as T;
+    if (issues.length === 0) return body;
     const detail = body === undefined ? "the body is empty" : `the body is not what the service documents: ${describeIssues(issues)}`;
     throw this.invalidResponse(req, response.status, body, detail, check, issues);
   }
@@ -97,24 +140,28 @@ export class ApiCaller {
     return this.baseUrl.resolve(req.path).displayPath;
   }
 
-  private async sendAuthorized(req: ApiRequest, target: RequestTarget): Promise<HttpResponse> {
+  private async sendAuthorized<A extends Answer>(req: ApiRequest, target: RequestTarget, exchange: Exchange<A>): Promise<A> {
     // A cached token is used as is: no promise to wait for, nothing to race the signal against.
     const token = this.tokens.cachedToken() ?? (await raceSignal(this.tokens.getToken(), req.signal, operationOf(req, target)));
-    const first = await this.sendWithToken(req, target, token);
-    if (isOk(first)) return first;
+    const first = await this.sendWithToken(req, target, token, exchange);
+    return isOk(first) ? first : this.afterRefusal(req, target, token, first, exchange);
+  }
+
+  /** After a non-2xx `first`: one more try with a new token after a 401, else the ApiError. */
+  private async afterRefusal<A extends Answer>(req: ApiRequest, target: RequestTarget, token: string, first: A, exchange: Exchange<A>): Promise<A> {
     if (first.status !== 401) throw await this.errorOf(req, target, first);
     // A 401 proves the service did not act on the request, so sending it again is safe, even a POST.
     await first.discard();
     this.tokens.invalidate(token);
     const fresh = await raceSignal(this.tokens.getToken(), req.signal, operationOf(req, target));
-    const second = await this.sendWithToken(req, target, fresh);
+    const second = await this.sendWithToken(req, target, fresh, exchange);
     if (isOk(second)) return second;
     throw await this.errorOf(req, target, second);
   }
 
-  private sendWithToken(req: ApiRequest, target: RequestTarget, token: string): Promise<HttpResponse> {
+  private sendWithToken<A extends Answer>(req: ApiRequest, target: RequestTarget, token: string, exchange: Exchange<A>): Promise<A> {
     const body = req.body;
-    return sendOnce(this.transport, {
+    return exchange(this.transport, {
       method: req.method,
       origin: target.origin,
       path: target.path,
@@ -163,8 +210,8 @@ export class ApiCaller {
   }
 
   /** The ApiError for a non-2xx response, its body read (up to ERROR_BODY_LIMIT) and scrubbed. */
-  private async errorOf(req: ApiRequest, target: RequestTarget, response: HttpResponse): Promise<Error> {
-    const text = await response.text(ERROR_BODY_LIMIT).catch(() => "");
+  private async errorOf(req: ApiRequest, target: RequestTarget, response: Answer): Promise<Error> {
+    const text = await response.errorText(ERROR_BODY_LIMIT);
     return apiErrorFor({
       status: response.status,
       method: req.method,
@@ -176,7 +223,7 @@ export class ApiCaller {
   }
 }
 
-function isOk(response: HttpResponse): boolean {
+function isOk(response: Answer): boolean {
   return response.status >= 200 && response.status < 300;
 }
 

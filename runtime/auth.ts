@@ -7,12 +7,14 @@ import type { RequestTarget } from "./base-url.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { AuthError, ClientClosedError, FlowsmithError, type AuthErrorCode } from "./errors.js";
 import { headerValueProblem } from "./header-value.js";
-import { sendOnce, type Transport } from "./http.js";
 import type { Redactor } from "./redaction.js";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "./service-limits.js";
+import { exchangeText, type TextLimits } from "./text-exchange.js";
+import type { Transport } from "./transport.js";
 
-/** A token error body is small; more is not read. */
-const ERROR_BODY_LIMIT = 16 * 1024;
+/** A token response, or an error from the auth server, is small; more is not read. */
+const BODY_LIMIT = 16 * 1024;
+const TOKEN_LIMITS: TextLimits = { okBytes: BODY_LIMIT, errorBytes: BODY_LIMIT };
 
 interface CachedToken {
   readonly value: string;
@@ -55,20 +57,19 @@ export class TokenCache {
   }
 
   private async fetchToken(): Promise<string> {
-    const response = await sendOnce(this.transport, {
-      method: "POST",
-      ...this.target,
-      headers: this.requestHeaders(),
-      body: this.requestBody(),
-      timeoutMs: this.options.timeoutMs,
-    }).catch((error: unknown) => {
+    const response = await exchangeText(
+      this.transport,
+      { method: "POST", ...this.target, headers: this.requestHeaders(), body: this.requestBody(), timeoutMs: this.options.timeoutMs },
+      TOKEN_LIMITS,
+    ).catch((error: unknown) => {
       if (error instanceof ClientClosedError) throw error;
       throw this.authError(undefined, error instanceof FlowsmithError ? error.message : "the auth server could not be reached", error);
     });
-    const text = await response.text(ERROR_BODY_LIMIT).catch((error: unknown) => {
-      if (error instanceof ClientClosedError) throw error;
-      throw this.authError(response.status, "the response could not be read", error);
-    });
+    if (response.failure) {
+      if (response.failure instanceof ClientClosedError) throw response.failure;
+      throw this.authError(response.status, "the response could not be read", response.failure);
+    }
+    const text = response.text;
     if (response.status < 200 || response.status >= 300) {
       // Scrubbed before describeRefusal cuts it: a secret cut in half would no longer match.
       throw this.authError(response.status, describeRefusal(this.redactor.text(text)));

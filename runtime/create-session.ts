@@ -9,13 +9,14 @@
  * users' tsc time (BENCHMARKS.md, row 3). createSessionFor checks the
  * environments match, for callers that assemble client and spec themselves.
  */
+import type { ApiRequest, ResponseCheck } from "./api-call.js";
 import { clientContextOrThrow } from "./client-context.js";
 import type { Client } from "./client.js";
 import type { ValidationIssue } from "./errors.js";
 import type { FlowSpec } from "./flow-spec.js";
 import { createSessionPath } from "./paths.js";
 import type { Environment } from "./service-limits.js";
-import { preflightOrThrow } from "./preflight.js";
+import { preflightOrThrow, type PreparedBody } from "./preflight.js";
 import { Redactor } from "./redaction.js";
 import type { RequestValidator } from "./request-validator.js";
 import type { RequestOptions } from "./resources.js";
@@ -44,13 +45,19 @@ export function createSessionFor<E extends Environment, Request, Response>(
  * has one; checked after the fields of docs/service.md 2.3, which are always
  * checked. A body that fails either is an InvalidResponseError that says the
  * session was created.
+ *
+ * Not an async function: a JSON body is ready at once and the call is
+ * ApiCaller.json's own promise, one async step less on the hot path (each
+ * costs every call). Whatever it rejects with has passed the client's
+ * Redactor: ApiCaller.json scrubs its errors, and the ones thrown here are
+ * scrubbed below.
  */
-export async function createSessionWith<Response>(
+export function createSessionWith<Response>(
   client: Client,
   spec: FlowSpec,
   validate: RequestValidator,
   request: unknown,
-  options: RequestOptions = {},
+  options: RequestOptions = NO_OPTIONS,
   validateResponse?: RequestValidator,
 ): Promise<Response> {
   let redactor = NO_CLIENT;
@@ -59,15 +66,26 @@ export async function createSessionWith<Response>(
     redactor = context.redactor;
     context.lifecycle.throwIfClosed();
     const path = createSessionPath(spec);
+    const check: ResponseCheck = {
+      issuesOf: (created) => createdSessionProblems(created, spec, request, validateResponse),
+      tookEffect: SESSION_CREATED,
+    };
     const prepared = preflightOrThrow(context.options.environment, spec, validate, request);
-    const body = prepared instanceof Promise ? await prepared : prepared;
-    return await context.api.json<Response>(
-      { method: "POST", path, body, ...options },
-      { issuesOf: (created) => createdSessionProblems(created, spec, request, validateResponse), tookEffect: SESSION_CREATED },
+    if (!(prepared instanceof Promise)) return context.api.json<Response>(sessionRequest(path, prepared, options), check);
+    return prepared.then(
+      (body) => context.api.json<Response>(sessionRequest(path, body, options), check),
+      (error: unknown) => Promise.reject(redactor.error(error)),
     );
   } catch (error) {
-    throw redactor.error(error);
+    return Promise.reject(redactor.error(error));
   }
+}
+
+const NO_OPTIONS: RequestOptions = Object.freeze({});
+
+/** The options named one by one: a JavaScript caller's other fields (headers, say) are not passed on. */
+function sessionRequest(path: string, body: PreparedBody, options: RequestOptions): ApiRequest {
+  return { method: "POST", path, body, signal: options.signal, timeoutMs: options.timeoutMs };
 }
 
 const SESSION_CREATED =

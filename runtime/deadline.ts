@@ -1,6 +1,8 @@
 /**
- * The time limit of one HTTP exchange, joined with the caller's AbortSignal,
- * as the one signal undici takes. An AbortController per request (an
+ * The time limit of one streamed HTTP exchange (http.ts: getFile), joined
+ * with the caller's AbortSignal, as the one signal undici's request() takes.
+ * (Answers read whole need no signal: text-exchange.ts holds undici's
+ * controller and aborts through it.) An AbortController per request (an
  * EventTarget, AbortSignal.any, and undici's listeners on it) cost more on the
  * hot path than the rest of the runtime's own work, so this is the
  * EventEmitter-shaped signal undici also accepts: a plain object, one timer.
@@ -9,10 +11,11 @@
  * set of open exchanges, so that close() can abort it (lifecycle.ts).
  */
 import type { EventEmitter } from "node:events";
+import { OpenExchange, type OpenExchanges } from "./open-exchanges.js";
 
 type Listener = () => void;
 
-export class Deadline {
+export class Deadline extends OpenExchange {
   /** Read by undici: whether to refuse the request up front, and what to abort it with. */
   aborted = false;
   reason: unknown = undefined;
@@ -24,8 +27,9 @@ export class Deadline {
   constructor(
     timeoutMs: number,
     private readonly callerSignal: AbortSignal | undefined,
-    private readonly openExchanges: Set<Deadline>,
+    private readonly openExchanges: OpenExchanges,
   ) {
+    super();
     openExchanges.add(this);
     this.timer = setTimeout(expireDeadline, timeoutMs, this);
     if (callerSignal) {

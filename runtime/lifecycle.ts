@@ -7,12 +7,12 @@
  * kept sending).
  */
 import type { Operation } from "./abort.js";
-import type { Deadline } from "./deadline.js";
 import { ClientClosedError } from "./errors.js";
+import { OpenExchanges } from "./open-exchanges.js";
 
 export class ClientLifecycle {
   /** Exchanges whose request or response body is still open (each adds and removes itself). */
-  readonly openExchanges = new Set<Deadline>();
+  readonly openExchanges = new OpenExchanges();
   private readonly closing = new AbortController();
 
   get closed(): boolean {
@@ -32,7 +32,7 @@ export class ClientLifecycle {
   close(): void {
     if (this.closed) return;
     this.closing.abort(new ClientClosedError());
-    // Each aborted exchange removes itself from the set: iterate over a copy.
-    for (const exchange of [...this.openExchanges]) exchange.abortWith(new ClientClosedError());
+    // Each aborted exchange removes itself from the list: walk a copy.
+    for (const exchange of this.openExchanges.toArray()) exchange.abortWith(new ClientClosedError());
   }
 }

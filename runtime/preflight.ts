@@ -47,8 +47,8 @@ function checkEnvironment(clientEnvironment: Environment, spec: FlowSpec): void 
 function checkMetadata(spec: FlowSpec, request: unknown): void {
   const metadata = isRecord(request) ? request.metadata : undefined;
   if (!isRecord(metadata)) return; // missing or malformed: the validator says so
-  const extra = Object.keys(metadata).filter((key) => !(METADATA_KEYS as readonly string[]).includes(key));
-  if (extra.length > 0) {
+  if (!hasOnlyMetadataKeys(metadata)) {
+    const extra = Object.keys(metadata).filter((key) => !(METADATA_KEYS as readonly string[]).includes(key));
     fail(
       "INVALID_METADATA",
       `metadata may only have ${METADATA_KEYS.join(" and ")}; remove ${extra.map((k) => JSON.stringify(k)).join(", ")}`,
@@ -63,6 +63,14 @@ function checkMetadata(spec: FlowSpec, request: unknown): void {
       [{ path: "metadata.locale", message: `must be one of ${spec.locales.join(", ")}` }],
     );
   }
+}
+
+/** Asked first, without building a list: the usual request has only these keys. */
+function hasOnlyMetadataKeys(metadata: Record<string, unknown>): boolean {
+  for (const key in metadata) {
+    if (Object.hasOwn(metadata, key) && !(METADATA_KEYS as readonly string[]).includes(key)) return false;
+  }
+  return true;
 }
 
 function checkState(request: unknown): void {

@@ -140,7 +140,7 @@ export function stateFromReturnUrl(url: string | URL): string {
   let parsed: URL;
   try {
     // Any base will do: only the query is read.
-    parsed = url instanceof URL ? url : new URL(String(url), "http://return.invalid");
+    parsed = url instanceof URL ? url : new URL(url, "http://return.invalid");
   } catch {
     throw new RedirectStateError("RETURN_URL_INVALID", "stateFromReturnUrl: not a URL (give the absolute URL or req.url)");
   }

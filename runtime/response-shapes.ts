@@ -117,16 +117,47 @@ const flowRecord = object({ id: string(true) });
  * createSession's 201 body: the shape of 2.3, and that it answers this
  * request: the flow and environment it was sent to, the subjectId it carried.
  */
-export function createdSessionIssues(body: unknown, spec: FlowSpec, request: unknown): ValidationIssue[] {
+export function createdSessionIssues(body: unknown, spec: FlowSpec, request: unknown): readonly ValidationIssue[] {
+  // Nearly every body is right: one pass that allocates nothing says so; only a body it refuses is walked again for words.
+  if (isCreatedSessionFor(body, spec, request)) return NO_ISSUES;
   const issues: ValidationIssue[] = [];
   createdSession(body, [], issues);
   if (issues.length > 0 || !isRecord(body)) return issues;
   if (body.flowId !== spec.id) issue(issues, ["flowId"], `must be ${JSON.stringify(spec.id)}, the flow the session was created for`);
   if (body.environment !== spec.environment) issue(issues, ["environment"], `must be ${spec.environment}, the flow's environment`);
-  const sent = isRecord(request) && isRecord(request.metadata) ? request.metadata.subjectId : undefined;
+  const sent = sentSubjectId(request);
   const echoed = (body.metadata as Record<string, unknown>).subjectId;
-  if (typeof sent === "string" && echoed !== sent) issue(issues, ["metadata", "subjectId"], "must echo the subjectId that was sent");
+  if (sent !== undefined && echoed !== sent) issue(issues, ["metadata", "subjectId"], "must echo the subjectId that was sent");
   return issues;
+}
+
+const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
+
+/**
+ * True only when createdSessionIssues would find nothing: the same rules
+ * (`createdSession` above, then the echo), written out for createSession's
+ * hot path. It may refuse what the rules accept (the full walk then finds
+ * nothing), never the other way round; test/runtime/response-checks.test.ts
+ * holds each rule.
+ */
+function isCreatedSessionFor(body: unknown, spec: FlowSpec, request: unknown): boolean {
+  if (!isRecord(body)) return false;
+  const { flowId, environment, flowVersion, playerUrl, sessionContext: context, metadata: echoed } = body;
+  if (flowId !== spec.id || typeof flowId !== "string" || flowId === "") return false;
+  if (environment !== spec.environment || !(ENVIRONMENTS as readonly unknown[]).includes(environment)) return false;
+  if (typeof flowVersion !== "number" || !Number.isFinite(flowVersion)) return false;
+  if (typeof playerUrl !== "string" || playerUrl === "") return false;
+  if (!isRecord(context) || typeof context.sessionId !== "string" || context.sessionId === "") return false;
+  if (context.sessionStatus !== "CREATED" || (context.createdAt !== undefined && typeof context.createdAt !== "string")) return false;
+  if (!isRecord(echoed) || typeof echoed.subjectId !== "string") return false;
+  if (echoed.locale !== undefined && !(SERVICE_LOCALES as readonly unknown[]).includes(echoed.locale)) return false;
+  const sent = sentSubjectId(request);
+  return sent === undefined || echoed.subjectId === sent;
+}
+
+function sentSubjectId(request: unknown): string | undefined {
+  const sent = isRecord(request) && isRecord(request.metadata) ? request.metadata.subjectId : undefined;
+  return typeof sent === "string" ? sent : undefined;
 }
 
 export function sessionRecordIssues(body: unknown): ValidationIssue[] {

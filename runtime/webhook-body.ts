@@ -60,12 +60,17 @@ function readStreamOrThrow(req: IncomingMessage, maxBytes: number): Promise<Buff
       reject(tooLarge(maxBytes));
     };
     req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks)));
-    const broken = (cause?: unknown): void =>
+    req.once("end", () => {
+      resolve(Buffer.concat(chunks));
+    });
+    const broken = (cause?: unknown): void => {
       reject(new WebhookError("WEBHOOK_BODY_UNAVAILABLE", "Webhook body unavailable: the connection broke before the body ended", 400, { cause }));
+    };
     req.once("error", broken);
     // An aborted request may close without an error event; settling twice is harmless.
-    req.once("close", () => req.complete || broken());
+    req.once("close", () => {
+      if (!req.complete) broken();
+    });
   });
 }
 

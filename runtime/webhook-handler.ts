@@ -10,6 +10,7 @@ import type { Client } from "./client.js";
 import { ConfigurationError } from "./errors.js";
 import type { DataBlocks, SessionRecord } from "./resources.js";
 import { ExpiringSet } from "./expiring-set.js";
+import { isRecord } from "./json.js";
 import { readDeliveryBodyOrThrow, type DeliveryBody, type WebhookRequest } from "./webhook-body.js";
 import { WebhookError } from "./webhook-errors.js";
 import { decisionOf, parseSessionEndedEvent, parseWebhookJsonOrThrow, type Decision, type SessionEndedEvent } from "./webhook-event.js";
@@ -126,9 +127,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       const body = await readDeliveryBodyOrThrow(req, resolved.maxBodyBytes);
       const payload = authenticPayloadOrThrow(body, req, resolved.verifier);
       // Standard Webhooks: a retry keeps its webhook-id, and a receiver acknowledges it again.
-      if (webhookId !== undefined && seen.has(webhookId)) return answer(res, 204);
+      if (webhookId !== undefined && seen.has(webhookId)) {
+        answer(res, 204);
+        return;
+      }
       // The reference lists no event kinds; others may come, and acknowledging them stops retries.
-      if (isOtherEvent(payload)) return answer(res, 204);
+      if (isOtherEvent(payload)) {
+        answer(res, 204);
+        return;
+      }
       const event = parseSessionEndedEvent(payload);
       sessionId = event.data.sessionId;
       if (event.data.environment !== resolved.client.environment) throw environmentMismatch(event, resolved.client.environment);
@@ -234,11 +241,12 @@ interface ResolvedWebhookOptions {
   readonly now: () => number;
 }
 
-function resolveOptionsOrThrow(given: WebhookHandlerOptions): ResolvedWebhookOptions {
+/** `given` as JavaScript callers may pass it: absent, or with any field missing or of the wrong kind. */
+function resolveOptionsOrThrow(given: WebhookHandlerOptions | undefined): ResolvedWebhookOptions {
   const options: Partial<WebhookHandlerOptions> = given ?? {};
   const { client, onSessionEnded, onError } = options;
   if (
-    typeof client !== "object" || client === null ||
+    !isRecord(client) ||
     typeof client.waitForOutcome !== "function" || typeof client.getDataBlocks !== "function" || typeof client.environment !== "string"
   ) {
     throw new ConfigurationError("createWebhookHandler: client must be a client from createClient()");
@@ -249,7 +257,11 @@ function resolveOptionsOrThrow(given: WebhookHandlerOptions): ResolvedWebhookOpt
   return {
     client,
     onSessionEnded,
-    onError: onError ?? ((error, delivery) => logError(error, delivery, "not handled")),
+    onError:
+      onError ??
+      ((error, delivery) => {
+        logError(error, delivery, "not handled");
+      }),
     verifier: options.secret === undefined ? undefined : new SignatureVerifier(options.secret),
     maxBodyBytes: positiveIntegerOrThrow("maxBodyBytes", options.maxBodyBytes ?? WEBHOOK_DEFAULTS.maxBodyBytes),
     dedupe: {

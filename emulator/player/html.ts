@@ -19,15 +19,12 @@ export type HtmlValue = Html | string | number | null | undefined | false | read
 const ENTITIES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char]!);
+  return text.replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
 }
 
 export function html(literals: TemplateStringsArray, ...values: readonly HtmlValue[]): Html {
-  let text = literals[0]!;
-  values.forEach((value, index) => {
-    text += render(value) + literals[index + 1]!;
-  });
-  return new Html(text);
+  // A tag's literals surround its values: literal 0, value 0, literal 1, ..., the last literal.
+  return new Html(literals.map((literal, index) => (index === 0 ? literal : render(values[index - 1]) + literal)).join(""));
 }
 
 function render(value: HtmlValue): string {

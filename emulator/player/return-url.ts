@@ -32,7 +32,8 @@ export function formActionSourceOf(url: URL): string {
 }
 
 function parameterName(pair: string): string {
-  const name = pair.split("=", 1)[0]!.replace(/\+/g, " ");
+  const [raw = ""] = pair.split("=", 1);
+  const name = raw.replace(/\+/g, " ");
   try {
     return decodeURIComponent(name);
   } catch {

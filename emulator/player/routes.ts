@@ -8,7 +8,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import type { Endpoint, EndpointContext } from "../endpoints.js";
+import { publicEndpoint, route, type Endpoint, type EndpointContext } from "../endpoints.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
 import { mediaTypeOf, readSmallBodyOrThrow } from "../http-exchange.js";
 import { MAX_WRONG_CODES } from "../otp-scenario.js";
@@ -21,59 +21,59 @@ import { localeOf } from "./strings.js";
 
 /** A player form is a token, a ticket, an action and a code: a few hundred bytes. */
 const MAX_FORM_BYTES = 16 * 1024;
-const PLAYER_PATH = /^\/player\/([^/]+)$/;
+const PLAYER_PATH = route`/player/${"sessionId"}`;
+
+type PlayerContext = EndpointContext<"sessionId">;
 
 export const playerEndpoints: readonly Endpoint[] = [
-  { method: "GET", pattern: PLAYER_PATH, public: true, handle: answeringInHtml(showPage) },
-  { method: "POST", pattern: PLAYER_PATH, public: true, handle: answeringInHtml(submitForm) },
+  publicEndpoint("GET", PLAYER_PATH, answeringInHtml(showPage)),
+  publicEndpoint("POST", PLAYER_PATH, answeringInHtml(submitForm)),
 ];
 
-async function showPage({ req, res, params, services }: EndpointContext): Promise<void> {
+function showPage({ req, res, params, services }: PlayerContext): void {
   const query = new URL(req.url ?? "/", "http://player.invalid").searchParams;
-  const token = query.get("token");
-  const session = sessionOrThrow(services.sessions, params[0]!, token);
+  const { session, token } = playerSessionOrThrow(services.sessions, params.sessionId, query.get("token"));
   const view = viewOf(services.sessions, session, noticeOf(query.get("notice")));
   const returnUrl = returnUrlOfSession(session);
   // Only the step view has forms; when one of them ends the session, the redirect goes to returnUrl.
   const formActions = view.kind === "step" ? ["'self'", ...(returnUrl ? [formActionSourceOf(returnUrl)] : [])] : [];
-  sendPage(res, 200, renderPlayerPage({ session, locale: localeOf(session.request.metadata.locale), token: token!, view }), formActions);
+  sendPage(res, 200, renderPlayerPage({ session, locale: localeOf(session.request.metadata.locale), token, view }), formActions);
 }
 
-async function submitForm({ req, res, params, services }: EndpointContext): Promise<void> {
+async function submitForm({ req, res, params, services }: PlayerContext): Promise<void> {
   if (mediaTypeOf(req) !== "application/x-www-form-urlencoded") {
     throw badRequest("UNSUPPORTED_CONTENT_TYPE", "a player form is posted as application/x-www-form-urlencoded");
   }
   const form = new URLSearchParams((await readSmallBodyOrThrow(req, MAX_FORM_BYTES)).toString("utf8"));
-  const token = form.get("token");
-  const session = sessionOrThrow(services.sessions, params[0]!, token);
+  const { session, token } = playerSessionOrThrow(services.sessions, params.sessionId, form.get("token"));
   const wasOpen = session.outcome === undefined;
   const notice = applyPlayerFormOrThrow(services.sessions, session, form);
   if (wasOpen && session.outcome !== undefined) {
     // Ended by this browser: back to the customer's site, or the done page.
-    seeOther(res, returnUrlOfSession(session)?.href ?? pagePath(session, token!, "done"));
+    seeOther(res, returnUrlOfSession(session)?.href ?? pagePath(session, token, "done"));
     return;
   }
-  seeOther(res, pagePath(session, token!, notice));
+  seeOther(res, pagePath(session, token, notice));
 }
 
 function viewOf(store: SessionStore, session: Session, notice: Notice | undefined): PlayerView {
-  const phase = store.phaseOf(session);
-  if (phase === "END") {
+  if (session.outcome) {
     const returnUrl = returnUrlOfSession(session);
-    return { kind: notice === "done" ? "done" : "ended", decision: session.outcome!.decision, ...(returnUrl ? { returnUrl } : {}) };
+    return { kind: notice === "done" ? "done" : "ended", decision: session.outcome.decision, ...(returnUrl ? { returnUrl } : {}) };
   }
   const shown = notice === "done" ? undefined : notice;
-  if (phase === "STEP_TICKET") return { kind: "step", ticketId: session.ticketId!, attemptsLeft: MAX_WRONG_CODES - session.wrongCodes, notice: shown };
+  const ticketId = store.phaseOf(session) === "STEP_TICKET" ? session.ticketId : null;
+  if (ticketId !== null) return { kind: "step", ticketId, attemptsLeft: MAX_WRONG_CODES - session.wrongCodes, notice: shown };
   return { kind: "waiting", notice: shown };
 }
 
 /** Unknown session and wrong token look the same, so the page tells nothing about other sessions. */
-function sessionOrThrow(store: SessionStore, sessionId: string, token: string | null): Session {
+function playerSessionOrThrow(store: SessionStore, sessionId: string, token: string | null): { readonly session: Session; readonly token: string } {
   const session = store.find(sessionId);
   if (!session || token === null || !sameSecret(token, session.playerToken)) {
     throw notFound("no such player session: unknown session or wrong token");
   }
-  return session;
+  return { session, token };
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -97,7 +97,7 @@ function noticeOf(value: string | null): Notice | undefined {
 }
 
 /** The player never answers JSON: a refusal or a failure is a page too. */
-function answeringInHtml(handle: (context: EndpointContext) => Promise<void>): (context: EndpointContext) => Promise<void> {
+function answeringInHtml(handle: (context: PlayerContext) => void | Promise<void>): (context: PlayerContext) => Promise<void> {
   return async (context) => {
     try {
       await handle(context);

@@ -32,7 +32,7 @@ import {
 import type { CaughtBy, ChangeKind, FlowChange } from "./types.js";
 
 /** What holds for a whole walk. */
-export interface WalkContext {
+interface WalkContext {
   readonly side: Side;
   /**
    * Both versions send multipart: only then do part names reach the wire

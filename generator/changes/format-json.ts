@@ -10,10 +10,10 @@
 import { compareText } from "./compare-flows.js";
 import type { FlowChange, FlowChanges, FlowVersion } from "./types.js";
 
-export const CHANGES_FORMAT = "flowsmith-changes";
-export const CHANGES_FORMAT_VERSION = 1;
+const CHANGES_FORMAT = "flowsmith-changes";
+const CHANGES_FORMAT_VERSION = 1;
 
-export interface ChangeCounts {
+interface ChangeCounts {
   readonly breaking: number;
   readonly compatible: number;
 }
@@ -32,7 +32,7 @@ export interface ChangesDocument {
   }[];
 }
 
-export function toChangesDocument(flows: readonly FlowChanges[]): ChangesDocument {
+function toChangesDocument(flows: readonly FlowChanges[]): ChangesDocument {
   const sorted = [...flows].sort((a, b) => compareText(a.name, b.name) || compareText(a.after.file, b.after.file));
   const entries = sorted.map((flow) => ({ ...flow, summary: countChanges(flow.changes) }));
   return {

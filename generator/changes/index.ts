@@ -12,8 +12,8 @@ import type { FlowChanges } from "./types.js";
 
 export { compareFlowModels } from "./compare-flows.js";
 export { formatFlowChanges } from "./format-text.js";
-export { formatChangesJson, toChangesDocument, CHANGES_FORMAT, CHANGES_FORMAT_VERSION, type ChangesDocument } from "./format-json.js";
-export { CHANGE_KINDS, hasBreakingChange, type CaughtBy, type ChangeKind, type FlowChange, type FlowChanges, type FlowVersion, type Severity } from "./types.js";
+export { formatChangesJson, type ChangesDocument } from "./format-json.js";
+export { CHANGE_KINDS, hasBreakingChange, type ChangeKind, type FlowChange, type FlowChanges } from "./types.js";
 
 export interface FlowChangeReport {
   readonly changes: FlowChanges;

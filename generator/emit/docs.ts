@@ -25,7 +25,7 @@ export function docs(paragraphs: readonly string[], tags: readonly Tag[] = []): 
   return [{ description: text || undefined, tags: [...tags] }];
 }
 
-export function tag(tagName: string, text?: string): Tag {
+function tag(tagName: string, text?: string): Tag {
   return text === undefined ? { tagName } : { tagName, text: jsDocText(text) };
 }
 

@@ -131,7 +131,7 @@ export function propertyKey(name: string): string {
  * whose tables are older: thousands of letters Node accepts are not
  * identifier characters to tsc, and a bare key made of one would not compile.
  */
-export function isIdentifierName(text: string): boolean {
+function isIdentifierName(text: string): boolean {
   const chars = Array.from(text);
   const [first, ...rest] = chars;
   return first !== undefined && isIdentifierStart(first) && rest.every(isIdentifierPart);

@@ -17,14 +17,14 @@ export interface GroupNode {
 }
 
 /** An array implied by a `[]` segment. */
-export interface ListNode {
+interface ListNode {
   readonly kind: "list";
   readonly via: FlatProperty;
   element: TreeNode | undefined;
 }
 
 /** A property the form declares: a part, or (for `type: array`/`object` schemas) a family of derived parts. */
-export interface DeclaredNode {
+interface DeclaredNode {
   readonly kind: "declared";
   readonly property: FlatProperty;
   /** Enclosing arrays on the way from the request root: the index of the next array is `{ index: depth }`. */

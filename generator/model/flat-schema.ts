@@ -88,7 +88,7 @@ function flattenOwnKeywords(at: Located): FlatSchema {
   };
 }
 
-export function withKeyword(
+function withKeyword(
   keywords: Readonly<Record<string, unknown>>,
   key: string,
   value: unknown,

@@ -31,7 +31,7 @@ export function withPartNames(schema: Schema, part: PartName, depth: number, med
 }
 
 /** Appends segments, joining neighbouring literals so equal names have one spelling. */
-export function appendPart(part: PartName, ...segments: readonly PartSegment[]): PartName {
+function appendPart(part: PartName, ...segments: readonly PartSegment[]): PartName {
   const out: PartSegment[] = [...part];
   for (const segment of segments) {
     const last = out[out.length - 1];

@@ -14,6 +14,12 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** Quiet and offline: no first-run UI, no update or sync traffic, no GPU in CI. */
 const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
+/** What the tests read of an element inside the page: the project compiles without the DOM lib, so puppeteer's `Element` is unresolved there. */
+export interface PageElement {
+  readonly textContent: string | null;
+  getAttribute(name: string): string | null;
+}
+
 export interface Chromium {
   readonly browser: Browser;
   close(): Promise<void>;

@@ -11,7 +11,8 @@ import { PLAYER_STRINGS } from "../../emulator/player/strings.js";
 import { SERVICE_LOCALES } from "../../runtime/index.js";
 import { ALL_FLOWS, bearer, call, tokenFor } from "../emulator/fixtures.js";
 import { HOSTILE_ID, IMG_PAYLOAD, SCRIPT_PAYLOAD, createPlayerSession, hostile, startRecorder, type PlayerSessionInput, type Recorder } from "../emulator/player-fixtures.js";
-import { launchChromiumOrThrow, type Chromium } from "./chromium.js";
+import { closeStarted } from "../support/teardown.js";
+import { launchChromiumOrThrow, type Chromium, type PageElement } from "./chromium.js";
 
 let chromium: Chromium;
 let emulator: RunningEmulator;
@@ -36,8 +37,7 @@ afterEach(async () => {
   await Promise.all(pages.splice(0).map((page) => page.close()));
 });
 afterAll(async () => {
-  await chromium?.close();
-  await Promise.all([emulator?.close(), slow?.close(), site?.close(), siteV6?.close()]);
+  await closeStarted(chromium, emulator, slow, site, siteV6);
 });
 
 /** What the page ran or tried to run: alert() dialogs and CSP violations, seen from outside the page. */
@@ -70,8 +70,8 @@ async function session(input: PlayerSessionInput = {}): Promise<Opened & { sessi
 }
 
 const byTestId = (id: string): string => `[data-testid="${id}"]`;
-const text = (page: Page, id: string): Promise<string | null> => page.$eval(byTestId(id), (element) => element.textContent);
-const attribute = (page: Page, id: string, name: string): Promise<string | null> => page.$eval(byTestId(id), (element, n) => element.getAttribute(n), name);
+const text = (page: Page, id: string): Promise<string | null> => page.$eval(byTestId(id), (element: PageElement) => element.textContent);
+const attribute = (page: Page, id: string, name: string): Promise<string | null> => page.$eval(byTestId(id), (element: PageElement, n) => element.getAttribute(n), name);
 const violations = (page: Page): Promise<unknown> => page.evaluate("window.__violations || []");
 
 async function clickAndWait(page: Page, id: string): Promise<HTTPResponse | null> {
@@ -175,7 +175,7 @@ describe("pages that are not the step", () => {
     const step = await call(`${emulator.baseUrl}/api/v1/staging/sessions/${created.sessionId}/step`, { headers: bearer(staging) });
     await call(`${emulator.baseUrl}/api/v1/staging/sessions/${created.sessionId}/actions`, {
       method: "POST",
-      headers: bearer(staging, { "content-type": "application/json", "x-ticket-id": step.json.ticketId }),
+      headers: bearer(staging, { "content-type": "application/json", "x-ticket-id": step.json.ticketId! }),
       body: JSON.stringify({ type: "VALIDATE_OTP", code: "123456" }),
     });
     const { page } = await open(created.playerUrl);
@@ -245,12 +245,12 @@ describe("each locale", () => {
   test.each(SERVICE_LOCALES.map((locale) => [locale]))("%s: the page's own strings, through to the done page", async (locale) => {
     const strings = PLAYER_STRINGS[locale];
     const { page } = await session({ locale });
-    expect(await page.$eval("html", (element) => element.getAttribute("lang"))).toBe(locale);
+    expect(await page.$eval("html", (element: PageElement) => element.getAttribute("lang"))).toBe(locale);
     expect(await text(page, "otp-submit")).toBe(strings.submitCode);
     expect(await text(page, "otp-resend")).toBe(strings.resendCode);
     expect(await text(page, "accept")).toBe(strings.accept);
     expect(await text(page, "reject")).toBe(strings.reject);
-    expect(await page.$eval("label[for=otp-code]", (element) => element.textContent)).toBe(strings.codeLabel);
+    expect(await page.$eval("label[for=otp-code]", (element: PageElement) => element.textContent)).toBe(strings.codeLabel);
     await enterCode(page, "000000");
     expect(await text(page, "error")).toBe(strings.codeRejected);
     await clickAndWait(page, "reject");

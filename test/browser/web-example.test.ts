@@ -5,11 +5,13 @@
  * URLs it must refuse (tampered, another user's, expired, none), which never
  * show the outcome. Run with `npm run test:browser`.
  */
+import { expect } from "@jest/globals";
 import type { BrowserContext, HTTPResponse, Page } from "puppeteer-core";
 import { STATE_TTL_MS } from "../../examples/web/app.js";
 import { startWebExample, type RunningWebExample } from "../../examples/web/web-example.js";
 import { seenBy, webhooksFor } from "../fixtures/web-example.js";
-import { launchChromiumOrThrow, type Chromium } from "./chromium.js";
+import { closeStarted } from "../support/teardown.js";
+import { launchChromiumOrThrow, type Chromium, type PageElement } from "./chromium.js";
 
 let chromium: Chromium;
 let example: RunningWebExample;
@@ -26,13 +28,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(contexts.splice(0).map((context) => context.close()));
-  await chromium?.close();
-  await example?.close();
+  await closeStarted(chromium, example);
 });
 
 const byTestId = (id: string): string => `[data-testid="${id}"]`;
-const text = (page: Page, id: string): Promise<string | null> => page.$eval(byTestId(id), (element) => element.textContent);
-const attribute = (page: Page, id: string, name: string): Promise<string | null> => page.$eval(byTestId(id), (element, n) => element.getAttribute(n), name);
+const text = (page: Page, id: string): Promise<string | null> => page.$eval(byTestId(id), (element: PageElement) => element.textContent);
+const attribute = (page: Page, id: string, name: string): Promise<string | null> => page.$eval(byTestId(id), (element: PageElement, n) => element.getAttribute(n), name);
 
 /** A browser of its own (cookies included): another user of the app. */
 async function visitor(): Promise<Page> {
@@ -90,7 +91,7 @@ describe("each way through the player ends on the outcome page, with the webhook
   test("Reject, in the player's German", async () => {
     const page = await visitor();
     await startVerification(page, "de");
-    expect(await page.$eval("html", (element) => element.getAttribute("lang"))).toBe("de");
+    expect(await page.$eval("html", (element: PageElement) => element.getAttribute("lang"))).toBe("de");
     await expectOutcome(page, await clickAndWait(page, "reject"), "REJECTED");
   });
 

@@ -13,6 +13,7 @@ import { listRelativeFiles } from "../../generator/output/file-tree";
 import { startEmulator } from "../../emulator/index";
 import { createClient, RequestValidationError, type Client } from "../../runtime/index";
 import { makeTempDir, removeDir, typeCheck } from "../fixtures/golden/compile";
+import { closeStarted } from "../support/teardown";
 
 const fixtures = path.resolve(__dirname, "../fixtures/descriptions");
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
@@ -21,9 +22,21 @@ const JPEG = Buffer.from("ffd8ffe000104a46494600", "hex");
 let dir: string;
 let emulator: Awaited<ReturnType<typeof startEmulator>>;
 let live: Client<"live">;
-// Loaded after codegen wrote them; typed loosely here, their types are checked by typeCheck below.
-let odd: any;
-let both: any;
+
+/** What this test uses of a generated flow module; typeCheck below checks the generated types themselves. */
+interface GeneratedFlow {
+  readonly flow: unknown;
+  createSession(client: Client, request: unknown): Promise<{ readonly sessionContext: { readonly sessionId: string }; readonly metadata: unknown }>;
+}
+/** The data blocks of odd-names.yaml, as far as the test walks into them. */
+type OddBlocks = Record<string, unknown> & {
+  readonly documents: { readonly files: readonly { readonly kind: string; readonly content: { readonly filename: string; readonly size: number } }[] };
+  readonly listing: { readonly entries: readonly { readonly label: string; readonly scan: { readonly filename: string }; readonly pages?: number }[]; readonly numbers: unknown };
+};
+
+// Loaded after codegen wrote them (jest's require by path, typed).
+let odd: GeneratedFlow;
+let both: GeneratedFlow;
 
 beforeAll(async () => {
   dir = makeTempDir();
@@ -39,8 +52,8 @@ beforeAll(async () => {
     }),
   );
   await runCodegen({ configPath: path.join(dir, "codegen.config.json") });
-  odd = require(path.join(dir, "out/odd/index.ts"));
-  both = require(path.join(dir, "out/both-forms/index.ts"));
+  odd = jest.requireActual<GeneratedFlow>(path.join(dir, "out/odd/index.ts"));
+  both = jest.requireActual<GeneratedFlow>(path.join(dir, "out/both-forms/index.ts"));
   emulator = await startEmulator({ configPath: path.join(dir, "codegen.config.json"), createdMs: 50, stepMs: 50 });
   live = createClient({
     baseUrl: emulator.baseUrl,
@@ -52,8 +65,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await live?.close();
-  await emulator?.close();
+  await closeStarted(live, emulator);
   removeDir(dir);
 });
 
@@ -90,14 +102,14 @@ describe("unseen descriptions, end to end", () => {
     const created = await odd.createSession(live, request);
     expect(created).toMatchObject({ flowId: "odd-9f3c", environment: "live", metadata: { subjectId: "subject-odd", locale: "fr" } });
 
-    const { dataBlocks } = (await live.getDataBlocks(created.sessionContext.sessionId)) as { dataBlocks: Record<string, any> };
+    const { dataBlocks } = (await live.getDataBlocks(created.sessionContext.sessionId)) as { dataBlocks: OddBlocks };
     expect(dataBlocks["odd-block"]).toEqual({ ...request.input["odd-block"], "2ndLine": undefined });
     expect(dataBlocks["2ndBlock"]).toEqual(request.input["2ndBlock"]);
-    expect(dataBlocks.documents.files.map((file: any) => [file.kind, file.content.filename, file.content.size])).toEqual([
+    expect(dataBlocks.documents.files.map((file) => [file.kind, file.content.filename, file.content.size])).toEqual([
       ["PASSPORT", "a.pdf", 10],
       ["ID_CARD", "b.png", PNG.length],
     ]);
-    expect(dataBlocks.listing.entries.map((entry: any) => [entry.label, entry.scan.filename, entry.pages])).toEqual([
+    expect(dataBlocks.listing.entries.map((entry) => [entry.label, entry.scan.filename, entry.pages])).toEqual([
       ["first", "1.jpg", 2],
       ["second", "2.jpg", undefined],
     ]);
@@ -118,8 +130,8 @@ describe("unseen descriptions, end to end", () => {
     };
     const error = await odd.createSession(live, bad).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RequestValidationError);
-    expect(error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
-    expect(error.message).toContain("input.documents.files[0].content");
+    expect((error as RequestValidationError).code).toBe("UNSUPPORTED_MEDIA_TYPE");
+    expect((error as RequestValidationError).message).toContain("input.documents.files[0].content");
 
     const wrongLocale = await odd.createSession(live, { ...bad, metadata: { subjectId: "s", locale: "en" } }).catch((caught: unknown) => caught);
     expect(wrongLocale).toMatchObject({ code: "UNSUPPORTED_LOCALE" });

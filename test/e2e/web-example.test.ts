@@ -7,6 +7,7 @@
  * secret and uses what it records), deliveries it must refuse, and a browser
  * back before the webhook.
  */
+import { expect } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import type { SessionEndedEvent, WebhookHandlerOptions } from "@flowsmith/runtime";
@@ -15,6 +16,7 @@ import { startWebExample, type RunningWebExample } from "../../examples/web/web-
 import { call } from "../emulator/fixtures";
 import { ticketOf } from "../emulator/player-fixtures";
 import { seenBy, webhooksFor } from "../fixtures/web-example";
+import { closeStarted } from "../support/teardown";
 
 /** Deliveries to the example wait on this before its handler sees them (real HTTP still: the emulator's POST is held open). */
 let mockHeld: Promise<void> = Promise.resolve();
@@ -35,7 +37,7 @@ beforeAll(async () => {
   example = await startWebExample({ createdMs: 0, stepMs: 0 });
 });
 afterAll(async () => {
-  await example?.close();
+  await closeStarted(example);
 });
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };

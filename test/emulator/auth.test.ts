@@ -1,3 +1,4 @@
+import { expect } from "@jest/globals";
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { ALL_FLOWS, AML_ID, DOCS_ID, SIGNING_ID, bearer, call, tokenFor } from "./fixtures.js";

@@ -1,3 +1,5 @@
+import { expect } from "@jest/globals";
+import { Readable } from "node:stream";
 import { FormData } from "undici";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { AML_ID, INDEXED_ID, NUMBERS_ID, WIDE_ID, WIDE_FIELDS, aml, bearer, call, indexed, numbers, signing, tokenFor, wide, type Body } from "./fixtures.js";
@@ -51,14 +53,13 @@ describe("JSON bodies are limited while reading", () => {
   });
 
   test("a valid body sent in one-byte chunks is parsed as JSON.parse would", async () => {
-    const text = JSON.stringify({ input: { basicIdentity: { givenName: "Zoë \u{1F600} \"q\" \\", birthDate: "1815-12-10" } }, metadata: { subjectId: "ü" } });
+    const sent = { input: { basicIdentity: { givenName: "Zoë \u{1F600} \"q\" \\", birthDate: "1815-12-10" } }, metadata: { subjectId: "ü" } };
+    const text = JSON.stringify(sent);
     const bytes = Buffer.from(text);
-    const created = await post(AML_ID, (async function* () {
-      for (const byte of bytes) yield Buffer.from([byte]);
-    })() as unknown as Body, JSON_TYPE);
+    const created = await post(AML_ID, Readable.from(Array.from(bytes, (byte) => Buffer.from([byte]))), JSON_TYPE);
     expect(created.status).toBe(201);
     const blocks = await call(`${emulator.baseUrl}/api/v1/staging/sessions/${created.json.sessionContext.sessionId}/datablocks`, { headers: bearer(staging) });
-    expect(blocks.json.dataBlocks.basicIdentity).toEqual(JSON.parse(text).input.basicIdentity);
+    expect(blocks.json.dataBlocks.basicIdentity).toEqual((JSON.parse(text) as typeof sent).input.basicIdentity);
   });
 });
 

@@ -31,16 +31,16 @@ describe("maxSessions", () => {
   test("past the cap, the session that ended longest ago goes first, then the oldest; an evicted session's files are deleted", async () => {
     const withFile = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, { method: "POST", headers: bearer(token), body: signingForm(1) });
     expect(withFile.status).toBe(201);
-    const oldest = withFile.json.sessionContext.sessionId as string;
+    const oldest = withFile.json.sessionContext.sessionId;
     const blocks = await api(`/staging/sessions/${oldest}/datablocks`);
-    const vaultEntryId = blocks.json.dataBlocks.documentsToSign.documents[0].source.vaultEntryId as string;
+    const vaultEntryId = blocks.json.dataBlocks.documentsToSign.documents[0]!.source.vaultEntryId;
     const stored = storedFile(vaultEntryId);
     expect(stored && existsSync(stored)).toBe(true);
 
     const endsFirst = await createAml();
     const running = await createAml();
     clock.advance(100);
-    const ticketId = (await api(`/staging/sessions/${endsFirst}/step`)).json.ticketId;
+    const ticketId = (await api(`/staging/sessions/${endsFirst}/step`)).json.ticketId!;
     const ended = await api(`/staging/sessions/${endsFirst}/actions`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-ticket-id": ticketId },

@@ -7,11 +7,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { RunningEmulator } from "../../emulator/index.js";
+import type { ReadyLine } from "./fixtures.js";
 
 const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
-export interface ChildEmulator extends Pick<RunningEmulator, "baseUrl" | "authUrl" | "clients"> {
+export interface ChildEmulator extends ReadyLine {
   /** Peak resident memory of the emulator process so far (VmHWM), in bytes. */
   peakRssBytes(): number;
   /** SIGTERM; resolves with the exit code. */
@@ -22,7 +22,11 @@ export async function startChildEmulator(args: readonly string[]): Promise<Child
   if (!existsSync(path.join(REPO_ROOT, "dist", "emulator", "cli.js"))) throw new Error("dist/emulator/cli.js is missing: run `npm run build` first");
   const child = spawn(process.execPath, ["bin/flowsmith.js", "emulator", ...args], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const ready = await readyLineOrThrow(child);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => {
+    child.once("exit", (code) => {
+      resolve(code);
+    });
+  });
   return {
     ...ready,
     peakRssBytes: () => {
@@ -37,7 +41,7 @@ export async function startChildEmulator(args: readonly string[]): Promise<Child
   };
 }
 
-function readyLineOrThrow(child: ChildProcess): Promise<Pick<RunningEmulator, "baseUrl" | "authUrl" | "clients">> {
+function readyLineOrThrow(child: ChildProcess): Promise<ReadyLine> {
   return new Promise((resolve, reject) => {
     let out = "";
     let err = "";
@@ -45,8 +49,10 @@ function readyLineOrThrow(child: ChildProcess): Promise<Pick<RunningEmulator, "b
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const newline = out.indexOf("\n");
-      if (newline !== -1) resolve(JSON.parse(out.slice(0, newline)));
+      if (newline !== -1) resolve(JSON.parse(out.slice(0, newline)) as ReadyLine);
     });
-    child.once("exit", (code) => reject(new Error(`the emulator exited with ${code} before it was ready: ${err}`)));
+    child.once("exit", (code) => {
+      reject(new Error(`the emulator exited with ${code} before it was ready: ${err}`));
+    });
   });
 }

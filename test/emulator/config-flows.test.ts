@@ -1,3 +1,4 @@
+import { expect } from "@jest/globals";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -5,7 +6,7 @@ import path from "node:path";
 import { FormData } from "undici";
 import { runEmulatorCli } from "../../emulator/cli.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { JPEG, aml, bearer, call, sleep, tokenFor } from "./fixtures.js";
+import { JPEG, aml, bearer, call, sleep, tokenFor, type ReadyLine } from "./fixtures.js";
 
 const SIGNING_ID = "6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13";
 const DOCS_ID = "2d8e4b17-90af-4c3e-b6d2-5e7f1a0c9b34";
@@ -100,7 +101,7 @@ describe("flowsmith emulator (CLI)", () => {
       { stdout, stderr, stopped },
     );
     for (let i = 0; i < 500 && !stdout.text.includes("\n"); i++) await sleep(10);
-    const ready = JSON.parse(stdout.text);
+    const ready = JSON.parse(stdout.text) as ReadyLine;
     expect(ready).toEqual({
       baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
       authUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
@@ -109,11 +110,27 @@ describe("flowsmith emulator (CLI)", () => {
     expect(ready.baseUrl).not.toBe(ready.authUrl);
     expect(stdout.text.split("\n")).toHaveLength(2);
     expect(stdout.text).not.toContain("whsec_");
-    const token = await tokenFor({ ...ready, close: async () => undefined }, "live");
+    const token = await tokenFor(ready, "live");
     expect((await call(`${ready.baseUrl}/api/v1/flows/live`, { headers: bearer(token) })).json.flows).toEqual([expect.objectContaining({ id: DOCS_ID })]);
     stop();
     expect(await exit).toBe(0);
     expect(stderr.text).toBe("");
+  });
+
+  test("FLOWSMITH_WEBHOOK_SECRET is read when --webhook-secret is not given; a malformed one is a usage error naming the variable, not its value", async () => {
+    const stdout = capture();
+    const stderr = capture();
+    const env = { FLOWSMITH_WEBHOOK_SECRET: "whsec_not base64 hunter2" };
+    expect(await runEmulatorCli(["--config", "codegen.config.json"], { stdout, stderr, stopped: Promise.resolve(), env })).toBe(2);
+    expect(stderr.text).toContain("FLOWSMITH_WEBHOOK_SECRET must be a Standard Webhooks secret");
+    expect(stderr.text).not.toContain("hunter2");
+    expect(stdout.text).toBe("");
+    // The flag wins over the variable: the same bad variable is not read.
+    const flagged = capture();
+    const flaggedErrors = capture();
+    const args = ["--config", "codegen.config.json", "--webhook-secret", "whsec_c2VjcmV0LWZvci10ZXN0cw=="];
+    expect(await runEmulatorCli(args, { stdout: flagged, stderr: flaggedErrors, stopped: Promise.resolve(), env })).toBe(0);
+    expect(flaggedErrors.text).toBe("");
   });
 
   test.each([

@@ -1,3 +1,4 @@
+import { expect } from "@jest/globals";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { FormData } from "undici";
 import { ALL_FLOWS, AML_ID, DOCS_ID, FILE_LIMIT, INDEXED_ID, JPEG, PNG, SIGNING_ID, bearer, call, signingForm, tokenFor, type Body } from "./fixtures.js";

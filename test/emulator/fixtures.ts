@@ -17,26 +17,27 @@ import type {
 } from "../../generator/model/types.js";
 import { SERVICE_LOCALES, type Locale } from "../../runtime/index.js";
 import type { RunningEmulator } from "../../emulator/index.js";
+import { parseAnswerBody, type AnswerBody } from "../support/answer-body.js";
 
 const base = { pointer: "#", nullable: false } as const;
 
-export const str = (part?: PartName, extra: Partial<StringSchema> = {}): StringSchema => ({
+const str = (part?: PartName, extra: Partial<StringSchema> = {}): StringSchema => ({
   ...base,
   kind: "string",
   ...(part ? { part } : {}),
   ...extra,
 });
-export const file = (part: PartName, maxBytes: number, mediaTypes: readonly string[] = []): FileSchema => ({
+const file = (part: PartName, maxBytes: number, mediaTypes: readonly string[] = []): FileSchema => ({
   ...base,
   kind: "file",
   part,
   maxBytes,
   mediaTypes,
 });
-export const num = (part: PartName, integer = false): NumberSchema => ({ ...base, kind: "number", integer, part });
-export const bool = (part: PartName): Schema => ({ ...base, kind: "boolean", part });
-export const arr = (items: Schema): ArraySchema => ({ ...base, kind: "array", items });
-export const obj = (properties: readonly [string, Schema, boolean?][]): ObjectSchema => ({
+const num = (part: PartName, integer = false): NumberSchema => ({ ...base, kind: "number", integer, part });
+const bool = (part: PartName): Schema => ({ ...base, kind: "boolean", part });
+const arr = (items: Schema): ArraySchema => ({ ...base, kind: "array", items });
+const obj = (properties: readonly [string, Schema, boolean?][]): ObjectSchema => ({
   ...base,
   kind: "object",
   properties: properties.map(([name, schema, required]): Property => ({ name, schema, required: required ?? false })),
@@ -100,7 +101,7 @@ export const aml = flow(
 );
 
 /** Multipart, live, JPEG/PNG images, locales en and de. */
-export const docs = flow(
+const docs = flow(
   "docs",
   DOCS_ID,
   "live",
@@ -158,7 +159,7 @@ export const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 
 export interface Answer {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
-  readonly json: any;
+  readonly json: AnswerBody;
   readonly text: string;
 }
 
@@ -171,16 +172,13 @@ export async function call(url: string, init: { method?: string; headers?: Recor
     body: init.body as never,
   });
   const text = await response.body.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.statusCode, headers: response.headers, json, text };
+  return { status: response.statusCode, headers: response.headers, json: parseAnswerBody(text), text };
 }
 
-export async function tokenFor(emulator: RunningEmulator, environment: "staging" | "live"): Promise<string> {
+/** The JSON line `flowsmith emulator` prints on stdout when it is ready. */
+export type ReadyLine = Pick<RunningEmulator, "baseUrl" | "authUrl" | "clients">;
+
+export async function tokenFor(emulator: Pick<RunningEmulator, "authUrl" | "clients">, environment: "staging" | "live"): Promise<string> {
   const { clientId, clientSecret } = emulator.clients[environment];
   const answer = await call(`${emulator.authUrl}/oidc/token`, {
     method: "POST",
@@ -188,7 +186,7 @@ export async function tokenFor(emulator: RunningEmulator, environment: "staging"
     body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }).toString(),
   });
   if (answer.status !== 200) throw new Error(`token request failed: ${answer.status} ${answer.text}`);
-  return answer.json.access_token as string;
+  return answer.json.access_token;
 }
 
 export function bearer(token: string, extra: Record<string, string> = {}): Record<string, string> {

@@ -17,7 +17,7 @@ let emulator: ChildEmulator;
 let token: string;
 beforeAll(async () => {
   emulator = await startChildEmulator(["--config", "codegen.config.json"]);
-  token = await tokenFor({ ...emulator, close: async () => undefined }, "staging");
+  token = await tokenFor(emulator, "staging");
 }, 30_000);
 afterAll(async () => {
   expect(await emulator.stop()).toBe(0);

@@ -88,7 +88,9 @@ export async function startRecorder(host = "127.0.0.1", status = 200): Promise<R
     requests,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        server.close(() => {
+          resolve();
+        });
         server.closeAllConnections();
       }),
   };

@@ -4,10 +4,10 @@
  * pages, and the redirectUrl allowlist at creation. The browser suite
  * (test/browser, `npm run test:browser`) drives the same pages in Chromium.
  */
-import { FormData } from "undici";
+import { expect } from "@jest/globals";
 import { runEmulatorCli } from "../../emulator/cli.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { ALL_FLOWS, AML_ID, SIGNING_ID, bearer, call, signingForm, sleep, tokenFor, type Answer } from "./fixtures.js";
+import { ALL_FLOWS, AML_ID, SIGNING_ID, bearer, call, signingForm, sleep, tokenFor, type Answer, type ReadyLine } from "./fixtures.js";
 import {
   HOSTILE_ID,
   IMG_PAYLOAD,
@@ -57,7 +57,7 @@ async function postForm(playerUrl: string, fields: Record<string, string>): Prom
 async function deliveriesFor(sessionId: string): Promise<unknown[]> {
   // Bounded: delivery to a loopback receiver takes milliseconds.
   for (let i = 0; i < 100 && !webhook.requests.some((r) => r.body.includes(sessionId)); i++) await sleep(20);
-  return webhook.requests.filter((r) => r.body.includes(sessionId)).map((r) => JSON.parse(r.body));
+  return webhook.requests.filter((r) => r.body.includes(sessionId)).map((r): unknown => JSON.parse(r.body));
 }
 
 describe("the player and the API share one session", () => {
@@ -65,7 +65,7 @@ describe("the player and the API share one session", () => {
     const { sessionId, playerUrl } = await createPlayerSession(emulator, staging);
     for (let i = 0; i < 2; i++) {
       const step = await api(`/staging/sessions/${sessionId}/step`);
-      expect((await act(sessionId, step.json.ticketId, { type: "VALIDATE_OTP", code: "000000" })).json.result).toBe("CODE_REJECTED");
+      expect((await act(sessionId, step.json.ticketId!, { type: "VALIDATE_OTP", code: "000000" })).json.result).toBe("CODE_REJECTED");
     }
     const page = await openPage(playerUrl);
     expect([stateOf(page.text), attemptsOf(page.text)]).toEqual(["step", "1"]);
@@ -95,7 +95,7 @@ describe("the player and the API share one session", () => {
     }
     const step = await api(`/staging/sessions/${sessionId}/step`);
     expect(step.json.ticketId).toBe(ticketOf((await openPage(playerUrl)).text));
-    const last = await act(sessionId, step.json.ticketId, { type: "VALIDATE_OTP", code: "000000" });
+    const last = await act(sessionId, step.json.ticketId!, { type: "VALIDATE_OTP", code: "000000" });
     expect(last.json).toMatchObject({ result: "CODE_REJECTED", attemptsLeft: 0, step: { stepType: "END" } });
 
     const ended = await openPage(playerUrl);
@@ -106,10 +106,10 @@ describe("the player and the API share one session", () => {
     const late = await call(`${emulator.baseUrl}/player/${sessionId}`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ token: new URL(playerUrl).searchParams.get("token")!, ticket: step.json.ticketId, action: "accept" }).toString(),
+      body: new URLSearchParams({ token: new URL(playerUrl).searchParams.get("token")!, ticket: step.json.ticketId!, action: "accept" }).toString(),
     });
     expect(late.headers.location).toMatch(/&notice=not-ready$/);
-    expect((await api(`/staging/sessions/${sessionId}`)).json.outcome.decision).toBe("REJECTED");
+    expect((await api(`/staging/sessions/${sessionId}`)).json.outcome!.decision).toBe("REJECTED");
   });
 
   test("a page whose ticket the API has since used is stale: nothing applied, no wrong code counted", async () => {
@@ -137,7 +137,7 @@ describe("the player and the API share one session", () => {
     expect((await postForm(playerUrl, { action: "resend-otp" })).headers.location).toMatch(/&notice=code-sent$/);
     expect(ticketOf((await openPage(playerUrl)).text)).not.toBe(before);
     expect((await postForm(playerUrl, { action: "validate-otp", code: "123456" })).headers.location).toMatch(/&notice=done$/);
-    expect((await api(`/staging/sessions/${sessionId}`)).json.outcome.decision).toBe("ACCEPTED");
+    expect((await api(`/staging/sessions/${sessionId}`)).json.outcome!.decision).toBe("ACCEPTED");
   });
 
   test.each([
@@ -283,7 +283,7 @@ describe("redirectUrl allowlist at creation", () => {
 
   test("a multipart session with a refused redirectUrl is 400 and is not created", async () => {
     const form = signingForm(1, { extra: [["redirectUrl", "https://evil.test/cb"]] });
-    const answer = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, { method: "POST", headers: bearer(staging), body: form as FormData });
+    const answer = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, { method: "POST", headers: bearer(staging), body: form });
     expect([answer.status, answer.json.code]).toEqual([400, "REDIRECT_URL_NOT_ALLOWED"]);
     const listed = await api(`/flows/${SIGNING_ID}/staging/sessions`);
     expect(listed.json.sessions).toEqual([]);
@@ -303,8 +303,8 @@ describe("--redirect-allowlist", () => {
     const args = ["--config", "codegen.config.json", "--redirect-allowlist", "https://app.example.test/return/", "--redirect-allowlist", "loopback"];
     const exit = runEmulatorCli(args, { stdout, stderr: capture(), stopped });
     for (let i = 0; i < 500 && !stdout.text.includes("\n"); i++) await sleep(10);
-    const ready = JSON.parse(stdout.text);
-    const token = await tokenFor({ ...ready, close: async () => undefined }, "staging");
+    const ready = JSON.parse(stdout.text) as ReadyLine;
+    const token = await tokenFor(ready, "staging");
     const create = (redirectUrl: string): Promise<Answer> =>
       call(`${ready.baseUrl}/api/v1/flows/a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5/staging/sessions`, {
         method: "POST",

@@ -1,7 +1,7 @@
+import { expect } from "@jest/globals";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { ALL_FLOWS, AML_ID, SIGNING_ID, bearer, call, signingForm, tokenFor, type Answer } from "./fixtures.js";
 import { ManualClock } from "./manual-clock.js";
-import type { FormData } from "undici";
 
 const CREATED_MS = 150;
 const STEP_MS = 100;
@@ -26,7 +26,7 @@ async function createAmlSession(subjectId = "cust-1"): Promise<string> {
     body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } }, metadata: { subjectId } }),
   });
   expect(answer.status).toBe(201);
-  return answer.json.sessionContext.sessionId as string;
+  return answer.json.sessionContext.sessionId;
 }
 
 /** Moves the clock past CREATED, START and the step without a ticket: the step then waits with one. */
@@ -64,7 +64,7 @@ describe("session life", () => {
     expect(seen).toEqual(["CREATED/SESSION_NOT_RUNNING", "CREATED/SESSION_NOT_RUNNING", "START/null", "OTP_VERIFICATION:v1/null", "OTP_VERIFICATION:v1/ticket"]);
     const step = await api(`/staging/sessions/${sessionId}/step`);
     expect(step.json.actions.map((action: { type: string }) => action.type)).toEqual(["VALIDATE_OTP", "RESEND_OTP"]);
-    expect(step.json.actions[0].schema).toMatchObject({ required: ["type", "code"], properties: { type: { const: "VALIDATE_OTP" } } });
+    expect(step.json.actions[0]!.schema).toMatchObject({ required: ["type", "code"], properties: { type: { const: "VALIDATE_OTP" } } });
     const session = await api(`/staging/sessions/${sessionId}`);
     expect(session.json).toMatchObject({ sessionStatus: "RUNNING", metadata: { subjectId: "cust-1" } });
     expect(session.json.outcome).toBeUndefined();
@@ -73,14 +73,14 @@ describe("session life", () => {
 
   test("code 123456 accepts: stepType END, outcome ACCEPTED at the clock's time", async () => {
     const sessionId = await createAmlSession();
-    const ticket = (await ticketOf(sessionId)).json.ticketId;
+    const ticket = (await ticketOf(sessionId)).json.ticketId!;
     const answer = await act(sessionId, ticket, { type: "VALIDATE_OTP", code: "123456" });
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({ result: "CODE_ACCEPTED", step: { stepType: "END", ticketId: null } });
     expect((await api(`/staging/sessions/${sessionId}/step`)).json).toEqual({ stepType: "END", ticketId: null });
     const session = await api(`/staging/sessions/${sessionId}`);
     expect(session.json).toMatchObject({ sessionStatus: "COMPLETED", outcome: { decision: "ACCEPTED" }, metadata: { subjectId: "cust-1" } });
-    expect(Date.parse(session.json.outcome.decidedAt)).toBe(clock.now());
+    expect(Date.parse(session.json.outcome!.decidedAt)).toBe(clock.now());
   });
 
   test("three wrong codes reject; every answer issues a new ticket; stale tickets are 400", async () => {
@@ -93,16 +93,16 @@ describe("session life", () => {
       expect(used).not.toContain(wrong.json.step.ticketId);
       const stale = await act(sessionId, ticket, { type: "VALIDATE_OTP", code: "123456" });
       expect([attempt, stale.status, stale.json.code]).toEqual([attempt, 400, "TICKET_STALE"]);
-      ticket = wrong.json.step.ticketId;
+      ticket = wrong.json.step.ticketId!;
       used.push(ticket);
     }
     const resent = await act(sessionId, ticket, { type: "RESEND_OTP" });
     expect(resent.json).toMatchObject({ result: "CODE_SENT", attemptsLeft: 1 });
     expect(resent.json.step.ticketId).not.toBe(ticket);
-    const last = await act(sessionId, resent.json.step.ticketId, { type: "VALIDATE_OTP", code: "999999" });
+    const last = await act(sessionId, resent.json.step.ticketId!, { type: "VALIDATE_OTP", code: "999999" });
     expect(last.json).toMatchObject({ result: "CODE_REJECTED", attemptsLeft: 0, step: { stepType: "END", ticketId: null } });
     expect((await api(`/staging/sessions/${sessionId}`)).json.outcome).toMatchObject({ decision: "REJECTED" });
-    const after = await act(sessionId, resent.json.step.ticketId, { type: "VALIDATE_OTP", code: "123456" });
+    const after = await act(sessionId, resent.json.step.ticketId!, { type: "VALIDATE_OTP", code: "123456" });
     expect([after.status, after.json.code]).toEqual([400, "NO_ACTION_EXPECTED"]);
   });
 
@@ -140,10 +140,10 @@ describe("session life", () => {
     clock.advance(CREATED_MS + 2 * STEP_MS);
     const [ticketA, ticketB] = await Promise.all([api(`/staging/sessions/${first}/step`), api(`/staging/sessions/${second}/step`)]);
     expect(ticketA.json.ticketId).not.toBe(ticketB.json.ticketId);
-    const crossed = await act(first, ticketB.json.ticketId, { type: "VALIDATE_OTP", code: "123456" });
+    const crossed = await act(first, ticketB.json.ticketId!, { type: "VALIDATE_OTP", code: "123456" });
     expect(crossed.json.code).toBe("TICKET_STALE");
-    await act(first, ticketA.json.ticketId, { type: "VALIDATE_OTP", code: "000000" });
-    await act(second, ticketB.json.ticketId, { type: "VALIDATE_OTP", code: "123456" });
+    await act(first, ticketA.json.ticketId!, { type: "VALIDATE_OTP", code: "000000" });
+    await act(second, ticketB.json.ticketId!, { type: "VALIDATE_OTP", code: "123456" });
     const [a, b] = await Promise.all([api(`/staging/sessions/${first}`), api(`/staging/sessions/${second}`)]);
     expect(a.json).toMatchObject({ sessionStatus: "RUNNING", metadata: { subjectId: "first" } });
     expect(a.json.outcome).toBeUndefined();
@@ -156,7 +156,7 @@ describe("data blocks and files", () => {
     const form = signingForm(0);
     form.append("input[documentsToSign][documents][][templateId]", "contract");
     form.append("input[documentsToSign][documents][][source]", new Blob([Buffer.from("%PDF-1.7 hello")], { type: "application/pdf" }), "contract.pdf");
-    const created = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, { method: "POST", headers: bearer(staging), body: form as FormData });
+    const created = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, { method: "POST", headers: bearer(staging), body: form });
     expect(created.status).toBe(201);
     const sessionId = created.json.sessionContext.sessionId;
     const blocks = await api(`/staging/sessions/${sessionId}/datablocks`);
@@ -165,7 +165,7 @@ describe("data blocks and files", () => {
       basicIdentity: { givenName: "Ada", familyName: "Lovelace" },
       documentsToSign: { documents: [{ templateId: "contract", source: { vaultEntryId: expect.any(String), filename: "contract.pdf", mediaType: "application/pdf", size: 14 } }] },
     });
-    const vaultEntryId = blocks.json.dataBlocks.documentsToSign.documents[0].source.vaultEntryId;
+    const vaultEntryId = blocks.json.dataBlocks.documentsToSign.documents[0]!.source.vaultEntryId;
     const fileAnswer = await api(`/staging/files/${vaultEntryId}`);
     expect(fileAnswer.status).toBe(200);
     expect(fileAnswer.headers["content-type"]).toBe("application/pdf");

@@ -1,3 +1,4 @@
+import { expect } from "@jest/globals";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
@@ -60,9 +61,9 @@ async function endSession(emulator: RunningEmulator, clock: ManualClock, token: 
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } }, metadata: { subjectId: "cust-1" } }),
   });
-  const sessionId = created.json.sessionContext.sessionId as string;
+  const sessionId = created.json.sessionContext.sessionId;
   clock.advance(1_000);
-  let ticketId = (await api(`/staging/sessions/${sessionId}/step`)).json.ticketId as string | null;
+  let ticketId = (await api(`/staging/sessions/${sessionId}/step`)).json.ticketId;
   const code = decision === "ACCEPTED" ? "123456" : "000000";
   while (ticketId !== null) {
     const answer = await api(`/staging/sessions/${sessionId}/actions`, {
@@ -108,7 +109,7 @@ describe("webhooks, signed (Standard Webhooks)", () => {
     };
     expect(verified).toEqual(expected);
     const session = await call(`${emulator.baseUrl}/api/v1/staging/sessions/${sessionId}`, { headers: bearer(token) });
-    expect(session.json.outcome.decidedAt).toBe(expected.timestamp);
+    expect(session.json.outcome!.decidedAt).toBe(expected.timestamp);
     // A body altered in transit fails verification.
     expect(() => new Webhook(SECRET).verify(delivery.raw.replace("ACCEPTED", "REJECTED"), delivery.headers as Record<string, string>)).toThrow();
   });
@@ -141,7 +142,7 @@ describe("webhooks, signed (Standard Webhooks)", () => {
     await endSession(emulator, clock, token, "ACCEPTED");
     const [a, b] = [await receiver.next(), await receiver.next()];
     expect(a.headers["webhook-id"]).not.toBe(b.headers["webhook-id"]);
-    expect(JSON.parse(a.raw).data.sessionId).not.toBe(JSON.parse(b.raw).data.sessionId);
+    expect((JSON.parse(a.raw) as SessionEndedEvent).data.sessionId).not.toBe((JSON.parse(b.raw) as SessionEndedEvent).data.sessionId);
   });
 
   test("a receiver that never succeeds gets 1 + retries attempts, then delivery stops", async () => {
@@ -179,7 +180,7 @@ describe("webhooks, unsigned", () => {
   test.each([["not-a-whsec-secret"], ["whsec_"], ["whsec_!!!not base64!!!"]])("a webhookSecret of %j is refused at start without echoing it", async (secret) => {
     const error = await startEmulator({ flows: ALL_FLOWS, webhookSecret: secret }).then(
       () => undefined,
-      (caught: Error) => caught,
+      (caught: unknown) => caught as Error,
     );
     expect(error?.message).toContain("webhookSecret (--webhook-secret) must be a Standard Webhooks secret");
     if (secret.length > "whsec_".length) expect(error?.message).not.toContain(secret);

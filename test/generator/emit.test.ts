@@ -255,8 +255,7 @@ describe("escaping", () => {
       ];
       const paths = writeFiles(dir, emitted);
       expect(typeCheck(paths)).toEqual([]);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const generated = require(`${dir}/index.ts`) as { oddFlow: { flow: Record<string, unknown> } };
+      const generated = jest.requireActual<{ oddFlow: { flow: Record<string, unknown> } }>(`${dir}/index.ts`);
       expect(generated.oddFlow.flow).toEqual({
         id: odd.id,
         version: odd.version,
@@ -310,10 +309,9 @@ describe("the generated validator", () => {
     const dir = makeTempDir();
     try {
       writeFiles(dir, await emitFlowOrThrow(signing, { runtimeImport: runtimeImportFor(dir) }));
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { validate } = require(`${dir}/signing/validate.ts`) as {
+      const { validate } = jest.requireActual<{
         validate: ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string }[] };
-      };
+      }>(`${dir}/signing/validate.ts`);
       const valid = {
         input: {
           basicIdentity: { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" },
@@ -344,8 +342,7 @@ describe("the generated validator", () => {
       const files = await emitFlowOrThrow(model, { runtimeImport: runtimeImportFor(dir) });
       expect(fileOf(files, "aml-screening/validate.ts")).toMatch(/^import \{ validatorFormats \} from /m);
       writeFiles(dir, files);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { validateResponse } = require(`${dir}/aml-screening/validate.ts`) as { validateResponse: (data: unknown) => boolean };
+      const { validateResponse } = jest.requireActual<{ validateResponse: (data: unknown) => boolean }>(`${dir}/aml-screening/validate.ts`);
       expect(validateResponse({ createdAt: "2026-01-02T03:04:05Z" })).toBe(true);
       expect(validateResponse({ createdAt: "yesterday" })).toBe(false);
     } finally {
@@ -357,10 +354,9 @@ describe("the generated validator", () => {
     const dir = makeTempDir();
     try {
       writeFiles(dir, await emitFlowOrThrow(signing, { runtimeImport: runtimeImportFor(dir) }));
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { validateResponse } = require(`${dir}/signing/validate.ts`) as {
+      const { validateResponse } = jest.requireActual<{
         validateResponse: ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string }[] };
-      };
+      }>(`${dir}/signing/validate.ts`);
       const created = {
         flowId: signing.id,
         environment: "staging",

@@ -143,8 +143,7 @@ describe("descriptions that generate", () => {
     type Validate = ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string; params: Record<string, unknown> }[] };
     const load = (name: string): Validate => {
       const model = emitted.get(name)?.model as FlowModel;
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      return (require(join(dir, model.name, "validate.ts")) as { validate: Validate }).validate;
+      return jest.requireActual<{ validate: Validate }>(join(dir, model.name, "validate.ts")).validate;
     };
     const metadata = { subjectId: "s" };
 

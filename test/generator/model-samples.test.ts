@@ -1,3 +1,4 @@
+import { expect } from "@jest/globals";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import Ajv from "ajv";

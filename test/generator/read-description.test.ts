@@ -1,3 +1,4 @@
+import { expect } from "@jest/globals";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";

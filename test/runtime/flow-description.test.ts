@@ -25,7 +25,9 @@ describe("getFlowDescription", () => {
     ["a path template of the caller's", { flowId: "flow-1", path: "/api/v2/{environment}/descriptions/{flowId}.json", want: "/gw/api/v2/staging/descriptions/flow-1.json" }],
     ["an id that would change the path, encoded as one segment", { flowId: "a/../b?x", want: "/gw/api/v1/flows/a%2F..%2Fb%3Fx/staging/openapi" }],
   ])("%s", async (_name, { flowId, path, want }) => {
-    service.onApi((_req, res) => json(res, 200, { openapi: "3.0.3", info: { "x-flow-id": flowId } }));
+    service.onApi((_req, res) => {
+      json(res, 200, { openapi: "3.0.3", info: { "x-flow-id": flowId } });
+    });
     const document = await client.getFlowDescription(flowId, path === undefined ? {} : { path });
     expect(document).toEqual({ openapi: "3.0.3", info: { "x-flow-id": flowId } });
     expect(service.apiRequests.map((request) => [request.method, request.url, request.headers["user-agent"]])).toEqual([["GET", want, USER_AGENT]]);
@@ -33,9 +35,13 @@ describe("getFlowDescription", () => {
   });
 
   it("refuses an answer that is not a JSON object, and passes a 404 on typed", async () => {
-    service.onApi((_req, res) => json(res, 200, ["not", "a", "description"]));
+    service.onApi((_req, res) => {
+      json(res, 200, ["not", "a", "description"]);
+    });
     await expect(client.getFlowDescription("f")).rejects.toBeInstanceOf(InvalidResponseError);
-    service.onApi((_req, res) => json(res, 404, { message: "no such flow" }));
+    service.onApi((_req, res) => {
+      json(res, 404, { message: "no such flow" });
+    });
     await expect(client.getFlowDescription("f")).rejects.toBeInstanceOf(NotFoundError);
     expect(DEFAULT_DESCRIPTION_PATH).toBe("/api/v1/flows/{flowId}/{environment}/openapi");
   });

@@ -281,6 +281,24 @@ const SCENARIOS: readonly [string, Scenario][] = [
     },
   ],
   [
+    // createSession returns ApiCaller.json's promise with no wrapper of its own: json scrubs.
+    "NetworkError, createSession's answer refused by undici's parser after the echo",
+    {
+      expected: NetworkError,
+      code: "NETWORK_ERROR",
+      echoed: false,
+      run: () => {
+        service.onApi((req, _res, recorded) => {
+          malformedResponse(req, recorded.body);
+        });
+        return createSessionFor(clientWith(), AML_SPEC, amlValidator, {
+          input: { basicIdentity: { givenName: "A", familyName: "B" } },
+          metadata: { subjectId: "s" },
+        });
+      },
+    },
+  ],
+  [
     "TimeoutError, a body that stops after the echo",
     {
       expected: TimeoutError,

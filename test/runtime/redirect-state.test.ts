@@ -3,6 +3,7 @@
  * expires, and every other state is refused with its own code. Time is an
  * injected clock.
  */
+import { expect } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import {
   ConfigurationError,

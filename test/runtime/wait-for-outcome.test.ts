@@ -81,7 +81,9 @@ test("the caller's signal ends the wait with an AbortError", async () => {
   const sessionId = await sessions.create();
   const controller = new AbortController();
   // The signal fires once the client is waiting between polls.
-  const { clock } = virtualClock(() => controller.abort(new Error("shutting down")));
+  const { clock } = virtualClock(() => {
+    controller.abort(new Error("shutting down"));
+  });
   const waiting = clientOn(clock).waitForOutcome(sessionId, { intervalMs: 60_000, timeoutMs: 600_000, signal: controller.signal });
   const error = await waiting.catch((e: unknown) => e);
   expect(error).toBeInstanceOf(AbortError);

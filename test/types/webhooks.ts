@@ -25,11 +25,13 @@ declare const live: Client<"live">;
 
 // The handler is a node:http request listener.
 const handler = createWebhookHandler({ client: staging, secret: "whsec_c2VjcmV0", onSessionEnded: () => undefined });
+// eslint-disable-next-line @typescript-eslint/no-misused-promises -- the point: it fits where node:http takes a listener (it never rejects)
 createServer(handler);
 export const listener: (req: IncomingMessage, res: ServerResponse) => Promise<void> = handler;
 export const drained: Promise<void> = handler.drain();
 
 // Express-shaped requests (a body already attached) fit; so does a client of either environment.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Express types req.body as any: the shape under test
 declare const expressRequest: IncomingMessage & { body: any; params: Record<string, string> };
 declare const res: ServerResponse;
 void handler(expressRequest, res);

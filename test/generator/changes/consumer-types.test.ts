@@ -39,11 +39,11 @@ beforeAll(async () => {
     await runCodegen({ configPath: path.join(dir, `${version}.config.json`) });
     writeFileSync(path.join(dir, `consumer-${version}.ts`), TEMPLATE.replace("__FLOW_MODULE__", `./${version}/signing/index.js`));
   }
-  const model = async (file: string): Promise<FlowModel> => {
+  const model = (file: string): FlowModel => {
     const loaded = parseDescriptionOrThrow(readFileSync(file), path.relative(REPO_ROOT, file));
     return buildFlowModelOrThrow(loaded);
   };
-  changes = compareFlowModels(await model(V1), await model(V2)).changes;
+  changes = compareFlowModels(model(V1), model(V2)).changes;
 }, 60_000);
 
 afterAll(() => {

@@ -39,7 +39,7 @@ export async function startEmulatedSessions(): Promise<EmulatedSessions> {
         body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } }, metadata: { subjectId } }),
       });
       if (answer.status !== 201) throw new Error(`creating a session failed: ${answer.status} ${answer.text}`);
-      return answer.json.sessionContext.sessionId as string;
+      return answer.json.sessionContext.sessionId;
     },
     end: async (sessionId, decision) => {
       const codes = decision === "ACCEPTED" ? [ACCEPTED_CODE] : Array.from({ length: MAX_WRONG_CODES }, () => "000000");

@@ -15,12 +15,13 @@ import {
   type WebhookHandler,
   type WebhookHandlerOptions,
 } from "../../../runtime/index.js";
+import type { AnswerBody } from "../../support/answer-body.js";
 import { startEmulatedSessions, type EmulatedSessions } from "./emulated-sessions.js";
 
 export const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
 export const WRONG_SECRET = `whsec_${randomBytes(24).toString("base64")}`;
 
-export interface Receiver {
+interface Receiver {
   readonly url: string;
   readonly handler: WebhookHandler;
   readonly handled: SessionEnded[];
@@ -31,12 +32,13 @@ export interface Receiver {
 export type FrameworkRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
 
 export interface WebhookTestbed {
+  // Properties, not methods: tests take them out of the testbed (`const { receiver } = ...`).
   /** The emulated API (after beforeAll). */
-  sessions(): EmulatedSessions;
+  readonly sessions: () => EmulatedSessions;
   /** A node:http server running a handler on the emulator's client; `before` stands for a framework that reads the body first. */
-  receiver(options?: Partial<WebhookHandlerOptions>, before?: (req: FrameworkRequest) => Promise<void>): Promise<Receiver>;
+  readonly receiver: (options?: Partial<WebhookHandlerOptions>, before?: (req: FrameworkRequest) => Promise<void>) => Promise<Receiver>;
   /** A session ended through the API with this decision. */
-  endedSession(decision: "ACCEPTED" | "REJECTED", subjectId?: string): Promise<string>;
+  readonly endedSession: (decision: "ACCEPTED" | "REJECTED", subjectId?: string) => Promise<string>;
 }
 
 export function useWebhookTestbed(): WebhookTestbed {
@@ -63,10 +65,11 @@ export function useWebhookTestbed(): WebhookTestbed {
       outcomePollIntervalMs: 10,
       ...options,
     });
-    const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
       await before?.(req);
       await handler(req, res);
-    });
+    };
+    const server = createServer((req, res) => void serve(req, res));
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, handler, handled, errors };
@@ -105,5 +108,6 @@ export function signed(body: string, options: { id?: string; secret?: string; at
 export async function deliver(url: string, body: string | Buffer, headers: Record<string, string>, method = "POST") {
   const response = await request(url, { method: method as "POST", headers, body: method === "GET" ? undefined : body });
   const text = await response.body.text();
-  return { status: response.statusCode, json: text ? JSON.parse(text) : undefined, headers: response.headers };
+  // The handler answers JSON or nothing: a body that is not JSON throws here and fails the test.
+  return { status: response.statusCode, json: (text ? JSON.parse(text) : undefined) as AnswerBody, headers: response.headers };
 }

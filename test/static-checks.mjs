@@ -1,0 +1,45 @@
+// The type check and typescript-eslint on one TypeScript program, as `npm test` runs them.
+// `tsc -p tsconfig.json` and `eslint .` each build the program of tsconfig.json and
+// type-check it, which is most of what either costs; here it is built and checked once:
+// tsc's diagnostics first, then eslint with `parserOptions.programs` set to that program,
+// so the type-aware rules ask a checker that has already done its work.
+// `npm run typecheck` and `npm run lint` still run each on its own.
+import path from "node:path";
+import { ESLint } from "eslint";
+import ts from "typescript";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+function typeCheck() {
+  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), undefined, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+    },
+  });
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences });
+  const diagnostics = [...parsed.errors, ...ts.getPreEmitDiagnostics(program)];
+  return { program, diagnostics };
+}
+
+const { program, diagnostics } = typeCheck();
+if (diagnostics.length > 0) {
+  const host = { getCanonicalFileName: (file) => file, getCurrentDirectory: () => root, getNewLine: () => "\n" };
+  // As tsc prints them: with colour and context on a terminal, plain in a log.
+  process.stderr.write(process.stderr.isTTY ? ts.formatDiagnosticsWithColorAndContext(diagnostics, host) : ts.formatDiagnostics(diagnostics, host));
+}
+
+// Every file eslint lints is in tsconfig.json's program (eslint stops with an error on one that is not).
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfig: { languageOptions: { parserOptions: { programs: [program], projectService: false, project: null } } },
+});
+const results = await eslint.lintFiles(["."]);
+const report = await (await eslint.loadFormatter("stylish")).format(results);
+if (report) process.stderr.write(report);
+
+const lintErrors = results.reduce((sum, result) => sum + result.errorCount, 0);
+if (diagnostics.length > 0 || lintErrors > 0) {
+  process.stderr.write(`static checks: ${diagnostics.length} type error(s), ${lintErrors} lint error(s)\n`);
+  process.exitCode = 1;
+}
