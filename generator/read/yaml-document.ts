@@ -1,10 +1,10 @@
 /**
  * YAML (and JSON, which the yaml package reads as YAML 1.2) into plain values
  * with the yaml package, keeping the parsed Document so a JSON pointer can be
- * mapped back to a line. yaml-source.ts loads it for the documents
+ * mapped back to a line. yaml-source.ts calls it for the documents
  * plain-yaml.ts declines and for the lines of messages.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import type { Document, LineCounter, Node } from "yaml";
 import { CodegenError } from "../errors.js";
 import { appendPointer, pointerKeys } from "./json-pointer.js";
 import { valueText } from "./value-text.js";
@@ -18,7 +18,7 @@ export interface ParsedYaml {
 
 /** The yaml package: slower, and it knows where each value is. */
 export function parseWithPositionsOrThrow(text: string, file: string): ParsedYaml {
-  const lineCounter = new LineCounter();
+  const lineCounter = new (yaml().LineCounter)();
   const parsed = parseOrThrow(text, file, lineCounter);
   const lineOfOrUndefined = (pointer: string): number | undefined => {
     const offset = locateOrUndefined(parsed, pointer)?.offset;
@@ -26,7 +26,7 @@ export function parseWithPositionsOrThrow(text: string, file: string): ParsedYam
   };
   const scalarTextOrUndefined = (pointer: string): string | undefined => {
     const node = locateOrUndefined(parsed, pointer)?.node;
-    const range = isScalar(node) ? node.range : undefined;
+    const range = yaml().isScalar(node) ? node.range : undefined;
     return range ? text.slice(range[0], range[1]).trim() : undefined;
   };
   const [first] = parsed.errors;
@@ -53,7 +53,7 @@ export function parseWithPositionsOrThrow(text: string, file: string): ParsedYam
 
 function parseOrThrow(text: string, file: string, lineCounter: LineCounter): Document {
   try {
-    return parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    return yaml().parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   } catch (error) {
     if (error instanceof RangeError) throw tooDeep(file, undefined, error);
     throw error;
@@ -75,27 +75,27 @@ function locateOrUndefined(parsed: Document, pointer: string): { node: unknown; 
   let node: unknown = parsed.contents;
   let offset = offsetOf(node);
   for (const key of pointerKeys(pointer)) {
-    if (isAlias(node)) node = node.resolve(parsed);
-    if (isMap(node)) {
-      const pair = node.items.find((item) => isPair(item) && keyText(item.key) === key);
+    if (yaml().isAlias(node)) node = node.resolve(parsed);
+    if (yaml().isMap(node)) {
+      const pair = node.items.find((item) => yaml().isPair(item) && keyText(item.key) === key);
       if (!pair) return undefined;
       offset = offsetOf(pair.key);
       node = pair.value;
-    } else if (isSeq(node) && /^(0|[1-9]\d*)$/.test(key)) {
+    } else if (yaml().isSeq(node) && /^(0|[1-9]\d*)$/.test(key)) {
       node = node.items[Number(key)];
       offset = offsetOf(node);
     } else {
       return undefined;
     }
   }
-  if (isAlias(node)) node = node.resolve(parsed);
+  if (yaml().isAlias(node)) node = node.resolve(parsed);
   return { node, offset };
 }
 
 /** The repeated key at `offset` and the pointer of the mapping holding it. */
 function duplicateKeyOrUndefined(parsed: Document, offset: number): { mapPointer: string; name: string } | undefined {
   const visit = (node: unknown, pointer: string): { mapPointer: string; name: string } | undefined => {
-    if (isMap(node)) {
+    if (yaml().isMap(node)) {
       for (const pair of node.items) {
         const name = keyText(pair.key);
         if (name === undefined) continue;
@@ -103,7 +103,7 @@ function duplicateKeyOrUndefined(parsed: Document, offset: number): { mapPointer
         const found = visit(pair.value, appendPointer(pointer, name));
         if (found) return found;
       }
-    } else if (isSeq(node)) {
+    } else if (yaml().isSeq(node)) {
       for (const [index, item] of node.items.entries()) {
         const found = visit(item, appendPointer(pointer, index));
         if (found) return found;
@@ -115,9 +115,18 @@ function duplicateKeyOrUndefined(parsed: Document, offset: number): { mapPointer
 }
 
 function keyText(key: unknown): string | undefined {
-  return isScalar(key) ? String(key.value) : undefined;
+  return yaml().isScalar(key) ? String(key.value) : undefined;
 }
 
 function offsetOf(node: unknown): number | undefined {
   return (node as Node | null | undefined)?.range?.[0];
+}
+
+let yamlPackage: typeof import("yaml") | undefined;
+
+/** The yaml package, loaded on first use: a run whose documents plain-yaml.ts reads never loads it (a fiftieth of a cold run). */
+function yaml(): typeof import("yaml") {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  yamlPackage ??= require("yaml") as typeof import("yaml");
+  return yamlPackage;
 }

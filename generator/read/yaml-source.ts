@@ -3,26 +3,20 @@
  * keeping the parsed Document so a JSON pointer can be mapped back to a line.
  * Most documents are read by plain-yaml.ts instead, faster, with the same
  * values; the Document (yaml-document.ts) is then made only when a message
- * needs a line, and the yaml package is loaded only then.
+ * needs a line, and only then is the yaml package loaded.
  */
 import { plainYamlOrUndefined } from "./plain-yaml.js";
-import type { ParsedYaml } from "./yaml-document.js";
+import { parseWithPositionsOrThrow, type ParsedYaml } from "./yaml-document.js";
 
 export function parseYamlOrThrow(text: string, file: string): ParsedYaml {
   const plain = plainYamlOrUndefined(text);
-  if (!plain) return withPositions().parseWithPositionsOrThrow(text, file);
+  if (!plain) return parseWithPositionsOrThrow(text, file);
   // Lines and source text are for messages: only then is the document read again, with positions.
   let parsed: ParsedYaml | undefined;
-  const positions = () => (parsed ??= withPositions().parseWithPositionsOrThrow(text, file));
+  const positions = () => (parsed ??= parseWithPositionsOrThrow(text, file));
   return {
     document: plain.value,
     lineOfOrUndefined: (pointer) => positions().lineOfOrUndefined(pointer),
     scalarTextOrUndefined: (pointer) => positions().scalarTextOrUndefined(pointer),
   };
-}
-
-/** Loaded when first needed: the yaml package was a fiftieth of a cold run that never needs it. */
-function withPositions(): typeof import("./yaml-document.js") {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require("./yaml-document.js") as typeof import("./yaml-document.js");
 }
