@@ -5,13 +5,16 @@
  * environment where it overrides the file. Credentials are not read here:
  * only a run that fetches needs them (fetch/service-clients.ts).
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import Ajv, { type ErrorObject } from "ajv";
+import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import standaloneCode from "ajv/dist/standalone";
 import { pointerTokens } from "@flowsmith/runtime/json";
 import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime/service-limits";
 import { CodegenError } from "../errors.js";
-import { parseYamlOrThrow, type ParsedYaml } from "../read/yaml-source.js";
+import type { ParsedYaml } from "../read/yaml-document.js";
+import { parseYamlOrThrow } from "../read/yaml-source.js";
 import configSchema from "../../codegen.config.schema.json";
 import {
   CONFIG_DEFAULTS,
@@ -74,10 +77,32 @@ function parseJsonOrThrow(text: string, file: string): unknown {
   }
 }
 
-let validateConfig: ReturnType<Ajv["compile"]> | undefined;
+/** Written by the build (build-config-validator.ts) beside the compiled module. */
+export const PRECOMPILED_CONFIG_VALIDATOR = "config-validator.generated.js";
+
+let validateConfig: ValidateFunction | undefined;
+
+/** Loaded (or, from the .ts sources, compiled) once per process: compiling the schema was a fiftieth of a cold run. */
+function configValidator(): ValidateFunction {
+  const precompiled = path.join(__dirname, PRECOMPILED_CONFIG_VALIDATOR);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  validateConfig ??= existsSync(precompiled) ? (require(precompiled) as ValidateFunction) : compileConfigValidator().validate;
+  return validateConfig;
+}
+
+/** ajv's standalone CommonJS module of the validator, for the build to write. */
+export function configValidatorSource(): string {
+  const { ajv, validate } = compileConfigValidator();
+  return standaloneCode(ajv, validate);
+}
+
+function compileConfigValidator() {
+  const ajv = new Ajv({ allErrors: true, strict: false, code: { source: true } });
+  return { ajv, validate: ajv.compile(configSchema) };
+}
 
 function validateConfigOrThrow(raw: unknown, file: string): UserConfig {
-  validateConfig ??= new Ajv({ allErrors: true, strict: false }).compile(configSchema);
+  const validateConfig = configValidator();
   if (validateConfig(raw)) {
     const config = raw as UserConfig;
     rejectDuplicateNamesOrThrow(config.flows, file);

@@ -7,6 +7,7 @@
  * a planned path taken by one of them stops the write before it starts.
  */
 import { chmod, copyFile, lstat, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { CodegenError } from "../errors.js";
 import { crashPoint } from "./crash-points.js";
@@ -103,9 +104,14 @@ async function stageOrThrow(plan: OutputPlan, kept: readonly KeptFile[], outputD
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   let staged = 0;
+  // Synchronously: some 300 small files, each awaited in turn, left the thread
+  // waiting on the disk for a tenth of a cold run of 100 flows, and at once
+  // (a promise each) they still took twice as long as writing them in a loop.
   for (const [file, content] of plan.files) {
     if (file === MANIFEST_FILE) continue;
-    await writeInto(path.join(staging, file), content);
+    const target = path.join(staging, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
     if ((staged += 1) === 1) crashPoint("staging-partial");
   }
   for (const file of [...plan.keep, ...kept.map((entry) => entry.path)]) {
@@ -129,9 +135,4 @@ async function copyEntryOrThrow(from: string, to: string): Promise<void> {
     await copyFile(from, to);
     await chmod(to, stat.mode);
   } else throw new Error(`${from} is not a file, link or folder, so it cannot be carried over; move it out of outputDir`);
-}
-
-async function writeInto(file: string, content: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
 }

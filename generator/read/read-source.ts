@@ -3,7 +3,7 @@
  * or for an api source its snapshot (fetch/ writes it; reading never goes
  * to the network). The one place that reads a description.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import type { FlowSource } from "../config/config-types.js";
 import { CodegenError } from "../errors.js";
 
@@ -24,29 +24,37 @@ export interface SourceContext {
 /**
  * `where`: the config entry that names the source; absent for a file named
  * on the command line (`flowsmith diff`), whose errors then name the file.
+ *
+ * Read synchronously: a description is a small local file, and the promise
+ * API's open, stat, read and close would each wait for a turn of this
+ * thread, which codegen keeps busy emitting the flows before it.
  */
-export async function readSourceOrThrow(source: FlowSource, where?: SourceContext): Promise<SourceBytes> {
-  const flow = where?.flow ? { flow: where.flow } : {};
+export function readSourceOrThrow(source: FlowSource, where?: SourceContext): Promise<SourceBytes> {
   const file = source.kind === "api" ? source.snapshot : source;
   try {
-    return { bytes: await readFile(file.path), display: file.display };
+    return Promise.resolve({ bytes: readFileSync(file.path), display: file.display });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (source.kind === "api") {
-      throw new CodegenError(
-        "SNAPSHOT_MISSING",
-        code === "ENOENT"
-          ? `no snapshot of flow ${source.flowId} (${source.environment}) at ${file.display} yet: run \`npx flowsmith codegen\` to fetch it`
-          : `cannot read the snapshot ${file.display} (${code ?? String(error)})`,
-        where ? { file: where.configFile, pointer: `${where.pointer}/source/api`, ...flow } : { file: file.display },
-        { cause: error },
-      );
-    }
-    throw new CodegenError(
-      "SOURCE_NOT_FOUND",
-      code === "ENOENT" ? `flow description not found: ${source.display}` : `cannot read ${source.display} (${code ?? String(error)})`,
-      where ? { file: where.configFile, pointer: `${where.pointer}/source/file`, ...flow } : { file: source.display },
+    return Promise.reject(unreadable(error, source, where));
+  }
+}
+
+function unreadable(error: unknown, source: FlowSource, where: SourceContext | undefined): CodegenError {
+  const flow = where?.flow ? { flow: where.flow } : {};
+  const code = (error as NodeJS.ErrnoException).code;
+  if (source.kind === "api") {
+    return new CodegenError(
+      "SNAPSHOT_MISSING",
+      code === "ENOENT"
+        ? `no snapshot of flow ${source.flowId} (${source.environment}) at ${source.snapshot.display} yet: run \`npx flowsmith codegen\` to fetch it`
+        : `cannot read the snapshot ${source.snapshot.display} (${code ?? String(error)})`,
+      where ? { file: where.configFile, pointer: `${where.pointer}/source/api`, ...flow } : { file: source.snapshot.display },
       { cause: error },
     );
   }
+  return new CodegenError(
+    "SOURCE_NOT_FOUND",
+    code === "ENOENT" ? `flow description not found: ${source.display}` : `cannot read ${source.display} (${code ?? String(error)})`,
+    where ? { file: where.configFile, pointer: `${where.pointer}/source/file`, ...flow } : { file: source.display },
+    { cause: error },
+  );
 }
