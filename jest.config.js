@@ -19,4 +19,8 @@ module.exports = {
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
   testTimeout: 30000,
+  // jest's default is one worker less than the cores, which on a 2-core machine means every
+  // suite in one process, one core idle. Suites are independent (each its own temp folders,
+  // emulators on port 0), so use every core.
+  maxWorkers: "100%",
 };

@@ -7,7 +7,7 @@
  *
  *   node bench/run.js                 full run, writes BENCHMARKS.md
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
- *                                     report in .bench-tmp/smoke/ (the smoke test)
+ *                                     report in .bench-tmp/smoke/ (npm run bench:smoke)
  *   --json <file>                     also write the rows as JSON
  *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory
  */

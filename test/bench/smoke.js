@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+"use strict";
+/**
+ * `npm run bench:smoke` (run by .ci/run after `npm test`; not part of it:
+ * it starts a server, clients and tsc in processes of their own and took a
+ * sixth of jest's time): keeps the benchmark alive. `node bench/run.js
+ * --smoke` runs every benchmark once with tiny sizes (3 flows, 1 round, 64 KB
+ * files) against the compiled dist/ output, and must finish with a ratio for
+ * every comparison. Goals are not asserted here (timings on a shared machine
+ * are noise); the exact figures are: a single token request for 200
+ * concurrent calls, and the emulator's memory staying within its bound.
+ * Exits 1 listing every problem.
+ */
+const { execFileSync } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+
+const REPO_ROOT = path.resolve(__dirname, "..", "..");
+
+const problems = [];
+const expectEqual = (what, actual, expected) => {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) problems.push(`${what}: ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
+};
+
+// The benchmark runs on dist/: `npm run bench:smoke` builds it first; say so plainly when it is missing.
+for (const built of ["dist/generator/cli.js", "runtime/dist/index.js", "dist/emulator/index.js"]) {
+  if (!fs.existsSync(path.join(REPO_ROOT, built))) {
+    process.stderr.write(`bench smoke: ${built} is missing: run \`npm run build\` first (npm run bench:smoke does).\n`);
+    process.exit(1);
+  }
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-bench-"));
+try {
+  const jsonPath = path.join(dir, "rows.json");
+  execFileSync(process.execPath, ["bench/run.js", "--smoke", "--json", jsonPath], { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  const { rows } = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
+  const numbers = rows.map((row) => row.benchmark.split(".")[0]);
+  // 7 (the production install) is left to test/packages: the smoke run skips it.
+  expectEqual("benchmarks that ran", [...new Set(numbers)], ["1", "2a", "2b", "3", "4", "5", "6", "8", "9", "10"]);
+  const compared = rows.filter((row) => row.compared);
+  // 9 (emulator vs Prism) is measured only where a full run has installed Prism.
+  const prismMeasured = rows.some((row) => row.benchmark.startsWith("9.") && row.compared);
+  expectEqual("benchmarks with a ratio", [...new Set(compared.map((row) => row.benchmark.split(".")[0]))], ["1", "2a", "2b", "3", "4", "5", ...(prismMeasured ? ["9"] : [])]);
+  for (const row of compared) {
+    if (!(Number.isFinite(row.ratio) && row.ratio > 0)) problems.push(`${row.benchmark}: ratio ${String(row.ratio)}, expected a finite positive number`);
+  }
+  expectEqual("6 (single-flight) met", rows.find((row) => row.benchmark.startsWith("6."))?.met, true);
+  expectEqual("8 (emulator memory) met", rows.find((row) => row.benchmark.startsWith("8."))?.met, true);
+  // Runtime memory: readings for flowsmith and the undici baseline; goals are judged in full runs only.
+  const runtimeMemory = rows.filter((row) => row.benchmark.startsWith("10."));
+  expectEqual("10 (runtime memory) rows", runtimeMemory.length, 2);
+  for (const row of runtimeMemory) {
+    if (!/MB → .* MB/.test(row.flowsmith) || !/^undici .* MB → /.test(row.baseline)) problems.push(`${row.benchmark}: readings ${row.flowsmith} / ${row.baseline}`);
+  }
+  if (problems.length === 0) {
+    process.stdout.write(`bench smoke: ${String(rows.length)} rows from every benchmark, ratios for ${[...new Set(compared.map((row) => row.benchmark.split(".")[0]))].join(", ")}\n`);
+  }
+} catch (error) {
+  problems.push(`node bench/run.js --smoke failed: ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+if (problems.length > 0) {
+  process.stderr.write(`bench smoke: ${String(problems.length)} problem(s):\n${problems.map((p) => `  - ${p}`).join("\n")}\n`);
+  process.exitCode = 1;
+}
