@@ -1,6 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: "node",
+  // node's, with one TypeScript per worker process rather than one per suite (see the file).
+  testEnvironment: "<rootDir>/test/support/jest-environment.js",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   // The browser suite has its own config (jest.browser.config.js, `npm run test:browser`).
@@ -11,6 +12,8 @@ module.exports = {
     "^.+\\.ts$": ["ts-jest", { diagnostics: false, tsconfig: { module: "commonjs", moduleResolution: "node10", isolatedModules: true } }],
   },
   moduleNameMapper: {
+    // The worker's TypeScript (test/support/jest-environment.js).
+    "^typescript$": "<rootDir>/test/support/worker-typescript.js",
     // Tests run the runtime from its sources, as tsconfig.json's paths do for tsc.
     "^@flowsmith/runtime$": "<rootDir>/runtime/index.ts",
     "^@flowsmith/runtime/(json|service-limits)$": "<rootDir>/runtime/$1.ts",

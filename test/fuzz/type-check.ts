@@ -8,6 +8,7 @@
 import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 import { REPO_ROOT } from "../fixtures/golden/compile.js";
+import { typeCheckHost } from "../support/type-check-host.js";
 
 /** Where the generated files seem to be; nothing is written there. */
 export const VIRTUAL_ROOT = join(REPO_ROOT, "test", ".fuzz-in-memory");
@@ -98,7 +99,7 @@ function repoCompilerOptions(): ts.CompilerOptions {
 }
 
 function inMemoryHost(options: ts.CompilerOptions, files: ReadonlyMap<string, string>): ts.CompilerHost {
-  const host = ts.createCompilerHost(options, true);
+  const host = typeCheckHost(options);
   const disk = { ...host };
   const directories = new Set<string>();
   for (const path of files.keys()) for (let dir = dirname(path); dir.startsWith(VIRTUAL_ROOT); dir = dirname(dir)) directories.add(dir);
