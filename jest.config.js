@@ -11,6 +11,8 @@ module.exports = {
     // package is CommonJS, so dynamic import() becomes require() as tsc emits it.
     "^.+\\.ts$": ["ts-jest", { diagnostics: false, tsconfig: { module: "commonjs", moduleResolution: "node10", isolatedModules: true } }],
   },
+  // jest's, but ts-morph's copy of TypeScript is the worker's (see the file).
+  resolver: "<rootDir>/test/support/jest-resolver.js",
   moduleNameMapper: {
     // The worker's TypeScript (test/support/jest-environment.js).
     "^typescript$": "<rootDir>/test/support/worker-typescript.js",

@@ -12,16 +12,25 @@
  * test/support/worker-typescript.js). The declarations under node_modules
  * are parsed once per worker too (test/support/type-check-host.ts).
  *
+ * The TypeScript that ts-morph bundles (most of what loading ts-morph cost,
+ * about 0.6 s a suite) is shared the same way (test/support/jest-resolver.js).
+ *
  * TypeScript is safe to share: it keeps no state between programs that a
- * test could see, and its objects are plain data. ts-morph, undici and ajv
- * are not shared: they test values with `instanceof Array` or `Function`,
+ * test could see, and its objects are plain data. ts-morph itself, undici and
+ * ajv are not shared: they test values with `instanceof Array` or `Function`,
  * which fails for a value made in the suite's own realm.
  */
 const { TestEnvironment } = require("jest-environment-node");
 
 /** Lives as long as the worker process: every suite it runs reads the same one. */
 const worker = {
-  typescript: require("typescript"),
+  get typescript() {
+    return require("typescript");
+  },
+  /** The TypeScript ts-morph bundles (another version), for its own code (test/support/jest-resolver.js). */
+  get tsMorphTypeScript() {
+    return require("@ts-morph/common/dist/typescript.js");
+  },
   /** Parsed declarations from node_modules by path and parse options (type-check-host.ts). */
   sourceFiles: new Map(),
 };
