@@ -29,7 +29,7 @@ const worker = {
   },
   /** The TypeScript ts-morph bundles (another version), for its own code (test/support/jest-resolver.js). */
   get tsMorphTypeScript() {
-    return require("@ts-morph/common/dist/typescript.js");
+    return require(require("./jest-resolver.js").TS_MORPH_TYPESCRIPT);
   },
   /** Parsed declarations from node_modules by path and parse options (type-check-host.ts). */
   sourceFiles: new Map(),
