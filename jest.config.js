@@ -1,6 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: "node",
+  // node's, with one TypeScript per worker process rather than one per suite (see the file).
+  testEnvironment: "<rootDir>/test/support/jest-environment.js",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   // The browser suite has its own config (jest.browser.config.js, `npm run test:browser`).
@@ -10,7 +11,13 @@ module.exports = {
     // package is CommonJS, so dynamic import() becomes require() as tsc emits it.
     "^.+\\.ts$": ["ts-jest", { diagnostics: false, tsconfig: { module: "commonjs", moduleResolution: "node10", isolatedModules: true } }],
   },
+  // jest's, but ts-morph's copy of TypeScript is the worker's (see the file).
+  resolver: "<rootDir>/test/support/jest-resolver.js",
   moduleNameMapper: {
+    // The worker's TypeScript (test/support/jest-environment.js).
+    "^typescript$": "<rootDir>/test/support/worker-typescript.js",
+    // The build's OpenAPI 3.0 validator rather than a compile in each suite (see the file).
+    "^\\./openapi-validator\\.generated\\.js$": "<rootDir>/test/support/built-openapi-validator.js",
     // Tests run the runtime from its sources, as tsconfig.json's paths do for tsc.
     "^@flowsmith/runtime$": "<rootDir>/runtime/index.ts",
     "^@flowsmith/runtime/(json|service-limits)$": "<rootDir>/runtime/$1.ts",

@@ -5,10 +5,9 @@
  * Compiling that schema took longer than reading all of a 100-flow run's
  * descriptions, so the build compiles it once to ajv standalone code
  * (build-openapi-validator.ts writes it next to this module in dist/); run
- * from the sources (the tests), this module compiles it on first use.
+ * from the sources, this module compiles it on first use (jest's suites load
+ * the build's file instead, test/support/built-openapi-validator.js).
  */
-import { existsSync } from "node:fs";
-import path from "node:path";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone";
 import { CodegenError } from "../errors.js";
@@ -42,10 +41,27 @@ export function validateOpenApiOrThrow(
 
 /** Loaded (or compiled) once per process, on first use. */
 function compiledValidator(): ValidateFunction {
-  const precompiled = path.join(__dirname, PRECOMPILED_VALIDATOR);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  validateOpenApi ??= existsSync(precompiled) ? (require(precompiled) as ValidateFunction) : compileOpenApiValidator().validate;
+  validateOpenApi ??= precompiledValidatorOrUndefined() ?? compileOpenApiValidator().validate;
   return validateOpenApi;
+}
+
+/** The build's validator, beside this module in dist/; beside the .ts sources there is none. */
+function precompiledValidatorOrUndefined(): ValidateFunction | undefined {
+  try {
+    // Required by a specifier relative to this module, so that jest can map it to the build's
+    // file (jest.config.js): suites run from the sources then skip the compile too.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(`./${PRECOMPILED_VALIDATOR}`) as ValidateFunction;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The validator's own file is missing; a missing module it requires is an error. */
+function isNotFound(error: unknown): boolean {
+  if (typeof error !== "object" || error === null || !("code" in error) || !("message" in error)) return false;
+  return error.code === "MODULE_NOT_FOUND" && String(error.message).includes(PRECOMPILED_VALIDATOR);
 }
 
 /** ajv's standalone CommonJS module of the validator, for the build to write. */

@@ -19,7 +19,8 @@ interface Validate {
   errors?: readonly { keyword: string; params: { missingProperty?: string } }[] | null;
 }
 
-export function runtimeProblems(model: FlowModel, index: ts.SourceFile, validator: string): string[] {
+/** `validator`: validate.ts as parsed (test/fuzz/type-check.ts parses each once). */
+export function runtimeProblems(model: FlowModel, index: ts.SourceFile, validator: ts.SourceFile): string[] {
   const problems: string[] = [];
   try {
     const flow = { id: model.id, version: model.version, environment: model.environment, title: model.title, path: model.path };
@@ -77,8 +78,8 @@ function valueOf(node: ts.Expression): unknown {
 }
 
 /** ajv's function, run without its module syntax: imports become context bindings, the type annotation and `export`s go. */
-function validatorOf(source: string): Validate {
-  const file = ts.createSourceFile("validate.ts", source, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+function validatorOf(file: ts.SourceFile): Validate {
+  const source = file.text;
   const edits: { start: number; end: number; text: string }[] = [];
   for (const statement of file.statements) {
     if (ts.isImportDeclaration(statement) || ts.isExportAssignment(statement)) {

@@ -8,6 +8,7 @@
 import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 import { REPO_ROOT } from "../fixtures/golden/compile.js";
+import { typeCheckHost } from "../support/type-check-host.js";
 
 /** Where the generated files seem to be; nothing is written there. */
 export const VIRTUAL_ROOT = join(REPO_ROOT, "test", ".fuzz-in-memory");
@@ -23,6 +24,8 @@ export interface CheckedProgram {
   sourceFileOrThrow(path: string): ts.SourceFile;
   /** Syntax errors of a generated validator, its top-level statements other than imports, constants and functions, and its exports unless exactly `validate` and `default`. */
   validatorProblemsOf(path: string): string[];
+  /** A generated validator, parsed once for all that reads it. */
+  validatorFileOrThrow(path: string): ts.SourceFile;
 }
 
 /**
@@ -32,13 +35,18 @@ export interface CheckedProgram {
  * declaration of its typed export, and validatorSyntaxProblems parses them.
  */
 export function checkProgram(files: ReadonlyMap<string, string>): CheckedProgram {
-  const options = repoCompilerOptions();
-  const declared = new Map([...files].map(([path, text]) => [path, isValidator(path) ? validatorDeclaration(text) : text]));
-  const program = ts.createProgram({ rootNames: [...files.keys()], options, host: inMemoryHost(options, declared) });
   // Parsed only: a program whose checker is never asked for does not bind its files.
   const validators = [...files.keys()].filter(isValidator);
   const syntaxOptions: ts.CompilerOptions = { noLib: true, noResolve: true, types: [], target: ts.ScriptTarget.ES2022 };
   const syntax = ts.createProgram({ rootNames: validators, options: syntaxOptions, host: inMemoryHost(syntaxOptions, files) });
+  const validatorFileOrThrow = (path: string): ts.SourceFile => {
+    const file = syntax.getSourceFile(path);
+    if (!file) throw new Error(`${path} is not in the program`);
+    return file;
+  };
+  const options = repoCompilerOptions();
+  const declared = new Map([...files].map(([path, text]) => [path, isValidator(path) ? validatorDeclaration(validatorFileOrThrow(path)) : text]));
+  const program = ts.createProgram({ rootNames: [...files.keys()], options, host: inMemoryHost(options, declared) });
   const sourceFileOrThrow = (path: string): ts.SourceFile => {
     const file = program.getSourceFile(path);
     if (!file) throw new Error(`${path} is not in the program`);
@@ -48,9 +56,9 @@ export function checkProgram(files: ReadonlyMap<string, string>): CheckedProgram
     program,
     checker: program.getTypeChecker(),
     sourceFileOrThrow,
+    validatorFileOrThrow,
     validatorProblemsOf: (path) => {
-      const file = syntax.getSourceFile(path);
-      if (!file) throw new Error(`${path} is not in the program`);
+      const file = validatorFileOrThrow(path);
       return [...syntax.getSyntacticDiagnostics(file).map((d) => ts.flattenDiagnosticMessageText(d.messageText, " ")), ...validatorShapeProblems(file)];
     },
     diagnosticsOf: (path) => {
@@ -83,8 +91,7 @@ function isValidator(path: string): boolean {
 }
 
 /** The validators as index.ts sees them: the imports and the typed exports. */
-function validatorDeclaration(text: string): string {
-  const file = ts.createSourceFile("validate.ts", text, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
+function validatorDeclaration(file: ts.SourceFile): string {
   const imports = file.statements.filter(ts.isImportDeclaration).map((statement) => statement.getText(file));
   return `${imports.join("\n")}\nexport declare const validate: RequestValidator;\nexport declare const validateResponse: RequestValidator;\n`;
 }
@@ -98,7 +105,7 @@ function repoCompilerOptions(): ts.CompilerOptions {
 }
 
 function inMemoryHost(options: ts.CompilerOptions, files: ReadonlyMap<string, string>): ts.CompilerHost {
-  const host = ts.createCompilerHost(options, true);
+  const host = typeCheckHost(options);
   const disk = { ...host };
   const directories = new Set<string>();
   for (const path of files.keys()) for (let dir = dirname(path); dir.startsWith(VIRTUAL_ROOT); dir = dirname(dir)) directories.add(dir);

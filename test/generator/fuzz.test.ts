@@ -86,7 +86,8 @@ async function checkBatch(done: readonly Done[]): Promise<string[]> {
     if (!index || !validator) throw new Error("a flow emits index.ts and validate.ts");
     const { model } = each.outcome;
     for (const problem of problemsOf(checked, model, pathOf(each, index.path), pathOf(each, validator.path))) fail(each, problem);
-    for (const problem of runtimeProblems(model, checked.sourceFileOrThrow(pathOf(each, index.path)), validator.content)) fail(each, problem);
+    const indexFile = checked.sourceFileOrThrow(pathOf(each, index.path));
+    for (const problem of runtimeProblems(model, indexFile, checked.validatorFileOrThrow(pathOf(each, validator.path)))) fail(each, problem);
   }
   return failures;
 }

@@ -1,13 +1,16 @@
 /**
  * The build writes the OpenAPI 3.0 validator as ajv standalone code (dist/,
  * build-openapi-validator.ts); run from the sources, openapi-validation.ts
- * compiles it on first use. Both must judge documents alike.
+ * compiles it on first use. Both must judge documents alike. jest's suites
+ * load the build's file (test/support/built-openapi-validator.js), so it must
+ * be the one the sources compile.
  */
+import { jest } from "@jest/globals";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ValidateFunction } from "ajv";
 import YAML from "yaml";
-import { openApiValidatorSource, validateOpenApiOrThrow } from "../../generator/read/openapi-validation.js";
+import { openApiValidatorSource, PRECOMPILED_VALIDATOR } from "../../generator/read/openapi-validation.js";
 import { makeTempDir, removeDir, REPO_ROOT } from "../fixtures/golden/compile.js";
 
 const DOCUMENTS: readonly [string, boolean][] = [
@@ -20,17 +23,41 @@ const DOCUMENTS: readonly [string, boolean][] = [
   ["test/fixtures/descriptions/bad/openapi-3-1.yaml", false],
 ];
 
-test("the precompiled validator judges documents as the one compiled on first use", () => {
+/** ajv's standalone code of the sources' validator; compiled once for both tests. */
+const sourcesValidator = (() => {
+  let code: string | undefined;
+  return (): string => (code ??= openApiValidatorSource());
+})();
+
+type OpenApiValidation = typeof import("../../generator/read/openapi-validation.js");
+
+/** openapi-validation.ts loaded afresh where no precompiled validator is found, as beside the sources. */
+async function withoutPrecompiled(): Promise<{ module: OpenApiValidation; asked: () => number }> {
+  let asked = 0;
+  let module: OpenApiValidation | undefined;
+  await jest.isolateModulesAsync(async () => {
+    jest.doMock("../support/built-openapi-validator.js", () => {
+      asked += 1;
+      throw Object.assign(new Error(`Cannot find module './${PRECOMPILED_VALIDATOR}'`), { code: "MODULE_NOT_FOUND" });
+    });
+    module = await import("../../generator/read/openapi-validation.js");
+  });
+  if (!module) throw new Error("openapi-validation.ts did not load");
+  return { module, asked: () => asked };
+}
+
+test("the precompiled validator judges documents as the one compiled on first use", async () => {
+  const { module, asked } = await withoutPrecompiled();
   const dir = makeTempDir();
   try {
     const file = join(dir, "openapi-validator.js");
-    writeFileSync(file, openApiValidatorSource());
+    writeFileSync(file, sourcesValidator());
     const precompiled = jest.requireActual<ValidateFunction>(file);
     for (const [path, valid] of DOCUMENTS) {
       const document: unknown = YAML.parse(readFileSync(join(REPO_ROOT, path), "utf8"));
       const compiled = (() => {
         try {
-          validateOpenApiOrThrow(document, path, () => undefined);
+          module.validateOpenApiOrThrow(document, path, () => undefined);
           return true;
         } catch {
           return false;
@@ -39,7 +66,14 @@ test("the precompiled validator judges documents as the one compiled on first us
       expect([path, precompiled(document), compiled]).toEqual([path, valid, valid]);
       if (!valid) expect(precompiled.errors?.length).toBeGreaterThan(0);
     }
+    // It looked for the precompiled validator once, found none, and compiled its own.
+    expect(asked()).toBe(1);
   } finally {
     removeDir(dir);
   }
+});
+
+test("the build's validator, which the other suites load, is the one the sources compile", () => {
+  const built = readFileSync(join(REPO_ROOT, "dist", "generator", "read", PRECOMPILED_VALIDATOR), "utf8");
+  expect(built.endsWith(sourcesValidator())).toBe(true);
 });

@@ -8,6 +8,12 @@
  * resolve under node10, node16 CJS and ESM, bundler) and publint, and holds
  * the runtime's production install to its budget. Exits 1 listing every
  * problem.
+ *
+ * It builds both packages first (`npm run build`), then packs what was built
+ * with `--ignore-scripts`: each package's prepack would build it again.
+ * `--built` (as `npm test` runs it, right after its own build and beside
+ * jest, which reads dist/) skips that build: a build there would rewrite
+ * files of dist/ while suites read them.
  */
 const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
@@ -38,6 +44,7 @@ const FORBIDDEN = [/^test\//, /^bench\//, /fixtures\//, /^generated\//, /^flows\
 const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepare"];
 
 function main() {
+  if (!process.argv.includes("--built")) execFileSync("npm", ["run", "-s", "build"], { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-packages-"));
   const problems = [];
   try {
@@ -62,7 +69,7 @@ function main() {
 function packOrThrow(pkg, work) {
   const destination = path.join(work, pkg.name.replace(/[@/]/g, "_"));
   fs.mkdirSync(destination);
-  execFileSync("npm", ["pack", "--silent", ...pkg.packArgs, "--pack-destination", destination], { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] });
+  execFileSync("npm", ["pack", "--silent", "--ignore-scripts", ...pkg.packArgs, "--pack-destination", destination], { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] });
   const [file] = fs.readdirSync(destination);
   if (!file) throw new Error(`npm pack gave no tarball for ${pkg.name}`);
   return path.join(destination, file);

@@ -1,0 +1,47 @@
+/**
+ * jest's test environment for `npm test` (jest.config.js): node's, plus one
+ * TypeScript per worker process instead of one per suite.
+ *
+ * jest loads every module again in every suite. For TypeScript that is most
+ * of a type check's cost: a cold compiler (its 9 MB loaded, every function
+ * run unoptimised) took 2.1 s for a first program that a warm one builds in
+ * 0.5 s, and the libraries' declarations (lib.*.d.ts, @types/node, undici's)
+ * were parsed again for each program. Here TypeScript is required once, in
+ * the worker itself (where ts-jest has loaded it already), and each suite's
+ * `import ts from "typescript"` gets that one (jest.config.js maps it to
+ * test/support/worker-typescript.js). The declarations under node_modules
+ * are parsed once per worker too (test/support/type-check-host.ts).
+ *
+ * The TypeScript that ts-morph bundles (most of what loading ts-morph cost,
+ * about 0.6 s a suite) is shared the same way (test/support/jest-resolver.js).
+ *
+ * TypeScript is safe to share: it keeps no state between programs that a
+ * test could see, and its objects are plain data. ts-morph itself, undici and
+ * ajv are not shared: they test values with `instanceof Array` or `Function`,
+ * which fails for a value made in the suite's own realm.
+ */
+const { TestEnvironment } = require("jest-environment-node");
+
+/** Lives as long as the worker process: every suite it runs reads the same one. */
+const worker = {
+  get typescript() {
+    return require("typescript");
+  },
+  /** The TypeScript ts-morph bundles (another version), for its own code (test/support/jest-resolver.js). */
+  get tsMorphTypeScript() {
+    return require(require("./jest-resolver.js").TS_MORPH_TYPESCRIPT);
+  },
+  /** Parsed declarations from node_modules by path and parse options (type-check-host.ts). */
+  sourceFiles: new Map(),
+};
+
+class WorkerTypeScriptEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    // A function, not the object: jest clears what a suite left on its global at teardown,
+    // and would take the properties of a shared object with it.
+    this.global.__flowsmithWorker = () => worker;
+  }
+}
+
+module.exports = WorkerTypeScriptEnvironment;
