@@ -59,9 +59,18 @@ export class ServiceClients {
     }
   }
 
-  /** The strings no output may contain: the client secret and the Basic credentials made from it, for every client made. */
-  secrets(): readonly string[] {
-    return [...this.clients.values()].flatMap((entry) => entry.secrets);
+  /**
+   * Whether text the service returned holds a client secret or an access token
+   * of any client made here, raw or encoded: an echoing service can put the
+   * token it was sent into a description, and that text would be stored.
+   */
+  holdCredentials(text: string): boolean {
+    return [...this.clients.values()].some((entry) => runtime().clientCredentialsIn(entry.client, text));
+  }
+
+  /** Text the service returned, for printing: every client's secret and tokens replaced, in any form. */
+  withoutCredentials(text: string): string {
+    return [...this.clients.values()].reduce((out, entry) => runtime().withoutClientCredentials(entry.client, out), text);
   }
 
   async close(): Promise<void> {

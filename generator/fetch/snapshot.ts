@@ -48,12 +48,12 @@ export function refuseOtherFileOrThrow(file: ConfigPath, onDisk: { readonly why:
   );
 }
 
-/** Checked before anything is written: a description that holds the client secret (in any form given) is refused. */
-export function refuseSecretsOrThrow(text: string, secrets: readonly string[], where: CodegenErrorContext): void {
-  if (!secrets.some((secret) => secret.length > 0 && text.includes(secret))) return;
+/** Checked before anything is written: a description that holds the client secret or an access token (in any form) is refused. */
+export function refuseSecretsOrThrow(text: string, clients: { holdCredentials(text: string): boolean }, where: CodegenErrorContext): void {
+  if (!clients.holdCredentials(text)) return;
   throw new CodegenError(
     "SECRET_IN_DESCRIPTION",
-    "the description the service returned contains the API client's secret, so it is not stored anywhere; nothing was written. Report this to the service",
+    "the description the service returned contains the API client's secret or its access token, so it is not stored anywhere; nothing was written. Report this to the service",
     where,
   );
 }
