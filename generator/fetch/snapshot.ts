@@ -25,7 +25,8 @@ export async function inspectSnapshot(file: ConfigPath): Promise<SnapshotOnDisk>
   if (!stat) return { kind: "absent" };
   if (stat.isSymbolicLink()) return { kind: "other", why: "it is a symbolic link" };
   if (!stat.isFile()) return { kind: "other", why: "it is not a file" };
-  const text = await readFile(file.path, "utf8").catch(() => undefined);
+  // CRLF as LF: the snapshot as a Windows checkout (git autocrlf) has it is still flowsmith's.
+  const text = (await readFile(file.path, "utf8").catch(() => undefined))?.replace(/\r\n/g, "\n");
   if (text === undefined) return { kind: "other", why: "it cannot be read" };
   let document: unknown;
   try {

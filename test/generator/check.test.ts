@@ -4,7 +4,7 @@
  * generated files edited together with the manifest, and passes, saying so,
  * when only the manifest's generator stamp differs.
  */
-import { appendFile, readFile } from "node:fs/promises";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { sha256 } from "../../generator/output/manifest";
 import { runCodegen } from "../../generator/pipeline";
@@ -41,6 +41,17 @@ describe("codegen --check", () => {
       "changed signing/index.ts",
       "changed signing/validate.ts",
     ]);
+    expect(await snapshot(out)).toEqual(before);
+  });
+
+  it("passes when the descriptions were checked out with CRLF line endings (git autocrlf), writing nothing", async () => {
+    const { config, dir, out } = await makeProject({ flows: ["signing"] });
+    await runCodegen({ configPath: config });
+    const before = await snapshot(out);
+    const description = path.join(dir, "flows/signing.yaml");
+    await writeFile(description, (await readFile(description, "utf8")).replace(/\n/g, "\r\n"));
+    const check = await runCodegen({ configPath: config, check: true });
+    expect(check.changes).toEqual([]);
     expect(await snapshot(out)).toEqual(before);
   });
 
