@@ -30,7 +30,7 @@ Options:
   --host <host>        address both listeners bind to (default: 127.0.0.1)
   --api-port <n>       port of the API host, {base_url} (default: 0, any free port)
   --auth-port <n>      port of the auth host, {auth_url} (default: 0, any free port)
-  --webhook-url <url>  where session-ended notifications are POSTed (default: none sent)
+  --webhook-url <url>  http(s) URL session-ended notifications are POSTed to (default: none sent)
   --created-ms <n>     how long a new session stays CREATED, in ms (default: 300)
   --step-ms <n>        how long START, and the OTP step without a ticket, each last, in ms (default: 300)
   --max-sessions <n>   sessions kept at most; past it the session that ended longest ago goes, else the oldest (default: 10000)

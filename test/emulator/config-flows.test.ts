@@ -153,6 +153,10 @@ describe("flowsmith emulator (CLI)", () => {
   });
 });
 
+test("startEmulator refuses a webhookUrl that is not http(s), before listening", async () => {
+  await expect(startEmulator({ flows: [], webhookUrl: "ftp://example.test/hook" })).rejects.toThrow('webhookUrl must be an absolute http(s) URL, got "ftp://example.test/hook"');
+});
+
 describe("one version per flow and environment", () => {
   test("a config with two entries of the same x-flow-id and x-environment is refused at start, naming both entries and files", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "flowsmith-duplicate-"));
