@@ -21,8 +21,14 @@ export type SnapshotOnDisk =
   | { readonly kind: "other"; readonly why: string };
 
 export async function inspectSnapshot(file: ConfigPath): Promise<SnapshotOnDisk> {
-  const stat = await lstat(file.path).catch(() => undefined);
-  if (!stat) return { kind: "absent" };
+  let stat;
+  try {
+    stat = await lstat(file.path);
+  } catch (error) {
+    // ENOTDIR: a folder on the way is a file; found now, before any output is written, not when the snapshot is.
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return { kind: "other", why: "a folder on its path is a file" };
+    return { kind: "absent" };
+  }
   if (stat.isSymbolicLink()) return { kind: "other", why: "it is a symbolic link" };
   if (!stat.isFile()) return { kind: "other", why: "it is not a file" };
   // CRLF as LF: the snapshot as a Windows checkout (git autocrlf) has it is still flowsmith's.
@@ -67,7 +73,8 @@ export async function writeSnapshotOrThrow(file: ConfigPath, text: string, where
     await writeFile(partial, text);
     await rename(partial, file.path);
   } catch (error) {
-    await rm(partial, { force: true });
+    // force ignores a missing file, not ENOTDIR: the cleanup must not hide the error being reported.
+    await rm(partial, { force: true }).catch(() => undefined);
     throw new CodegenError("WRITE_FAILED", `could not write the snapshot ${file.display}: ${(error as Error).message}`, where, { cause: error });
   }
 }

@@ -142,6 +142,15 @@ describe("flowsmith add", () => {
     expect(again.stderr).toMatch(/DUPLICATE_FLOW: .*already in the config as "signing" \(#\/flows\/1, flows\/signing\.json\)/);
     expect(await readFile(config, "utf8")).toBe(before);
   });
+
+  it("a snapshot path under a file is refused before anything is written (was 'unexpected error: ENOTDIR')", async () => {
+    const made = await project();
+    const before = await snapshot(made.dir);
+    const run = await cli(["add", SIGNING, "--environment", "staging", "--snapshot", "codegen.config.json/signing.json", "--config", made.config], service.env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/SNAPSHOT_CONFLICT: .*codegen\.config\.json\/signing\.json .*\(a folder on its path is a file\)/);
+    expect(await snapshot(made.dir)).toEqual(before);
+  });
 });
 
 describe("what a failed fetch says to check", () => {
