@@ -40,6 +40,9 @@ async function issueToken(req: IncomingMessage, res: ServerResponse, options: Re
     }
     throw error;
   }
+  // RFC 6749 3.2: a parameter sent twice is an invalid request, not "the first one wins".
+  const repeated = ["grant_type", "client_id", "client_secret", "scope"].find((name) => form.getAll(name).length > 1);
+  if (repeated !== undefined) throw invalidRequest(`${repeated} is sent more than once; send each parameter once`);
   const grantType = form.get("grant_type");
   if (grantType === null) throw invalidRequest("grant_type is required (grant_type=client_credentials)");
   if (grantType !== "client_credentials") {

@@ -30,7 +30,7 @@ Options:
   --host <host>        address both listeners bind to (default: 127.0.0.1)
   --api-port <n>       port of the API host, {base_url} (default: 0, any free port)
   --auth-port <n>      port of the auth host, {auth_url} (default: 0, any free port)
-  --webhook-url <url>  where session-ended notifications are POSTed (default: none sent)
+  --webhook-url <url>  http(s) URL session-ended notifications are POSTed to (default: none sent)
   --created-ms <n>     how long a new session stays CREATED, in ms (default: 300)
   --step-ms <n>        how long START, and the OTP step without a ticket, each last, in ms (default: 300)
   --max-sessions <n>   sessions kept at most; past it the session that ended longest ago goes, else the oldest (default: 10000)
@@ -87,16 +87,17 @@ function parseOptionsOrThrow(args: readonly string[], env: Readonly<Record<strin
       "redirect-allowlist": { type: "string", multiple: true },
     },
   });
-  const webhookSecret = values["webhook-secret"] ?? webhookSecretFromEnvOrThrow(env);
+  const flagSecret = values["webhook-secret"];
+  const webhookSecret = flagSecret !== undefined ? webhookSecretOrThrow(flagSecret, "--webhook-secret") : webhookSecretFromEnvOrThrow(env);
   return {
     ...(values.config !== undefined ? { configPath: values.config } : {}),
     ...(values.host !== undefined ? { host: values.host } : {}),
-    ...(values["api-port"] !== undefined ? { apiPort: integerOrThrow("--api-port", values["api-port"]) } : {}),
-    ...(values["auth-port"] !== undefined ? { authPort: integerOrThrow("--auth-port", values["auth-port"]) } : {}),
-    ...(values["webhook-url"] !== undefined ? { webhookUrl: values["webhook-url"] } : {}),
+    ...(values["api-port"] !== undefined ? { apiPort: portOrThrow("--api-port", values["api-port"]) } : {}),
+    ...(values["auth-port"] !== undefined ? { authPort: portOrThrow("--auth-port", values["auth-port"]) } : {}),
+    ...(values["webhook-url"] !== undefined ? { webhookUrl: webhookUrlOrThrow(values["webhook-url"]) } : {}),
     ...(values["created-ms"] !== undefined ? { createdMs: integerOrThrow("--created-ms", values["created-ms"]) } : {}),
     ...(values["step-ms"] !== undefined ? { stepMs: integerOrThrow("--step-ms", values["step-ms"]) } : {}),
-    ...(values["max-sessions"] !== undefined ? { maxSessions: integerOrThrow("--max-sessions", values["max-sessions"]) } : {}),
+    ...(values["max-sessions"] !== undefined ? { maxSessions: countOrThrow("--max-sessions", values["max-sessions"]) } : {}),
     ...(webhookSecret !== undefined ? { webhookSecret } : {}),
     ...(values["redirect-allowlist"] !== undefined ? { redirectAllowlist: allowlistOrThrow(values["redirect-allowlist"]) } : {}),
   };
@@ -112,6 +113,25 @@ function webhookSecretFromEnvOrThrow(env: Readonly<Record<string, string | undef
 function integerOrThrow(flag: string, text: string): number {
   if (!/^\d+$/.test(text)) throw new Error(`${flag} must be a whole number >= 0, got "${text}"`);
   return Number(text);
+}
+
+function portOrThrow(flag: string, text: string): number {
+  const port = integerOrThrow(flag, text);
+  if (port > 65535) throw new Error(`${flag} must be a port number from 0 (any free port) to 65535, got "${text}"`);
+  return port;
+}
+
+function countOrThrow(flag: string, text: string): number {
+  const count = integerOrThrow(flag, text);
+  if (count < 1) throw new Error(`${flag} must be a whole number >= 1, got "${text}"`);
+  return count;
+}
+
+/** Notifications are POSTed over HTTP: anything else would start, then fail every delivery. */
+function webhookUrlOrThrow(text: string): string {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") throw new Error(`--webhook-url must be an absolute http(s) URL, got ${JSON.stringify(text)}`);
+  return text;
 }
 
 /** Checked here too, so a bad entry is a usage error (exit 2) like any other bad flag. */

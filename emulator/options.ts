@@ -150,6 +150,8 @@ export function webhookSecretOrThrow(secret: string, source = "emulator option w
 }
 
 function urlOrThrow(value: string): string {
-  if (!URL.canParse(value)) throw new RangeError(`emulator option webhookUrl must be an absolute URL, got "${value}"`);
+  // Notifications are POSTed over HTTP: another scheme would start, then fail every delivery.
+  const protocol = URL.canParse(value) ? new URL(value).protocol : undefined;
+  if (protocol !== "http:" && protocol !== "https:") throw new RangeError(`emulator option webhookUrl must be an absolute http(s) URL, got "${value}"`);
   return value;
 }

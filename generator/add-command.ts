@@ -123,7 +123,7 @@ async function addFlowOrThrow(
   const what = `the description of flow ${args.flowId} (${args.environment})`;
   const document = await clients.fetchDescriptionOrThrow(args.flowId, args.environment, { ...where, what });
   const text = descriptionJson(document);
-  refuseSecretsOrThrow(text, clients.secrets(), where);
+  refuseSecretsOrThrow(text, clients, where);
   // Read and modelled as codegen will, so a flow flowsmith cannot generate is refused now, not at the next codegen.
   const model = buildFlowModelOrThrow(parseDescriptionOrThrow(text, what), args.name !== undefined ? { name: args.name } : {});
   if (model.id !== args.flowId || model.environment !== args.environment) {

@@ -79,7 +79,8 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     for (const environment of environments) {
       listed[environment] = await clients.listFlowsOrThrow(environment, { what: `the flows of ${environment}` });
     }
-    io.stdout.write(values.json ? `${JSON.stringify(listed, null, 2)}\n` : await formatFlows(listed, config));
+    // What the service returned is printed; an echoing service may have put the secret or the token in it.
+    io.stdout.write(clients.withoutCredentials(values.json ? `${JSON.stringify(listed, null, 2)}\n` : await formatFlows(listed, config)));
     return 0;
   } catch (error) {
     if (!(error instanceof CodegenError)) throw error;

@@ -117,15 +117,22 @@ export class ClientClosedError extends FlowsmithError {
   }
 }
 
-/** A request did not complete within its time limit. */
+/** A request did not complete within its time limit, or a wait (waitForStep, waitForOutcome) ran out of time. */
 export class TimeoutError extends FlowsmithError {
   override readonly name = "TimeoutError";
   constructor(
     readonly method: string,
     readonly path: string,
     readonly timeoutMs: number,
+    /** For a wait: what it waited for (`an outcome`); the polled call itself answered. */
+    readonly waitingFor?: string,
   ) {
-    super("TIMEOUT", `${method} ${path} timed out after ${String(timeoutMs)} ms`);
+    super(
+      "TIMEOUT",
+      waitingFor === undefined
+        ? `${method} ${path} timed out after ${String(timeoutMs)} ms`
+        : `gave up after ${String(timeoutMs)} ms waiting for ${waitingFor} (polling ${method} ${path}); pass a larger timeoutMs to wait longer`,
+    );
   }
 }
 

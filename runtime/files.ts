@@ -5,9 +5,11 @@
  */
 import { File } from "node:buffer";
 import { openAsBlob } from "node:fs";
+import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { DiskFile } from "./disk-file.js";
+import { FlowsmithError } from "./errors.js";
 
 /** A file to upload: a Blob/File (fs.openAsBlob gives one), bytes, or either with a name and media type. */
 export type FileData = Blob | Uint8Array;
@@ -54,10 +56,29 @@ export async function fileFromPath(
   const contentType = options.contentType ?? mediaTypeForFilename(filename);
   const blobOptions = contentType ? { type: contentType } : {};
   // Looked at first: a change after this look is refused when the file is sent.
-  const { mtimeMs, size } = await stat(path);
+  const { mtimeMs, size } = await regularFileOrThrow(path);
   const blob = await openAsBlob(path, blobOptions);
   const data = size === blob.size ? (new DiskFile(blob, { path, mtimeMs }, filename, blobOptions) as Blob) : blob;
   return { data, filename, ...(contentType ? { contentType } : {}) };
+}
+
+/**
+ * Only a regular file has the size stat reports: a directory failed midway
+ * through the upload (EISDIR, part of the request already sent) and a device
+ * or pipe would be sent as its stat size (0 bytes of /dev/stdin).
+ */
+async function regularFileOrThrow(path: string): Promise<Stats> {
+  let info: Stats;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
+    throw new FlowsmithError("FILE_NOT_READABLE", `fileFromPath: cannot read ${JSON.stringify(path)} (${code})`, { cause: error });
+  }
+  if (!info.isFile()) {
+    throw new FlowsmithError("FILE_NOT_READABLE", `fileFromPath: ${JSON.stringify(path)} is not a regular file (a directory, device or pipe); pass the path of a file`);
+  }
+  return info;
 }
 
 export function isFileInput(value: unknown): value is FileInput {

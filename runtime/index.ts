@@ -5,6 +5,7 @@
 export * from "./flow-spec.js";
 export * from "./service-limits.js";
 export { createClient, type Client } from "./client.js";
+export { clientCredentialsIn, withoutClientCredentials } from "./credentials-in.js";
 export type { FlowDescriptionOptions } from "./flow-description.js";
 export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.js";
 export { systemClock, type Clock } from "./clock.js";

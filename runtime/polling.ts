@@ -25,6 +25,8 @@ export interface Poll<T> {
   readonly once: (options: RequestOptions) => Promise<T | undefined>;
   /** Whether the answer ends the wait. */
   readonly settled: (value: T) => boolean;
+  /** What the wait is for, as its TimeoutError says (`an outcome`). */
+  readonly waitingFor: string;
 }
 
 export async function pollUntilSettled<T>(ctx: ClientContext, poll: Poll<T>, options: PollOptions = {}): Promise<T> {
@@ -33,7 +35,7 @@ export async function pollUntilSettled<T>(ctx: ClientContext, poll: Poll<T>, opt
   const timeoutMs = options.timeoutMs ?? ctx.options.waitTimeoutMs;
   const stop = { caller: options.signal, closing: ctx.lifecycle.signal };
   const deadline = clock.now() + timeoutMs;
-  const gaveUp = () => new TimeoutError(poll.operation.method, poll.operation.path, timeoutMs);
+  const gaveUp = () => new TimeoutError(poll.operation.method, poll.operation.path, timeoutMs, poll.waitingFor);
   for (;;) {
     const remaining = deadline - clock.now();
     if (remaining <= 0) throw gaveUp();

@@ -68,6 +68,20 @@ export class Redactor {
     return scrubbed.replace(BASIC, basicCredential);
   }
 
+  /**
+   * Whether text holds the client secret or a token this client was given, in
+   * any of their forms. Only known values count: a successful body (a flow
+   * description) may say "Authorization" or "Bearer" in prose.
+   */
+  holdsKnown(text: string): boolean {
+    return text.search(this.knownPattern()) !== -1;
+  }
+
+  /** The text with the client secret and this client's tokens replaced, in any of their forms; prose left as it is. */
+  withoutKnown(text: string): string {
+    return text.replace(this.knownPattern(), REDACTED);
+  }
+
   /** A copy of a JSON-like value (a response body) with every string and key scrubbed. */
   value(value: unknown, depth = 0): unknown {
     if (typeof value === "string") return this.text(value);

@@ -45,6 +45,7 @@ export async function writeConfigOrThrow(file: string, text: string): Promise<vo
     await writeFile(partial, text);
     await rename(partial, file);
   } finally {
-    await rm(partial, { force: true });
+    // force ignores a missing file, not ENOTDIR: the cleanup must not replace the error being reported.
+    await rm(partial, { force: true }).catch(() => undefined);
   }
 }

@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone";
+import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 import { pointerTokens } from "@flowsmith/runtime/json";
 import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime/service-limits";
 import { CodegenError } from "../errors.js";
@@ -56,7 +57,8 @@ export function newConfig(configPath: string, env: Env = process.env): { readonl
 
 async function readConfigTextOrThrow(absolute: string, file: string): Promise<string> {
   try {
-    return await readFile(absolute, "utf8");
+    // A byte order mark (editors on Windows write one) is not part of the JSON.
+    return (await readFile(absolute, "utf8")).replace(/^\uFEFF/, "");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new CodegenError(
@@ -71,9 +73,13 @@ function parseJsonOrThrow(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const position = /position (\d+)/.exec((error as Error).message);
-    const line = position ? text.slice(0, Number(position[1])).split("\n").length : undefined;
-    throw new CodegenError("CONFIG_INVALID", `not valid JSON: ${(error as Error).message}`, { file, line });
+    // Node's message often gives no position ("Unexpected end of JSON input"); jsonc-parser finds the first fault's offset.
+    const faults: ParseError[] = [];
+    parseJsonc(text, faults, { disallowComments: true, allowTrailingComma: false });
+    const offset = faults[0]?.offset ?? Number(/position (\d+)/.exec((error as Error).message)?.[1] ?? NaN);
+    const before = Number.isNaN(offset) ? undefined : text.slice(0, offset).split("\n");
+    const column = before ? ` (column ${String((before.at(-1)?.length ?? 0) + 1)})` : "";
+    throw new CodegenError("CONFIG_INVALID", `not valid JSON${column}: ${(error as Error).message}`, { file, line: before?.length });
   }
 }
 

@@ -10,7 +10,7 @@ import type { FlowModel, ObjectSchema, Property, Schema } from "../model/types.j
 import { docs, schemaDocs, type Docs } from "./docs.js";
 import { numberLiteral, propertyKey, stringLiteral, typeName } from "./escape.js";
 import { MODULE_BINDINGS, NameAllocator } from "./names.js";
-import { TypeEmitter, type Declaration } from "./schema-types.js";
+import { toleratingInherited, TypeEmitter, type Declaration } from "./schema-types.js";
 
 export interface FlowTypes {
   readonly declarations: readonly Declaration[];
@@ -111,7 +111,7 @@ function blockProperty(block: Property, types: TypeEmitter): OptionalKind<Proper
   return {
     name: propertyKey(block.name),
     hasQuestionToken: !block.required,
-    type: nullable(name, block.schema),
+    type: toleratingInherited(block.name, block.required, nullable(name, block.schema)),
     docs: schemaDocs(block.schema),
   };
 }

@@ -65,7 +65,7 @@ export class TypeEmitter {
     return {
       name: propertyKey(property.name),
       hasQuestionToken: !property.required,
-      type: this.typeOf(property.schema, base, `\`${property.name}\``),
+      type: toleratingInherited(property.name, property.required, this.typeOf(property.schema, base, `\`${property.name}\``)),
       docs: schemaDocs(property.schema),
     };
   }
@@ -115,6 +115,28 @@ export class TypeEmitter {
     if (properties.some((p) => p.hasQuestionToken)) types.push("undefined");
     return [{ keyName: "key", keyType: "string", returnType: union([...new Set(types)]) }];
   }
+}
+
+/** The members TypeScript's `Object` interface declares: every object literal has them, inherited. */
+const OBJECT_MEMBERS: ReadonlySet<string> = new Set([
+  "constructor",
+  "toString",
+  "toLocaleString",
+  "valueOf",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+]);
+
+/**
+ * An optional property named like a member of `Object` (`constructor`,
+ * `toString`, ...): TypeScript checks a literal that leaves it out against
+ * the inherited member (`Function`, `() => string`), so without the
+ * inherited type in the union no call could leave it out. The runtime reads
+ * own properties only, so the inherited member is never sent.
+ */
+export function toleratingInherited(name: string, required: boolean, type: string): string {
+  return required || !OBJECT_MEMBERS.has(name) ? type : `${type} | Object[${stringLiteral(name)}]`;
 }
 
 function schemaDocsOr(schema: Schema, fallback: string): Docs {

@@ -55,7 +55,7 @@ export async function readApiSourceOrThrow(
     what: `the description of flow ${source.flowId} (${source.environment})`,
   });
   const text = descriptionJson(document);
-  refuseSecretsOrThrow(text, run.clients.secrets(), context);
+  refuseSecretsOrThrow(text, run.clients, context);
   const change = onDisk.kind === "absent" ? "added" : onDisk.text === text ? "unchanged" : "changed";
   return {
     bytes: Buffer.from(text, "utf8"),

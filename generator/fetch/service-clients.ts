@@ -59,9 +59,18 @@ export class ServiceClients {
     }
   }
 
-  /** The strings no output may contain: the client secret and the Basic credentials made from it, for every client made. */
-  secrets(): readonly string[] {
-    return [...this.clients.values()].flatMap((entry) => entry.secrets);
+  /**
+   * Whether text the service returned holds a client secret or an access token
+   * of any client made here, raw or encoded: an echoing service can put the
+   * token it was sent into a description, and that text would be stored.
+   */
+  holdCredentials(text: string): boolean {
+    return [...this.clients.values()].some((entry) => runtime().clientCredentialsIn(entry.client, text));
+  }
+
+  /** Text the service returned, for printing: every client's secret and tokens replaced, in any form. */
+  withoutCredentials(text: string): string {
+    return [...this.clients.values()].reduce((out, entry) => runtime().withoutClientCredentials(entry.client, out), text);
   }
 
   async close(): Promise<void> {
@@ -129,33 +138,43 @@ export class ServiceClients {
 
   private failure(error: unknown, url: string, environment: Environment, secrets: readonly string[], where: FetchContext): unknown {
     if (!(error instanceof runtime().FlowsmithError)) return error;
-    const detail = `cannot fetch ${where.what} from ${url}: ${redact(error.message, secrets)}. ${hintFor(error, environment, this.service)}`;
+    const detail = `cannot fetch ${where.what} from ${url}: ${redact(error.message, secrets)}. ${hintFor(error, environment, this.service, where)}`;
     return new CodegenError("FETCH_FAILED", detail, contextOf(where));
   }
 }
 
 /** What to check, by what went wrong. */
-function hintFor(error: FlowsmithError, environment: Environment, service: ResolvedServiceConfig): string {
+function hintFor(error: FlowsmithError, environment: Environment, service: ResolvedServiceConfig, where: FetchContext): string {
   const status = (error as { status?: unknown }).status;
   const credentials = `${ENV.clientId[environment]} and ${ENV.clientSecret[environment]}`;
   switch (error.code) {
     case "AUTH_FAILED":
-      return typeof status === "number"
-        ? `The auth host refused the ${environment} API client: check ${credentials}`
-        : `Is the auth host up? authUrl comes from ${service.authUrl?.from ?? "nowhere"}`;
+      if (typeof status !== "number") return `Is the auth host up? authUrl comes from ${service.authUrl?.from ?? "nowhere"}`;
+      // A 5xx is the auth host failing, not a verdict on the credentials.
+      return status >= 500 ? "The auth host failed: try again later; nothing was written" : `The auth host refused the ${environment} API client: check ${credentials}`;
     case "NETWORK_ERROR":
     case "TIMEOUT":
       return `Is the service up? baseUrl comes from ${service.baseUrl?.from ?? "nowhere"}`;
     case "NOT_FOUND":
-      return `Check the flow id and environment (\`npx flowsmith flows --environment ${environment}\` lists the flows) and "descriptionPath" (${service.descriptionPath.from})`;
+      return where.what.startsWith("the flows of")
+        ? `Check baseUrl (${service.baseUrl?.from ?? "nowhere"}): it must be the API host, with its path prefix if it has one`
+        : `Check the flow id and environment (\`npx flowsmith flows --environment ${environment}\` lists the flows) and ${describePath(service)}`;
     case "UNAUTHORIZED":
     case "FORBIDDEN":
       return `Check ${credentials}: the API client must belong to ${environment}`;
     case "INVALID_RESPONSE":
-      return `Check baseUrl (${service.baseUrl?.from ?? "nowhere"}) and "descriptionPath" (${service.descriptionPath.from})`;
+      return where.what.startsWith("the flows of")
+        ? `Check baseUrl (${service.baseUrl?.from ?? "nowhere"})`
+        : `Check baseUrl (${service.baseUrl?.from ?? "nowhere"}) and ${describePath(service)}`;
     default:
       return "Try again later; nothing was written";
   }
+}
+
+/** `descriptionPath "/api/v1/…/openapi" (the default)`, or where the config sets it. */
+function describePath(service: ResolvedServiceConfig): string {
+  const { value, from } = service.descriptionPath;
+  return `descriptionPath ${JSON.stringify(value)} (${from === "the default descriptionPath" ? "the default" : from})`;
 }
 
 function contextOf(where: FetchContext): CodegenErrorContext {

@@ -21,11 +21,18 @@ export type SnapshotOnDisk =
   | { readonly kind: "other"; readonly why: string };
 
 export async function inspectSnapshot(file: ConfigPath): Promise<SnapshotOnDisk> {
-  const stat = await lstat(file.path).catch(() => undefined);
-  if (!stat) return { kind: "absent" };
+  let stat;
+  try {
+    stat = await lstat(file.path);
+  } catch (error) {
+    // ENOTDIR: a folder on the way is a file; found now, before any output is written, not when the snapshot is.
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return { kind: "other", why: "a folder on its path is a file" };
+    return { kind: "absent" };
+  }
   if (stat.isSymbolicLink()) return { kind: "other", why: "it is a symbolic link" };
   if (!stat.isFile()) return { kind: "other", why: "it is not a file" };
-  const text = await readFile(file.path, "utf8").catch(() => undefined);
+  // CRLF as LF: the snapshot as a Windows checkout (git autocrlf) has it is still flowsmith's.
+  const text = (await readFile(file.path, "utf8").catch(() => undefined))?.replace(/\r\n/g, "\n");
   if (text === undefined) return { kind: "other", why: "it cannot be read" };
   let document: unknown;
   try {
@@ -48,12 +55,12 @@ export function refuseOtherFileOrThrow(file: ConfigPath, onDisk: { readonly why:
   );
 }
 
-/** Checked before anything is written: a description that holds the client secret (in any form given) is refused. */
-export function refuseSecretsOrThrow(text: string, secrets: readonly string[], where: CodegenErrorContext): void {
-  if (!secrets.some((secret) => secret.length > 0 && text.includes(secret))) return;
+/** Checked before anything is written: a description that holds the client secret or an access token (in any form) is refused. */
+export function refuseSecretsOrThrow(text: string, clients: { holdCredentials(text: string): boolean }, where: CodegenErrorContext): void {
+  if (!clients.holdCredentials(text)) return;
   throw new CodegenError(
     "SECRET_IN_DESCRIPTION",
-    "the description the service returned contains the API client's secret, so it is not stored anywhere; nothing was written. Report this to the service",
+    "the description the service returned contains the API client's secret or its access token, so it is not stored anywhere; nothing was written. Report this to the service",
     where,
   );
 }
@@ -66,7 +73,8 @@ export async function writeSnapshotOrThrow(file: ConfigPath, text: string, where
     await writeFile(partial, text);
     await rename(partial, file.path);
   } catch (error) {
-    await rm(partial, { force: true });
+    // force ignores a missing file, not ENOTDIR: the cleanup must not hide the error being reported.
+    await rm(partial, { force: true }).catch(() => undefined);
     throw new CodegenError("WRITE_FAILED", `could not write the snapshot ${file.display}: ${(error as Error).message}`, where, { cause: error });
   }
 }

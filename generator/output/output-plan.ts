@@ -64,7 +64,15 @@ export async function compareWithDisk(plan: OutputPlan, output: OutputDirState):
   const conflicts: string[] = [];
   // Read all at once: one after another, the thread waited on the disk for each of some 300 files.
   const planned = [...plan.files];
-  const current = await Promise.all(planned.map(([file]) => readFile(path.join(output.dir, file), "utf8").catch(() => undefined)));
+  // CRLF read as LF: generated text has no CR of its own, and a Windows checkout (git autocrlf) is the same output.
+  const current = await Promise.all(
+    planned.map(([file]) =>
+      readFile(path.join(output.dir, file), "utf8").then(
+        (text) => text.replace(/\r\n/g, "\n"),
+        () => undefined,
+      ),
+    ),
+  );
   for (const [index, [file, content]] of planned.entries()) {
     if (current[index] === undefined) changes.push({ path: file, reason: "missing" });
     else if (current[index] !== content) changes.push({ path: file, reason: "changed" });

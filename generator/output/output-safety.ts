@@ -21,7 +21,13 @@ export async function assertOutputDirSafeOrThrow(config: ResolvedConfig): Promis
       { file: config.configDisplay, pointer: "#/outputDir" },
     );
   const outputDir = config.outputDir;
-  const stat = await lstat(outputDir).catch(() => undefined);
+  const stat = await lstat(outputDir).catch(async (error: unknown) => {
+    // Not "absent": a folder on the way is a file (ENOTDIR), or the path cannot be looked at.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    const file = code === "ENOTDIR" ? await fileOnTheWay(outputDir) : undefined;
+    throw unsafe(file !== undefined ? `lies under ${path.relative(path.dirname(config.configPath), file) || file}, which is a file, not a folder` : `cannot be looked at (${code ?? String(error)})`);
+  });
   if (stat?.isSymbolicLink()) throw unsafe(`is a symbolic link (to ${await readlink(outputDir)})`);
   if (stat && !stat.isDirectory()) throw unsafe("is a file, not a folder");
 
@@ -46,6 +52,15 @@ export async function assertOutputDirSafeOrThrow(config: ResolvedConfig): Promis
     const marker = await findMarker(outputDir);
     if (marker) throw unsafe(`contains ${marker}, so it holds a project of its own`);
   }
+}
+
+/** The nearest folder on the way to `dir` that is a file. */
+async function fileOnTheWay(dir: string): Promise<string | undefined> {
+  for (let parent = path.dirname(dir); parent !== path.dirname(parent); parent = path.dirname(parent)) {
+    const stat = await lstat(parent).catch(() => undefined);
+    if (stat && !stat.isDirectory()) return parent;
+  }
+  return undefined;
 }
 
 /** The real path of `file`, or of its nearest existing folder joined with the rest. */

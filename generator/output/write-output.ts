@@ -41,7 +41,8 @@ export async function checkOutput(plan: OutputPlan, output: OutputDirState): Pro
   const manifest = changes.find((change) => change.path === MANIFEST_FILE && change.reason === "changed");
   const otherGenerator =
     manifest && differsOnlyInGenerator(await readFile(path.join(output.dir, MANIFEST_FILE), "utf8"), plan.files.get(MANIFEST_FILE) ?? "");
-  if (!otherGenerator) return { changes, kept, editedWithManifest };
+  // Only then may the note say every generated file is identical.
+  if (!otherGenerator || changes.some((change) => change !== manifest)) return { changes, kept, editedWithManifest };
   return { changes: changes.filter((change) => change !== manifest), kept, otherGenerator, editedWithManifest };
 }
 

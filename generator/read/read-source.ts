@@ -32,10 +32,22 @@ export interface SourceContext {
 export function readSourceOrThrow(source: FlowSource, where?: SourceContext): Promise<SourceBytes> {
   const file = source.kind === "api" ? source.snapshot : source;
   try {
-    return Promise.resolve({ bytes: readFileSync(file.path), display: file.display });
+    return Promise.resolve({ bytes: withLfLineEndings(readFileSync(file.path)), display: file.display });
   } catch (error) {
     return Promise.reject(unreadable(error, source, where));
   }
+}
+
+/**
+ * CRLF read as LF: a checkout with git's autocrlf (Windows) has CRLF where the
+ * commit has LF, and the description's hash goes into the generated headers
+ * and the manifest, so `--check` failed there on the very commit that passed
+ * elsewhere. YAML and JSON read both the same, so nothing else changes.
+ */
+function withLfLineEndings(bytes: Buffer): Buffer {
+  if (!bytes.includes("\r\n")) return bytes;
+  // latin1 maps each byte to one character and back, so UTF-8 sequences pass through untouched.
+  return Buffer.from(bytes.toString("latin1").replace(/\r\n/g, "\n"), "latin1");
 }
 
 function unreadable(error: unknown, source: FlowSource, where: SourceContext | undefined): CodegenError {

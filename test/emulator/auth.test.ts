@@ -42,6 +42,8 @@ describe("auth host", () => {
     ["missing grant_type", { ...FORM }, form({ client_id: "staging-client", client_secret: "staging-secret" }), 400, "INVALID_REQUEST"],
     ["other grant type", { ...FORM }, form({ grant_type: "password", client_id: "staging-client", client_secret: "staging-secret" }), 400, "UNSUPPORTED_GRANT_TYPE"],
     ["JSON instead of a form", { "content-type": "application/json" }, JSON.stringify({ grant_type: "client_credentials" }), 400, "INVALID_REQUEST"],
+    ["a parameter sent twice (RFC 6749 3.2)", { ...FORM }, "grant_type=client_credentials&grant_type=password&client_id=staging-client&client_secret=staging-secret", 400, "INVALID_REQUEST"],
+    ["the secret sent twice", { ...FORM }, "grant_type=client_credentials&client_id=staging-client&client_secret=staging-secret&client_secret=other", 400, "INVALID_REQUEST"],
   ])("%s", async (_name, headers, body, status, code) => {
     const answer = await call(`${emulator.authUrl}/oidc/token`, { method: "POST", headers, body });
     expect(answer.status).toBe(status);

@@ -138,8 +138,11 @@ describe("flowsmith emulator (CLI)", () => {
     [["--nope"], 2, "Unknown option"],
     [["--config", "missing.json"], 1, "config file not found"],
     [["--max-sessions", "many"], 2, "--max-sessions must be a whole number"],
-    [["--config", "codegen.config.json", "--max-sessions", "0"], 1, "maxSessions must be a whole number >= 1"],
-    [["--config", "codegen.config.json", "--webhook-secret", "hunter2"], 1, "webhookSecret (--webhook-secret) must be a Standard Webhooks secret"],
+    // A bad flag value is a usage error (2), found before the config is read.
+    [["--config", "codegen.config.json", "--max-sessions", "0"], 2, "--max-sessions must be a whole number >= 1"],
+    [["--config", "codegen.config.json", "--webhook-secret", "hunter2"], 2, "--webhook-secret must be a Standard Webhooks secret"],
+    [["--config", "codegen.config.json", "--api-port", "99999"], 2, "--api-port must be a port number from 0 (any free port) to 65535"],
+    [["--config", "codegen.config.json", "--webhook-url", "ftp://example.test/hook"], 2, "--webhook-url must be an absolute http(s) URL"],
   ])("%j exits %d with a message", async (args, code, message) => {
     const stdout = capture();
     const stderr = capture();
@@ -148,6 +151,10 @@ describe("flowsmith emulator (CLI)", () => {
     expect(stderr.text).not.toContain("hunter2");
     expect(stdout.text).toBe("");
   });
+});
+
+test("startEmulator refuses a webhookUrl that is not http(s), before listening", async () => {
+  await expect(startEmulator({ flows: [], webhookUrl: "ftp://example.test/hook" })).rejects.toThrow('webhookUrl must be an absolute http(s) URL, got "ftp://example.test/hook"');
 });
 
 describe("one version per flow and environment", () => {

@@ -4,7 +4,7 @@
  * generated files edited together with the manifest, and passes, saying so,
  * when only the manifest's generator stamp differs.
  */
-import { appendFile, readFile } from "node:fs/promises";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { sha256 } from "../../generator/output/manifest";
 import { runCodegen } from "../../generator/pipeline";
@@ -44,6 +44,18 @@ describe("codegen --check", () => {
     expect(await snapshot(out)).toEqual(before);
   });
 
+  it("passes when the descriptions and the output were checked out with CRLF line endings (git autocrlf), writing nothing", async () => {
+    const { config, dir, out } = await makeProject({ flows: ["signing"] });
+    await runCodegen({ configPath: config });
+    const crlf = async (file: string) => writeFile(file, (await readFile(file, "utf8")).replace(/\n/g, "\r\n"));
+    for (const file of [...(await snapshot(out)).keys()]) await crlf(path.join(out, file));
+    const before = await snapshot(out);
+    await crlf(path.join(dir, "flows/signing.yaml"));
+    const check = await runCodegen({ configPath: config, check: true });
+    expect(check.changes).toEqual([]);
+    expect(await snapshot(out)).toEqual(before);
+  });
+
   it("fails on generated files edited so that the manifest agrees with them, and says --force", async () => {
     const { config, out } = await makeProject({ flows: ["signing"] });
     await runCodegen({ configPath: config });
@@ -77,6 +89,19 @@ describe("codegen --check", () => {
     const check = await runCodegen({ configPath: config, check: true });
     expect(check.changes).toEqual([]);
     expect(check.otherGenerator).toEqual({ generator: { flowsmith: "0.0.9", runtime: "0.0.8", fingerprint: "f".repeat(64) } });
+
+    // A generated file differing too: the manifest counts as changed, and no note claims every file identical.
+    await appendFile(path.join(out, "signing/index.ts"), "// edited\n");
+    const both = await runCodegen({ configPath: config, check: true });
+    expect(both.changes).toEqual([
+      { path: MANIFEST, reason: "changed" },
+      { path: "signing/index.ts", reason: "changed" },
+    ]);
+    expect(both.otherGenerator).toBeUndefined();
+    await runCodegen({ configPath: config, force: true });
+    await editManifest(out, (manifest) => {
+      manifest.generator = { flowsmith: "0.0.9", runtime: "0.0.8", fingerprint: "f".repeat(64) };
+    });
 
     // Anything else in the manifest differing fails as before.
     await editManifest(out, (manifest) => {

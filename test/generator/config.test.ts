@@ -62,6 +62,19 @@ describe("loadConfigOrThrow", () => {
     expect((error as CodegenError).message).toContain(path.basename(file));
   });
 
+  it("a JSON fault names its line and column, also when Node's message gives no position", async () => {
+    for (const [given, where] of [['{\n  "flows": [\n', { line: 3, column: 1 }], ['{\n  "outputDir": "g",\n  // a comment\n  "flows": []\n}', { line: 3, column: 3 }]] as const) {
+      const error = (await loadConfigOrThrow(await configFile(given)).catch((caught: unknown) => caught)) as CodegenError;
+      expect(error).toMatchObject({ code: "CONFIG_INVALID", context: { line: where.line } });
+      expect(error.message).toContain(`:${String(where.line)}: not valid JSON (column ${String(where.column)})`);
+    }
+  });
+
+  it("reads a config saved with a byte order mark", async () => {
+    const config = await loadConfigOrThrow(await configFile(`\uFEFF${JSON.stringify({ flows: [fileFlow] })}`));
+    expect(config.flows).toHaveLength(1);
+  });
+
   it("reports a missing config file with a hint", async () => {
     const error = await loadConfigOrThrow(path.join(dir, "nope.json")).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "CONFIG_NOT_FOUND" });

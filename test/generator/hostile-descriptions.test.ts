@@ -84,6 +84,18 @@ const GENERATES: readonly [string, DescriptionParts][] = [
   ],
   ["64 levels of nesting, the most there may be", { json: jsonForm({ deep: deepSchema(62) }, ["deep"]) }],
   ["letters newer than TypeScript's identifier tables", { json: jsonForm({ "\u088f": { type: "object", properties: { "\u{2b73a}x": { type: "string" }, "a\u1c89": { type: "string" } } } }) }],
+  [
+    "optional Object.prototype names, on fields and a data block",
+    {
+      json: jsonForm(
+        {
+          a: { type: "object", properties: { constructor: { type: "object", properties: { z: { type: "integer" } } }, toString: { type: "boolean" }, valueOf: { type: "number" }, hasOwnProperty: { type: "string" } } },
+          constructor: { type: "object", properties: { x: { type: "string" } } },
+        },
+        ["a"],
+      ),
+    },
+  ],
 ];
 
 describe("descriptions that generate", () => {
@@ -187,6 +199,7 @@ import * as group from "./case-8/index.js";
 import * as counts from "./case-9/index.js";
 import * as proto from "./case-10/index.js";
 import * as empty from "./case-11/index.js";
+import * as inheritedNames from "./case-19/index.js";
 
 const metadata = { subjectId: "s" };
 declare const blob: Blob;
@@ -212,6 +225,12 @@ export const tooMany: counts.A = { one: ["x"], few: [1, 2, 3, 4] };
 export const own: proto.A = { ["__proto__"]: "p", constructor: "c", toString: "t" };
 // @ts-expect-error constructor and toString are required (Object.prototype's do not count)
 export const inherited: proto.A = { ["__proto__"]: "p" };
+
+// Optional ones can be left out: a literal's inherited constructor or toString does not make it wrong.
+export const leftOut: inheritedNames.CreateSessionRequest = { input: { a: {} }, metadata };
+export const given: inheritedNames.CreateSessionRequest = { input: { a: { constructor: { z: 1 }, toString: true, valueOf: 2, hasOwnProperty: "h" }, constructor: { x: "y" } }, metadata };
+// @ts-expect-error a value of the wrong type is still an error
+export const wrongType: inheritedNames.CreateSessionRequest = { input: { a: { valueOf: "two" } }, metadata };
 // @ts-expect-error __proto__ is required
 export const noProto: proto.A = { constructor: "c", toString: "t" };
 `;

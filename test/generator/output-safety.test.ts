@@ -89,6 +89,8 @@ const cases: [string, Case][] = [
     },
   ],
   ["a file", { outputDir: "README.md", arrange: ({ dir }) => writeFile(path.join(dir, "README.md"), "# mine\n"), code: "UNSAFE_OUTPUT_DIR", says: /is a file, not a folder/ }],
+  // Was "unexpected error (please report it): ENOTDIR" from deep inside the output walk.
+  ["a folder under a file", { outputDir: "README.md/generated", arrange: ({ dir }) => writeFile(path.join(dir, "README.md"), "# mine\n"), code: "UNSAFE_OUTPUT_DIR", says: /outputDir \S*README\.md\/generated lies under README\.md, which is a file, not a folder/ }],
   [
     "a folder with a package.json deep inside",
     {

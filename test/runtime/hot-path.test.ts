@@ -177,4 +177,12 @@ describe("fileFromPath", () => {
     expect(String((error as Error).cause)).toMatch(/changed after fileFromPath opened it/);
     expect(received).toHaveLength(0);
   });
+
+  test("a directory, a device or a missing path is refused by fileFromPath itself, naming the path", async () => {
+    for (const [path, says] of [[dir, /is not a regular file/], ["/dev/null", /is not a regular file/], [join(dir, "missing.pdf"), /cannot read .*missing\.pdf.* \(ENOENT\)/]] as const) {
+      const error = await fileFromPath(path).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(FlowsmithError);
+      expect(error).toMatchObject({ code: "FILE_NOT_READABLE", message: expect.stringMatching(says) as unknown });
+    }
+  });
 });

@@ -73,6 +73,8 @@ test("gives up with a TimeoutError at its deadline", async () => {
   const error = await clientOn(clock).waitForOutcome(sessionId, { intervalMs: 2_500, timeoutMs: 9_000 }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TimeoutError);
   expect(error).toMatchObject({ code: "TIMEOUT", method: "GET", timeoutMs: 9_000, path: `/api/v1/staging/sessions/${sessionId}` });
+  // The wait ran out, not the request: the message says so, and what to change.
+  expect((error as Error).message).toBe(`gave up after 9000 ms waiting for the session's outcome (polling GET /api/v1/staging/sessions/${sessionId}); pass a larger timeoutMs to wait longer`);
   // Polls at 0, 2500, 5000, 7500; the last wait is cut to the deadline.
   expect(sleeps).toEqual([2_500, 2_500, 2_500, 1_500]);
 });

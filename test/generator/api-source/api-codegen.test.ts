@@ -46,6 +46,19 @@ async function refusal(run: Promise<unknown>): Promise<CodegenError> {
 }
 
 describe("source.api", () => {
+  it("a snapshot checked out with CRLF line endings (git autocrlf) is still flowsmith's: --check passes, --refresh accepts it", async () => {
+    const project = await apiProject([apiEntry("signing")]);
+    await runCodegen({ configPath: project.config, env: service.env });
+    const file = path.join(project.dir, "flows/signing.json");
+    const lf = await readFile(file, "utf8");
+    await writeFile(file, lf.replace(/\n/g, "\r\n"));
+    expect((await runCodegen({ configPath: project.config, check: true })).changes).toEqual([]);
+    // Not SNAPSHOT_CONFLICT ("not in the form flowsmith writes"): the same description, so nothing to rewrite.
+    const refreshed = await runCodegen({ configPath: project.config, env: service.env, refresh: true });
+    expect(refreshed.snapshots).toEqual([]);
+    expect((await readFile(file, "utf8")).replace(/\r\n/g, "\n")).toBe(lf);
+  });
+
   it("generates what the same descriptions give as files, apart from each header's source line, and keeps each as a snapshot", async () => {
     const fromFiles = await makeProject();
     await runCodegen({ configPath: fromFiles.config });

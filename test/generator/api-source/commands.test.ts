@@ -4,6 +4,8 @@
  * other bytes kept), and the refusals that write nothing.
  */
 import { writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { makeProject, removeProjects, snapshot, type Project } from "../codegen-project";
@@ -140,4 +142,52 @@ describe("flowsmith add", () => {
     expect(again.stderr).toMatch(/DUPLICATE_FLOW: .*already in the config as "signing" \(#\/flows\/1, flows\/signing\.json\)/);
     expect(await readFile(config, "utf8")).toBe(before);
   });
+
+  it("a snapshot path under a file is refused before anything is written (was 'unexpected error: ENOTDIR')", async () => {
+    const made = await project();
+    const before = await snapshot(made.dir);
+    const run = await cli(["add", SIGNING, "--environment", "staging", "--snapshot", "codegen.config.json/signing.json", "--config", made.config], service.env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/SNAPSHOT_CONFLICT: .*codegen\.config\.json\/signing\.json .*\(a folder on its path is a file\)/);
+    expect(await snapshot(made.dir)).toEqual(before);
+  });
 });
+
+describe("what a failed fetch says to check", () => {
+  it("an auth host answering 500 is not a credentials problem; a flow list not found names baseUrl, not descriptionPath", async () => {
+    let tokenFails = true;
+    const server = createServer((req, res) => {
+      req.resume();
+      if (req.url === "/oidc/token" && tokenFails) {
+        res.writeHead(500).end("down");
+        return;
+      }
+      if (req.url === "/oidc/token") {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: "t0k3n-for-hints", expires_in: 60, token_type: "Bearer" }));
+        return;
+      }
+      res.writeHead(404, { "content-type": "application/json" }).end("{}");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+      const env = { ...service.env, FLOWSMITH_BASE_URL: url, FLOWSMITH_AUTH_URL: url };
+      const down = await cli(["flows", "--environment", "staging"], env);
+      expect(down.code).toBe(1);
+      expect(down.stderr).toMatch(/status 500.*The auth host failed: try again later/);
+      expect(down.stderr).not.toMatch(/check FLOWSMITH_STAGING_CLIENT_ID/);
+      tokenFails = false;
+      const missing = await cli(["flows", "--environment", "staging"], env);
+      expect(missing.stderr).toMatch(/status 404.*Check baseUrl \(environment variable FLOWSMITH_BASE_URL\)/);
+      expect(missing.stderr).not.toMatch(/descriptionPath/);
+      const description = await cli(["add", "some-flow", "--environment", "staging", "--config", path.join(await mkdtempDir(), "codegen.config.json")], env);
+      expect(description.stderr).toMatch(/descriptionPath "\/api\/v1\/flows\/\{flowId\}\/\{environment\}\/openapi" \(the default\)/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+async function mkdtempDir(): Promise<string> {
+  return (await makeProject({ flows: [] })).root;
+}

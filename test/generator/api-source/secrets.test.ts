@@ -10,6 +10,7 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { load } from "js-yaml";
 import { listRelativeFiles } from "../../../generator/output/file-tree";
 import { makeProject, removeProjects, writeConfig } from "../codegen-project";
 import { cli, CLIENTS, SAMPLE_IDS, startService, type Ran, type Service } from "./service";
@@ -93,4 +94,43 @@ it("no secret or token in any output or file, across successes and failures", as
   expect([...texts.keys()]).toEqual(expect.arrayContaining(["project/flows/aml-screening.json", "project/generated/aml-screening/index.ts", "project/generated/.flowsmith-manifest.json"]));
   const found = [...texts].flatMap(([where, text]) => secrets.filter((secret) => text.includes(secret)).map((secret) => `${where}: ${secret.slice(0, 6)}…`));
   expect(found).toEqual([]);
+});
+
+/**
+ * An echoing service: it issues a token, then puts that token (raw and
+ * percent-encoded) into the description and the flow list it answers with,
+ * and the client secret into one flow's name. None of it may be stored or
+ * printed: the description is refused, the list printed scrubbed.
+ */
+it("a service that echoes the token or the secret in what it returns: refused, or printed scrubbed", async () => {
+  const token = "tok-echoed/Zx+9=";
+  const { clientSecret } = CLIENTS.staging;
+  const description = (await readFile(path.join(__dirname, "../../../flows/signing.yaml"), "utf8")).replace("title: Signing", `title: "Signing ${token}"`);
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "application/json" });
+      if (req.url === "/oidc/token") return res.end(JSON.stringify({ access_token: token, expires_in: 3600, token_type: "Bearer" }));
+      if (req.url?.endsWith("/openapi")) return res.end(JSON.stringify(load(description)));
+      res.end(JSON.stringify({ flows: [{ id: SAMPLE_IDS.signing.flowId, name: encodeURIComponent(token) }, { id: "f2", name: clientSecret }] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const env = { ...service.env, FLOWSMITH_BASE_URL: url, FLOWSMITH_AUTH_URL: url };
+    const project = await makeProject({ flows: ["aml-screening"] });
+    const config = ["--config", project.config];
+    const before = await listRelativeFiles(project.root);
+    const add = await cli(["add", SAMPLE_IDS.signing.flowId, "--environment", "staging", "--name", "echoed", ...config], env);
+    expect(add).toMatchObject({ code: 1, stderr: expect.stringContaining("SECRET_IN_DESCRIPTION") as unknown });
+    expect(await listRelativeFiles(project.root)).toEqual(before);
+    const listed = [await cli(["flows", "--environment", "staging", ...config], env), await cli(["flows", "--json", "--environment", "staging", ...config], env)];
+    expect(listed.map((run) => run.code)).toEqual([0, 0]);
+    const printed = listed.map((run) => run.stdout + run.stderr).join("\n");
+    expect(printed).toContain("[redacted]");
+    expect([...forms(token), ...forms(clientSecret)].filter((secret) => printed.includes(secret))).toEqual([]);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
