@@ -9,7 +9,7 @@ import eslint from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "runtime/dist/", "node_modules/", ".bench-tmp/", "coverage/", "generated/", "test/fixtures/**/*.golden", "**/*.js", "**/*.mjs"] },
+  { ignores: ["dist/", "runtime/dist/", "node_modules/", ".bench-tmp/", "coverage/", "generated/", "test/.tmp-*/", "test/fixtures/**/*.golden", "**/*.js", "**/*.mjs"] },
   eslint.configs.recommended,
   tseslint.configs.strictTypeChecked,
   {
