@@ -9,7 +9,7 @@
  * Delivery runs beside the API and never throws into it.
  */
 import { randomUUID } from "node:crypto";
-import { request } from "undici";
+import { Agent, request } from "undici";
 import type { SessionEndedEvent } from "@flowsmith/runtime";
 import { Webhook } from "standardwebhooks";
 import type { EmulatorClock } from "./clock.js";
@@ -38,6 +38,8 @@ export class WebhookSender {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stop = new AbortController();
   private readonly signer: Webhook | undefined;
+  /** Its own connections, not undici's global pool: close() ends them, so no keep-alive socket outlives the emulator. */
+  private readonly dispatcher = new Agent();
 
   constructor(private readonly policy: WebhookPolicy) {
     this.signer = policy.webhookSecret === undefined ? undefined : new Webhook(policy.webhookSecret);
@@ -54,6 +56,7 @@ export class WebhookSender {
   async close(): Promise<void> {
     this.stop.abort();
     await Promise.allSettled([...this.inFlight]);
+    await this.dispatcher.close();
   }
 
   private async deliver(url: string, id: string, body: string): Promise<void> {
@@ -78,6 +81,7 @@ export class WebhookSender {
         method: "POST",
         headers,
         body,
+        dispatcher: this.dispatcher,
         signal: this.stop.signal,
         headersTimeout: ATTEMPT_TIMEOUT_MS,
         bodyTimeout: ATTEMPT_TIMEOUT_MS,

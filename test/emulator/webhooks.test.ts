@@ -1,6 +1,6 @@
 import { expect } from "@jest/globals";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { createClient, createWebhookHandler, type SessionEnded, type SessionEndedEvent, type WebhookHandler } from "@flowsmith/runtime";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
@@ -224,5 +224,35 @@ describe("the runtime's webhook handler receives the emulator's deliveries", () 
       await emulator.close();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe("closing the emulator", () => {
+  test("ends its connections to the webhook receiver: no keep-alive socket outlives it", async () => {
+    const receiver = new Receiver();
+    // The receiver keeps idle connections for longer than the test's timeout: only the emulator can end them in time.
+    receiver.server.keepAliveTimeout = 60_000;
+    const sockets: Promise<void>[] = [];
+    receiver.server.on("connection", (socket: Socket) => {
+      sockets.push(
+      new Promise((resolve) => {
+        socket.once("close", () => {
+          resolve();
+        });
+      }),
+    );
+    });
+    const clock = new ManualClock();
+    const emulator = await startEmulator({ flows: ALL_FLOWS, createdMs: 100, stepMs: 100, clock, webhookUrl: await receiver.listen() });
+    try {
+      await endSession(emulator, clock, await tokenFor(emulator, "staging"), "ACCEPTED");
+      await receiver.next();
+      expect(sockets).toHaveLength(1);
+    } finally {
+      await emulator.close();
+    }
+    // Each socket's close event, bounded by jest's timeout; the receiver itself has not closed anything.
+    await Promise.all(sockets);
+    await receiver.close();
   });
 });
