@@ -52,11 +52,16 @@ export class WebhookSender {
     this.inFlight.add(delivery);
   }
 
-  /** Stops retries and waits for attempts under way. */
-  async close(): Promise<void> {
-    this.stop.abort();
-    await Promise.allSettled([...this.inFlight]);
-    await this.dispatcher.close();
+  private closing: Promise<void> | undefined;
+
+  /** Stops retries, waits for attempts under way and ends the connections; a second call waits for the first. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.stop.abort();
+      await Promise.allSettled([...this.inFlight]);
+      await this.dispatcher.close();
+    })();
+    return this.closing;
   }
 
   private async deliver(url: string, id: string, body: string): Promise<void> {
