@@ -17,8 +17,7 @@
  * processes does not inflate.
  * Usage: node bench/throughput-client.js '<json settings>'
  */
-const undici = require("undici");
-const { createUndiciSender } = require("./undici-baseline.js");
+const { createUndiciSender, fetchToken } = require("./undici-baseline.js");
 const { startStubServer } = require("./stub-server-handle.js");
 const { loadFlowsmith, loadRequestValidator, USER_AGENT } = require("./flowsmith-side.js");
 const { median, nowMs } = require("./stats.js");
@@ -130,15 +129,6 @@ async function prepareTools(settings, server) {
     tools["flowsmith, validation off"] = () => flowsmith.createSessionUnvalidated(client, body);
   }
   return { tools, close: async () => Promise.all([client.close?.(), undiciSender.close()]) };
-}
-
-async function fetchToken(authUrl) {
-  const response = await undici.request(`${authUrl}/oidc/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": USER_AGENT },
-    body: "grant_type=client_credentials&client_id=bench&client_secret=bench",
-  });
-  return (await response.body.json()).access_token;
 }
 
 /** Keeps CONCURRENCY calls in flight for durationMs: requests per second, and this process's CPU time per request. */

@@ -25,6 +25,7 @@ async function createUndiciSender({ baseUrl, authUrl, sessionsPath }) {
   return { send, close: () => pool.close() };
 }
 
+/** One client-credentials token from the stub auth host, as every compared tool gets it up front. */
 async function fetchToken(authUrl) {
   const response = await undici.request(`${authUrl}/oidc/token`, {
     method: "POST",
@@ -34,4 +35,4 @@ async function fetchToken(authUrl) {
   return (await response.body.json()).access_token;
 }
 
-module.exports = { createUndiciSender };
+module.exports = { createUndiciSender, fetchToken };

@@ -10,6 +10,7 @@
 const fs = require("node:fs");
 const undici = require("undici");
 const { loadFlowsmith, USER_AGENT } = require("./flowsmith-side.js");
+const { fetchToken } = require("./undici-baseline.js");
 const { nowMs } = require("./stats.js");
 
 main(JSON.parse(process.argv[2])).catch((error) => {
@@ -63,9 +64,9 @@ async function prepareUpload(settings) {
     case "flowsmith":
       return flowsmithUpload(settings);
     case "undici FormData":
-      return formDataUpload(settings, await fetchToken(settings), viaUndici);
+      return formDataUpload(settings, await fetchToken(settings.authUrl), viaUndici);
     case "fetch FormData":
-      return formDataUpload(settings, await fetchToken(settings), viaFetch);
+      return formDataUpload(settings, await fetchToken(settings.authUrl), viaFetch);
     default:
       throw new Error(`unknown tool ${settings.tool}`);
   }
@@ -116,11 +117,3 @@ async function viaFetch(url, headers, form) {
   if (response.status !== 201) throw new Error(`fetch: status ${response.status}`);
 }
 
-async function fetchToken(settings) {
-  const response = await undici.request(`${settings.authUrl}/oidc/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": USER_AGENT },
-    body: "grant_type=client_credentials&client_id=bench&client_secret=bench",
-  });
-  return (await response.body.json()).access_token;
-}
