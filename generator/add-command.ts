@@ -13,7 +13,7 @@ import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import { withFlowAppended, writeConfigOrThrow } from "./config/append-flow.js";
 import { CONFIG_DEFAULTS, type ResolvedConfig, type UserApiSource, type UserFlowConfig } from "./config/config-types.js";
 import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, newConfig, type Env } from "./config/load-config.js";
-import { CodegenError } from "./errors.js";
+import { CodegenError, errorLine } from "./errors.js";
 import { configEntryOfOrUndefined } from "./fetch/config-entry.js";
 import { ServiceClients } from "./fetch/service-clients.js";
 import { inspectSnapshot, refuseOtherFileOrThrow, refuseSecretsOrThrow, writeSnapshotOrThrow } from "./fetch/snapshot.js";
@@ -87,7 +87,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     return 0;
   } catch (error) {
     if (!(error instanceof CodegenError)) throw error;
-    io.stderr.write(`flowsmith: error ${error.code}: ${error.message}\n`);
+    io.stderr.write(`${errorLine(error)}\n`);
     return 1;
   } finally {
     await clients?.close();

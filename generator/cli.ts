@@ -8,7 +8,7 @@
 import { parseArgs } from "node:util";
 import { createProgressLine } from "./cli-progress.js";
 import type { Env } from "./config/load-config.js";
-import { CodegenError } from "./errors.js";
+import { CodegenError, errorLine } from "./errors.js";
 import { MANIFEST_FILE, type GeneratorStamp } from "./output/manifest.js";
 import { runCodegen, type CodegenResult, type FlowReport, type SnapshotChange } from "./pipeline.js";
 import { flowsmithVersion, runtimeVersion } from "./versions.js";
@@ -203,7 +203,7 @@ function reportWrite(result: CodegenResult, io: CliIo): number {
 }
 
 function describeError(error: unknown): string {
-  if (error instanceof CodegenError) return `flowsmith: error ${error.code}: ${error.message}`;
+  if (error instanceof CodegenError) return errorLine(error);
   const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
   if (error instanceof Error && typeof code === "string" && error.name !== "Error") {
     return `flowsmith: error ${code}: ${error.message}`;

@@ -8,7 +8,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { compareFlowModels, formatChangesJson, formatFlowChanges, hasBreakingChange } from "./changes/index.js";
-import { CodegenError } from "./errors.js";
+import { CodegenError, errorLine } from "./errors.js";
 import { buildFlowModelOrThrow } from "./model/build-flow-model.js";
 import { kebabCase } from "./model/names.js";
 import type { FlowModel } from "./model/types.js";
@@ -63,7 +63,7 @@ export async function runDiffCommand(args: readonly string[], io: CommandIo): Pr
     after = await readFlowModelOrThrow(parsed.new);
   } catch (error) {
     if (!(error instanceof CodegenError)) throw error;
-    io.stderr.write(`flowsmith: error ${error.code}: ${error.message}\n`);
+    io.stderr.write(`${errorLine(error)}\n`);
     return EXIT_BREAKING;
   }
   const flows = [compareFlowModels(before, after)];

@@ -80,3 +80,8 @@ function printable(message: string): string {
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
+
+/** How every command prints a CodegenError: one line with its code, for people and for grep. */
+export function errorLine(error: CodegenError): string {
+  return `flowsmith: error ${error.code}: ${error.message}`;
+}

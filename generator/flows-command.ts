@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { ENVIRONMENTS, type Environment, type FlowRecord } from "@flowsmith/runtime";
 import { ENV, type ResolvedConfig } from "./config/config-types.js";
 import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, resolveServiceOrThrow, type Env } from "./config/load-config.js";
-import { CodegenError } from "./errors.js";
+import { CodegenError, errorLine } from "./errors.js";
 import { configEntryOfOrUndefined } from "./fetch/config-entry.js";
 import { ServiceClients } from "./fetch/service-clients.js";
 
@@ -84,7 +84,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     return 0;
   } catch (error) {
     if (!(error instanceof CodegenError)) throw error;
-    io.stderr.write(`flowsmith: error ${error.code}: ${error.message}\n`);
+    io.stderr.write(`${errorLine(error)}\n`);
     return 1;
   } finally {
     await clients?.close();
