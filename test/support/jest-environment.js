@@ -7,9 +7,8 @@
  * run unoptimised) took 2.1 s for a first program that a warm one builds in
  * 0.5 s, and the libraries' declarations (lib.*.d.ts, @types/node, undici's)
  * were parsed again for each program. Here TypeScript is required once, in
- * the worker itself (where ts-jest has loaded it already), and each suite's
- * `import ts from "typescript"` gets that one (jest.config.js maps it to
- * test/support/worker-typescript.js). The declarations under node_modules
+ * the worker itself, and each suite's `import ts from "typescript"` gets
+ * that one (jest.config.js maps it to test/support/worker-typescript.js). The declarations under node_modules
  * are parsed once per worker too (test/support/type-check-host.ts).
  *
  * The TypeScript that ts-morph bundles (most of what loading ts-morph cost,
