@@ -28,8 +28,10 @@ module.exports = {
   moduleNameMapper: {
     // The worker's TypeScript (test/support/jest-environment.js).
     "^typescript$": "<rootDir>/test/support/worker-typescript.js",
-    // The build's OpenAPI 3.0 validator rather than a compile in each suite (see the file).
+    // The build's OpenAPI 3.0 and config validators rather than a compile in each suite
+    // (test/support/require-built.js).
     "^\\./openapi-validator\\.generated\\.js$": "<rootDir>/test/support/built-openapi-validator.js",
+    "^\\./config-validator\\.generated\\.js$": "<rootDir>/test/support/built-config-validator.js",
     // Tests run the runtime from its sources, as tsconfig.json's paths do for tsc.
     "^@flowsmith/runtime$": "<rootDir>/runtime/index.ts",
     "^@flowsmith/runtime/(json|service-limits)$": "<rootDir>/runtime/$1.ts",
