@@ -13,6 +13,8 @@
  *
  * The TypeScript that ts-morph bundles (most of what loading ts-morph cost,
  * about 0.6 s a suite) is shared the same way (test/support/jest-resolver.js).
+ * Every other module is still loaded in each suite, but parsed once per
+ * worker (test/support/code-cache.js).
  *
  * TypeScript is safe to share: it keeps no state between programs that a
  * test could see, and its objects are plain data. ts-morph itself, undici and
@@ -20,6 +22,8 @@
  * which fails for a value made in the suite's own realm.
  */
 const { TestEnvironment } = require("jest-environment-node");
+// Each module's parse kept for the worker's later suites (see the file).
+require("./code-cache.js");
 
 /** Lives as long as the worker process: every suite it runs reads the same one. */
 const worker = {
