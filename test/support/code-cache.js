@@ -25,6 +25,8 @@ vm.compileFunction = function compileFunctionWithCodeCache(code, params, options
     if (!fn.cachedDataRejected) return fn;
   }
   const fn = compileFunction.call(this, code, params, { ...options, produceCachedData: true });
-  if (fn.cachedData) compiled.set(filename, { source: code, cachedData: fn.cachedData });
+  // A copy: the Buffer node returns belongs to the suite's context, and holding it would keep that
+  // whole context (every module the suite loaded) alive after the suite.
+  if (fn.cachedData) compiled.set(filename, { source: code, cachedData: Buffer.from(fn.cachedData) });
   return fn;
 };
