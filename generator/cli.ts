@@ -32,6 +32,10 @@ const OPTIONS = {
     type: "boolean",
     help: "fetch every api flow (with --flow: those named) from the service again, store its snapshot and regenerate; with --check, compare without writing",
   },
+  "no-cache": {
+    type: "boolean",
+    help: "compile every validator, neither reading nor writing the validator cache (node_modules/.cache/flowsmith/validators)",
+  },
   flow: {
     type: "string",
     multiple: true,
@@ -89,6 +93,7 @@ export async function run(args: readonly string[], io: CliIo = process): Promise
       refresh: values.refresh ?? false,
       env: io.env ?? process.env,
       flows: values.flow ?? [],
+      ...(values["no-cache"] ? { cacheDir: false as const } : {}),
       onProgress: (step) => {
         progress.update(step);
       },
@@ -122,6 +127,9 @@ function printRun(result: CodegenResult, io: CliIo): void {
   const out = result.config.outputDisplay;
   for (const file of result.kept) io.stderr.write(`note: kept ${out}/${file.path} (${file.why})\n`);
   for (const file of result.unverified) io.stderr.write(`note: kept ${file} beside ${out}/: flowsmith could not match it with the new output\n`);
+  const cache = result.validatorCache;
+  if (cache?.problem) io.stderr.write(`note: could not write the validator cache ${cache.display} (${cache.problem}); the output is complete, the next run compiles again\n`);
+  else if (cache && cache.reused > 0) io.stdout.write(`  ${cache.reused} validator(s) reused from ${cache.display}, ${cache.added} new (--no-cache compiles all)\n`);
 }
 
 /** Per flow whose description moved: the report's lines, after a blank line. */

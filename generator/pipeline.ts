@@ -1,9 +1,10 @@
 /**
  * The codegen run, step by step: load config → read (or, for api flows,
  * fetch) descriptions → build models → emit (emit/ formats its text with
- * prettier) → plan → write or check → write fetched snapshots. Each step is
- * a module of its own folder (config/, fetch/, read/, model/, emit/,
- * output/); this file strings them together. Library code: it returns
+ * prettier; validators come from the validator cache when it has them) →
+ * plan → write or check → write fetched snapshots and new cache entries.
+ * Each step is a module of its own folder (config/, fetch/, read/, model/,
+ * emit/, cache/, output/); this file strings them together. Library code: it returns
  * results and throws CodegenError; only cli.ts prints and exits.
  */
 import { readFile } from "node:fs/promises";
@@ -11,6 +12,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { loadConfigOrThrow, type Env } from "./config/load-config.js";
 import type { ResolvedConfig, ResolvedFlowConfig } from "./config/config-types.js";
+import { defaultCacheDir, ValidatorCacheDir, type ValidatorCacheReport } from "./cache/validator-cache.js";
 import { CodegenError } from "./errors.js";
 import { inThisThread, type Executor } from "./executor.js";
 import { checkApiFlowOrThrow, readApiSourceOrThrow, type FetchedSnapshot } from "./fetch/api-source.js";
@@ -42,6 +44,12 @@ export interface CodegenOptions {
   readonly refresh?: boolean;
   /** Where FLOWSMITH_BASE_URL, FLOWSMITH_AUTH_URL and the client credentials are read. Default process.env. */
   readonly env?: Env;
+  /**
+   * Where a write keeps the validators it compiled, for later runs (cache/validator-cache.ts).
+   * Default: node_modules/.cache/flowsmith/validators in the nearest node_modules above the
+   * config (none without one); false: no cache. --check never uses one.
+   */
+  readonly cacheDir?: string | false;
   /** How per-flow work is spread. Default: this thread, one flow after another. */
   readonly executor?: Executor;
   /** Called as each flow is done (generated, reused or left out), in config order. */
@@ -96,6 +104,8 @@ export interface CodegenResult {
   readonly unverified: readonly string[];
   /** Snapshots of api flows fetched this run whose content is new. */
   readonly snapshots: readonly SnapshotChange[];
+  /** Write: the validators the cache gave and those compiled into it; undefined without a cache. */
+  readonly validatorCache?: ValidatorCacheReport;
 }
 
 export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenResult> {
@@ -105,11 +115,13 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
   await assertOutputDirSafeOrThrow(config);
   const output = await openOutputDirOrThrow(config, mode);
   const clients = new ServiceClients(config.service, options.env ?? process.env, config.configDisplay);
+  const generator = await generatorStamp();
   const run: Run = {
     config,
     output,
     mode,
-    generator: await generatorStamp(),
+    generator,
+    validatorCache: mode === "write" ? validatorCacheOrUndefined(options.cacheDir, config, generator) : undefined,
     reuse: mode === "write" && !options.force,
     selected: options.flows && options.flows.length > 0 ? new Set(options.flows) : undefined,
     progress: progressCounter(config.flows.length, options.onProgress),
@@ -126,6 +138,7 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
     const plan = planOutput(planned, index, run.generator);
     const outcome = mode === "check" ? await checkOutput(plan, output) : await writeOutputOrThrow(plan, output);
     const snapshots = await settleSnapshotsOrThrow(flows, run);
+    const validatorCache = await run.validatorCache?.flush();
     return {
       config,
       flows: flows.flatMap((flow) => (flow.report ? [flow.report] : [])),
@@ -135,6 +148,7 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
       editedWithManifest: [],
       ...outcome,
       snapshots,
+      ...(validatorCache ? { validatorCache } : {}),
     };
   } finally {
     await clients.close();
@@ -146,6 +160,7 @@ interface Run {
   readonly output: OutputDirState;
   readonly mode: "write" | "check";
   readonly generator: GeneratorStamp;
+  readonly validatorCache: ValidatorCacheDir | undefined;
   /** A write without --force: flows the manifest shows unchanged are not regenerated. */
   readonly reuse: boolean;
   /** --flow names; undefined = every flow. */
@@ -188,7 +203,8 @@ async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<
     const model = steps.buildFlowModelOrThrow(description, flow.name ? { name: flow.name } : {});
     if (isLeftOut(model.name, run)) return leftOut(flow, model.name, run);
     checkSourceIdentityOrThrow(flow, model, model.name, fetched, run);
-    const emitted = await steps.emitFlowOrThrow(model, { runtimeImport: run.config.runtimeImport });
+    const { runtimeImport } = run.config;
+    const emitted = await steps.emitFlowOrThrow(model, { runtimeImport, ...(run.validatorCache ? { validatorCache: run.validatorCache } : {}) });
     const copy = descriptionJson(description.document);
     const files = new Map([...emitted.map((file): [string, string] => [file.path, file.content]), [descriptionCopyPath(model.name), copy]]);
     const changed = await changeSinceCopyOrUndefined(copy, model, run.output);
@@ -368,6 +384,11 @@ function generationSteps(): Promise<GenerationSteps> {
     import("./emit/emit-index.js"),
   ]).then(([read, model, emitFlow, emitIndex]) => ({ ...read, ...model, ...emitFlow, ...emitIndex }));
   return steps;
+}
+
+function validatorCacheOrUndefined(cacheDir: string | false | undefined, config: ResolvedConfig, generator: GeneratorStamp): ValidatorCacheDir | undefined {
+  const dir = cacheDir === false ? undefined : cacheDir === undefined ? defaultCacheDir(config.configPath) : path.resolve(cacheDir);
+  return dir === undefined ? undefined : new ValidatorCacheDir(dir, generator.fingerprint);
 }
 
 function progressCounter(total: number, onProgress: CodegenOptions["onProgress"]): (flow: string) => void {

@@ -8,17 +8,19 @@ import type { EmittedFile } from "./emitted-file.js";
 import { flowModuleStatementsOrThrow } from "./flow-module.js";
 import { flowHeader } from "./header.js";
 import { moduleText } from "./module-text.js";
-import { validatorSourceOrThrow } from "./validator.js";
+import { validatorSourceOrThrow, type ValidatorCache } from "./validator.js";
 
 export interface EmitOptions {
   /** Module specifier of the runtime as seen from `<outputDir>/<name>/index.ts`. */
   readonly runtimeImport: string;
+  /** Validators kept from earlier runs; without one, every validator is compiled. */
+  readonly validatorCache?: ValidatorCache;
 }
 
 export async function emitFlowOrThrow(model: FlowModel, options: EmitOptions): Promise<EmittedFile[]> {
   const header = flowHeader(model.source);
   const statements = flowModuleStatementsOrThrow(model, options.runtimeImport);
-  const validator = validatorSourceOrThrow(model, options.runtimeImport);
+  const validator = await validatorSourceOrThrow(model, options.runtimeImport, options.validatorCache);
   return [
     { path: `${model.name}/index.ts`, content: await moduleText(header, statements) },
     // ajv's code, indented by validator.ts; prettier over it cost more than all else.

@@ -1,52 +1,25 @@
 /**
  * ajv's standalone code for a flow's two validators, as ajv writes it:
  * `request` (checked before the request is sent) and `response` (the 201
- * body, before it is returned). validator.ts makes it a module.
+ * body, before it is returned). validator.ts makes it a module, and loads
+ * this one (and with it ajv) only when it has a validator to compile.
  *
  * ajv's output is a pure function of a schema and these options, hence
- * deterministic, and so it is kept per schema: a schema that flows share
- * (variants of one flow, the response of every flow of a service) is
- * compiled once per process. No error messages in the code
+ * deterministic: validator.ts keeps what it made of it by the input's key,
+ * so a schema that flows share (variants of one flow, the response of every
+ * flow of a service) is compiled once per process, or not at all when the
+ * validator cache (generator/cache/) has it. No error messages in the code
  * (runtime/validation-issues.ts words issues from keyword and params).
  */
-import { createHash } from "node:crypto";
 import Ajv, { _ } from "ajv";
 import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone";
-import { CodegenError } from "../errors.js";
-import { hasPrototypeNames, JSON_SCHEMA_AJV_OPTIONS, toJsonSchema } from "../model/json-schema.js";
-import type { FlowModel, Schema } from "../model/types.js";
-import { withNestedFunctions } from "./validator-schema.js";
+import type { FlowModel } from "../model/types.js";
+import { invalidSchema, type ValidatorInput, type ValidatorRole } from "./validator-input.js";
 
-export type ValidatorRole = "request" | "response";
-
-export interface StandaloneValidator {
-  /** sha256 of the schema and options it was compiled from: equal keys, equal code. */
-  readonly key: string;
-  /** ajv's standalone ES module code, exporting `validate`. */
-  readonly code: string;
-}
-
-export type StandaloneValidators = Readonly<Record<ValidatorRole, StandaloneValidator>>;
-
-export function standaloneValidatorsOrThrow(model: FlowModel): StandaloneValidators {
-  return { request: standaloneValidatorOrThrow(model, "request"), response: standaloneValidatorOrThrow(model, "response") };
-}
-
-/** ajv's code by key, for this process. */
-const compiled = new Map<string, string>();
-
-function standaloneValidatorOrThrow(model: FlowModel, role: ValidatorRole): StandaloneValidator {
-  const schema = schemaOf(model, role);
-  const jsonSchema = withNestedFunctions(toJsonSchema(schema, { file: {} }));
-  const options = hasPrototypeNames(schema) ? JSON_SCHEMA_AJV_OPTIONS : {};
-  const key = createHash("sha256").update(JSON.stringify([jsonSchema, options])).digest("hex");
-  let code = compiled.get(key);
-  if (code === undefined) {
-    code = compileOrThrow(model, role, jsonSchema as object, options);
-    compiled.set(key, code);
-  }
-  return { key, code };
+/** ajv's standalone ES module code for the input, exporting `validate`. */
+export function standaloneCodeOrThrow(model: FlowModel, input: ValidatorInput): string {
+  return compileOrThrow(model, input.role, input.schema, input.options);
 }
 
 function compileOrThrow(model: FlowModel, role: ValidatorRole, schema: object, options: object): string {
@@ -93,18 +66,4 @@ let checker: Ajv | undefined;
 function schemaChecker(): Ajv {
   checker ??= new Ajv({ ...OPTIONS, messages: true });
   return checker;
-}
-
-/** INVALID_SCHEMA at the schema's place in the description. */
-export function invalidSchema(model: FlowModel, role: ValidatorRole, detail: string, cause?: unknown): CodegenError {
-  return new CodegenError(
-    "INVALID_SCHEMA",
-    detail,
-    { flow: model.name, file: model.source.file, pointer: schemaOf(model, role).pointer },
-    cause === undefined ? undefined : { cause },
-  );
-}
-
-function schemaOf(model: FlowModel, role: ValidatorRole): Schema {
-  return role === "request" ? model.request : model.response;
 }

@@ -11,13 +11,18 @@
  */
 import { stringLiteral } from "./escape.js";
 import { rewireValidatorOrThrow, ValidatorCodeError, type RewiredValidator } from "./validator-code.js";
-import {
-  invalidSchema,
-  standaloneValidatorsOrThrow,
-  type StandaloneValidator,
-  type ValidatorRole,
-} from "./validator-standalone.js";
+import { invalidSchema, validatorInput, type ValidatorInput, type ValidatorRole } from "./validator-input.js";
 import type { FlowModel } from "../model/types.js";
+
+/**
+ * Validators made on an earlier run, by the key of what ajv would compile
+ * (validator-input.ts). The pipeline passes one that keeps them on disk
+ * (generator/cache/validator-cache.ts); emit itself knows no files.
+ */
+export interface ValidatorCache {
+  get(key: string): RewiredValidator | undefined;
+  set(key: string, validator: RewiredValidator): void;
+}
 
 /**
  * validate.ts after its header: imports from the runtime, then each
@@ -26,10 +31,9 @@ import type { FlowModel } from "../model/types.js";
  * exports' types from the annotation instead of inferring them from ajv's
  * code (which it does not check: the file is @ts-nocheck).
  */
-export function validatorSourceOrThrow(model: FlowModel, runtimeImport: string): string {
-  const standalone = standaloneValidatorsOrThrow(model);
-  const request = rewiredOrThrow(model, "request", standalone.request);
-  const response = rewiredOrThrow(model, "response", standalone.response);
+export async function validatorSourceOrThrow(model: FlowModel, runtimeImport: string, cache?: ValidatorCache): Promise<string> {
+  const request = await rewiredOrThrow(model, validatorInput(model, "request"), cache);
+  const response = await rewiredOrThrow(model, validatorInput(model, "response"), cache);
   const used = (["validatorFormats", "validatorRuntime"] as const).filter(
     (name) => request.imports.includes(name) || response.imports.includes(name),
   );
@@ -45,23 +49,31 @@ function exported(name: "validate" | "validateResponse", validator: RewiredValid
   return `export const ${name}: RequestValidator = (() => {\n${validator.code}  return ${validator.name};\n})();\n`;
 }
 
-/** Rewired and indented code by the key of ajv's code, for this process. */
+/** Rewired and indented code by the key of ajv's input, for this process. */
 const rewired = new Map<string, RewiredValidator>();
 
-function rewiredOrThrow(model: FlowModel, role: ValidatorRole, standalone: StandaloneValidator): RewiredValidator {
-  let validator = rewired.get(standalone.key);
+async function rewiredOrThrow(model: FlowModel, input: ValidatorInput, cache: ValidatorCache | undefined): Promise<RewiredValidator> {
+  const cached = cache?.get(input.key);
+  if (cached) return cached;
+  let validator = rewired.get(input.key);
   if (!validator) {
-    let code;
-    try {
-      code = rewireValidatorOrThrow(standalone.code);
-    } catch (error) {
-      if (error instanceof ValidatorCodeError) throw invalidSchema(model, role, error.message, error);
-      throw error;
-    }
-    validator = { ...code, code: indentBlocks(code.code.trim(), 1) };
-    rewired.set(standalone.key, validator);
+    // Loaded only when there is something to compile: a run whose validators are all cached never loads ajv.
+    const { standaloneCodeOrThrow } = await import("./validator-standalone.js");
+    validator = rewiredCodeOrThrow(model, input.role, standaloneCodeOrThrow(model, input));
+    rewired.set(input.key, validator);
   }
+  cache?.set(input.key, validator);
   return validator;
+}
+
+function rewiredCodeOrThrow(model: FlowModel, role: ValidatorRole, standalone: string): RewiredValidator {
+  try {
+    const code = rewireValidatorOrThrow(standalone);
+    return { ...code, code: indentBlocks(code.code.trim(), 1) };
+  } catch (error) {
+    if (error instanceof ValidatorCodeError) throw invalidSchema(model, role, error.message, error);
+    throw error;
+  }
 }
 
 /**
