@@ -39,8 +39,6 @@ export class FlowCatalog {
     const given = options.flows ?? (await loadConfiguredFlowsOrThrow(options.configPath ?? EMULATOR_DEFAULTS.configPath));
     const flows = given.map((entry): EmulatedFlow => ("model" in entry ? entry : { model: entry }));
     checkOneVersionPerFlowOrThrow(flows.map((flow) => flow.model));
-    const ajv = new Ajv({ ...JSON_SCHEMA_AJV_OPTIONS, allErrors: true, strict: false });
-    addFormats(ajv);
     return new FlowCatalog(
       flows.map((flow) => ({
         model: flow.model,
@@ -48,7 +46,7 @@ export class FlowCatalog {
         hasFiles: hasFile(flow.model.request),
         parts: new PartTable(flow.model.request),
         limits: requestLimitsOf(flow.model.request),
-        validate: ajv.compile(toJsonSchema(flow.model.request, { file: FILE_SCHEMA })),
+        validate: requestValidator(toJsonSchema(flow.model.request, { file: FILE_SCHEMA })),
       })),
     );
   }
@@ -63,6 +61,35 @@ export class FlowCatalog {
     if (!flow) throw notFound(`no flow "${flowId}" is published to ${environment}`);
     return flow;
   }
+}
+
+/** Distinct request schemas whose validators are kept; bounds a process that starts emulators of ever new flows. */
+const CAPACITY = 100;
+
+/** Compiled validators by their schema's JSON text (toJsonSchema writes the same model the same way). */
+const validators = new Map<string, ValidateFunction>();
+
+let ajv: Ajv | undefined;
+
+/**
+ * One ajv per process, so the draft-07 meta-schema every schema is checked against is compiled
+ * once, not at each start (it cost as much as a flow's own validator); and an emulator started
+ * again in the same process (the tests start many) compiles no schema it compiled before.
+ */
+function requestValidator(schema: JsonSchema): ValidateFunction {
+  const key = JSON.stringify(schema);
+  const known = validators.get(key);
+  if (known) return known;
+  if (!ajv) {
+    ajv = new Ajv({ ...JSON_SCHEMA_AJV_OPTIONS, allErrors: true, strict: false });
+    addFormats(ajv);
+  }
+  const validate = ajv.compile(schema);
+  // ajv keeps every schema object it compiled; the validator needs none of it.
+  ajv.removeSchema(schema);
+  if (validators.size >= CAPACITY) validators.delete(validators.keys().next().value as string);
+  validators.set(key, validate);
+  return validate;
 }
 
 async function loadConfiguredFlowsOrThrow(configPath: string): Promise<EmulatedFlow[]> {

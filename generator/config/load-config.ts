@@ -5,7 +5,6 @@
  * environment where it overrides the file. Credentials are not read here:
  * only a run that fetches needs them (fetch/service-clients.ts).
  */
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
@@ -14,6 +13,7 @@ import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 import { pointerTokens } from "@flowsmith/runtime/json";
 import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime/service-limits";
 import { CodegenError } from "../errors.js";
+import { precompiledValidatorOrUndefined } from "../precompiled-validator.js";
 import type { ParsedYaml } from "../read/yaml-document.js";
 import { parseYamlOrThrow } from "../read/yaml-source.js";
 import configSchema from "../../codegen.config.schema.json";
@@ -90,9 +90,12 @@ let validateConfig: ValidateFunction | undefined;
 
 /** Loaded (or, from the .ts sources, compiled) once per process: compiling the schema was a fiftieth of a cold run. */
 function configValidator(): ValidateFunction {
-  const precompiled = path.join(__dirname, PRECOMPILED_CONFIG_VALIDATOR);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  validateConfig ??= existsSync(precompiled) ? (require(precompiled) as ValidateFunction) : compileConfigValidator().validate;
+  validateConfig ??=
+    precompiledValidatorOrUndefined(PRECOMPILED_CONFIG_VALIDATOR, () =>
+      // A specifier relative to this module: jest maps it to the build's file (jest.config.js).
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require(`./${PRECOMPILED_CONFIG_VALIDATOR}`),
+    ) ?? compileConfigValidator().validate;
   return validateConfig;
 }
 

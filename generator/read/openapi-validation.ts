@@ -11,6 +11,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone";
 import { CodegenError } from "../errors.js";
+import { precompiledValidatorOrUndefined } from "../precompiled-validator.js";
 import { valueText } from "./value-text.js";
 
 /** Written by the build beside the compiled module. */
@@ -41,27 +42,13 @@ export function validateOpenApiOrThrow(
 
 /** Loaded (or compiled) once per process, on first use. */
 function compiledValidator(): ValidateFunction {
-  validateOpenApi ??= precompiledValidatorOrUndefined() ?? compileOpenApiValidator().validate;
+  validateOpenApi ??=
+    precompiledValidatorOrUndefined(PRECOMPILED_VALIDATOR, () =>
+      // A specifier relative to this module: jest maps it to the build's file (jest.config.js).
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require(`./${PRECOMPILED_VALIDATOR}`),
+    ) ?? compileOpenApiValidator().validate;
   return validateOpenApi;
-}
-
-/** The build's validator, beside this module in dist/; beside the .ts sources there is none. */
-function precompiledValidatorOrUndefined(): ValidateFunction | undefined {
-  try {
-    // Required by a specifier relative to this module, so that jest can map it to the build's
-    // file (jest.config.js): suites run from the sources then skip the compile too.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(`./${PRECOMPILED_VALIDATOR}`) as ValidateFunction;
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
-}
-
-/** The validator's own file is missing; a missing module it requires is an error. */
-function isNotFound(error: unknown): boolean {
-  if (typeof error !== "object" || error === null || !("code" in error) || !("message" in error)) return false;
-  return error.code === "MODULE_NOT_FOUND" && String(error.message).includes(PRECOMPILED_VALIDATOR);
 }
 
 /** ajv's standalone CommonJS module of the validator, for the build to write. */

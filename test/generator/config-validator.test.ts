@@ -2,14 +2,17 @@
  * The build writes the validator of codegen.config.schema.json as ajv
  * standalone code (dist/, build-config-validator.ts); run from the sources,
  * load-config.ts compiles it on first use. Both must judge configs alike,
- * with the same errors (the messages are worded from them).
+ * with the same errors (the messages are worded from them). jest's suites
+ * load the build's file (test/support/built-config-validator.js), so it must
+ * be the one the sources compile.
  */
-import { writeFileSync } from "node:fs";
+import { jest } from "@jest/globals";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv, { type ValidateFunction } from "ajv";
-import { configValidatorSource } from "../../generator/config/load-config.js";
+import { configValidatorSource, PRECOMPILED_CONFIG_VALIDATOR } from "../../generator/config/load-config.js";
 import configSchema from "../../codegen.config.schema.json";
-import { makeTempDir, removeDir } from "../fixtures/golden/compile.js";
+import { makeTempDir, removeDir, REPO_ROOT } from "../fixtures/golden/compile.js";
 
 const CONFIGS: readonly unknown[] = [
   { outputDir: "generated", flows: [{ source: { file: "flows/signing.yaml" } }] },
@@ -37,6 +40,36 @@ test("the precompiled config validator judges configs as the one compiled on fir
       if (!valid) invalid += 1;
     }
     expect(invalid).toBeGreaterThan(2);
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test("the build's validator, which the other suites load, is the one the sources compile", () => {
+  const built = readFileSync(join(REPO_ROOT, "dist", "generator", "config", PRECOMPILED_CONFIG_VALIDATOR), "utf8");
+  expect(built.endsWith(configValidatorSource())).toBe(true);
+});
+
+test("without the build's validator, load-config.ts compiles its own once and judges configs with it", async () => {
+  let asked = 0;
+  let module: typeof import("../../generator/config/load-config.js") | undefined;
+  await jest.isolateModulesAsync(async () => {
+    jest.doMock("../support/built-config-validator.js", () => {
+      asked += 1;
+      throw Object.assign(new Error(`Cannot find module './${PRECOMPILED_CONFIG_VALIDATOR}'`), { code: "MODULE_NOT_FOUND" });
+    });
+    module = await import("../../generator/config/load-config.js");
+  });
+  if (!module) throw new Error("load-config.ts did not load");
+  const dir = makeTempDir();
+  try {
+    const good = join(dir, "good.json");
+    writeFileSync(good, JSON.stringify(CONFIGS[0]));
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, JSON.stringify(CONFIGS[2]));
+    expect((await module.loadConfigOrThrow(good)).flows).toHaveLength(1);
+    await expect(module.loadConfigOrThrow(bad)).rejects.toMatchObject({ code: "CONFIG_INVALID", context: { pointer: "#/outputDir" } });
+    expect(asked).toBe(1);
   } finally {
     removeDir(dir);
   }

@@ -7,13 +7,14 @@
  * run unoptimised) took 2.1 s for a first program that a warm one builds in
  * 0.5 s, and the libraries' declarations (lib.*.d.ts, @types/node, undici's)
  * were parsed again for each program. Here TypeScript is required once, in
- * the worker itself (where ts-jest has loaded it already), and each suite's
- * `import ts from "typescript"` gets that one (jest.config.js maps it to
- * test/support/worker-typescript.js). The declarations under node_modules
+ * the worker itself, and each suite's `import ts from "typescript"` gets
+ * that one (jest.config.js maps it to test/support/worker-typescript.js). The declarations under node_modules
  * are parsed once per worker too (test/support/type-check-host.ts).
  *
  * The TypeScript that ts-morph bundles (most of what loading ts-morph cost,
  * about 0.6 s a suite) is shared the same way (test/support/jest-resolver.js).
+ * Every other module is still loaded in each suite, but parsed once per
+ * worker (test/support/code-cache.js).
  *
  * TypeScript is safe to share: it keeps no state between programs that a
  * test could see, and its objects are plain data. ts-morph itself, undici and
@@ -21,6 +22,8 @@
  * which fails for a value made in the suite's own realm.
  */
 const { TestEnvironment } = require("jest-environment-node");
+// Each module's parse kept for the worker's later suites (see the file).
+require("./code-cache.js");
 
 /** Lives as long as the worker process: every suite it runs reads the same one. */
 const worker = {
