@@ -176,12 +176,14 @@ describe("waitForStep", () => {
     service.onApi((_req, res) => {
       start(res);
     });
-    const error = await client.waitForStep("s-1", { intervalMs: 20, timeoutMs: 150 }).catch((e: unknown) => e);
+    // Seconds, not milliseconds: the last poll runs with the time left as its real request
+    // timeout (5 s here), which a loopback answer on a loaded machine must never miss.
+    const error = await client.waitForStep("s-1", { intervalMs: 10_000, timeoutMs: 75_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ code: "TIMEOUT", timeoutMs: 150, path: "/gw/api/v1/staging/sessions/s-1/step" });
-    // Polls at 0, 20, ..., 140 on the virtual clock; then 10 ms to the deadline and no poll after it.
+    expect(error).toMatchObject({ code: "TIMEOUT", timeoutMs: 75_000, path: "/gw/api/v1/staging/sessions/s-1/step" });
+    // Polls at 0, 10 s, ..., 70 s on the virtual clock; then 5 s to the deadline and no poll after it.
     expect(service.apiRequests).toHaveLength(8);
-    expect(clock.sleeps).toEqual([20, 20, 20, 20, 20, 20, 20, 10]);
+    expect(clock.sleeps).toEqual([10_000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000, 5_000]);
   });
 
   test("the default wait ends after waitTimeoutMs (10 minutes) without a real wait", async () => {
