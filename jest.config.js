@@ -39,6 +39,8 @@ module.exports = {
     "^flowsmith/emulator$": "<rootDir>/emulator/index.ts",
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
+  // jest's order, except that without timings (a fresh clone, CI) the longest suites start first (see the file).
+  testSequencer: "<rootDir>/test/support/jest-sequencer.js",
   testTimeout: 30000,
   // jest's default is one worker less than the cores, which on a 2-core machine means every
   // suite in one process, one core idle. Suites are independent (each its own temp folders,
