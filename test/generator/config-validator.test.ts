@@ -6,13 +6,13 @@
  * load the build's file (test/support/built-config-validator.js), so it must
  * be the one the sources compile.
  */
-import { jest } from "@jest/globals";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv, { type ValidateFunction } from "ajv";
 import { configValidatorSource, PRECOMPILED_CONFIG_VALIDATOR } from "../../generator/config/load-config.js";
 import configSchema from "../../codegen.config.schema.json";
 import { makeTempDir, removeDir, REPO_ROOT } from "../fixtures/golden/compile.js";
+import { withoutBuiltValidator } from "../support/without-built-validator.js";
 
 const CONFIGS: readonly unknown[] = [
   { outputDir: "generated", flows: [{ source: { file: "flows/signing.yaml" } }] },
@@ -51,16 +51,9 @@ test("the build's validator, which the other suites load, is the one the sources
 });
 
 test("without the build's validator, load-config.ts compiles its own once and judges configs with it", async () => {
-  let asked = 0;
-  let module: typeof import("../../generator/config/load-config.js") | undefined;
-  await jest.isolateModulesAsync(async () => {
-    jest.doMock("../support/built-config-validator.js", () => {
-      asked += 1;
-      throw Object.assign(new Error(`Cannot find module './${PRECOMPILED_CONFIG_VALIDATOR}'`), { code: "MODULE_NOT_FOUND" });
-    });
-    module = await import("../../generator/config/load-config.js");
-  });
-  if (!module) throw new Error("load-config.ts did not load");
+  const { module, asked } = await withoutBuiltValidator("../support/built-config-validator.js", PRECOMPILED_CONFIG_VALIDATOR, () =>
+    import("../../generator/config/load-config.js"),
+  );
   const dir = makeTempDir();
   try {
     const good = join(dir, "good.json");
@@ -69,7 +62,7 @@ test("without the build's validator, load-config.ts compiles its own once and ju
     writeFileSync(bad, JSON.stringify(CONFIGS[2]));
     expect((await module.loadConfigOrThrow(good)).flows).toHaveLength(1);
     await expect(module.loadConfigOrThrow(bad)).rejects.toMatchObject({ code: "CONFIG_INVALID", context: { pointer: "#/outputDir" } });
-    expect(asked).toBe(1);
+    expect(asked()).toBe(1);
   } finally {
     removeDir(dir);
   }

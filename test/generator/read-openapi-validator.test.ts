@@ -12,6 +12,7 @@ import type { ValidateFunction } from "ajv";
 import YAML from "yaml";
 import { openApiValidatorSource, PRECOMPILED_VALIDATOR } from "../../generator/read/openapi-validation.js";
 import { makeTempDir, removeDir, REPO_ROOT } from "../fixtures/golden/compile.js";
+import { withoutBuiltValidator } from "../support/without-built-validator.js";
 
 const DOCUMENTS: readonly [string, boolean][] = [
   ["flows/signing.yaml", true],
@@ -32,18 +33,8 @@ const sourcesValidator = (() => {
 type OpenApiValidation = typeof import("../../generator/read/openapi-validation.js");
 
 /** openapi-validation.ts loaded afresh where no precompiled validator is found, as beside the sources. */
-async function withoutPrecompiled(): Promise<{ module: OpenApiValidation; asked: () => number }> {
-  let asked = 0;
-  let module: OpenApiValidation | undefined;
-  await jest.isolateModulesAsync(async () => {
-    jest.doMock("../support/built-openapi-validator.js", () => {
-      asked += 1;
-      throw Object.assign(new Error(`Cannot find module './${PRECOMPILED_VALIDATOR}'`), { code: "MODULE_NOT_FOUND" });
-    });
-    module = await import("../../generator/read/openapi-validation.js");
-  });
-  if (!module) throw new Error("openapi-validation.ts did not load");
-  return { module, asked: () => asked };
+function withoutPrecompiled(): Promise<{ module: OpenApiValidation; asked: () => number }> {
+  return withoutBuiltValidator("../support/built-openapi-validator.js", PRECOMPILED_VALIDATOR, () => import("../../generator/read/openapi-validation.js"));
 }
 
 test("the precompiled validator judges documents as the one compiled on first use", async () => {
