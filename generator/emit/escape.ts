@@ -89,6 +89,29 @@ export function stringLiteral(text: string): string {
 }
 
 /**
+ * A string literal for generated TypeScript that prettier formats (index.ts):
+ * stringLiteral's escapes, in the quotes prettier prefers, so that it finds
+ * nothing to change: double quotes, unless the text holds more double quotes
+ * than single ones. Then single quotes, with the escapes prettier's own
+ * requoting leaves: `\'` for a single quote, a double quote bare, every other
+ * escape as it was.
+ */
+export function codeStringLiteral(text: string): string {
+  if (count(text, '"') <= count(text, "'")) return stringLiteral(text);
+  const escaped = JSON.stringify(text).slice(1, -1).replace(INVISIBLE, unicodeEscape);
+  const requoted = escaped.replace(/\\(["'\\])|'/g, (match, escapedChar: string | undefined) =>
+    escapedChar === undefined ? "\\'" : escapedChar === '"' ? '"' : match,
+  );
+  return lastBackslashAsEscape(`'${requoted}'`, "'");
+}
+
+function count(text: string, char: string): number {
+  let found = 0;
+  for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) found += 1;
+  return found;
+}
+
+/**
  * ts-morph's writer tracks strings to tell code from text, and takes a
  * quote after a backslash as escaped: in `"a\\"` it misses the end of the
  * string, and later text of the module (a `/*` in another literal) looks to
@@ -115,15 +138,18 @@ export function templateLiteral(text: string): string {
   return lastBackslashAsEscape(`\`${escaped}\``, "`");
 }
 
-/** A numeric literal for a finite number (descriptions are JSON/YAML, so never NaN or Infinity). */
+/**
+ * A numeric literal for a finite number (descriptions are JSON/YAML, so never
+ * NaN or Infinity), as prettier prints it: an exponent without its `+`.
+ */
 export function numberLiteral(value: number): string {
   if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${String(value)}`);
-  return Object.is(value, -0) ? "0" : JSON.stringify(value);
+  return Object.is(value, -0) ? "0" : JSON.stringify(value).replace("e+", "e");
 }
 
 /** A property key: bare when it is an ES identifier name (reserved words included), else quoted. */
 export function propertyKey(name: string): string {
-  return isIdentifierName(name) ? name : stringLiteral(name);
+  return isIdentifierName(name) ? name : codeStringLiteral(name);
 }
 
 /**

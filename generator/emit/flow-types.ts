@@ -8,7 +8,7 @@
 import type { OptionalKind, PropertySignatureStructure } from "ts-morph";
 import type { FlowModel, ObjectSchema, Property, Schema } from "../model/types.js";
 import { docs, schemaDocs, type Docs } from "./docs.js";
-import { numberLiteral, propertyKey, stringLiteral, typeName } from "./escape.js";
+import { codeStringLiteral, numberLiteral, propertyKey, typeName } from "./escape.js";
 import { MODULE_BINDINGS, NameAllocator } from "./names.js";
 import { toleratingInherited, TypeEmitter, type Declaration } from "./schema-types.js";
 
@@ -50,11 +50,11 @@ function declareFlow(model: FlowModel, fixed: FixedNames, types: TypeEmitter): v
   const literalType = (name: string, type: string) => ({ name, isReadonly: true, type });
   types.declareWith(fixed.flow, docs(["The type of `flow`: its values as literal types."]), () => ({
     properties: [
-      literalType("id", stringLiteral(model.id)),
+      literalType("id", codeStringLiteral(model.id)),
       literalType("version", numberLiteral(model.version)),
-      literalType("environment", stringLiteral(model.environment)),
-      literalType("title", stringLiteral(model.title)),
-      literalType("path", stringLiteral(model.path)),
+      literalType("environment", codeStringLiteral(model.environment)),
+      literalType("title", codeStringLiteral(model.title)),
+      literalType("path", codeStringLiteral(model.path)),
     ],
   }));
 }
@@ -154,7 +154,7 @@ function fieldDocs(schema: Schema | undefined, fallback: string): Docs {
 }
 
 function declareLocale(model: FlowModel, fixed: FixedNames, types: TypeEmitter): void {
-  const members = model.locales.map(stringLiteral);
+  const members = model.locales.map(codeStringLiteral);
   types.declareAlias(
     fixed.locale,
     members.length > 0 ? members.join(" | ") : "never",

@@ -3,14 +3,15 @@
  * already in prettier's layout (2-space indents, double quotes, one
  * declaration a block, blank lines between declarations), so prettier is
  * not run on it: running it cost 4-8 ms a module, more than all the rest of
- * emitting one. Prettier runs only where that layout is not certain: a code
- * line wider than prettier's printWidth (a long union, a long import), or a
- * construct prettier writes its own way (a string literal with an escaped
- * double quote, a number with a `+` exponent, empty braces, trailing blanks).
+ * emitting one, and over 100 ms for a deeply nested flow. Prettier runs only
+ * where that layout is not certain: a code line wider than prettier's
+ * printWidth (a long union, a long import), or a literal, brace or blank
+ * prettier writes its own way. escape.ts writes strings and numbers as
+ * prettier does, so descriptions with quotes or large numbers do not need it.
  * test/generator/emit-layout.test.ts checks that prettier leaves every
  * module unchanged, random ones included.
  */
-import { printStructure, StructureKind, type StatementStructures, type WriterFunction } from "ts-morph";
+import { printStructure, StructureKind, ts, type StatementStructures, type WriterFunction } from "ts-morph";
 import { INDENT_WIDTH, PRINT_WIDTH } from "./layout.js";
 
 /** A statement of a generated module: a structure, or a writer for what is copied whole from a template. */
@@ -28,20 +29,101 @@ export async function moduleText(header: string, statements: readonly ModuleStat
   return formatTypeScript(text);
 }
 
-/** Whether prettier (format.ts's options) would leave the printed text as it is. */
+/**
+ * Whether prettier (format.ts's options) would leave the printed text as it
+ * is. The text is read token by token, as prettier's parser would, so that
+ * what prettier prints as written (the inside of a template literal, such as
+ * a flow's spec, and comments, which it never wraps) is told from code:
+ * - a string literal in other quotes than prettier's choice, or a number
+ *   prettier shortens (`1e+21`), is not in its layout;
+ * - nor are empty braces with a blank inside (`{ }`), trailing blanks
+ *   outside a template (a blank line of a description in a JSDoc comment),
+ *   and a code line wider than printWidth;
+ * - a token a scan alone cannot read right (a `/` that may start a regular
+ *   expression, a template with substitutions) is never emitted, and if
+ *   seen, answers false.
+ */
 export function inPrettierLayout(text: string): boolean {
-  // Escaped double quotes: prettier may switch the literal to single quotes. `e+`: it drops the `+`.
-  // Empty braces (an interface without members, `export {}`): ts-morph writes `{ }` or `{\n}`, prettier `{}`.
-  // Trailing blanks (a blank line of a description in a JSDoc comment): prettier removes them.
-  if (text.includes('\\"') || /\de\+|\{ \}|\{\n\s*\}|[ \t]\n/.test(text)) return false;
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
+  /** Start and end of each template literal and comment, in order. */
+  const verbatim: number[] = [];
+  const templates: number[] = [];
+  let previous = ts.SyntaxKind.Unknown;
+  let previousEnd = 0;
+  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+    const start = scanner.getTokenStart();
+    const end = scanner.getTokenEnd();
+    switch (token) {
+      case ts.SyntaxKind.WhitespaceTrivia:
+      case ts.SyntaxKind.NewLineTrivia:
+        continue;
+      case ts.SyntaxKind.SingleLineCommentTrivia:
+      case ts.SyntaxKind.MultiLineCommentTrivia:
+        verbatim.push(start, end);
+        continue;
+      case ts.SyntaxKind.NoSubstitutionTemplateLiteral:
+        verbatim.push(start, end);
+        templates.push(start, end);
+        break;
+      case ts.SyntaxKind.StringLiteral:
+        if (!inPreferredQuotes(scanner.getTokenText())) return false;
+        break;
+      case ts.SyntaxKind.NumericLiteral:
+        if (prettierNumber(scanner.getTokenText()) !== scanner.getTokenText()) return false;
+        break;
+      case ts.SyntaxKind.CloseBraceToken:
+        if (previous === ts.SyntaxKind.OpenBraceToken && start !== previousEnd) return false;
+        break;
+      case ts.SyntaxKind.SlashToken:
+      case ts.SyntaxKind.SlashEqualsToken:
+      case ts.SyntaxKind.TemplateHead:
+      case ts.SyntaxKind.Unknown:
+        return false;
+    }
+    previous = token;
+    previousEnd = end;
+  }
+  for (const blank of text.matchAll(/[ \t]+$/gm)) if (!within(templates, blank.index, blank.index + blank[0].length)) return false;
+  let lineStart = 0;
   for (const line of text.split("\n")) {
-    if (line.length > PRINT_WIDTH && !isCommentLine(line)) return false;
+    const lineEnd = lineStart + line.length;
+    if (line.length > PRINT_WIDTH && !within(verbatim, lineStart + line.length - line.trimStart().length, lineEnd)) return false;
+    lineStart = lineEnd + 1;
   }
   return true;
 }
 
-/** Prettier does not wrap comments; emitted comment lines start with `//`, `/**` or ` *`. */
-function isCommentLine(line: string): boolean {
-  const start = line.trimStart();
-  return start.startsWith("//") || start.startsWith("/*") || start.startsWith("*");
+/** Whether [start, end) lies inside one of `ranges` (start, end pairs in order). */
+function within(ranges: readonly number[], start: number, end: number): boolean {
+  for (let i = 0; i < ranges.length; i += 2) {
+    if (start >= (ranges[i] ?? 0) && end <= (ranges[i + 1] ?? 0)) return true;
+  }
+  return false;
+}
+
+/**
+ * prettier's choice of quotes for a string literal (its getPreferredQuote,
+ * with singleQuote off): double quotes unless the literal's text holds more
+ * double quotes than single ones. A literal already in those quotes is
+ * printed as written; any other is requoted.
+ */
+function inPreferredQuotes(literal: string): boolean {
+  let doubles = 0;
+  let singles = 0;
+  for (let i = 1; i < literal.length - 1; i += 1) {
+    if (literal[i] === '"') doubles += 1;
+    else if (literal[i] === "'") singles += 1;
+  }
+  return literal.startsWith(doubles > singles ? "'" : '"');
+}
+
+/** A numeric literal as prettier prints it (its printNumber). */
+function prettierNumber(raw: string): string {
+  return raw
+    .toLowerCase()
+    .replace(/^([+-]?[\d.]+e)(?:\+|(-))?0*(?=\d)/, "$1$2")
+    .replace(/^([+-]?[\d.]+)e[+-]?0+$/, "$1")
+    .replace(/^([+-])?\./, "$10.")
+    .replace(/(\.\d+?)0+(?=e|$)/, "$1")
+    .replace(/\.(?=e|$)/, "");
 }

@@ -13,7 +13,7 @@ import type {
 import { StructureKind } from "ts-morph";
 import type { ObjectSchema, Property, Schema } from "../model/types.js";
 import { schemaDocs, type Docs } from "./docs.js";
-import { joinedTypeName, numberLiteral, propertyKey, stringLiteral, typeName } from "./escape.js";
+import { codeStringLiteral, joinedTypeName, numberLiteral, propertyKey, typeName } from "./escape.js";
 import { NameAllocator, singularTypeName } from "./names.js";
 
 export type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationStructure;
@@ -73,7 +73,7 @@ export class TypeEmitter {
   private nonNullType(schema: Schema, baseName: string, about: string): string {
     switch (schema.kind) {
       case "string":
-        return schema.enum ? union(schema.enum.map(stringLiteral)) : "string";
+        return schema.enum ? union(schema.enum.map(codeStringLiteral)) : "string";
       case "number":
         return schema.enum ? union(schema.enum.map(numberLiteral)) : "number";
       case "boolean":
@@ -136,7 +136,7 @@ const OBJECT_MEMBERS: ReadonlySet<string> = new Set([
  * own properties only, so the inherited member is never sent.
  */
 export function toleratingInherited(name: string, required: boolean, type: string): string {
-  return required || !OBJECT_MEMBERS.has(name) ? type : `${type} | Object[${stringLiteral(name)}]`;
+  return required || !OBJECT_MEMBERS.has(name) ? type : `${type} | Object[${codeStringLiteral(name)}]`;
 }
 
 function schemaDocsOr(schema: Schema, fallback: string): Docs {

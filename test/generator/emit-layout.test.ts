@@ -12,7 +12,7 @@ import { formatTypeScript } from "../../generator/emit/format.js";
 import { flowHeader } from "../../generator/emit/header.js";
 import { inPrettierLayout, moduleText } from "../../generator/emit/module-text.js";
 import type { FlowModel, ObjectSchema, Property, Schema } from "../../generator/model/types.js";
-import { SAMPLE_MODELS, amlScreening, num, obj, opt, req, str } from "../fixtures/golden/models.js";
+import { SAMPLE_MODELS, amlScreening, documentVerification, num, obj, opt, req, str } from "../fixtures/golden/models.js";
 import { odd } from "../fixtures/golden/odd-model.js";
 
 const RUNTIME = { runtimeImport: "../../runtime/index.js" };
@@ -39,6 +39,36 @@ describe("generated modules are in prettier's layout", () => {
   ])("index.ts: %s", async (_, names) => {
     const { content } = await emitIndex(names.map((name) => ({ name })));
     expect(await formatTypeScript(content)).toBe(content);
+  });
+
+  test("quotes, large numbers and a deeply nested spec skip prettier", async () => {
+    // A spec nested this deep has lines far past printWidth, but they are inside its template
+    // literal; `"` in names and values and `1e+21` are written as prettier writes them.
+    const part = ["input[leaf]"] as const;
+    let input = obj([req("leaf", str({ part, enum: ['say "hi"', "it's", 'a "b" \'c\' "d"'] }))]);
+    for (let depth = 0; depth < 30; depth += 1) input = obj([req(`level${String(depth)}`, input), opt('"quoted"', num({ part, enum: [1e21, 2.5e-7, -3] }))]);
+    const request = obj(documentVerification.request.properties.map((p) => (p.name === "input" ? req("input", input) : p)));
+    const text = await indexModule({ ...documentVerification, title: 'The "deep" flow', request });
+    expect(text).toContain(`readonly title: 'The "deep" flow';`);
+    expect(text).toContain(`  leaf: 'say "hi"' | "it's" | 'a "b" \\'c\\' "d"';`);
+    expect(text).toContain("1e21 | 2.5e-7 | -3");
+    expect(text.split("\n").some((line) => line.length > 200)).toBe(true);
+    expect(inPrettierLayout(text)).toBe(true);
+    expect(await formatTypeScript(text)).toBe(text);
+  });
+
+  test("what prettier would write otherwise is not taken as its layout", async () => {
+    const printed = ['export type A = "a\\"b";', "export type B = 1e+21;", "export type C = { };", "export type D = 1.50;"];
+    for (const text of printed) {
+      expect(inPrettierLayout(`${text}\n`)).toBe(false);
+      expect(await formatTypeScript(`${text}\n`)).not.toBe(`${text}\n`);
+    }
+    // Inside a template literal or a comment, prettier keeps text as written.
+    const verbatim = ['export const a = `"a\\"b" 1e+21 { }`;', '/** "a\\"b" 1e+21 { } */\nexport type A = 1;', `export const b = \`\n${"x".repeat(150)}\n\`;`];
+    for (const text of verbatim) {
+      expect(inPrettierLayout(`${text}\n`)).toBe(true);
+      expect(await formatTypeScript(`${text}\n`)).toBe(`${text}\n`);
+    }
   });
 
   test("random names, texts and shapes", async () => {
