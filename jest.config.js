@@ -28,6 +28,8 @@ module.exports = {
   moduleNameMapper: {
     // The worker's TypeScript (test/support/jest-environment.js).
     "^typescript$": "<rootDir>/test/support/worker-typescript.js",
+    // The worker's prettier, the standalone build and the plugins format.ts loads (test/support/worker-prettier.js).
+    "^prettier/(standalone|plugins/estree|plugins/babel)$": "<rootDir>/test/support/worker-prettier/$1.js",
     // The build's OpenAPI 3.0 and config validators rather than a compile in each suite
     // (test/support/require-built.js).
     "^\\./openapi-validator\\.generated\\.js$": "<rootDir>/test/support/built-openapi-validator.js",
