@@ -17,6 +17,10 @@ import { FAILSAFE_SCHEMA, load, Type } from "js-yaml";
 
 /** The document's value, or undefined when the yaml package must read it. */
 export function plainYamlOrUndefined(text: string): { readonly value: unknown } | undefined {
+  if (JSON_START.test(text)) {
+    const json = plainJsonOrUndefined(text);
+    if (json) return json;
+  }
   if (NOT_PLAIN.test(text)) return undefined;
   let value: unknown;
   try {
@@ -27,6 +31,45 @@ export function plainYamlOrUndefined(text: string): { readonly value: unknown } 
   // An empty document is null to the yaml package, undefined to js-yaml; and keys it reads differently.
   if (value === undefined || hasNullishKey(value)) return undefined;
   return { value };
+}
+
+const JSON_START = /^[ \t\r\n]*[[{]/;
+
+/**
+ * A JSON document (as the service sends descriptions, and snapshots keep
+ * them) by JSON.parse, which reads valid JSON to the values the yaml package
+ * reads it to, text that js-yaml's path would decline included (a long line,
+ * a `*` or `&` in a string). Except a duplicate key, which the yaml package
+ * refuses and JSON.parse takes the last of: the keys written in the text
+ * (each a string followed by a colon, which in valid JSON only a key is) must
+ * all be in the value. A document nested deeper than MAX_DEPTH is left to the
+ * yaml package too, as js-yaml leaves it.
+ */
+function plainJsonOrUndefined(text: string): { readonly value: unknown } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const keys = keyCountOrUndefined(value, 0);
+  return keys !== undefined && keys === (text.match(JSON_KEY)?.length ?? 0) ? { value } : undefined;
+}
+
+const JSON_KEY = /"(?:[^"\\]|\\.)*"[ \t\r\n]*:/g;
+const MAX_DEPTH = 200;
+
+function keyCountOrUndefined(value: unknown, depth: number): number | undefined {
+  if (value === null || typeof value !== "object") return 0;
+  if (depth > MAX_DEPTH) return undefined;
+  const items: unknown[] = Array.isArray(value) ? value : Object.values(value);
+  let count = Array.isArray(value) ? 0 : items.length;
+  for (const item of items) {
+    const inner = keyCountOrUndefined(item, depth + 1);
+    if (inner === undefined) return undefined;
+    count += inner;
+  }
+  return count;
 }
 
 /**
