@@ -83,7 +83,8 @@ export function inPrettierLayout(text: string): boolean {
     previous = token;
     previousEnd = end;
   }
-  for (const blank of text.matchAll(/[ \t]+$/gm)) if (!within(templates, blank.index, blank.index + blank[0].length)) return false;
+  // A blank right before a line's end, one at a time: `[ \t]+$` would scan a long run of blanks again from each of its positions.
+  for (const blank of text.matchAll(/[ \t](?=\n|$)/g)) if (!within(templates, blank.index, blank.index + 1)) return false;
   let lineStart = 0;
   for (const line of text.split("\n")) {
     const lineEnd = lineStart + line.length;

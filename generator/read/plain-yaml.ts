@@ -53,10 +53,21 @@ function plainJsonOrUndefined(text: string): { readonly value: unknown } | undef
     return undefined;
   }
   const keys = keyCountOrUndefined(value, 0);
-  return keys !== undefined && keys === (text.match(JSON_KEY)?.length ?? 0) ? { value } : undefined;
+  return keys !== undefined && keys === keysWritten(text) ? { value } : undefined;
 }
 
-const JSON_KEY = /"(?:[^"\\]|\\.)*"[ \t\r\n]*:/g;
+/**
+ * The keys of a valid JSON text: its strings read whole, one after another
+ * (a scan that could start inside a string would also take time quadratic in
+ * the escaped quotes of a long one), each a key when a colon follows it.
+ */
+function keysWritten(text: string): number {
+  let keys = 0;
+  for (const token of text.matchAll(JSON_TOKEN)) if (token[1] !== undefined) keys += 1;
+  return keys;
+}
+
+const JSON_TOKEN = /"(?:[^"\\]|\\.)*"([ \t\r\n]*:)?|[^"]+/g;
 const MAX_DEPTH = 200;
 
 function keyCountOrUndefined(value: unknown, depth: number): number | undefined {

@@ -63,6 +63,10 @@ describe("generated modules are in prettier's layout", () => {
       expect(inPrettierLayout(`${text}\n`)).toBe(false);
       expect(await formatTypeScript(`${text}\n`)).not.toBe(`${text}\n`);
     }
+    // A long run of blanks inside a line is read once, not again from each of its blanks (a description may hold one).
+    const blanks = " ".repeat(1_000_000);
+    expect(inPrettierLayout(`/** a${blanks}b */\nexport type A = 1;\n`)).toBe(true);
+    expect(inPrettierLayout(`/** a${blanks}\n */\nexport type A = 1;\n`)).toBe(false);
     // Inside a template literal or a comment, prettier keeps text as written.
     const verbatim = ['export const a = `"a\\"b" 1e+21 { }`;', '/** "a\\"b" 1e+21 { } */\nexport type A = 1;', `export const b = \`\n${"x".repeat(150)}\n\`;`];
     for (const text of verbatim) {

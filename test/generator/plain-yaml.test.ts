@@ -109,6 +109,10 @@ describe("plainYamlOrUndefined", () => {
       expect([text, plainYamlOrUndefined(text)]).not.toEqual([text, undefined]);
       expect([text, agreesOrDeclines(text)]).toEqual([text, true]);
     }
+    // Keys are counted in one pass over the text: a long string of escaped quotes does not make it quadratic.
+    const quotes = JSON.stringify({ a: '"'.repeat(1_000_000), b: { '"': '":' } });
+    expect(plainYamlOrUndefined(quotes)).toEqual({ value: JSON.parse(quotes) as unknown });
+    expect(plainYamlOrUndefined(quotes.replace('"b":', '"a":'))).toBeUndefined();
     const declined = ['{"a": 1, "a": 2}', '{"a": {"b": 1, "c": {"b": 2, "b": 3}}}', '[{"x": 1, "x": 1}]', `${"[".repeat(300)}${"]".repeat(300)}`];
     for (const text of declined) expect([text, plainYamlOrUndefined(text)]).toEqual([text, undefined]);
     expect(byYamlPackage('{"a": 1, "a": 2}')).toBe("error");
