@@ -74,7 +74,7 @@ function advance() {
     if (!state.done) return;
     const { code, signal, skipped } = state.done;
     if (skipped) {
-      process.stderr.write(`${runs[current].label} did not run: ${runs.find((run) => run.gate)?.label ?? "the gate"} failed\n`);
+      process.stderr.write(`${runs[current].label} did not run: npm run ${String(gate)} failed\n`);
       process.exitCode ||= code;
     } else if (code !== 0) {
       process.stderr.write(`${runs[current].label} failed (exit code ${String(code)}${signal ? `, ${signal}` : ""})\n`);

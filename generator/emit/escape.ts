@@ -97,7 +97,7 @@ export function stringLiteral(text: string): string {
  * escape as it was.
  */
 export function codeStringLiteral(text: string): string {
-  if (count(text, '"') <= count(text, "'")) return stringLiteral(text);
+  if (!prettierQuotesSingle(text)) return stringLiteral(text);
   const escaped = JSON.stringify(text).slice(1, -1).replace(INVISIBLE, unicodeEscape);
   const requoted = escaped.replace(/\\(["'\\])|'/g, (match, escapedChar: string | undefined) =>
     escapedChar === undefined ? "\\'" : escapedChar === '"' ? '"' : match,
@@ -105,10 +105,20 @@ export function codeStringLiteral(text: string): string {
   return lastBackslashAsEscape(`'${requoted}'`, "'");
 }
 
-function count(text: string, char: string): number {
-  let found = 0;
-  for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) found += 1;
-  return found;
+/**
+ * prettier's choice of quotes for a string (its getPreferredQuote, with
+ * singleQuote off): single quotes when `text` holds more double quotes than
+ * single ones. Escapes change neither count, so a literal's text as written
+ * answers as its value does.
+ */
+export function prettierQuotesSingle(text: string): boolean {
+  let doubles = 0;
+  let singles = 0;
+  for (const char of text) {
+    if (char === '"') doubles += 1;
+    else if (char === "'") singles += 1;
+  }
+  return doubles > singles;
 }
 
 /**

@@ -12,6 +12,7 @@
  * module unchanged, random ones included.
  */
 import { printStructure, StructureKind, ts, type StatementStructures, type WriterFunction } from "ts-morph";
+import { prettierQuotesSingle } from "./escape.js";
 import { INDENT_WIDTH, PRINT_WIDTH } from "./layout.js";
 
 /** A statement of a generated module: a structure, or a writer for what is copied whole from a template. */
@@ -102,20 +103,9 @@ function within(ranges: readonly number[], start: number, end: number): boolean 
   return false;
 }
 
-/**
- * prettier's choice of quotes for a string literal (its getPreferredQuote,
- * with singleQuote off): double quotes unless the literal's text holds more
- * double quotes than single ones. A literal already in those quotes is
- * printed as written; any other is requoted.
- */
+/** Whether a string literal is in the quotes prettier would choose for it (escape.ts), so printed as written. */
 function inPreferredQuotes(literal: string): boolean {
-  let doubles = 0;
-  let singles = 0;
-  for (let i = 1; i < literal.length - 1; i += 1) {
-    if (literal[i] === '"') doubles += 1;
-    else if (literal[i] === "'") singles += 1;
-  }
-  return literal.startsWith(doubles > singles ? "'" : '"');
+  return literal.startsWith(prettierQuotesSingle(literal.slice(1, -1)) ? "'" : '"');
 }
 
 /** A numeric literal as prettier prints it (its printNumber). */
