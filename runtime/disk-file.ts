@@ -2,14 +2,16 @@
  * The File fileFromPath hands out: the bytes of a file on disk, read only
  * while the request is being sent. Node's own disk-backed Blob streams in
  * 64 KB web-stream chunks, which made uploads slower than the disk and the
- * socket allow; this File streams through one file handle in 256 KB reads.
+ * socket allow; this File streams through one file handle in 80 KB reads
+ * (bench/analysis.md, row 5: larger reads were faster, but the process kept
+ * 10-17 MB that they left behind).
  * Everything else (size, slice, arrayBuffer) is the disk-backed Blob's own.
  */
 import { File } from "node:buffer";
 import { open } from "node:fs/promises";
 
 // Large enough to keep the socket busy, small enough that what is in flight stays a few MB.
-const READ_CHUNK_BYTES = 256 * 1024;
+const READ_CHUNK_BYTES = 80 * 1024;
 
 /** What the file looked like when it was opened: a different file on disk is not sent. */
 export interface DiskSnapshot {
