@@ -9,7 +9,6 @@
  * the build's file instead, test/support/built-openapi-validator.js).
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import standaloneCode from "ajv/dist/standalone";
 import { CodegenError } from "../errors.js";
 import { precompiledValidatorOrUndefined } from "../precompiled-validator.js";
 import { valueText } from "./value-text.js";
@@ -54,6 +53,8 @@ function compiledValidator(): ValidateFunction {
 /** ajv's standalone CommonJS module of the validator, for the build to write. */
 export function openApiValidatorSource(): string {
   const { ajv, validate } = compileOpenApiValidator();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const standaloneCode = (require("ajv/dist/standalone") as typeof import("ajv/dist/standalone")).default;
   return standaloneCode(ajv, validate);
 }
 
