@@ -43,7 +43,7 @@ const BENCHMARKS = [
 const MODES = {
   full: {
     flows: 100,
-    codegen: { rounds: 3 },
+    codegen: { rounds: 5 },
     typecheck: { rounds: 3 },
     // Short turns, many rounds: flowsmith and its baseline run under the same load (bench/throughput-client.js).
     throughput: { rounds: 25, durationMs: 200, warmupMs: 500 },
