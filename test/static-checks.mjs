@@ -7,6 +7,7 @@
 import path from "node:path";
 import { ESLint } from "eslint";
 import ts from "typescript";
+import { moduleCycles } from "./module-cycles.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -38,8 +39,12 @@ const results = await eslint.lintFiles(["."]);
 const report = await (await eslint.loadFormatter("stylish")).format(results);
 if (report) process.stderr.write(report);
 
+// No module imports itself through others (type-only imports aside): one direction between concepts.
+const cycles = moduleCycles(program, root);
+for (const cycle of cycles) process.stderr.write(`import cycle: ${cycle.join(" ↔ ")}\n`);
+
 const lintErrors = results.reduce((sum, result) => sum + result.errorCount, 0);
-if (diagnostics.length > 0 || lintErrors > 0) {
-  process.stderr.write(`static checks: ${diagnostics.length} type error(s), ${lintErrors} lint error(s)\n`);
+if (diagnostics.length > 0 || lintErrors > 0 || cycles.length > 0) {
+  process.stderr.write(`static checks: ${diagnostics.length} type error(s), ${lintErrors} lint error(s), ${cycles.length} import cycle(s)\n`);
   process.exitCode = 1;
 }
