@@ -19,7 +19,7 @@ import { flowTypes } from "./flow-types.js";
 import { jsonText } from "./json-text.js";
 import { moduleSpecifierOrThrow } from "./module-specifier.js";
 import type { ModuleStatement } from "./module-text.js";
-import { flowModuleTemplate, TEMPLATE_RUNTIME_IMPORT } from "./template.js";
+import { flowModuleTemplate, TEMPLATE_RUNTIME_IMPORT } from "../template/flow-module-template.js";
 
 export function flowModuleStatementsOrThrow(model: FlowModel, runtimeImport: string): ModuleStatement[] {
   const template = flowModuleTemplate();
@@ -34,7 +34,7 @@ export function flowModuleStatementsOrThrow(model: FlowModel, runtimeImport: str
   return [
     ...imports,
     ...declarations.map(afterBlankLine),
-    // Copied whole (template.ts says why); it names Flow and the request and response types, which flowTypes claims first.
+    // Copied whole (template/flow-module-template.ts says why); it names Flow and the request and response types, which flowTypes claims first.
     (writer) => writer.blankLineIfLastNot().write(template.createSession),
   ];
 }

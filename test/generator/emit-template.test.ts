@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Project, SyntaxKind, type SourceFile } from "ts-morph";
 import { emitFlowOrThrow } from "../../generator/emit/emit-flow.js";
-import { readTemplateOrThrow, TEMPLATE_RUNTIME_IMPORT } from "../../generator/emit/template.js";
+import { readTemplateOrThrow, TEMPLATE_RUNTIME_IMPORT } from "../../generator/template/flow-module-template.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import { REPO_ROOT } from "../fixtures/golden/compile.js";
 import { SAMPLE_MODELS } from "../fixtures/golden/models.js";
