@@ -12,6 +12,7 @@ import {
   type VariableStatementStructure,
 } from "ts-morph";
 import type { FlowModel } from "../model/types.js";
+import { flowModuleTemplate, TEMPLATE_RUNTIME_IMPORT } from "../template/flow-module-template.js";
 import { docs } from "./docs.js";
 import { templateLiteral } from "./escape.js";
 import { toFlowSpec } from "./flow-spec.js";
@@ -19,7 +20,6 @@ import { flowTypes } from "./flow-types.js";
 import { jsonText } from "./json-text.js";
 import { moduleSpecifierOrThrow } from "./module-specifier.js";
 import type { ModuleStatement } from "./module-text.js";
-import { flowModuleTemplate, TEMPLATE_RUNTIME_IMPORT } from "../template/flow-module-template.js";
 
 export function flowModuleStatementsOrThrow(model: FlowModel, runtimeImport: string): ModuleStatement[] {
   const template = flowModuleTemplate();
