@@ -3,7 +3,8 @@
 // them, so paths, `.js` specifiers and package self-references resolve as they do for tsc.
 // Type-only imports are left out (`import type`, `export type`, and imports whose every name
 // is `type`): the compiler erases them, so they order nothing at run time. `import()` counts:
-// a lazy import is still a dependency of the module that makes it.
+// a lazy import is still a dependency of the module that makes it. `require()` calls are not
+// followed: the sources use them only for the build's generated validators and for packages.
 import path from "node:path";
 import ts from "typescript";
 

@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 const checker = path.resolve(__dirname, "../module-cycles.mjs");
 
@@ -43,7 +44,7 @@ beforeAll(async () => {
   }
   const script = `
     import ts from "typescript";
-    import { moduleCycles } from ${JSON.stringify(checker)};
+    import { moduleCycles } from ${JSON.stringify(pathToFileURL(checker).href)};
     const [dir, projects] = [process.argv[1], JSON.parse(process.argv[2])];
     const options = { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, noEmit: true, noLib: true, types: [] };
     const found = {};
