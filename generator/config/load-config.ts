@@ -69,6 +69,9 @@ async function readConfigTextOrThrow(absolute: string, file: string): Promise<st
 }
 
 function parseJsonOrThrow(text: string, file: string): unknown {
+  if (text.trim() === "") {
+    throw new CodegenError("CONFIG_INVALID", 'the config file is empty: write at least { "outputDir": "generated", "flows": [...] } (README, codegen.config.json)', { file });
+  }
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -58,14 +58,20 @@ function unreadable(error: unknown, source: FlowSource, where: SourceContext | u
       "SNAPSHOT_MISSING",
       code === "ENOENT"
         ? `no snapshot of flow ${source.flowId} (${source.environment}) at ${source.snapshot.display} yet: run \`npx flowsmith codegen\` to fetch it`
-        : `cannot read the snapshot ${source.snapshot.display} (${code ?? String(error)})`,
+        : code === "EISDIR"
+          ? `the snapshot path ${source.snapshot.display} is a folder; "snapshot" names a .json file`
+          : `cannot read the snapshot ${source.snapshot.display} (${code ?? String(error)})`,
       where ? { file: where.configFile, pointer: `${where.pointer}/source/api`, ...flow } : { file: source.snapshot.display },
       { cause: error },
     );
   }
   return new CodegenError(
     "SOURCE_NOT_FOUND",
-    code === "ENOENT" ? `flow description not found: ${source.display}` : `cannot read ${source.display} (${code ?? String(error)})`,
+    code === "ENOENT"
+      ? `flow description not found: ${source.display}`
+      : code === "EISDIR"
+        ? `${source.display} is a folder; "file" names one description file (such as flows/onboarding.yaml)`
+        : `cannot read ${source.display} (${code ?? String(error)})`,
     where ? { file: where.configFile, pointer: `${where.pointer}/source/file`, ...flow } : { file: source.display },
     { cause: error },
   );

@@ -2,7 +2,7 @@
  * The pipeline end to end on real files: golden output, determinism, reuse,
  * --flow, executors, and that a failed run leaves outputDir untouched.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { CodegenError } from "../../generator/errors";
 import type { Executor } from "../../generator/executor";
@@ -138,8 +138,18 @@ describe("runCodegen", () => {
     expect((error as Error).message).toMatch(/#\/flows\/0 and #\/flows\/1/);
   });
 
+  it("names the config entry of a folder where the snapshot goes", async () => {
+    const { config } = await makeProject();
+    await mkdir(path.join(path.dirname(config), "flows", "x.json"));
+    await writeConfig(config, { flows: [{ name: "x", source: { api: { flowId: "f-1", environment: "staging", snapshot: "flows/x.json" } } }] });
+    const error = await runCodegen({ configPath: config }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "SNAPSHOT_MISSING" });
+    expect((error as Error).message).toMatch(/#\/flows\/0\/source\/api: the snapshot path flows\/x\.json is a folder; "snapshot" names a \.json file/);
+  });
+
   it.each([
     ["a missing description", { source: { file: "flows/nope.yaml" } }, "SOURCE_NOT_FOUND", /#\/flows\/0\/source\/file: flow description not found: flows\/nope\.yaml/],
+    ["a folder named as the description", { source: { file: "flows" } }, "SOURCE_NOT_FOUND", /#\/flows\/0\/source\/file: flows is a folder; "file" names one description file/],
   ])("names the config entry of %s", async (_name, flow, code, message) => {
     const { config } = await makeProject();
     await writeConfig(config, { flows: [{ name: "x", ...flow }] });

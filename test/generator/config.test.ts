@@ -70,6 +70,14 @@ describe("loadConfigOrThrow", () => {
     }
   });
 
+  it("says an empty config file is empty, and what it needs", async () => {
+    for (const given of ["", "\uFEFF", " \n\t\n"]) {
+      const error = await loadConfigOrThrow(await configFile(given)).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "CONFIG_INVALID" });
+      expect((error as Error).message).toMatch(/the config file is empty: write at least \{ "outputDir"/);
+    }
+  });
+
   it("reads a config saved with a byte order mark", async () => {
     const config = await loadConfigOrThrow(await configFile(`\uFEFF${JSON.stringify({ flows: [fileFlow] })}`));
     expect(config.flows).toHaveLength(1);
