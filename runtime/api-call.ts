@@ -10,6 +10,7 @@ import { BaseUrl, type RequestTarget } from "./base-url.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { apiErrorFor, InvalidResponseError, type ValidationIssue } from "./errors.js";
 import { exchangeStream, type HttpResponse } from "./http.js";
+import { positive } from "./option-numbers.js";
 import type { Redactor } from "./redaction.js";
 import { decideRetry, parseRetryAfter, type RetryDecision } from "./retry.js";
 import { exchangeText, type TextAnswer, type TextLimits } from "./text-exchange.js";
@@ -72,6 +73,11 @@ export class ApiCaller {
 
   /** The 2xx response, its body unread, as a stream (getFile). GETs are retried; requests with a body never are. */
   send(req: ApiRequest): Promise<HttpResponse> {
+    try {
+      checkCallOptionsOrThrow(req);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.exchange(req, this.baseUrl.resolve(req.path), exchangeStream);
   }
 
@@ -99,6 +105,7 @@ export class ApiCaller {
    */
   async json<T>(req: ApiRequest, check?: ResponseCheck): Promise<T> {
     try {
+      checkCallOptionsOrThrow(req);
       const target = this.baseUrl.resolve(req.path);
       const token = req.method === "GET" ? undefined : this.tokens.cachedToken();
       let response: TextAnswer;
@@ -241,4 +248,9 @@ function parseErrorBody(text: string, contentType: string | undefined): unknown 
     }
   }
   return text;
+}
+
+/** A call's own timeoutMs, checked before anything is sent (Infinity or NaN would reach setTimeout as 1 ms). */
+function checkCallOptionsOrThrow(req: ApiRequest): void {
+  if (req.timeoutMs !== undefined) positive(req.timeoutMs, 0, "the call's timeoutMs");
 }

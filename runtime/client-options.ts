@@ -5,6 +5,7 @@
 import { Agent, type Dispatcher } from "undici";
 import { systemClock, type Clock } from "./clock.js";
 import { ConfigurationError } from "./errors.js";
+import { nonNegative, nonNegativeInteger, positive } from "./option-numbers.js";
 import { ENVIRONMENTS, RECOMMENDED_POLL_INTERVAL_MS, type Environment } from "./service-limits.js";
 
 export type AuthMethod = "client_secret_post" | "client_secret_basic";
@@ -154,20 +155,3 @@ function httpUrlOrThrow(value: string | URL | undefined, name: string): string {
   return url.href.replace(/\/+$/, "");
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError(`${name} must be a positive number`);
-  return value;
-}
-
-function nonNegative(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0) throw new ConfigurationError(`${name} must be a number >= 0`);
-  return value;
-}
-
-function nonNegativeInteger(value: number | undefined, fallback: number, name: string): number {
-  const resolved = nonNegative(value, fallback, name);
-  if (!Number.isInteger(resolved)) throw new ConfigurationError(`${name} must be an integer`);
-  return resolved;
-}

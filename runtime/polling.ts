@@ -2,12 +2,14 @@
  * Polling a call until its answer settles (waitForStep; waitForOutcome the
  * same way): a deadline and the interval on the client's clock, each poll
  * within the time left, and the caller's signal and close() ending the wait.
- * Bounded by construction: the deadline is checked before every poll and
+ * Bounded by construction: timeoutMs is a positive finite number
+ * (option-numbers.ts), and the deadline is checked before every poll and
  * every sleep.
  */
 import { sleep, type Operation } from "./abort.js";
 import type { ClientContext } from "./client-context.js";
 import { TimeoutError } from "./errors.js";
+import { nonNegative, positive } from "./option-numbers.js";
 import type { RequestOptions } from "./resources.js";
 
 export interface PollOptions {
@@ -19,6 +21,8 @@ export interface PollOptions {
 }
 
 export interface Poll<T> {
+  /** The waiting function, as a refused option names it (`waitForStep`). */
+  readonly name: string;
   /** The polled call, as errors name it. */
   readonly operation: Operation;
   /** One poll, within `options.timeoutMs` (the time left); undefined means "not yet". */
@@ -31,8 +35,9 @@ export interface Poll<T> {
 
 export async function pollUntilSettled<T>(ctx: ClientContext, poll: Poll<T>, options: PollOptions = {}): Promise<T> {
   const { clock } = ctx.options;
-  const intervalMs = options.intervalMs ?? ctx.options.pollIntervalMs;
-  const timeoutMs = options.timeoutMs ?? ctx.options.waitTimeoutMs;
+  // Checked, as createClient checks its defaults: an infinite or NaN timeoutMs would poll forever.
+  const intervalMs = nonNegative(options.intervalMs, ctx.options.pollIntervalMs, `${poll.name}'s intervalMs`);
+  const timeoutMs = positive(options.timeoutMs, ctx.options.waitTimeoutMs, `${poll.name}'s timeoutMs`);
   const stop = { caller: options.signal, closing: ctx.lifecycle.signal };
   const deadline = clock.now() + timeoutMs;
   const gaveUp = () => new TimeoutError(poll.operation.method, poll.operation.path, timeoutMs, poll.waitingFor);

@@ -67,7 +67,7 @@ export async function getStep(ctx: ClientContext, sessionId: string, options: Re
  */
 export function waitForStep(ctx: ClientContext, sessionId: string, options: WaitForStepOptions = {}): Promise<Step> {
   const operation = { method: "GET", path: ctx.api.displayPath({ path: `${sessionPath(ctx.options.environment, sessionId)}/step` }) };
-  return pollUntilSettled(ctx, { operation, once: (callOptions) => stepOrUndefined(ctx, sessionId, callOptions), settled: isSettled, waitingFor: "a step that waits for an action, or END" }, options);
+  return pollUntilSettled(ctx, { name: "waitForStep", operation, once: (callOptions) => stepOrUndefined(ctx, sessionId, callOptions), settled: isSettled, waitingFor: "a step that waits for an action, or END" }, options);
 }
 
 /**
@@ -78,7 +78,7 @@ export function waitForStep(ctx: ClientContext, sessionId: string, options: Wait
  */
 export function waitForOutcome(ctx: ClientContext, sessionId: string, options: WaitForOutcomeOptions = {}): Promise<SessionRecord> {
   const operation = { method: "GET", path: ctx.api.displayPath({ path: sessionPath(ctx.options.environment, sessionId) }) };
-  return pollUntilSettled(ctx, { operation, once: (callOptions) => getSession(ctx, sessionId, callOptions), settled: hasOutcome, waitingFor: "the session's outcome" }, options);
+  return pollUntilSettled(ctx, { name: "waitForOutcome", operation, once: (callOptions) => getSession(ctx, sessionId, callOptions), settled: hasOutcome, waitingFor: "the session's outcome" }, options);
 }
 
 /** The spec does not show the outcome's shape (docs/service.md 2.5): any value but null counts. */

@@ -140,6 +140,22 @@ describe("reading", () => {
     });
     await expect(client.getFile("nope")).rejects.toBeInstanceOf(NotFoundError);
   });
+
+  test("a call's own timeoutMs must be a positive finite number: refused before a token or a request is sent", async () => {
+    service.onApi((_req, res) => {
+      json(res, 200, { sessionStatus: "RUNNING", outcome: null });
+    });
+    for (const [call, got] of [
+      [() => client.getSession("s-1", { timeoutMs: Number.POSITIVE_INFINITY }), "Infinity"],
+      [() => client.getFile("f-1", { timeoutMs: Number.NaN }), "NaN"],
+      [() => client.getSession("s-1", { timeoutMs: -5 }), "-5"],
+    ] as const) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: "ConfigurationError", code: "INVALID_OPTIONS", message: `the call's timeoutMs must be a positive number; got ${got}` });
+    }
+    expect(service.authRequests).toHaveLength(0);
+    expect(service.apiRequests).toHaveLength(0);
+  });
 });
 
 describe("waitForStep", () => {
@@ -220,6 +236,24 @@ describe("waitForStep", () => {
       json(res, 404, { code: "SESSION_NOT_FOUND" });
     });
     await expect(client.waitForStep("gone", { intervalMs: 10 })).rejects.toBeInstanceOf(NotFoundError);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  test.each([
+    ["waitForStep", { timeoutMs: Number.POSITIVE_INFINITY }, /waitForStep's timeoutMs must be a positive number; got Infinity/],
+    ["waitForStep", { timeoutMs: Number.NaN }, /waitForStep's timeoutMs must be a positive number; got NaN/],
+    ["waitForStep", { timeoutMs: 0 }, /waitForStep's timeoutMs must be a positive number; got 0/],
+    ["waitForStep", { intervalMs: -1 }, /waitForStep's intervalMs must be a number >= 0; got -1/],
+    ["waitForOutcome", { timeoutMs: Number.POSITIVE_INFINITY }, /waitForOutcome's timeoutMs must be a positive number; got Infinity/],
+    ["waitForOutcome", { intervalMs: Number.NaN }, /waitForOutcome's intervalMs must be a number >= 0; got NaN/],
+  ] as const)("%s refuses %o before polling: a wait is always bounded", async (wait, options, message) => {
+    service.onApi((_req, res) => {
+      start(res);
+    });
+    const error = await client[wait]("s-1", options).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "ConfigurationError", code: "INVALID_OPTIONS" });
+    expect((error as Error).message).toMatch(message);
+    expect(service.apiRequests).toHaveLength(0);
     expect(clock.sleeps).toEqual([]);
   });
 });
