@@ -2,8 +2,8 @@
  * `flowsmith <command>`: the one dispatcher, run by bin/flowsmith.js. It maps
  * each command to the module that runs it (loaded only when used), answers
  * `--version` and `--help`, and holds the exit codes every command shares.
- * Nothing else imports the emulator, and the generator and the emulator do
- * not import each other.
+ * Nothing else imports the emulator; the emulator reads flows through
+ * generator/index.ts only, and the generator never imports the emulator.
  */
 import { flowsmithVersion, runtimeVersion } from "../generator/versions.js";
 

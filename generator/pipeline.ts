@@ -1,8 +1,9 @@
 /**
  * The codegen run, step by step: load config → read (or, for api flows,
- * fetch) descriptions → build models → emit (emit/ formats its text with
- * prettier; validators come from the validator cache when it has them) →
- * plan → write or check → write fetched snapshots and new cache entries.
+ * fetch) descriptions → build models → emit (emit/ prints each module in
+ * prettier's layout and runs prettier only where that layout is not certain;
+ * validators come from the validator cache when it has them) → plan → write
+ * or check → write fetched snapshots and new cache entries.
  * Each step is a module of its own folder (config/, fetch/, read/, model/,
  * emit/, cache/, output/); this file strings them together. Library code: it returns
  * results and throws CodegenError; only cli.ts prints and exits.
@@ -183,7 +184,7 @@ interface FlowOutcome {
   readonly fetched?: FetchedSnapshot;
 }
 
-/** One flow: read (or fetch) its description → build its model → emit its files (emit/ formats them with prettier). */
+/** One flow: read (or fetch) its description → build its model → emit its files (in prettier's layout: emit/module-text.ts). */
 async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<FlowOutcome> {
   const started = performance.now();
   const known = flow.name ?? nameInManifest(flow, run);
@@ -366,9 +367,11 @@ function withFlowName(error: unknown, name: string | undefined): unknown {
 }
 
 /**
- * read/, model/ and emit/ load YAML, ajv, and ts-morph with its
- * TypeScript: about half a second. Loaded on first use, so a run
- * whose flows are all unchanged (and --help) never pays for them.
+ * read/, model/ and emit/ load YAML, ts-morph with its TypeScript, and ajv
+ * on a validator cache miss: about half a second. Loaded on first use (as
+ * output/description-copy.ts loads the reader and changes/ only for a
+ * changed description), so a run whose flows are all unchanged (and --help)
+ * never pays for them.
  */
 let steps: Promise<GenerationSteps> | undefined;
 type GenerationSteps = typeof import("./read/load-description.js") &

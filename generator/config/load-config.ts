@@ -14,7 +14,6 @@ import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime/service-limits";
 import { CodegenError } from "../errors.js";
 import { precompiledValidatorOrUndefined } from "../precompiled-validator.js";
 import type { ParsedYaml } from "../read/yaml-document.js";
-import { parseYamlOrThrow } from "../read/yaml-source.js";
 import configSchema from "../../codegen.config.schema.json";
 import {
   CONFIG_DEFAULTS,
@@ -230,7 +229,12 @@ function resolveConfigOrThrow(config: UserConfig, file: ConfigFile): ResolvedCon
     flows,
     lineOfOrUndefined: (pointer) => {
       // Parsed again only when a message names a line: JSON is YAML, and the YAML reader maps pointers to lines.
-      lines ??= parseYamlOrThrow(file.text, file.configDisplay);
+      if (lines === undefined) {
+        // Required here, not at the top: a run whose messages name no line of the config never loads a YAML reader.
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { parseYamlOrThrow } = require("../read/yaml-source.js") as typeof import("../read/yaml-source.js");
+        lines = parseYamlOrThrow(file.text, file.configDisplay);
+      }
       return lines.lineOfOrUndefined(pointer);
     },
   };

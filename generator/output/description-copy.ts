@@ -8,10 +8,9 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { reportFlowChangesSince, type FlowChangeReport } from "../changes/index.js";
+import type { FlowChangeReport } from "../changes/index.js";
 import { CodegenError } from "../errors.js";
 import type { FlowModel } from "../model/types.js";
-import { parseDescriptionOrThrow } from "../read/load-description.js";
 import { sha256 } from "./manifest.js";
 import type { OutputDirState } from "./output-dir.js";
 
@@ -39,6 +38,8 @@ export async function changeSinceCopyOrUndefined(copy: string, model: FlowModel,
   if (recorded === undefined) return undefined;
   const previous = await readFile(path.join(output.dir, file)).catch(() => undefined);
   if (!previous || sha256(previous) !== recorded || previous.toString("utf8") === copy) return undefined;
+  // Loaded only when a description changed: a run that reuses every flow reads no description.
+  const [{ reportFlowChangesSince }, { parseDescriptionOrThrow }] = await Promise.all([import("../changes/index.js"), import("../read/load-description.js")]);
   let report: FlowChangeReport;
   try {
     report = reportFlowChangesSince(parseDescriptionOrThrow(previous, `${output.display}/${file}`), model);
