@@ -5,7 +5,8 @@
  * the session and answer 201 with docs/service.md 2.3.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { MAX_REQUEST_BYTES, type Environment } from "@flowsmith/runtime";
+import type { Environment } from "@flowsmith/runtime";
+import { MAX_REQUEST_BYTES } from "@flowsmith/runtime/service-limits";
 import { ApiError, badRequest } from "./errors.js";
 import type { FileReference, FileVault } from "./files.js";
 import type { CatalogFlow } from "./flow-catalog.js";
@@ -61,7 +62,7 @@ async function receiveBodyOrThrow(context: CreateSessionContext): Promise<Receiv
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > MAX_REQUEST_BYTES) {
     // Refused from the header alone: the body is only read to be discarded.
-    throw new ApiError(413, "REQUEST_TOO_LARGE", `request body of ${declared} bytes is larger than ${MAX_REQUEST_BYTES} bytes (50 MB)`);
+    throw new ApiError(413, "REQUEST_TOO_LARGE", `request body of ${declared} bytes is larger than ${MAX_REQUEST_BYTES} bytes (${MAX_REQUEST_BYTES / (1024 * 1024)} MB)`);
   }
   const mediaType = mediaTypeOf(req);
   if (mediaType === "multipart/form-data") {

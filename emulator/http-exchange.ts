@@ -4,7 +4,7 @@
  * bad request can never take the process down.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { MAX_REQUEST_BYTES } from "@flowsmith/runtime";
+import { MAX_REQUEST_BYTES } from "@flowsmith/runtime/service-limits";
 import { ApiError } from "./errors.js";
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;

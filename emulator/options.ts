@@ -3,6 +3,7 @@
  * use. Defaults live here and nowhere else.
  */
 import type { Environment } from "@flowsmith/runtime";
+import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "@flowsmith/runtime/service-limits";
 import { Webhook } from "standardwebhooks";
 import type { FlowModel } from "../generator/index.js";
 import { systemClock, type EmulatorClock } from "./clock.js";
@@ -83,7 +84,7 @@ export const EMULATOR_DEFAULTS = {
   authPort: 0,
   createdMs: 300,
   stepMs: 300,
-  tokenTtlSeconds: 86_400,
+  tokenTtlSeconds: DEFAULT_TOKEN_LIFETIME_SECONDS,
   clients: {
     staging: { clientId: "staging-client", clientSecret: "staging-secret" },
     live: { clientId: "live-client", clientSecret: "live-secret" },

@@ -98,7 +98,7 @@ function jsonBody(request: unknown): PreparedBody {
 }
 
 async function multipartBody(spec: FlowSpec, request: unknown): Promise<PreparedBody> {
-  if (!spec.fields) throw new FlowsmithError("INVALID_SPEC", `Flow ${spec.id} is sent as multipart but its spec has no fields`);
+  if (!spec.fields) throw new FlowsmithError("INVALID_SPEC", `Flow ${spec.id} is sent as multipart but its spec has no fields: the generated module is damaged or from another flowsmith; run \`npx flowsmith codegen --force\``);
   const parts = collectPartsOrThrow(request, spec.fields);
   const files = parts.filter((part): part is FilePart => part.kind === "file");
   files.forEach(checkFileSize);

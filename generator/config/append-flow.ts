@@ -14,7 +14,8 @@ import type { UserFlowConfig } from "./config-types.js";
 export function withFlowAppended(text: string, entry: UserFlowConfig): string {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const flows = findNodeAtLocation(parseTree(text) ?? { type: "null", offset: 0, length: 0 }, ["flows"]);
-  if (flows?.type !== "array") throw new Error("the config has no flows array");
+  // Unreachable for a config loadConfigOrThrow accepted (its schema requires the array): a bug, not a user error.
+  if (flows?.type !== "array") throw new Error("flowsmith add: the config accepted on load has no \"flows\" array to append to (please report it)");
   const json = oneLine(entry);
   const last = flows.children?.at(-1);
   if (last) {
