@@ -11,7 +11,7 @@ import type { IncomingMessage } from "node:http";
 import busboy, { type Busboy } from "busboy";
 import type { Readable } from "node:stream";
 import type { Environment } from "@flowsmith/runtime";
-import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES } from "@flowsmith/runtime/service-limits";
+import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES, METADATA_KEYS } from "@flowsmith/runtime/service-limits";
 import { ApiError, badRequest } from "./errors.js";
 import type { CatalogFlow } from "./flow-catalog.js";
 import type { FileReference, FileVault } from "./files.js";
@@ -147,7 +147,7 @@ function resolvePartOrThrow(flow: CatalogFlow, name: string): ResolvedPart {
   if (part) return part;
   const metadataKey = /^metadata\[([^\]]*)\]$/.exec(name);
   if (metadataKey) {
-    throw badRequest("METADATA_KEY_NOT_ALLOWED", `metadata key "${metadataKey[1]}" is not allowed (part "${name}"); metadata accepts only subjectId and locale`);
+    throw badRequest("METADATA_KEY_NOT_ALLOWED", `metadata key "${metadataKey[1]}" is not allowed (part "${name}"); metadata accepts only ${METADATA_KEYS.join(" and ")}`);
   }
   throw badRequest("UNKNOWN_PART", `part "${name}" is not declared by flow "${flow.model.id}"`);
 }

@@ -5,7 +5,8 @@
  * worded by the runtime's helper, so the emulator and a generated client's
  * own check describe a problem the same way.
  */
-import { METADATA_KEYS, describeIssues, isRecord, issuesFromAjv, readablePath } from "@flowsmith/runtime";
+import { describeIssues, isRecord, issuesFromAjv, readablePath } from "@flowsmith/runtime";
+import { METADATA_KEYS, metadataProblemOrUndefined } from "@flowsmith/runtime/service-limits";
 import { badRequest } from "./errors.js";
 import type { CatalogFlow } from "./flow-catalog.js";
 
@@ -30,21 +31,19 @@ export function validateCreateRequestOrThrow(flow: CatalogFlow, body: unknown): 
 }
 
 function checkMetadataOrThrow(flow: CatalogFlow, metadata: unknown): void {
-  if (!isRecord(metadata)) return; // absent or not an object: the schema says so
-  const allowed: readonly string[] = METADATA_KEYS;
-  const extra = Object.keys(metadata).filter((key) => !allowed.includes(key));
-  if (extra.length > 0) {
+  const problem = metadataProblemOrUndefined(metadata, flow.model.locales);
+  if (problem?.kind === "keys") {
+    const extra = problem.keys;
     throw badRequest(
       "METADATA_KEY_NOT_ALLOWED",
-      `metadata key${extra.length > 1 ? "s" : ""} ${extra.map((key) => `"${key}"`).join(", ")} not allowed; metadata accepts only subjectId and locale`,
+      `metadata key${extra.length > 1 ? "s" : ""} ${extra.map((key) => `"${key}"`).join(", ")} not allowed; metadata accepts only ${METADATA_KEYS.join(" and ")}`,
       extra.map((key) => ({ path: readablePath(["metadata", key]), message: "is not allowed" })),
     );
   }
-  const locale = metadata.locale;
-  if (locale !== undefined && !(flow.model.locales as readonly unknown[]).includes(locale)) {
+  if (problem?.kind === "locale") {
     throw badRequest(
       "LOCALE_NOT_SUPPORTED",
-      `metadata.locale ${JSON.stringify(locale)} is not supported by flow "${flow.model.id}"; supported: ${flow.model.locales.join(", ")}`,
+      `metadata.locale ${JSON.stringify(problem.locale)} is not supported by flow "${flow.model.id}"; supported: ${flow.model.locales.join(", ")}`,
       [{ path: "metadata.locale", message: `must be one of ${flow.model.locales.join(", ")}` }],
     );
   }

@@ -10,7 +10,7 @@ import { FlowsmithError, RequestValidationError, type RequestValidationCode, typ
 import { essence, extensionForMediaType, filePartsOf, mediaTypeForFilename, namedBlob, sniffImageType } from "./files.js";
 import type { FlowSpec } from "./flow-spec.js";
 import { isRecord } from "./json.js";
-import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES, MAX_STATE_LENGTH, METADATA_KEYS, type Environment } from "./service-limits.js";
+import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES, MAX_STATE_LENGTH, METADATA_KEYS, metadataProblemOrUndefined, type Environment } from "./service-limits.js";
 import { buildForm, collectPartsOrThrow, encodedLength, type EncodablePart, type FilePart } from "./multipart.js";
 import type { RequestValidator } from "./request-validator.js";
 import { describeIssues, issuesFromAjv } from "./validation-issues.js";
@@ -45,32 +45,21 @@ function checkEnvironment(clientEnvironment: Environment, spec: FlowSpec): void 
 }
 
 function checkMetadata(spec: FlowSpec, request: unknown): void {
-  const metadata = isRecord(request) ? request.metadata : undefined;
-  if (!isRecord(metadata)) return; // missing or malformed: the validator says so
-  if (!hasOnlyMetadataKeys(metadata)) {
-    const extra = Object.keys(metadata).filter((key) => !(METADATA_KEYS as readonly string[]).includes(key));
+  const problem = metadataProblemOrUndefined(isRecord(request) ? request.metadata : undefined, spec.locales);
+  if (problem?.kind === "keys") {
     fail(
       "INVALID_METADATA",
-      `metadata may only have ${METADATA_KEYS.join(" and ")}; remove ${extra.map((k) => JSON.stringify(k)).join(", ")}`,
-      extra.map((key) => ({ path: `metadata[${JSON.stringify(key)}]`, message: "is not allowed" })),
+      `metadata may only have ${METADATA_KEYS.join(" and ")}; remove ${problem.keys.map((k) => JSON.stringify(k)).join(", ")}`,
+      problem.keys.map((key) => ({ path: `metadata[${JSON.stringify(key)}]`, message: "is not allowed" })),
     );
   }
-  const locale = metadata.locale;
-  if (locale !== undefined && !(spec.locales as readonly unknown[]).includes(locale)) {
+  if (problem?.kind === "locale") {
     fail(
       "UNSUPPORTED_LOCALE",
-      `metadata.locale ${JSON.stringify(locale)} is not offered by flow ${spec.id}; it accepts ${spec.locales.join(", ")}`,
+      `metadata.locale ${JSON.stringify(problem.locale)} is not offered by flow ${spec.id}; it accepts ${spec.locales.join(", ")}`,
       [{ path: "metadata.locale", message: `must be one of ${spec.locales.join(", ")}` }],
     );
   }
-}
-
-/** Asked first, without building a list: the usual request has only these keys. */
-function hasOnlyMetadataKeys(metadata: Record<string, unknown>): boolean {
-  for (const key in metadata) {
-    if (Object.hasOwn(metadata, key) && !(METADATA_KEYS as readonly string[]).includes(key)) return false;
-  }
-  return true;
 }
 
 function checkState(request: unknown): void {

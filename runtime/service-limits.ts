@@ -1,8 +1,9 @@
 /**
  * The service's fixed values (docs/service.md sections 2.2, 5 and 8), written
- * once. The generator's model, the emulator and the runtime import them from
- * here directly.
+ * once, and its metadata rule (section 2.1), read once. The generator's model,
+ * the emulator and the runtime import them from here directly.
  */
+import { isRecord } from "./json.js";
 
 export type Environment = "staging" | "live";
 export const ENVIRONMENTS: readonly Environment[] = ["staging", "live"];
@@ -13,6 +14,35 @@ export type Locale = (typeof SERVICE_LOCALES)[number];
 
 /** The keys metadata may have (section 2.1). */
 export const METADATA_KEYS = ["subjectId", "locale"] as const;
+
+/** How a request's metadata breaks the rule of section 2.1. */
+export type MetadataProblem =
+  | { readonly kind: "keys"; readonly keys: readonly string[] }
+  | { readonly kind: "locale"; readonly locale: unknown };
+
+/**
+ * The metadata rule: only METADATA_KEYS, and a locale the flow offers. The
+ * runtime (before sending) and the emulator (on receiving) both ask it, and
+ * each words and codes the answer its own way. Undefined when `metadata`
+ * keeps the rule, or is missing or not an object (the request's validator
+ * reports that).
+ */
+export function metadataProblemOrUndefined(metadata: unknown, locales: readonly string[]): MetadataProblem | undefined {
+  if (!isRecord(metadata)) return undefined;
+  for (const key in metadata) {
+    // Asked key by key, without building a list: the usual request has only the allowed keys.
+    if (Object.hasOwn(metadata, key) && !isMetadataKey(key)) {
+      return { kind: "keys", keys: Object.keys(metadata).filter((name) => !isMetadataKey(name)) };
+    }
+  }
+  const locale = metadata["locale"];
+  if (locale !== undefined && !(locales as readonly unknown[]).includes(locale)) return { kind: "locale", locale };
+  return undefined;
+}
+
+function isMetadataKey(key: string): boolean {
+  return (METADATA_KEYS as readonly string[]).includes(key);
+}
 
 /** Per-file limit when a description gives no maxLength (section 8). "MB" in the spec is 2^20 bytes. */
 export const DEFAULT_MAX_FILE_BYTES = 26_214_400;

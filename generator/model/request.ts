@@ -77,7 +77,7 @@ function metadataOrThrow(place: Place, declared: Property | undefined): Property
   if (extra) {
     throw place.context.error(
       "UNSUPPORTED_CONSTRUCT",
-      `metadata[${valueText(extra.name)}]: the service accepts only subjectId and locale in metadata`,
+      `metadata[${valueText(extra.name)}]: the service accepts only ${METADATA_KEYS.join(" and ")} in metadata`,
       extra.schema.pointer,
     );
   }
