@@ -10,6 +10,7 @@ import { stat } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { DiskFile } from "./disk-file.js";
 import { FlowsmithError } from "./errors.js";
+import { isRecord } from "./json.js";
 
 /** A file to upload: a Blob/File (fs.openAsBlob gives one), bytes, or either with a name and media type. */
 export type FileData = Blob | Uint8Array;
@@ -82,7 +83,7 @@ async function regularFileOrThrow(path: string): Promise<Stats> {
 }
 
 export function isFileInput(value: unknown): value is FileInput {
-  return isFileData(value) || (isObject(value) && "data" in value && isFileData(value.data));
+  return isFileData(value) || (isRecord(value) && "data" in value && isFileData(value.data));
 }
 
 export function filePartsOf(input: FileInput): FileParts {
@@ -131,8 +132,4 @@ function isFileData(value: unknown): value is FileData {
 
 function isBlob(value: unknown): value is Blob {
   return value instanceof Blob;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
 }

@@ -1,6 +1,7 @@
 /**
- * Reading parsed JSON (or YAML): the object check and JSON Pointer (RFC 6901)
- * tokens, in which `~` and `/` in a key are written `~0` and `~1`. The one
+ * Reading parsed JSON (or YAML): the object check, JSON Pointer (RFC 6901)
+ * tokens, in which `~` and `/` in a key are written `~0` and `~1`, and the
+ * value a pointer's tokens lead to. The one
  * implementation for the runtime (bodies, validation issues), the generator
  * (the model, error pointers, `$ref`s, config errors) and the emulator; the
  * generator imports it as `@flowsmith/runtime/json`, which loads nothing else.
@@ -24,4 +25,25 @@ export function pointerTokens(pointer: string): string[] {
     .slice(1)
     .split("/")
     .map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/**
+ * The value the tokens lead to in parsed JSON (`pointerTokens`): an array
+ * index is a canonical decimal, an object key an own property (never one of
+ * Object's members: `constructor` in a pointer is a key of the document).
+ * Undefined when there is none.
+ */
+export function valueAtTokens(document: unknown, tokens: readonly string[]): unknown {
+  let node = document;
+  for (const token of tokens) {
+    if (Array.isArray(node)) {
+      if (!/^(0|[1-9]\d*)$/.test(token)) return undefined;
+      node = node[Number(token)];
+    } else if (isRecord(node) && Object.hasOwn(node, token)) {
+      node = node[token];
+    } else {
+      return undefined;
+    }
+  }
+  return node;
 }

@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser";
-import { pointerTokens } from "@flowsmith/runtime/json";
+import { isRecord, pointerTokens, valueAtTokens } from "@flowsmith/runtime/json";
 import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime/service-limits";
 import { CodegenError } from "../errors.js";
 import { precompiledValidatorOrUndefined } from "../precompiled-validator.js";
@@ -154,8 +154,8 @@ function mostSpecificError(errors: readonly ErrorObject[], raw: unknown): ErrorO
   const branchErrors = errors.filter((error) => {
     const branch = /\/source\/oneOf\/(\d)\//.exec(error.schemaPath);
     if (!branch) return error.keyword !== "oneOf";
-    const source = valueAt(raw, error.instancePath.replace(/(\/source).*$/, "$1"));
-    const intended = source && typeof source === "object" && "api" in source ? "1" : "0";
+    const source = valueAtTokens(raw, pointerTokens(error.instancePath.replace(/(\/source).*$/, "$1")));
+    const intended = isRecord(source) && Object.hasOwn(source, "api") ? "1" : "0";
     return branch[1] === intended;
   });
   const candidates = branchErrors.length > 0 ? branchErrors : errors;
@@ -188,15 +188,6 @@ function describeConfigError(error: ErrorObject): string {
 
 function withArticle(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let value = root;
-  for (const token of pointerTokens(pointer)) {
-    if (value === null || typeof value !== "object") return undefined;
-    value = (value as Record<string, unknown>)[token];
-  }
-  return value;
 }
 
 interface ConfigFile {

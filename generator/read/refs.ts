@@ -3,7 +3,7 @@
  * part of a flow description, so they are refused rather than fetched.
  */
 import { CodegenError, type CodegenErrorCode } from "../errors.js";
-import { pointerTokens } from "@flowsmith/runtime/json";
+import { pointerTokens, valueAtTokens } from "@flowsmith/runtime/json";
 import { appendPointer } from "./json-pointer.js";
 import { valueText } from "./value-text.js";
 
@@ -44,7 +44,7 @@ export function resolveRefOrThrow(
       throw fail("UNSUPPORTED_CONSTRUCT", `$ref cycle: ${[...visited, pointer].join(" -> ")}`, fromPointer);
     }
     visited.push(pointer);
-    const value = lookupOrUndefined(document, keys);
+    const value = valueAtTokens(document, keys);
     if (value === undefined) {
       throw fail("DANGLING_REF", `$ref ${valueText(current)} points to nothing in this document`, usedAt);
     }
@@ -78,19 +78,4 @@ function refKeysOrThrow(
     throw fail("DANGLING_REF", `$ref ${valueText(ref)} is not a JSON pointer (expected "#/...")`, usedAt);
   }
   return pointerTokens(fragment);
-}
-
-function lookupOrUndefined(document: unknown, keys: readonly string[]): unknown {
-  let node = document;
-  for (const key of keys) {
-    if (Array.isArray(node)) {
-      if (!/^(0|[1-9]\d*)$/.test(key)) return undefined;
-      node = node[Number(key)];
-    } else if (typeof node === "object" && node !== null && Object.hasOwn(node, key)) {
-      node = (node as Record<string, unknown>)[key];
-    } else {
-      return undefined;
-    }
-  }
-  return node;
 }
