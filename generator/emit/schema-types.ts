@@ -20,11 +20,17 @@ export type Declaration = InterfaceDeclarationStructure | TypeAliasDeclarationSt
 
 /** Collects the declarations of one module; names are claimed in call order. */
 export class TypeEmitter {
-  readonly declarations: Declaration[] = [];
+  /** Where declarations go: the module's list, or while an interface's members are made, that interface's own. */
+  private collected: Declaration[] = [];
   /** Whether any type refers to the runtime's FileInput (so the import can be dropped otherwise). */
   usesFileInput = false;
 
   constructor(readonly names: NameAllocator) {}
+
+  /** In order: each interface before the declarations its members added. */
+  get declarations(): readonly Declaration[] {
+    return this.collected;
+  }
 
   /**
    * Declares `schema` (an object) as interface `name`. Object fields get
@@ -43,13 +49,19 @@ export class TypeEmitter {
     docs: Docs,
     members: () => Pick<InterfaceDeclarationStructure, "properties" | "indexSignatures">,
   ): void {
-    const slot = this.declarations.length;
-    this.declarations.push(placeholder(name));
-    this.declarations[slot] = { kind: StructureKind.Interface, name, isExported: true, docs, ...members() };
+    const outer = this.collected;
+    this.collected = [];
+    try {
+      const made = members();
+      // Made after its members, listed before the declarations they added.
+      outer.push({ kind: StructureKind.Interface, name, isExported: true, docs, ...made }, ...this.collected);
+    } finally {
+      this.collected = outer;
+    }
   }
 
   declareAlias(name: string, type: string, docs: Docs): void {
-    this.declarations.push({ kind: StructureKind.TypeAlias, name, isExported: true, type, docs });
+    this.collected.push({ kind: StructureKind.TypeAlias, name, isExported: true, type, docs });
   }
 
   /**
@@ -142,10 +154,6 @@ export function toleratingInherited(name: string, required: boolean, type: strin
 function schemaDocsOr(schema: Schema, fallback: string): Docs {
   const own = schemaDocs(schema);
   return schema.description ? own : schemaDocs(schema, fallback);
-}
-
-function placeholder(name: string): Declaration {
-  return { kind: StructureKind.TypeAlias, name, type: "never" };
 }
 
 function union(members: readonly string[]): string {
