@@ -19,12 +19,6 @@ function nowMs() {
   return Number(process.hrtime.bigint()) / 1e6;
 }
 
-async function timeMs(action) {
-  const start = nowMs();
-  await action();
-  return nowMs() - start;
-}
-
 /** Rotates the order of the tools each round, so none always runs first (warm caches, CPU boost). */
 function rotated(items, round) {
   const shift = round % items.length;

@@ -97,7 +97,7 @@ function requireBuilt(relative) {
   try {
     return require(path.join(root, relative));
   } catch (error) {
-    throw new Error(`${relative} is missing: run \`npm run build\` first (${error.message})`);
+    throw new Error(`${relative} is missing: run \`npm run build\` first (${error.message})`, { cause: error });
   }
 }
 

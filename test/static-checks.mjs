@@ -30,7 +30,8 @@ if (diagnostics.length > 0) {
   process.stderr.write(process.stderr.isTTY ? ts.formatDiagnosticsWithColorAndContext(diagnostics, host) : ts.formatDiagnostics(diagnostics, host));
 }
 
-// Every file eslint lints is in tsconfig.json's program (eslint stops with an error on one that is not).
+// Every TypeScript file eslint lints is in tsconfig.json's program (eslint stops with an error on one that
+// is not); the JavaScript files get eslint's recommended rules without types (eslint.config.mjs).
 const eslint = new ESLint({
   cwd: root,
   overrideConfig: { languageOptions: { parserOptions: { programs: [program], projectService: false, project: null } } },
