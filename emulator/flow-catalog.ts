@@ -8,12 +8,12 @@
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { Environment } from "@flowsmith/runtime";
-import { checkOneVersionPerFlowOrThrow, JSON_SCHEMA_AJV_OPTIONS, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
+import { checkOneVersionPerFlowOrThrow, hasFile, JSON_SCHEMA_AJV_OPTIONS, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
 import { notFound } from "./errors.js";
 import type { EmulatedFlow, EmulatorOptions } from "./options.js";
 import { EMULATOR_DEFAULTS } from "./options.js";
 import { PartTable } from "./part-names.js";
-import { hasFile, requestLimitsOf, type RequestLimits } from "./request-limits.js";
+import { requestLimitsOf, type RequestLimits } from "./request-limits.js";
 
 export interface CatalogFlow {
   readonly model: FlowModel;

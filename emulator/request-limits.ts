@@ -11,7 +11,7 @@
  * FREE_FORM_VALUES more.
  */
 import { MAX_FILES_PER_REQUEST } from "@flowsmith/runtime";
-import type { ObjectSchema, Schema } from "../generator/index.js";
+import { hasFile, type ObjectSchema, type Schema } from "../generator/index.js";
 
 export interface RequestLimits {
   /** Multipart parts, fields and files together. */
@@ -74,17 +74,4 @@ function count(schema: Schema, expand: boolean): Count {
 function elementsOf(items: Schema, maxItems: number | undefined): number {
   if (hasFile(items)) return Math.min(maxItems ?? MAX_FILES_PER_REQUEST, MAX_FILES_PER_REQUEST);
   return maxItems ?? ARRAY_ELEMENTS;
-}
-
-export function hasFile(schema: Schema): boolean {
-  switch (schema.kind) {
-    case "file":
-      return true;
-    case "array":
-      return hasFile(schema.items);
-    case "object":
-      return schema.properties.some((property) => hasFile(property.schema));
-    default:
-      return false;
-  }
 }

@@ -6,4 +6,5 @@
 export { loadFlowsOrThrow } from "./load-flows.js";
 export { JSON_SCHEMA_AJV_OPTIONS, toJsonSchema, type JsonSchema } from "./model/json-schema.js";
 export { checkOneVersionPerFlowOrThrow } from "./model/unique-flows.js";
+export { hasFile } from "./model/request-body.js";
 export type { FlowModel, ObjectSchema, PartName, Schema } from "./model/types.js";

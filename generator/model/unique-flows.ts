@@ -8,25 +8,33 @@
 import { CodegenError } from "../errors.js";
 import type { FlowModel } from "./types.js";
 
-type FlowIdentity = Pick<FlowModel, "name" | "id" | "version" | "environment" | "source">;
+type FlowIdentity = Pick<FlowModel, "name" | "id" | "version" | "environment"> & { readonly source: { readonly file: string } };
 
 /** Throws DUPLICATE_FLOW naming both entries and their files for the first flow id and environment seen twice. */
 export function checkOneVersionPerFlowOrThrow(flows: readonly FlowIdentity[]): void {
-  const seen = new Map<string, FlowIdentity>();
-  for (const flow of flows) {
-    const key = `${flow.environment}\u0000${flow.id}`;
+  const pair = firstPairOfOneFlowOrUndefined(flows, (flow) => flow);
+  if (pair) throw new CodegenError("DUPLICATE_FLOW", duplicateFlowDetail(pair[0], pair[1]), { file: pair[1].source.file });
+}
+
+/** The first two items, in order, whose flows have the same id and environment. */
+export function firstPairOfOneFlowOrUndefined<T>(items: readonly T[], flowOf: (item: T) => Pick<FlowModel, "id" | "environment">): [T, T] | undefined {
+  const seen = new Map<string, T>();
+  for (const item of items) {
+    const { id, environment } = flowOf(item);
+    const key = `${environment}\u0000${id}`;
     const first = seen.get(key);
-    if (first === undefined) {
-      seen.set(key, flow);
-      continue;
-    }
-    throw new CodegenError(
-      "DUPLICATE_FLOW",
-      `${describe(first)} and ${describe(flow)} are both flow "${flow.id}" in ${flow.environment}; ` +
-        "the service runs one published version per flow and environment, so keep only one of them",
-      { file: flow.source.file },
-    );
+    if (first !== undefined) return [first, item];
+    seen.set(key, item);
   }
+  return undefined;
+}
+
+/** What DUPLICATE_FLOW says of the pair. */
+export function duplicateFlowDetail(first: FlowIdentity, second: FlowIdentity): string {
+  return (
+    `${describe(first)} and ${describe(second)} are both flow "${second.id}" in ${second.environment}; ` +
+    "the service runs one published version per flow and environment, so keep only one of them"
+  );
 }
 
 function describe(flow: FlowIdentity): string {
