@@ -252,5 +252,5 @@ function parseErrorBody(text: string, contentType: string | undefined): unknown 
 
 /** A call's own timeoutMs, checked before anything is sent (Infinity or NaN would reach setTimeout as 1 ms). */
 function checkCallOptionsOrThrow(req: ApiRequest): void {
-  if (req.timeoutMs !== undefined) positive(req.timeoutMs, 0, "the call's timeoutMs");
+  if (req.timeoutMs !== undefined) positive(req.timeoutMs, req.timeoutMs, "the call's timeoutMs");
 }

@@ -1,10 +1,10 @@
 /**
  * Reading parsed JSON (or YAML): the object check, JSON Pointer (RFC 6901)
  * tokens, in which `~` and `/` in a key are written `~0` and `~1`, and the
- * value a pointer's tokens lead to. The one
- * implementation for the runtime (bodies, validation issues), the generator
- * (the model, error pointers, `$ref`s, config errors) and the emulator; the
- * generator imports it as `@flowsmith/runtime/json`, which loads nothing else.
+ * value a pointer's tokens lead to. The one implementation for the runtime
+ * (bodies, validation issues), the generator (the model, error pointers,
+ * `$ref`s, config errors) and the emulator; the generator imports it as
+ * `@flowsmith/runtime/json`, which loads nothing else.
  */
 
 /** A plain object (not null, not an array): JSON's object, a YAML mapping. */
