@@ -5,8 +5,9 @@
 // eslint's cache is keyed on each file's own text and config, while a type-aware result also
 // depends on the files it imports, so a cached "clean" can hide an error another file caused.
 // Where this config departs from strictTypeChecked, the reason is beside the rule.
-// The JavaScript files (bin/, bench/, examples/, the test scripts and the player's page) are
-// linted with eslint's recommended rules, without types: they are not in tsconfig.json's program.
+// The JavaScript files (bin/, bench/, examples/, the jest configs and the test scripts and
+// support files) are linted with eslint's recommended rules, without types: they are not in
+// tsconfig.json's program.
 import eslint from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
