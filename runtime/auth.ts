@@ -2,52 +2,60 @@
  * Access tokens (docs/service.md 5): client credentials grant against
  * `{authUrl}/oidc/token`, cached until shortly before expiry, one request in
  * flight at a time however many calls wait for it.
+ *
+ * Two parts: TokenCache keeps the token and the single flight; TokenRequest
+ * asks the auth server (through the client's exchange path, as every call).
+ * The cache only knows a function that yields an IssuedToken, so a shared
+ * store (one token for a fleet) can sit between the two.
  */
-import type { RequestTarget } from "./base-url.js";
+import type { Clock } from "./clock.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { AuthError, ClientClosedError, FlowsmithError, type AuthErrorCode } from "./errors.js";
+import type { TextLimits } from "./exchange/answer.js";
+import type { WireSettings } from "./exchange/dispatch.js";
+import type { Exchange } from "./exchange/exchange.js";
 import { headerValueProblem } from "./header-value.js";
 import type { Redactor } from "./redaction.js";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "./service-limits.js";
-import { exchangeText, type TextLimits } from "./text-exchange.js";
-import type { Transport } from "./transport.js";
 
 /** A token response, or an error from the auth server, is small; more is not read. */
 const BODY_LIMIT = 16 * 1024;
 const TOKEN_LIMITS: TextLimits = { okBytes: BODY_LIMIT, errorBytes: BODY_LIMIT };
 
-interface CachedToken {
+/** A token as the auth server issued it. */
+export interface IssuedToken {
   readonly value: string;
   /** The clock's now() after which the token is renewed before use. */
   readonly renewAt: number;
 }
 
+/** The token in use, and the one request in flight for a new one. */
 export class TokenCache {
-  private cached: CachedToken | undefined;
+  private cached: IssuedToken | undefined;
   private inFlight: Promise<string> | undefined;
-  private readonly target: RequestTarget;
 
   constructor(
-    private readonly options: ResolvedClientOptions,
-    private readonly transport: Transport,
-    private readonly redactor: Redactor,
-  ) {
-    const url = new URL(options.tokenUrl);
-    this.target = { origin: url.origin, path: url.pathname, displayPath: url.pathname };
-  }
+    private readonly clock: Clock,
+    private readonly issue: () => Promise<IssuedToken>,
+  ) {}
 
   /** The cached token while it is still valid, else undefined: the synchronous path of nearly every call. */
   cachedToken(): string | undefined {
-    return this.cached && this.options.clock.now() < this.cached.renewAt ? this.cached.value : undefined;
+    return this.cached && this.clock.now() < this.cached.renewAt ? this.cached.value : undefined;
   }
 
   /** A valid token: the cached one, the one being fetched, or a new one. */
   getToken(): Promise<string> {
     const cached = this.cachedToken();
     if (cached !== undefined) return Promise.resolve(cached);
-    this.inFlight ??= this.fetchToken().finally(() => {
-      this.inFlight = undefined;
-    });
+    this.inFlight ??= this.issue()
+      .then((token) => {
+        this.cached = token;
+        return token.value;
+      })
+      .finally(() => {
+        this.inFlight = undefined;
+      });
     return this.inFlight;
   }
 
@@ -55,13 +63,39 @@ export class TokenCache {
   invalidate(token: string): void {
     if (this.cached?.value === token) this.cached = undefined;
   }
+}
 
-  private async fetchToken(): Promise<string> {
-    const response = await exchangeText(
-      this.transport,
-      { method: "POST", ...this.target, headers: this.requestHeaders(), body: this.requestBody(), timeoutMs: this.options.timeoutMs },
-      TOKEN_LIMITS,
-    ).catch((error: unknown) => {
+/** The token request itself (docs/service.md 5.2-5.4). */
+export class TokenRequest {
+  private readonly origin: string;
+  private readonly path: string;
+  private readonly settings: WireSettings;
+
+  constructor(
+    private readonly options: ResolvedClientOptions,
+    private readonly exchange: Exchange,
+    private readonly redactor: Redactor,
+  ) {
+    const url = new URL(options.tokenUrl);
+    this.origin = url.origin;
+    this.path = url.pathname;
+    this.settings = { timeoutMs: options.timeoutMs, limits: TOKEN_LIMITS };
+  }
+
+  /** A new token from the auth server; an AuthError (scrubbed) when there is none to be had. */
+  async fetch(): Promise<IssuedToken> {
+    const request = {
+      kind: "token" as const,
+      method: "POST" as const,
+      origin: this.origin,
+      path: this.path,
+      route: this.path,
+      headers: this.requestHeaders(),
+      body: this.requestBody(),
+      attempt: 1,
+      signal: undefined,
+    };
+    const response = await this.exchange.send(request, this.settings).catch((error: unknown) => {
       if (error instanceof ClientClosedError) throw error;
       throw this.authError(undefined, error instanceof FlowsmithError ? error.message : "the auth server could not be reached", error);
     });
@@ -74,15 +108,14 @@ export class TokenCache {
       // Scrubbed before describeRefusal cuts it: a secret cut in half would no longer match.
       throw this.authError(response.status, describeRefusal(this.redactor.text(text)));
     }
-    const token = this.tokenOrThrow(response.status, text);
-    this.cached = token;
-    return token.value;
+    return this.tokenOrThrow(response.status, text);
   }
 
   private requestHeaders(): Record<string, string> {
     const headers: Record<string, string> = {
       "content-type": "application/x-www-form-urlencoded",
       accept: "application/json",
+      "user-agent": this.options.userAgent,
     };
     if (this.options.authMethod === "client_secret_basic") {
       const { clientId, clientSecret } = this.options;
@@ -101,7 +134,7 @@ export class TokenCache {
   }
 
   /** docs/service.md 5.4: `access_token`, `expires_in` (seconds), `token_type` Bearer. Nothing is cached unless all hold. */
-  private tokenOrThrow(status: number, text: string): CachedToken {
+  private tokenOrThrow(status: number, text: string): IssuedToken {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -77,3 +77,35 @@ function readStreamOrThrow(req: IncomingMessage, maxBytes: number): Promise<Buff
 function tooLarge(maxBytes: number): WebhookError {
   return new WebhookError("WEBHOOK_BODY_TOO_LARGE", `Webhook delivery refused: the body is larger than maxBodyBytes (${maxBytes} bytes)`, 413);
 }
+
+/** A Fetch-API request's body (Bun.serve, Deno.serve, Hono, Next.js route handlers), read up to maxBytes. */
+export async function readFetchBodyOrThrow(request: Request, maxBytes: number): Promise<DeliveryBody> {
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await request.body?.cancel().catch(() => undefined);
+    throw tooLarge(maxBytes);
+  }
+  if (request.bodyUsed) {
+    throw new WebhookError("WEBHOOK_BODY_UNAVAILABLE", "Webhook body unavailable: the request body was read before the handler; pass the request to the handler unread", 500);
+  }
+  if (request.body === null) return { kind: "text", text: "" };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let next: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      next = await reader.read();
+    } catch (cause) {
+      throw new WebhookError("WEBHOOK_BODY_UNAVAILABLE", "Webhook body unavailable: the connection broke before the body ended", 400, { cause });
+    }
+    if (next.done) break;
+    size += next.value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(next.value);
+  }
+  return { kind: "text", text: Buffer.concat(chunks, size).toString("utf8") };
+}

@@ -1,5 +1,5 @@
 /**
- * Answers read whole (runtime/text-exchange.ts: every call but getFile) go
+ * Answers read whole (runtime/exchange/dispatch.ts: every call but getFile) go
  * through undici's dispatch handler rather than request()'s body stream.
  * What the stream gave for free must still hold: bodies in many chunks,
  * a byte order mark, 1xx answers before the real one, limits on what is

@@ -1,0 +1,95 @@
+/**
+ * OpenTelemetry, when the application has it: each attempt a CLIENT span
+ * under the caller's active span, named and attributed as the HTTP client
+ * semantic conventions say, its context sent on the wire (`traceparent`,
+ * through the API's propagation, so the application's propagator decides).
+ *
+ * `@opentelemetry/api` is an optional peer dependency: looked for once per
+ * process when a client is made, by a require() inside try (bundlers leave
+ * such a require to run time rather than fail the build), and nothing is
+ * loaded when it is not installed. Attributes hold the method, route
+ * template, host, port, status and error code: never a header value, body,
+ * secret, token or metadata value.
+ */
+import type * as OpenTelemetry from "@opentelemetry/api";
+import { FlowsmithError } from "../errors.js";
+import type { Answer } from "./answer.js";
+import type { ExchangeRequest } from "./messages.js";
+import type { AttemptObserver, AttemptRecord } from "./observer.js";
+
+type Api = typeof OpenTelemetry;
+
+const PACKAGE = "@opentelemetry/api";
+
+/** undefined: not looked for yet; null: not installed (or not loadable). */
+let api: Api | null | undefined;
+
+/** The tracing observer, when @opentelemetry/api is installed; undefined otherwise (nothing loaded). */
+export function attemptTracerOrUndefined(): AttemptObserver | undefined {
+  if (api === undefined) api = loadApiOrNull();
+  return api ? new AttemptTracer(api) : undefined;
+}
+
+function loadApiOrNull(): Api | null {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer, loaded only when present
+    return require(PACKAGE) as Api;
+  } catch {
+    // Not installed, or broken: the client works without tracing.
+    return null;
+  }
+}
+
+class AttemptTracer implements AttemptObserver {
+  private readonly tracer: OpenTelemetry.Tracer;
+  private readonly servers = new Map<string, { address: string; port: number }>();
+
+  constructor(private readonly otel: Api) {
+    this.tracer = otel.trace.getTracer("@flowsmith/runtime");
+  }
+
+  start(request: ExchangeRequest): AttemptRecord {
+    const otel = this.otel;
+    const server = this.serverOf(request.origin);
+    const attributes: OpenTelemetry.Attributes = {
+      "http.request.method": request.method,
+      "url.template": request.route,
+      "url.full": request.origin + request.path,
+      "server.address": server.address,
+      "server.port": server.port,
+    };
+    if (request.attempt > 1) attributes["http.request.resend_count"] = request.attempt - 1;
+    const parent = otel.context.active();
+    const span = this.tracer.startSpan(`${request.method} ${request.route}`, { kind: otel.SpanKind.CLIENT, attributes }, parent);
+    const context = otel.trace.setSpan(parent, span);
+    otel.propagation.inject(context, request.headers);
+    return {
+      within: (attempt) => otel.context.with(context, attempt),
+      answered: (answer: Answer) => {
+        span.setAttribute("http.response.status_code", answer.status);
+        if (answer.status >= 400) {
+          span.setAttribute("error.type", String(answer.status));
+          span.setStatus({ code: otel.SpanStatusCode.ERROR });
+        }
+        span.end();
+      },
+      failed: (error: unknown) => {
+        const type = error instanceof FlowsmithError ? error.code : "_OTHER";
+        span.setAttribute("error.type", type);
+        span.setStatus({ code: otel.SpanStatusCode.ERROR, message: type });
+        span.end();
+      },
+    };
+  }
+
+  /** server.address and server.port of an origin, parsed once (a client has two: the API and the auth host). */
+  private serverOf(origin: string): { address: string; port: number } {
+    let server = this.servers.get(origin);
+    if (!server) {
+      const url = new URL(origin);
+      server = { address: url.hostname.replace(/^\[|\]$/g, ""), port: Number(url.port || (url.protocol === "https:" ? 443 : 80)) };
+      this.servers.set(origin, server);
+    }
+    return server;
+  }
+}
