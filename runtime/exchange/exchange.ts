@@ -22,10 +22,14 @@ export interface ExchangeParts {
 }
 
 export class Exchange {
+  /** Nothing attached: every attempt goes straight to the network side. */
   private readonly bare: boolean;
+  /** Only observers that may be idle (a tracer without a registered provider): asked per attempt. */
+  private readonly idleWhenInactive: boolean;
 
   constructor(private readonly parts: ExchangeParts) {
     this.bare = parts.middleware.length === 0 && parts.observers.length === 0;
+    this.idleWhenInactive = parts.middleware.length === 0 && parts.observers.every((observer) => observer.active !== undefined);
   }
 
   get lifecycle(): ClientLifecycle {
@@ -35,7 +39,9 @@ export class Exchange {
   /** One attempt. `request.headers` is the attempt's own object (observers and middleware may add to it). */
   send(request: ExchangeRequest, settings: WireSettings): Promise<Answer> {
     const { dispatcher, lifecycle } = this.parts;
-    if (this.bare) return dispatchExchange(dispatcher, lifecycle, request, settings);
+    if (this.bare || (this.idleWhenInactive && !this.parts.observers.some((observer) => observer.active?.()))) {
+      return dispatchExchange(dispatcher, lifecycle, request, settings);
+    }
     // Refused before it starts (closed, aborted): not an attempt, nothing to log or trace.
     const refusal = refusalOf(request, lifecycle);
     if (refusal) return Promise.reject(refusal);
@@ -44,7 +50,7 @@ export class Exchange {
 
   private async observed(request: ExchangeRequest, settings: WireSettings): Promise<Answer> {
     const { dispatcher, lifecycle, middleware, observers } = this.parts;
-    const records = observers.map((observer) => observer.start(request));
+    const records = observers.filter((observer) => observer.active?.() ?? true).map((observer) => observer.start(request));
     const network: Next = (sent) => dispatchExchange(dispatcher, lifecycle, sent, settings);
     const attempt = async (): Promise<Answer> => answerOf(await chain(middleware, network)(request), request, settings.limits);
     try {

@@ -7,6 +7,8 @@ import type { Answer } from "./answer.js";
 import type { ExchangeRequest } from "./messages.js";
 
 export interface AttemptObserver {
+  /** Whether it watches attempts now (a tracer: once a tracer provider is registered); absent means always. */
+  active?(): boolean;
   /** Called before the middleware; may add headers to `request.headers` (traceparent). */
   start(request: ExchangeRequest): AttemptRecord;
 }

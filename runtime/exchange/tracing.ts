@@ -43,9 +43,23 @@ function loadApiOrNull(): Api | null {
 class AttemptTracer implements AttemptObserver {
   private readonly tracer: OpenTelemetry.Tracer;
   private readonly servers = new Map<string, { address: string; port: number }>();
+  /** The API's no-op provider: what a fresh proxy provider delegates to. */
+  private readonly noop: OpenTelemetry.TracerProvider;
 
   constructor(private readonly otel: Api) {
     this.tracer = otel.trace.getTracer("@flowsmith/runtime");
+    this.noop = new otel.ProxyTracerProvider().getDelegate();
+  }
+
+  /**
+   * Whether a tracer provider is registered now (it may be after the client
+   * was made): without one every span would be a no-op, so the attempt skips
+   * the span, its context and the observed path altogether.
+   */
+  active(): boolean {
+    const provider = this.otel.trace.getTracerProvider();
+    const delegate = provider instanceof this.otel.ProxyTracerProvider ? provider.getDelegate() : provider;
+    return delegate !== this.noop;
   }
 
   start(request: ExchangeRequest): AttemptRecord {
