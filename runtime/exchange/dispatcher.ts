@@ -10,9 +10,20 @@ import { undici } from "./undici.js";
 
 /**
  * "env": HTTP_PROXY, HTTPS_PROXY and NO_PROXY (or their lower-case forms),
- * as npm and curl read them; a URL: every request through that proxy.
+ * as npm and curl read them; a URL: every request through that proxy; an
+ * object: the same three settings given rather than read from process.env
+ * (each one left out is read from it).
  */
-export type ProxyOption = "env" | string | URL;
+export type ProxyOption = "env" | string | URL | ProxySettings;
+
+export interface ProxySettings {
+  /** The proxy for http: URLs (HTTP_PROXY). */
+  readonly httpProxy?: string;
+  /** The proxy for https: URLs (HTTPS_PROXY); default httpProxy. */
+  readonly httpsProxy?: string;
+  /** Hosts reached directly, comma-separated (NO_PROXY): `localhost,.internal,10.0.0.1:8080`, or `*`. */
+  readonly noProxy?: string;
+}
 
 export interface ChosenDispatcher {
   readonly dispatcher: Dispatcher;
@@ -28,7 +39,20 @@ export function dispatcherOrThrow(given: unknown, proxy: unknown): ChosenDispatc
   if (given !== undefined) return { dispatcher: dispatcherThatDispatchesOrThrow(given), owned: false };
   if (proxy === undefined) return { dispatcher: new undici.Agent(), owned: true };
   if (proxy === "env") return { dispatcher: new undici.EnvHttpProxyAgent(), owned: true };
+  if (typeof proxy === "object" && proxy !== null && !(proxy instanceof URL)) return { dispatcher: new undici.EnvHttpProxyAgent(proxySettingsOrThrow(proxy)), owned: true };
   return { dispatcher: new undici.ProxyAgent(proxyUrlOrThrow(proxy)), owned: true };
+}
+
+function proxySettingsOrThrow(settings: object): ProxySettings {
+  const { httpProxy, httpsProxy, noProxy, ...others } = settings as Record<string, unknown>;
+  const unknown = Object.keys(others);
+  if (unknown.length > 0) throw new ConfigurationError(`proxy: unknown setting ${unknown.join(", ")} (known: httpProxy, httpsProxy, noProxy)`);
+  if (noProxy !== undefined && typeof noProxy !== "string") throw new ConfigurationError("proxy.noProxy must be a string of hosts, comma-separated");
+  return {
+    ...(httpProxy === undefined ? {} : { httpProxy: proxyUrlOrThrow(httpProxy, "proxy.httpProxy") }),
+    ...(httpsProxy === undefined ? {} : { httpsProxy: proxyUrlOrThrow(httpsProxy, "proxy.httpsProxy") }),
+    ...(noProxy === undefined ? {} : { noProxy }),
+  };
 }
 
 function dispatcherThatDispatchesOrThrow(given: unknown): Dispatcher {
@@ -44,7 +68,7 @@ function dispatcherThatDispatchesOrThrow(given: unknown): Dispatcher {
 }
 
 /** An http(s) URL; its credentials, if any, are used by undici and never shown. */
-function proxyUrlOrThrow(proxy: unknown): string {
+function proxyUrlOrThrow(proxy: unknown, name = "proxy"): string {
   let url: URL | undefined;
   try {
     url = typeof proxy === "string" || proxy instanceof URL ? new URL(String(proxy)) : undefined;
@@ -52,7 +76,11 @@ function proxyUrlOrThrow(proxy: unknown): string {
     url = undefined;
   }
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    throw new ConfigurationError('proxy must be "env" (HTTP_PROXY, HTTPS_PROXY, NO_PROXY) or the http(s) URL of a proxy, such as "http://proxy.internal:3128"');
+    throw new ConfigurationError(
+      name === "proxy"
+        ? 'proxy must be "env" (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), the http(s) URL of a proxy, such as "http://proxy.internal:3128", or { httpProxy, httpsProxy, noProxy }'
+        : `${name} must be the http(s) URL of a proxy, such as "http://proxy.internal:3128"`,
+    );
   }
   return url.href;
 }

@@ -12,6 +12,8 @@ interface Recorded {
   readonly headers: IncomingMessage["headers"];
   /** The body, unless the handler consumed the stream itself (then empty). */
   readonly body: Buffer;
+  /** Where the connection came from (a proxy's outbound address, or the client's). */
+  readonly remoteAddress: string | undefined;
 }
 
 /** Return true when the handler reads the request body itself (streams, busboy). */
@@ -72,7 +74,7 @@ async function record(
   streaming: boolean,
 ): Promise<void> {
   const body = streaming ? Buffer.alloc(0) : await readAll(req);
-  const recorded = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body };
+  const recorded = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, remoteAddress: req.socket.remoteAddress };
   into.push(recorded);
   try {
     await handler(req, res, recorded);
