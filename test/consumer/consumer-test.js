@@ -19,7 +19,8 @@ const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const { consumerSource, PROJECTS } = require("./projects.js");
+const net = require("node:net");
+const { consumerSource, PROJECTS, webhookCheckSource } = require("./projects.js");
 
 const REPO = path.resolve(__dirname, "..", "..");
 const STEP_TIMEOUT_MS = 180_000;
@@ -74,6 +75,7 @@ async function tryProject(project, dir, tarballs) {
   }
   fs.mkdirSync(path.join(dir, "src"), { recursive: true });
   fs.writeFileSync(path.join(dir, "src", "main.ts"), consumerSource());
+  if (project.packageJson.type === "module") fs.writeFileSync(path.join(dir, "webhook-check.mjs"), webhookCheckSource());
 
   log(`${project.name}: npm install (the two tarballs, typescript, @types/node)`);
   const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
@@ -107,7 +109,49 @@ async function tryProject(project, dir, tarballs) {
     const output = await run("node", [path.join("out", "main.js")], { cwd: dir, env: { ...process.env, EMULATOR: JSON.stringify(emulator) } });
     if (!/decision ACCEPTED/.test(output)) throw new Error(`${project.name}: the consumer did not report ACCEPTED:\n${output}`);
   });
+  for (const [name, command] of Object.entries(otherRuntimes())) await tryRuntime(project, dir, name, command);
   log(`${project.name}: passed`);
+}
+
+/**
+ * Runtimes besides Node to run the consumer on, from FLOWSMITH_CONSUMER_RUNTIMES
+ * (`{"bun": "/path/to/bun", "deno": "/path/to/deno"}`, set by on-runtimes.js).
+ */
+function otherRuntimes() {
+  const given = process.env.FLOWSMITH_CONSUMER_RUNTIMES;
+  return given ? JSON.parse(given) : {};
+}
+
+/** The consumer on Bun or Deno; in the ES module project also the webhook receiver on the runtime's own server. */
+async function tryRuntime(project, dir, name, command) {
+  const runArgs = (file) => (name === "deno" ? ["run", "--allow-all", file] : [file]);
+  log(`${project.name}: the consumer on ${name}`);
+  await withEmulator(dir, async (emulator) => {
+    const output = await run(command, runArgs(path.join("out", "main.js")), { cwd: dir, env: { ...process.env, EMULATOR: JSON.stringify(emulator) } });
+    if (!/decision ACCEPTED/.test(output)) throw new Error(`${project.name}: the consumer on ${name} did not report ACCEPTED:\n${output}`);
+  });
+  if (project.packageJson.type !== "module") return;
+  log(`${project.name}: a webhook receiver on ${name === "bun" ? "Bun.serve" : "Deno.serve"} (handler.fetch), fed by the emulator`);
+  const port = await freePort();
+  const secret = `whsec_${Buffer.from("consumer-test-webhook-secret-0123").toString("base64")}`;
+  const webhookUrl = `http://127.0.0.1:${port}/webhooks`;
+  await withEmulator(dir, async (emulator) => {
+    const env = { ...process.env, EMULATOR: JSON.stringify(emulator), WEBHOOK_PORT: String(port), WEBHOOK_SECRET: secret };
+    const output = await run(command, runArgs("webhook-check.mjs"), { cwd: dir, env });
+    if (!output.includes(`webhook ACCEPTED on ${name}`)) throw new Error(`${project.name}: the webhook receiver on ${name} did not report ACCEPTED:\n${output}`);
+  }, ["--webhook-url", webhookUrl, "--webhook-secret", secret]);
+}
+
+/** A port free now, for a server the emulator must know before it starts. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** The installed packages must be the tarballs' copies, not links back into this repository. */
@@ -119,9 +163,9 @@ function assertNoRepoPaths(dir) {
   }
 }
 
-async function withEmulator(dir, body) {
+async function withEmulator(dir, body, extraArgs = []) {
   // Its own process group: npx runs the CLI as a grandchild, and the whole group is stopped at the end.
-  const child = spawn("npx", ["--no-install", "flowsmith", "emulator", "--created-ms", "0", "--step-ms", "0"], {
+  const child = spawn("npx", ["--no-install", "flowsmith", "emulator", "--created-ms", "0", "--step-ms", "0", ...extraArgs], {
     cwd: dir,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
