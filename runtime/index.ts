@@ -8,7 +8,7 @@ export { createClient, type Client } from "./client.js";
 export { clientCredentialsIn, withoutClientCredentials } from "./credentials-in.js";
 export type { FlowDescriptionOptions } from "./flow-description.js";
 export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.js";
-export type { ProxyOption } from "./exchange/dispatcher.js";
+export type { ProxyOption, ProxySettings } from "./exchange/dispatcher.js";
 export type { AttemptLogEntry, Logger } from "./exchange/logging.js";
 export type { ExchangeRequest, ExchangeResponse, Middleware, Next } from "./exchange/messages.js";
 export { systemClock, type Clock } from "./clock.js";

@@ -118,7 +118,7 @@ function messageOf(fields: AttemptLogEntry): string {
  * returns the request), then cut: scrubbed whole first, so nothing is cut in
  * half before it could be found.
  */
-export function loggableBody(text: string, request: ExchangeRequest, redactor: Redactor): string {
+function loggableBody(text: string, request: ExchangeRequest, redactor: Redactor): string {
   let shown = text;
   try {
     shown = JSON.stringify(withoutPrivateFields(JSON.parse(text) as unknown, 0));

@@ -7,7 +7,7 @@
  * first call failed with a TypeError, close() threw), whatever node_modules
  * holds. The package itself runs on Bun, on Deno and on Node, where both names
  * are the same module. undici has no "exports" map, so the path is part of
- * its published layout (a test loads it, test/runtime/runtimes.test.ts).
+ * its published layout (the consumer test runs it on Bun and Deno, test/consumer/on-runtimes.js).
  */
 import type * as Undici from "undici";
 

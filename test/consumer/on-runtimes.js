@@ -32,8 +32,10 @@ async function main() {
       for (const [name, { spec, binary }] of Object.entries(RUNTIMES)) {
         log(`npm install ${spec}`);
         try {
-          await run("npm", ["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", spec], process.env);
-          const file = path.join(prefix, "node_modules", ...binary);
+          // A folder each: an install with --no-save removes what an earlier one in the same folder added.
+          const folder = path.join(prefix, name);
+          await run("npm", ["install", "--prefix", folder, "--no-save", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", spec], process.env);
+          const file = path.join(folder, "node_modules", ...binary);
           log(`${name} ${(await run(file, ["--version"], process.env, "pipe")).trim()}`);
           found[name] = file;
         } catch (error) {
