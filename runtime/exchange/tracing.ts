@@ -5,9 +5,9 @@
  * through the API's propagation, so the application's propagator decides).
  *
  * `@opentelemetry/api` is an optional peer dependency: looked for once per
- * process when a client is made, by a require() inside try (bundlers leave
- * such a require to run time rather than fail the build), and nothing is
- * loaded when it is not installed. Attributes hold the method, route
+ * process when the first client is made, by a synchronous require() inside
+ * try (the runtime is CommonJS; an import() would miss the first calls'
+ * spans), and nothing is loaded when it is not installed. Attributes hold the method, route
  * template, host, port, status and error code: never a header value, body,
  * secret, token or metadata value.
  */
@@ -18,8 +18,6 @@ import type { ExchangeRequest } from "./messages.js";
 import type { AttemptObserver, AttemptRecord } from "./observer.js";
 
 type Api = typeof OpenTelemetry;
-
-const PACKAGE = "@opentelemetry/api";
 
 /** undefined: not looked for yet; null: not installed (or not loadable). */
 let api: Api | null | undefined;
@@ -32,8 +30,10 @@ export function attemptTracerOrUndefined(): AttemptObserver | undefined {
 
 function loadApiOrNull(): Api | null {
   try {
+    // A literal name, inside try: a bundler bundles the package when the application has it and otherwise
+    // leaves this require to fail here, at run time (webpack and esbuild warn rather than stop the build).
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer, loaded only when present
-    return require(PACKAGE) as Api;
+    return require("@opentelemetry/api") as Api;
   } catch {
     // Not installed, or broken: the client works without tracing.
     return null;

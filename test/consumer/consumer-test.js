@@ -82,6 +82,8 @@ async function tryProject(project, dir, tarballs) {
   await run("npm", [...install, tarballs.runtime], { cwd: dir });
   await run("npm", [...install, "--save-dev", tarballs.cli, `typescript@${devVersion("typescript")}`, `@types/node@${devVersion("@types/node")}`], { cwd: dir });
   assertNoRepoPaths(dir);
+  // An optional peer: npm must not install it, and everything below runs without it.
+  if (fs.existsSync(path.join(dir, "node_modules", "@opentelemetry", "api"))) throw new Error(`${project.name}: npm installed the optional peer @opentelemetry/api`);
 
   log(`${project.name}: npx flowsmith codegen`);
   await run("npx", ["--no-install", "flowsmith", "codegen"], { cwd: dir });
