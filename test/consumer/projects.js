@@ -119,6 +119,17 @@ const server =
     ? globalThis.Bun.serve({ port, hostname: "127.0.0.1", fetch: handler.fetch })
     : globalThis.Deno.serve({ port, hostname: "127.0.0.1", onListen: () => undefined }, handler.fetch);
 try {
+  if (runtime === "bun") {
+    // Bun's built-in \`undici\` stand-in: its Agent cannot dispatch, and createClient says so by name.
+    const shim = await import("undici");
+    let refused;
+    try {
+      createClient({ baseUrl: emulator.baseUrl, authUrl: emulator.authUrl, environment: "staging", ...emulator.clients.staging, userAgent: "x", dispatcher: new shim.Agent() });
+    } catch (error) {
+      refused = error;
+    }
+    if (refused?.code !== "INVALID_OPTIONS" || !/Bun/.test(refused.message)) throw new Error(\`Bun's stand-in dispatcher was not refused by name: \${refused}\`);
+  }
   const unsigned = await fetch(\`http://127.0.0.1:\${port}/webhooks\`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
   if (unsigned.status !== 401) throw new Error(\`an unsigned delivery was answered \${unsigned.status}, not 401\`);
   const session = await signing.createSession(client, {
