@@ -5,6 +5,7 @@
  * Buffer or string, as express.raw() and Fastify's buffer parser leave it).
  */
 import type { IncomingMessage } from "node:http";
+import type { ReadableStreamReadResult } from "node:stream/web";
 import { WebhookError } from "./webhook-errors.js";
 
 /** What node:http, Express and Fastify hand the handler: a request, perhaps with its body already read. */
@@ -93,9 +94,10 @@ export async function readFetchBodyOrThrow(request: Request, maxBytes: number): 
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    let next: Awaited<ReturnType<typeof reader.read>>;
+    let next: ReadableStreamReadResult<Uint8Array>;
     try {
-      next = await reader.read();
+      // Request's body is a byte stream; the global typings leave its chunks untyped.
+      next = (await reader.read()) as ReadableStreamReadResult<Uint8Array>;
     } catch (cause) {
       throw new WebhookError("WEBHOOK_BODY_UNAVAILABLE", "Webhook body unavailable: the connection broke before the body ended", 400, { cause });
     }

@@ -32,8 +32,8 @@ export class Answer implements ExchangeResponse {
      * limit, network, close(), the caller's signal): the typed error. For a
      * 2xx that is the call's error; for an error status the status is the news.
      */
-    readonly failure: Error | undefined = undefined,
-    private readonly source: BodySource | undefined = undefined,
+    readonly failure?: Error,
+    private readonly source?: BodySource,
   ) {}
 
   /** The body read whole ("" for a stream: read it with errorText or stream()). */

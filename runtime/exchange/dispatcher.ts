@@ -9,12 +9,12 @@ import { ConfigurationError } from "../errors.js";
 import { undici } from "./undici.js";
 
 /**
- * "env": HTTP_PROXY, HTTPS_PROXY and NO_PROXY (or their lower-case forms),
+ * A string: "env", or a proxy's URL. "env": HTTP_PROXY, HTTPS_PROXY and NO_PROXY (or their lower-case forms),
  * as npm and curl read them; a URL: every request through that proxy; an
  * object: the same three settings given rather than read from process.env
  * (each one left out is read from it).
  */
-export type ProxyOption = "env" | string | URL | ProxySettings;
+export type ProxyOption = string | URL | ProxySettings;
 
 export interface ProxySettings {
   /** The proxy for http: URLs (HTTP_PROXY). */

@@ -66,9 +66,9 @@ export class Exchange {
 
 function runWithin(records: readonly AttemptRecord[], attempt: () => Promise<Answer>): Promise<Answer> {
   let run = attempt;
-  for (const record of records) {
+  for (const { within } of records) {
     const inner = run;
-    if (record.within) run = () => record.within!(inner);
+    if (within) run = () => within(inner);
   }
   return run();
 }

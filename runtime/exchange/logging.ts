@@ -10,7 +10,6 @@
 import { apiErrorFor, ConfigurationError, FlowsmithError } from "../errors.js";
 import { isRecord } from "../json.js";
 import type { Redactor } from "../redaction.js";
-import type { Answer } from "./answer.js";
 import type { ExchangeRequest } from "./messages.js";
 import type { AttemptObserver, AttemptRecord } from "./observer.js";
 

@@ -15,7 +15,7 @@ export interface AttemptObserver {
 
 export interface AttemptRecord {
   /** Runs the rest of the attempt (middleware, network) in this record's context. */
-  within?<T>(attempt: () => Promise<T>): Promise<T>;
+  readonly within?: <T>(attempt: () => Promise<T>) => Promise<T>;
   /** An answer came (any status); for a streamed body, at its headers. */
   answered(answer: Answer): void;
   /** No answer: the typed error (time limit, network, close(), the caller's signal), or what a middleware threw. */

@@ -48,6 +48,9 @@ class AttemptTracer implements AttemptObserver {
 
   constructor(private readonly otel: Api) {
     this.tracer = otel.trace.getTracer("@flowsmith/runtime");
+    // The API's only way to name its no-op provider (a fresh proxy delegates to it). Deprecated for API 2.0,
+    // which the peer range (^1.4.0) does not admit.
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
     this.noop = new otel.ProxyTracerProvider().getDelegate();
   }
 
@@ -57,9 +60,9 @@ class AttemptTracer implements AttemptObserver {
    * the span, its context and the observed path altogether.
    */
   active(): boolean {
-    const provider = this.otel.trace.getTracerProvider();
-    const delegate = provider instanceof this.otel.ProxyTracerProvider ? provider.getDelegate() : provider;
-    return delegate !== this.noop;
+    // The global provider is the API's proxy; what it delegates to is the registered one, or the no-op.
+    const provider = this.otel.trace.getTracerProvider() as OpenTelemetry.TracerProvider & { getDelegate?: () => OpenTelemetry.TracerProvider };
+    return (provider.getDelegate?.() ?? provider) !== this.noop;
   }
 
   start(request: ExchangeRequest): AttemptRecord {

@@ -46,21 +46,16 @@ test("proxy: a URL: the token request and every call go through the proxy, none 
 });
 
 test('proxy: "env" reads HTTP_PROXY (when the client is made) and NO_PROXY (on each request)', async () => {
-  const names = ["HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"] as const;
-  const saved = names.map((name) => [name, process.env[name]] as const);
-  for (const name of names) delete process.env[name];
-  process.env.HTTP_PROXY = proxy.url;
-  // The auth host is exempt: its requests go direct, the API's through the proxy.
-  process.env.NO_PROXY = hostOf(service.authUrl);
+  const saved = { ...process.env };
+  // Upper case only (a lower-case form would win), and the auth host exempt: its requests go direct, the API's through the proxy.
+  const others = Object.fromEntries(Object.entries(saved).filter(([name]) => name !== "http_proxy" && name !== "no_proxy"));
+  process.env = { ...others, HTTP_PROXY: proxy.url, NO_PROXY: hostOf(service.authUrl) };
   try {
     const client = clientFor(service, { proxy: "env" });
     clients.push(client);
     await client.listFlows();
   } finally {
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    process.env = saved;
   }
   expect(service.authRequests.map((recorded) => recorded.remoteAddress)).toEqual(["127.0.0.1"]);
   expect(service.apiRequests.map((recorded) => recorded.remoteAddress)).toEqual([proxy.outboundAddress]);

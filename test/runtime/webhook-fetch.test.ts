@@ -32,7 +32,9 @@ beforeEach(async () => {
   // As a Hono app mounts it: the raw Request in, the Response out.
   app.all("/webhooks", (c) => handler.fetch(c.req.raw));
   await new Promise<void>((resolve) => {
-    server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve());
+    server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => {
+      resolve();
+    });
   });
   url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/webhooks`;
 });

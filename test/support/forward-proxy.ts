@@ -16,8 +16,12 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
   const forwarded: string[] = [];
   let buffered = "";
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the forward proxy printed no port in 20 s")), 20_000);
-    child.once("exit", (code) => reject(new Error(`the forward proxy exited with ${String(code)}`)));
+    const timer = setTimeout(() => {
+      reject(new Error("the forward proxy printed no port in 20 s"));
+    }, 20_000);
+    child.once("exit", (code) => {
+      reject(new Error(`the forward proxy exited with ${String(code)}`));
+    });
     child.stdout?.on("data", (chunk: Buffer) => {
       buffered += chunk.toString("utf8");
       const lines = buffered.split("\n");
@@ -37,7 +41,9 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
     outboundAddress: "127.0.0.3",
     close: () =>
       new Promise<void>((resolve) => {
-        child.once("exit", () => resolve());
+        child.once("exit", () => {
+          resolve();
+        });
         child.stdin?.end();
       }),
   };

@@ -43,7 +43,7 @@ void staging.getSession("s-1", { headers: { "x-retry": 1 } });
 // The webhook handler's Fetch-API front: Request in, Response out.
 const webhooks = createWebhookHandler({ client: staging, onSessionEnded: () => undefined });
 export const fetchFront: (request: Request) => Promise<Response> = webhooks.fetch;
-// @ts-expect-error it takes a Request, not node's IncomingMessage
-void webhooks.fetch({ method: "POST" });
+// @ts-expect-error it takes a Request, not a URL string
+void webhooks.fetch("http://localhost/webhooks");
 
 void [noPromise, rewrite, partial];
