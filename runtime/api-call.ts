@@ -96,16 +96,7 @@ export class ApiCaller {
       const checked = checkedOrThrow(req);
       const target = this.baseUrl.resolve(req.path, req.route);
       const settings = this.settingsOf(checked, this.jsonSettings);
-      const token = req.method === "GET" ? undefined : this.tokens.cachedToken();
-      let response: Answer;
-      if (token === undefined) response = await this.okAnswer(checked, target, settings, { attempts: 0 });
-      else {
-        // A request with a body and a cached token (createSession, the hot path) is sent from here: the steps of
-        // authorized(), with one async function fewer for every answer to pass through.
-        const tally = { attempts: 0 };
-        const first = await this.attempt(checked, target, token, settings, tally);
-        response = isOk(first) ? first : await this.afterRefusal(checked, target, token, first, settings, tally);
-      }
+      const response = await this.okAnswer(checked, target, settings, { attempts: 0 });
       // The body passed its check (or the caller asked for none): it is the T the caller named.
       return this.parsedOrThrow(req, response, check) as T;
     } catch (error) {
@@ -124,8 +115,11 @@ export class ApiCaller {
   }
 
   /** A 2xx answer: GETs retried, anything else sent once (and resent once after a 401). */
-  private async okAnswer(req: ApiRequest, target: RequestTarget, settings: WireSettings, tally: Tally): Promise<Answer> {
-    if (req.method !== "GET") return this.authorized(req, target, settings, tally);
+  private okAnswer(req: ApiRequest, target: RequestTarget, settings: WireSettings, tally: Tally): Promise<Answer> {
+    return req.method === "GET" ? this.withRetries(req, target, settings, tally) : this.authorized(req, target, settings, tally);
+  }
+
+  private async withRetries(req: ApiRequest, target: RequestTarget, settings: WireSettings, tally: Tally): Promise<Answer> {
     for (let retriesDone = 0; ; retriesDone++) {
       try {
         return await this.authorized(req, target, settings, tally);
@@ -138,11 +132,19 @@ export class ApiCaller {
     }
   }
 
-  private async authorized(req: ApiRequest, target: RequestTarget, settings: WireSettings, tally: Tally): Promise<Answer> {
-    // A cached token is used as is: no promise to wait for, nothing to race the signal against.
-    const token = this.tokens.cachedToken() ?? (await raceSignal(this.tokens.getToken(), req.signal, operationOf(req, target)));
-    const first = await this.attempt(req, target, token, settings, tally);
-    return isOk(first) ? first : this.afterRefusal(req, target, token, first, settings, tally);
+  /**
+   * One authorized attempt, and the resend after a 401. Not an async
+   * function: with a cached token (nearly every call) the attempt's own
+   * promise is chained as it is, no token to wait for and no signal race.
+   */
+  private authorized(req: ApiRequest, target: RequestTarget, settings: WireSettings, tally: Tally): Promise<Answer> {
+    const token = this.tokens.cachedToken();
+    if (token !== undefined) return this.sendWith(req, target, token, settings, tally);
+    return raceSignal(this.tokens.getToken(), req.signal, operationOf(req, target)).then((fresh) => this.sendWith(req, target, fresh, settings, tally));
+  }
+
+  private sendWith(req: ApiRequest, target: RequestTarget, token: string, settings: WireSettings, tally: Tally): Promise<Answer> {
+    return this.attempt(req, target, token, settings, tally).then((first) => (isOk(first) ? first : this.afterRefusal(req, target, token, first, settings, tally)));
   }
 
   /** After a non-2xx `first`: one more try with a new token after a 401, else the ApiError. */
