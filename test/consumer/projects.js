@@ -95,7 +95,9 @@ main().catch((error: unknown) => {
  * JavaScript in the ES module project: a webhook receiver on the runtime's own
  * Fetch-API server (Bun.serve, Deno.serve) with handler.fetch, fed by the
  * emulator's real, signed deliveries, while a session is followed to its end
- * with the generated client. Prints "webhook <decision> on <runtime>".
+ * with the generated client; the node:http front's refusals on the runtime's
+ * node:http; and on Bun, a dispatcher from Bun's undici stand-in refused by
+ * name. Prints "webhook <decision> on <runtime>".
  */
 function webhookCheckSource() {
   return `import { createClient, createWebhookHandler } from "@flowsmith/runtime";
@@ -113,7 +115,7 @@ const client = createClient({
 });
 let announce;
 const ended = new Promise((resolve) => (announce = resolve));
-const handler = createWebhookHandler({ client, secret: process.env.WEBHOOK_SECRET, outcomePollIntervalMs: 20, onSessionEnded: (event) => announce(event) });
+const handler = createWebhookHandler({ client, secret: process.env.WEBHOOK_SECRET, outcomePollIntervalMs: 20, onSessionEnded: (event) => announce(event), onError: () => undefined });
 const server =
   runtime === "bun"
     ? globalThis.Bun.serve({ port, hostname: "127.0.0.1", fetch: handler.fetch })
@@ -132,6 +134,17 @@ try {
   }
   const unsigned = await fetch(\`http://127.0.0.1:\${port}/webhooks\`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
   if (unsigned.status !== 401) throw new Error(\`an unsigned delivery was answered \${unsigned.status}, not 401\`);
+  // The node:http front too, on the runtime's node:http: refusals answered as on Node.
+  const { createServer } = await import("node:http");
+  const nodeServer = createServer(handler);
+  await new Promise((resolve) => nodeServer.listen(0, "127.0.0.1", resolve));
+  const nodeUrl = \`http://127.0.0.1:\${nodeServer.address().port}/webhooks\`;
+  const answers = [
+    await fetch(nodeUrl, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
+    await fetch(nodeUrl, { method: "GET" }),
+  ].map((answer) => answer.status);
+  await new Promise((resolve) => nodeServer.close(resolve));
+  if (answers.join() !== "401,405") throw new Error(\`the node:http front answered \${answers.join()}, not 401,405\`);
   const session = await signing.createSession(client, {
     input: {
       basicIdentity: { givenName: "Ada", familyName: "Lovelace" },
