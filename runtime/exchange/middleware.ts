@@ -33,7 +33,13 @@ export async function answerOf(response: ExchangeResponse, request: ExchangeRequ
     );
   }
   const headers = lowerCased(response.headers);
-  const body = response.body;
+  const body: unknown = response.body;
+  if (!(body === undefined || typeof body === "string" || body instanceof Uint8Array || body instanceof Readable)) {
+    throw new FlowsmithError(
+      "INVALID_MIDDLEWARE_RESPONSE",
+      `${request.method} ${request.path}: a middleware answered a body of another kind; give text, bytes (a Uint8Array) or a node:stream Readable`,
+    );
+  }
   if (limits === undefined) return new Answer(status, headers, body instanceof Readable ? body : Readable.from([bytesOf(body)]));
   const limit = status < 300 ? limits.okBytes : limits.errorBytes;
   const text = body instanceof Readable ? await readText(body, limit) : bytesOf(body).subarray(0, limit).toString("utf8");

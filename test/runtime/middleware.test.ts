@@ -117,6 +117,7 @@ test.each([
   ["undefined", undefined],
   ["a status out of range", { status: 99, headers: {}, body: "" }],
   ["no status", { headers: {}, body: "" }],
+  ["a body of another kind", { status: 200, headers: {}, body: { json: true } }],
 ])("a middleware that answers %s fails the call with INVALID_MIDDLEWARE_RESPONSE, not a TypeError", async (_name, answer) => {
   const broken = ((request: ExchangeRequest, next: (request: ExchangeRequest) => Promise<unknown>) =>
     request.kind === "token" ? next(request) : Promise.resolve(answer)) as unknown as Middleware;
