@@ -97,7 +97,7 @@ export class TokenRequest {
     };
     const response = await this.exchange.send(request, this.settings).catch((error: unknown) => {
       if (error instanceof ClientClosedError) throw error;
-      throw this.authError(undefined, error instanceof FlowsmithError ? error.message : "the auth server could not be reached", error);
+      throw this.authError(undefined, error instanceof FlowsmithError ? error.message : "no answer came (a middleware failed: see the cause)", error);
     });
     if (response.failure) {
       if (response.failure instanceof ClientClosedError) throw response.failure;
@@ -168,8 +168,9 @@ export class TokenRequest {
   }
 
   private authError(status: number | undefined, detail: string, cause?: unknown, code?: AuthErrorCode): AuthError {
-    const safeCause = cause instanceof FlowsmithError ? cause : undefined;
-    return this.redactor.error(new AuthError(this.options.tokenUrl, status, detail, { cause: safeCause, code }));
+    // Failures on the wire arrive typed (exchange/failures.ts); anything else is a middleware's own error.
+    // Either way the Redactor scrubs the cause chain (a foreign error is replaced by a scrubbed copy).
+    return this.redactor.error(new AuthError(this.options.tokenUrl, status, detail, { cause, code }));
   }
 }
 

@@ -190,3 +190,11 @@ describe("per-call headers", () => {
     expect(service.apiRequests).toHaveLength(0);
   });
 });
+
+test("a middleware that fails the token request: an AuthError that says so, its error the cause", async () => {
+  const failing: Middleware = (request, next) => (request.kind === "token" ? Promise.reject(new Error("vault unreachable")) : next(request));
+  const error = await client([failing]).listFlows().catch((e: unknown) => e);
+  expect(error).toMatchObject({ name: "AuthError", code: "AUTH_FAILED" });
+  expect((error as Error).message).toContain("a middleware failed");
+  expect(((error as Error).cause as Error).message).toBe("vault unreachable");
+});
