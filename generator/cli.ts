@@ -27,7 +27,10 @@ const OPTIONS = {
     type: "boolean",
     help: "regenerate, compare with outputDir byte for byte, write nothing; exit 1 listing what differs",
   },
-  force: { type: "boolean", help: "regenerate every flow, also those the manifest shows unchanged (a write only; --check always does)" },
+  force: {
+    type: "boolean",
+    help: "regenerate every flow, also those the manifest shows unchanged, and replace generated files edited by hand (a write only; --check always regenerates)",
+  },
   refresh: {
     type: "boolean",
     help: "fetch every api flow (with --flow: those named) from the service again, store its snapshot and regenerate; with --check, compare without writing",
@@ -52,6 +55,10 @@ Generates a typed client per flow of the config into its outputDir, or with
 outputDir must be a folder flowsmith owns: it refuses the config's folder, a
 folder holding the config, a description, a package.json or a .git, a
 symbolic link, and, on a first run, a folder that already holds files.
+A write never replaces a generated file edited by hand without --force
+(OUTPUT_EDITED, naming each), and holds <outputDir>.flowsmith-lock while it
+runs: a second run on the same outputDir stops with OUTPUT_BUSY and changes
+nothing; a lock whose run was killed is taken over by the next run.
 
 A flow whose source is "api" is generated from its snapshot (default
 flows/<name>.json). Only a missing snapshot (on a write) or --refresh goes to
@@ -181,9 +188,11 @@ function reportCheck(result: CodegenResult, io: CliIo): number {
     return 1;
   }
   io.stderr.write(
-    result.editedWithManifest.length > 0
-      ? "Run `npx flowsmith codegen --force` and commit the result: the manifest was edited to agree with the changed files, so a run without --force would keep them.\n"
-      : "Run `npx flowsmith codegen` and commit the result.\n",
+    result.editedByHand.length > 0
+      ? `${result.editedByHand.map((file) => `${out}/${file}`).join(", ")}: edited by hand, so \`npx flowsmith codegen\` refuses to replace ${result.editedByHand.length === 1 ? "it" : "them"}; move the change out of ${out}/, or discard it with \`npx flowsmith codegen --force\`, and commit the result.\n`
+      : result.editedWithManifest.length > 0
+        ? "Run `npx flowsmith codegen --force` and commit the result: the manifest was edited to agree with the changed files, so a run without --force would keep them.\n"
+        : "Run `npx flowsmith codegen` and commit the result.\n",
   );
   return 1;
 }

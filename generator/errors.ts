@@ -30,6 +30,7 @@ export type CodegenErrorCode =
   | "UNSAFE_OUTPUT_DIR"
   | "OUTPUT_DIR_NOT_EMPTY"
   | "OUTPUT_CONFLICT"
+  | "OUTPUT_EDITED"
   | "OUTPUT_BUSY"
   | "INTERRUPTED_WRITE"
   | "WRITE_FAILED";

@@ -39,7 +39,7 @@ export interface CodegenOptions {
   readonly check?: boolean;
   /** Only these flows, by the config's name or, for a flow without one, the name derived from its title. Default: all. */
   readonly flows?: readonly string[];
-  /** A write regenerates even the flows the manifest shows unchanged. Default false. */
+  /** A write regenerates even the flows the manifest shows unchanged, and replaces generated files edited by hand (else OUTPUT_EDITED). Default false. */
   readonly force?: boolean;
   /** Fetch every selected api flow from the service again, even where a snapshot exists. Default false. */
   readonly refresh?: boolean;
@@ -99,6 +99,8 @@ export interface CodegenResult {
   readonly otherGenerator?: { readonly generator?: GeneratorStamp };
   /** Check: changed files the manifest agrees with (edited along with it): a write reuses them, --force replaces them. */
   readonly editedWithManifest: readonly string[];
+  /** Check: changed files whose bytes differ from the manifest's hash (edited by hand): a write refuses them, --force replaces them. */
+  readonly editedByHand: readonly string[];
   /** Interrupted writes finished or undone before this run, one sentence each. */
   readonly recovered: readonly string[];
   /** Write: files of the old outputDir that could not be matched with the new one (left beside it; never expected). */
@@ -114,21 +116,22 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
   // 1. The config; outputDir must be a folder flowsmith owns, checked before anything else is read.
   const config = await loadConfigOrThrow(options.configPath, options.env);
   await assertOutputDirSafeOrThrow(config);
+  // A write holds outputDir's lock from here to the end (released however the run ends); --check takes none.
   const output = await openOutputDirOrThrow(config, mode);
   const clients = new ServiceClients(config.service, options.env ?? process.env, config.configDisplay);
-  const generator = await generatorStamp();
-  const run: Run = {
-    config,
-    output,
-    mode,
-    generator,
-    validatorCache: mode === "write" ? validatorCacheOrUndefined(options.cacheDir, config, generator) : undefined,
-    reuse: mode === "write" && !options.force,
-    selected: options.flows && options.flows.length > 0 ? new Set(options.flows) : undefined,
-    progress: progressCounter(config.flows.length, options.onProgress),
-    api: { mode, refresh: options.refresh ?? false, clients },
-  };
   try {
+    const generator = await generatorStamp();
+    const run: Run = {
+      config,
+      output,
+      mode,
+      generator,
+      validatorCache: mode === "write" ? validatorCacheOrUndefined(options.cacheDir, config, generator) : undefined,
+      reuse: mode === "write" && !options.force,
+      selected: options.flows && options.flows.length > 0 ? new Set(options.flows) : undefined,
+      progress: progressCounter(config.flows.length, options.onProgress),
+      api: { mode, refresh: options.refresh ?? false, clients },
+    };
     // 2-4. Per flow: read (or fetch) its description, build its model, emit its files.
     const flows = await (options.executor ?? inThisThread).map(config.flows, (flow) => generateFlowOrThrow(flow, run));
     rejectUnknownFlowsOrThrow(flows, run);
@@ -137,7 +140,7 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
     const index = await generateIndexOrThrow([...planned.keys()], run);
     // 5. What outputDir should hold; 6. compare it with outputDir, or make outputDir hold it; 7. then the snapshots.
     const plan = planOutput(planned, index, run.generator);
-    const outcome = mode === "check" ? await checkOutput(plan, output) : await writeOutputOrThrow(plan, output);
+    const outcome = mode === "check" ? await checkOutput(plan, output) : await writeOutputOrThrow(plan, output, { replaceEdits: options.force ?? false });
     const snapshots = await settleSnapshotsOrThrow(flows, run);
     const validatorCache = await run.validatorCache?.flush();
     return {
@@ -147,12 +150,13 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
       recovered: output.recovered,
       unverified: [],
       editedWithManifest: [],
+      editedByHand: [],
       ...outcome,
       snapshots,
       ...(validatorCache ? { validatorCache } : {}),
     };
   } finally {
-    await clients.close();
+    await Promise.all([clients.close(), output.release()]);
   }
 }
 
