@@ -44,7 +44,12 @@ export async function pausePoint(point: PausePoint): Promise<void> {
   if (process.env["FLOWSMITH_TEST_PAUSE_AT"] !== point) return;
   process.stderr.write(`flowsmith-test: paused at ${point}\n`);
   await new Promise<void>((resolve) => {
-    process.stdin.once("data", () => resolve()).once("end", () => resolve());
+    process.stdin.once("data", () => {
+      resolve();
+    });
+    process.stdin.once("end", () => {
+      resolve();
+    });
   });
   // Let go of stdin, or the process would wait on it after the run.
   process.stdin.destroy();

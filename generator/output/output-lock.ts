@@ -72,13 +72,17 @@ export async function lockOutputDirOrThrow(outputDir: string, display: string, c
   const lockPath = lockPathOf(outputDir);
   const record: LockRecord = { pid: process.pid, host: os.hostname(), since: new Date().toISOString(), config: configDisplay, id: randomUUID() };
   const text = `${JSON.stringify(record)}\n`;
-  await mkdir(path.dirname(outputDir), { recursive: true });
   const mine = `${lockPath}.${record.pid}.${record.id}`;
-  await writeFile(mine, text, { flag: "wx" });
+  try {
+    await mkdir(path.dirname(outputDir), { recursive: true });
+    await writeFile(mine, text, { flag: "wx" });
+  } catch (error) {
+    throw cannotLock(error, display);
+  }
   try {
     let tookOver: string | undefined;
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-      if (await createdOrThrow(mine, lockPath)) {
+      if (await createdOrThrow(mine, lockPath, display)) {
         heldHere.add(record.id);
         await removeAbandonedRecords(lockPath);
         return { ...(tookOver ? { tookOver } : {}), release: () => releaseLock(lockPath, record.id, text) };
@@ -86,7 +90,7 @@ export async function lockOutputDirOrThrow(outputDir: string, display: string, c
       const holder = await readHolder(lockPath);
       if (!holder) continue; // Released between the two calls.
       if (holder.state === "alive") throw busy(holder, display, "write");
-      if (await takeOverOrThrow(lockPath, holder, mine)) tookOver = tookOverSentence(holder, display);
+      if (await takeOverOrThrow(lockPath, holder, mine, display)) tookOver = tookOverSentence(holder, display);
     }
     throw new CodegenError("OUTPUT_BUSY", `other runs kept taking the lock of ${display}/ (${lockDisplay(display)}); nothing was changed, run again`, { file: display });
   } finally {
@@ -116,14 +120,24 @@ export function isProcessRunning(pid: number): boolean {
 }
 
 /** true: `target` now names our record; false: something is there already. */
-async function createdOrThrow(record: string, target: string): Promise<boolean> {
+async function createdOrThrow(record: string, target: string, display: string): Promise<boolean> {
   try {
     await link(record, target);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw new CodegenError("WRITE_FAILED", `could not create the lock ${target} (${(error as Error).message}); nothing was changed`, { file: target }, { cause: error });
+    throw cannotLock(error, display);
   }
+}
+
+function cannotLock(error: unknown, display: string): CodegenError {
+  const why = (error as NodeJS.ErrnoException).code ?? String(error);
+  return new CodegenError(
+    "WRITE_FAILED",
+    `could not create ${lockDisplay(display)}, the lock a write holds beside outputDir (${why}); nothing was changed. The folder that holds ${display}/ must be writable`,
+    { file: display },
+    { cause: error },
+  );
 }
 
 async function readHolder(lockPath: string): Promise<Holder | undefined> {
@@ -159,9 +173,9 @@ function holderState(record: LockRecord | undefined, modified: Date): Holder["st
 }
 
 /** Removes a dead holder's lock, unless another run changed it meanwhile; true when it did. */
-async function takeOverOrThrow(lockPath: string, dead: Holder, mine: string): Promise<boolean> {
+async function takeOverOrThrow(lockPath: string, dead: Holder, mine: string, display: string): Promise<boolean> {
   const breaker = `${lockPath}.break`;
-  if (!(await createdOrThrow(mine, breaker))) {
+  if (!(await createdOrThrow(mine, breaker, display))) {
     // Another run is taking over right now; or one was killed doing so, and its breaker is gone too.
     const other = await readHolder(breaker);
     if (other?.state === "gone") await unlink(breaker).catch(() => undefined);
@@ -195,7 +209,7 @@ async function removeAbandonedRecords(lockPath: string): Promise<void> {
     const file = path.join(path.dirname(lockPath), name);
     const holder = await readHolder(file).catch(() => undefined);
     const record = holder?.record;
-    if (record && record.host === os.hostname() && record.pid !== process.pid && holder?.state === "gone") await unlink(file).catch(() => undefined);
+    if (record && record.host === os.hostname() && record.pid !== process.pid && holder.state === "gone") await unlink(file).catch(() => undefined);
   }
 }
 
@@ -207,10 +221,11 @@ function busy(holder: Holder, display: string, mode: "write" | "check"): Codegen
     ? `process ${record.pid}${sameHost ? "" : ` on ${record.host}`} (config ${record.config}), since ${record.since}`
     : `a run whose lock ${lock} holds no record flowsmith can read, since ${holder.modified.toISOString()}`;
   const what = mode === "write" ? "This run changed nothing; run it again once that one has finished" : "--check compares what a write leaves, so check again once that write has finished";
+  const abandonedAt = new Date(holder.modified.getTime() + UNCHECKABLE_LOCK_MS).toISOString();
   const abandoned =
     record && sameHost
-      ? `If no flowsmith is running, that process id now belongs to another program: delete ${lock}`
-      : `flowsmith cannot ask ${record ? record.host : "it"} whether that run goes on: the lock counts as abandoned at ${new Date(holder.modified.getTime() + UNCHECKABLE_LOCK_MS).toISOString()}, or delete ${lock} if no flowsmith is running there`;
+      ? `If no flowsmith is running, the lock is left by a run that is gone and whose process id another program now has: delete ${lock}`
+      : `flowsmith cannot ${record ? `ask ${record.host}` : "tell"} whether that run goes on: the lock counts as abandoned at ${abandonedAt}; delete ${lock} sooner if no flowsmith is running`;
   return new CodegenError("OUTPUT_BUSY", `${display}/ is being written by another flowsmith run: ${who}. ${what}. ${abandoned}`, { file: display });
 }
 
