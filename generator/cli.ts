@@ -55,10 +55,12 @@ Generates a typed client per flow of the config into its outputDir, or with
 outputDir must be a folder flowsmith owns: it refuses the config's folder, a
 folder holding the config, a description, a package.json or a .git, a
 symbolic link, and, on a first run, a folder that already holds files.
+
 A write never replaces a generated file edited by hand without --force
-(OUTPUT_EDITED, naming each), and holds <outputDir>.flowsmith-lock while it
+(OUTPUT_EDITED, naming each). It holds <outputDir>.flowsmith-lock while it
 runs: a second run on the same outputDir stops with OUTPUT_BUSY and changes
-nothing; a lock whose run was killed is taken over by the next run.
+nothing; a lock whose run was killed is taken over by the next run. --check
+takes no lock, and fails with OUTPUT_BUSY while a write holds it.
 
 A flow whose source is "api" is generated from its snapshot (default
 flows/<name>.json). Only a missing snapshot (on a write) or --refresh goes to
