@@ -23,10 +23,11 @@
  * while two others take its place at that moment.
  */
 import { randomUUID } from "node:crypto";
-import { link, mkdir, readdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, readdir, readFile, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { CodegenError } from "../errors.js";
+import { isSameOrInside } from "./file-tree.js";
 
 /** A holder flowsmith cannot ask whether it runs counts as gone once its lock is this old. */
 export const UNCHECKABLE_LOCK_MS = 10 * 60 * 1000;
@@ -73,19 +74,29 @@ export async function lockOutputDirOrThrow(outputDir: string, display: string, c
   const record: LockRecord = { pid: process.pid, host: os.hostname(), since: new Date().toISOString(), config: configDisplay, id: randomUUID() };
   const text = `${JSON.stringify(record)}\n`;
   const mine = `${lockPath}.${record.pid}.${record.id}`;
+  let created: string | undefined;
   try {
-    await mkdir(path.dirname(outputDir), { recursive: true });
+    created = await mkdir(path.dirname(outputDir), { recursive: true });
     await writeFile(mine, text, { flag: "wx" });
   } catch (error) {
     throw cannotLock(error, display);
   }
+  // Folders made for the lock alone go with it: a run that fails leaves no empty `src/` behind.
+  const removeMadeFolders = () => removeEmptyUpTo(path.dirname(outputDir), created);
+  let held = false;
   try {
     let tookOver: string | undefined;
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
       if (await createdOrThrow(mine, lockPath, display)) {
+        held = true;
         heldHere.add(record.id);
         await removeAbandonedRecords(lockPath);
-        return { ...(tookOver ? { tookOver } : {}), release: () => releaseLock(lockPath, record.id, text) };
+        return {
+          ...(tookOver ? { tookOver } : {}),
+          release: async () => {
+            if (await releaseLock(lockPath, record.id, text)) await removeMadeFolders();
+          },
+        };
       }
       const holder = await readHolder(lockPath);
       if (!holder) continue; // Released between the two calls.
@@ -95,6 +106,16 @@ export async function lockOutputDirOrThrow(outputDir: string, display: string, c
     throw new CodegenError("OUTPUT_BUSY", `other runs kept taking the lock of ${display}/ (${lockDisplay(display)}); nothing was changed, run again`, { file: display });
   } finally {
     await unlink(mine).catch(() => undefined);
+    if (!held) await removeMadeFolders();
+  }
+}
+
+/** `dir` and its parents up to `top` (the first folder mkdir made), while they are empty. */
+async function removeEmptyUpTo(dir: string, top: string | undefined): Promise<void> {
+  if (top === undefined) return;
+  for (let folder = dir; isSameOrInside(folder, top); folder = path.dirname(folder)) {
+    if (!(await rmdir(folder).then(() => true, () => false))) return;
+    if (folder === top) return;
   }
 }
 
@@ -191,10 +212,12 @@ async function takeOverOrThrow(lockPath: string, dead: Holder, mine: string, dis
   }
 }
 
-async function releaseLock(lockPath: string, id: string, text: string): Promise<void> {
-  if (!heldHere.delete(id)) return;
+/** true the first time (the lock is this run's no more), false after. */
+async function releaseLock(lockPath: string, id: string, text: string): Promise<boolean> {
+  if (!heldHere.delete(id)) return false;
   const current = await readFile(lockPath, "utf8").catch(() => undefined);
   if (current === text) await unlink(lockPath).catch(() => undefined);
+  return true;
 }
 
 /**

@@ -196,6 +196,22 @@ describe("locks left behind", () => {
   });
 });
 
+describe("the lock's folder", () => {
+  it("a failed first run into folders not there yet leaves neither them nor a lock behind; a run that writes keeps them", async () => {
+    const project = await makeProject({ flows: ["signing"], outputDir: "src/client/generated" });
+    const config = JSON.parse(await readFile(project.config, "utf8")) as { flows: { source: { file: string } }[] };
+    const good = structuredClone(config);
+    config.flows.push({ source: { file: "flows/missing.yaml" } });
+    await writeConfig(project.config, config);
+    await expect(runCodegen({ configPath: project.config })).rejects.toMatchObject({ code: "SOURCE_NOT_FOUND" });
+    expect(await exists(path.join(project.dir, "src"))).toBe(false);
+
+    await writeConfig(project.config, good);
+    await runCodegen({ configPath: project.config });
+    expect(await readdir(path.join(project.dir, "src/client"))).toEqual(["generated"]);
+  });
+});
+
 describe("--check without the lock", () => {
   it("fails when a write replaced outputDir while it was being read", async () => {
     const project = await makeProject({ flows: ["signing"] });
