@@ -89,6 +89,12 @@ async function secondConfig(project: Project, flow: string): Promise<string> {
   return config;
 }
 
+/**
+ * Three CLI processes and a generation each: a few seconds, but on a
+ * machine shared with other builds jest's 30 s per test has come close.
+ */
+const REAL_PROCESSES_MS = 90_000;
+
 describe("two codegen runs on one outputDir", () => {
   it("the second is refused with OUTPUT_BUSY and changes nothing; the first writes its set, and the manifest lists exactly what is on disk", async () => {
     const project = await makeProject({ flows: ["signing"] });
@@ -115,7 +121,7 @@ describe("two codegen runs on one outputDir", () => {
     await expectManifestListsDisk(project.out);
     expect((await runCodegen({ configPath: project.config, check: true })).changes).toEqual([]);
     expect(await besideOutput(project)).toEqual([]);
-  });
+  }, REAL_PROCESSES_MS);
 
   it("a run killed while it holds the lock does not block the next one, which takes the lock over at once and says so", async () => {
     const project = await makeProject({ flows: ["signing"] });
@@ -136,7 +142,7 @@ describe("two codegen runs on one outputDir", () => {
     await expectManifestListsDisk(project.out);
     expect((await runCodegen({ configPath: other, check: true })).changes).toEqual([]);
     expect(await besideOutput(project)).toEqual([]);
-  });
+  }, REAL_PROCESSES_MS);
 });
 
 describe("locks left behind", () => {
