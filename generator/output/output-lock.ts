@@ -5,10 +5,10 @@
  * has read or changed anything. The lock sits beside outputDir because a write
  * replaces outputDir as a whole (write-output.ts).
  *
- * Not a lock library: the common one (proper-lockfile) judges a lock abandoned
- * by its age, kept fresh by a timer, so a run whose thread is busy emitting for
- * longer than that loses its lock to the next run, and a killed run blocks the
- * next ones for that long. Here the lock records its holder's process id and
+ * Not a lock library: Node's usual ones judge a lock abandoned by its age,
+ * kept fresh by a timer, so a run whose thread is busy emitting for longer
+ * than that loses its lock to the next run, and a killed run blocks the next
+ * ones for that long; and they record no holder a message could name. Here the lock records its holder's process id and
  * host, and on the same host the kernel answers whether that process still
  * runs: a lock whose process is gone (killed, crashed) is taken over at once.
  * Only a holder that cannot be asked (another host on a shared folder, a record
@@ -197,7 +197,7 @@ function holderState(record: LockRecord | undefined, modified: Date): Holder["st
 async function takeOverOrThrow(lockPath: string, dead: Holder, mine: string, display: string): Promise<boolean> {
   const breaker = `${lockPath}.break`;
   if (!(await createdOrThrow(mine, breaker, display))) {
-    // Another run is taking over right now; or one was killed doing so, and its breaker is gone too.
+    // Another run is taking over right now (try again), or one was killed doing so: its breaker goes.
     const other = await readHolder(breaker);
     if (other?.state === "gone") await unlink(breaker).catch(() => undefined);
     return false;
