@@ -10,9 +10,9 @@ import path from "node:path";
 import { expect } from "@jest/globals";
 import type { SessionEndedEvent } from "@flowsmith/runtime";
 import { SCENARIOS, startEmulator, type RunningEmulator, type WebhookRecord } from "../../emulator/index.js";
-import { ALL_FLOWS, AML_ID, bearer, call, sleep, tokenFor, type Answer } from "./fixtures.js";
+import { ALL_FLOWS, AML_ID, bearer, call, tokenFor, type Answer } from "./fixtures.js";
 import { ManualClock } from "./manual-clock.js";
-import { Receiver, type Delivery } from "./webhook-receiver.js";
+import { Receiver, settledWebhook, type Delivery } from "./webhook-receiver.js";
 
 const CREATED_MS = 100;
 const STEP_MS = 100;
@@ -29,16 +29,6 @@ async function createSession(emulator: RunningEmulator, token: string, subjectId
   });
   expect(answer.status).toBe(201);
   return answer.json.sessionContext.sessionId;
-}
-
-/** The session's webhook event once no attempt is still to come (a bounded wait for the emulator to hear the last answer). */
-async function settledEvent(emulator: RunningEmulator, sessionId: string): Promise<WebhookRecord> {
-  for (let tries = 0; tries < 500; tries++) {
-    const event = emulator.webhooks().find((candidate) => candidate.sessionId === sessionId);
-    if (event && !event.pending) return event;
-    await sleep(10);
-  }
-  throw new Error(`the webhook of ${sessionId} is still pending`);
 }
 
 const eventOf = (delivery: Delivery): SessionEndedEvent => JSON.parse(delivery.raw) as SessionEndedEvent;
@@ -83,7 +73,7 @@ describe("scenarios by subjectId", () => {
     const session = await api(sessionId);
     expect(session.json).toMatchObject({ sessionStatus: "COMPLETED", outcome: { decision, decidedAt: new Date(createdAt + ENDS_AFTER_MS).toISOString() } });
     expect((await api(`${sessionId}/step`)).json).toEqual({ stepType: "END", ticketId: null });
-    expect(await settledEvent(emulator, sessionId)).toMatchObject({ delivery: "once", attempts: [{ status: 204 }], pending: false });
+    expect(await settledWebhook(emulator, sessionId)).toMatchObject({ delivery: "once", attempts: [{ status: 204 }], pending: false });
   });
 
   test("a session read long after its end time shows the end at that time, not at the read", async () => {
@@ -112,7 +102,7 @@ describe("scenarios by subjectId", () => {
     expect(second.headers["webhook-id"]).toBe(first.headers["webhook-id"]);
     expect(second.raw).toBe(first.raw);
     expect(eventOf(first).data).toMatchObject({ sessionId, decision: "ACCEPTED" });
-    const event = await settledEvent(emulator, sessionId);
+    const event = await settledWebhook(emulator, sessionId);
     expect(event).toMatchObject({ webhookId: first.headers["webhook-id"], delivery: "twice", attempts: [{ status: 204 }, { status: 204 }] });
   });
 
@@ -128,7 +118,7 @@ describe("scenarios by subjectId", () => {
     const delivery = await receiver.next();
     expect(eventOf(delivery).data.sessionId).toBe(sessionId);
     expect(delivery.headers["webhook-timestamp"]).toBe(String(Math.floor((endedAt + LATE_MS) / 1000)));
-    expect(await settledEvent(emulator, sessionId)).toMatchObject({ attempts: [{ status: 204 }] });
+    expect(await settledWebhook(emulator, sessionId)).toMatchObject({ attempts: [{ status: 204 }] });
   });
 
   test("test_webhook_lost… ends ACCEPTED and its webhook never goes out", async () => {
@@ -175,7 +165,7 @@ describe("several webhook URLs", () => {
     for (const subjectId of ["test_accepted_a", "test_accepted_b", "test_accepted_c"]) {
       const sessionId = await createSession(emulator, token, subjectId);
       clock.advance(0);
-      order.push(...targetsOf(await settledEvent(emulator, sessionId)));
+      order.push(...targetsOf(await settledWebhook(emulator, sessionId)));
     }
     expect(order).toEqual([0, 1, 0]);
     expect(eventOf(await receivers[0].next()).data.sessionId).not.toBe(eventOf(await receivers[0].next()).data.sessionId);
@@ -184,7 +174,7 @@ describe("several webhook URLs", () => {
     // The two copies of one event reach different receivers, as behind no load balancer.
     const duplicated = await createSession(emulator, token, "test_webhook_duplicate_fleet");
     clock.advance(0);
-    expect(targetsOf(await settledEvent(emulator, duplicated))).toEqual([1, 0]);
+    expect(targetsOf(await settledWebhook(emulator, duplicated))).toEqual([1, 0]);
     const [copy1, copy0] = [await receivers[1].next(), await receivers[0].next()];
     expect(copy1.headers["webhook-id"]).toBe(copy0.headers["webhook-id"]);
 
@@ -196,7 +186,7 @@ describe("several webhook URLs", () => {
     await clock.timerScheduled();
     clock.advance(1000);
     await receivers[0].next();
-    const event = await settledEvent(emulator, retried);
+    const event = await settledWebhook(emulator, retried);
     expect(targetsOf(event)).toEqual([1, 0]);
     expect(event.attempts.map((attempt) => ("status" in attempt ? attempt.status : attempt.error))).toEqual([503, 204]);
     expect(receivers.map((receiver) => receiver.unread)).toEqual([0, 0]);
@@ -210,7 +200,7 @@ describe("several webhook URLs", () => {
     try {
       const sessionId = await createSession(lonely, await tokenFor(lonely, "staging"), "test_accepted_unreachable");
       clock.advance(0);
-      const event = await settledEvent(lonely, sessionId);
+      const event = await settledWebhook(lonely, sessionId);
       expect(event.attempts).toEqual([{ target: url, at: expect.any(String), error: expect.stringContaining("ECONNREFUSED") }]);
       expect(JSON.stringify(event)).not.toContain("do-not-log");
     } finally {

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { RunningEmulator, WebhookRecord } from "../../emulator/index.js";
 
 export interface Delivery {
   readonly headers: IncomingHttpHeaders;
@@ -57,3 +58,13 @@ export class Receiver {
   }
 }
 
+
+/** The session's event in the emulator's webhook log once no attempt is still to come: a bounded wait for the emulator to hear the last answer. */
+export async function settledWebhook(emulator: Pick<RunningEmulator, "webhooks">, sessionId: string): Promise<WebhookRecord> {
+  for (let tries = 0; tries < 500; tries++) {
+    const event = emulator.webhooks().find((candidate) => candidate.sessionId === sessionId);
+    if (event && !event.pending) return event;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`the webhook of session ${sessionId} is still pending after 5 s`);
+}
