@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { RunningEmulator, WebhookRecord } from "../../emulator/index.js";
+import type { WebhookRecord } from "../../emulator/index.js";
 
 export interface Delivery {
   readonly headers: IncomingHttpHeaders;
@@ -59,10 +59,10 @@ export class Receiver {
 }
 
 
-/** The session's event in the emulator's webhook log once no attempt is still to come: a bounded wait for the emulator to hear the last answer. */
-export async function settledWebhook(emulator: Pick<RunningEmulator, "webhooks">, sessionId: string): Promise<WebhookRecord> {
+/** The session's event in the emulator's webhook log (the handle's, or one read over HTTP) once no attempt is still to come: a bounded wait for the emulator to hear the last answer. */
+export async function settledWebhook(emulator: { webhooks(): WebhookRecord[] | Promise<WebhookRecord[]> }, sessionId: string): Promise<WebhookRecord> {
   for (let tries = 0; tries < 500; tries++) {
-    const event = emulator.webhooks().find((candidate) => candidate.sessionId === sessionId);
+    const event = (await emulator.webhooks()).find((candidate) => candidate.sessionId === sessionId);
     if (event && !event.pending) return event;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
