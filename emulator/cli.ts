@@ -32,7 +32,7 @@ Options:
   --api-port <n>       port of the API host, {base_url} (default: 0, any free port)
   --auth-port <n>      port of the auth host, {auth_url} (default: 0, any free port)
   --webhook-url <url>  http(s) URL session-ended notifications are POSTed to (default: none sent);
-                       repeatable: each POST goes to the next URL in turn
+                       repeatable: events take the URLs in turn, a retry or second copy the next one
   --late-webhook-ms <n>
                        how long after its session ended a test_webhook_late... subject's webhook goes out (default: 5000)
   --created-ms <n>     how long a new session stays CREATED, in ms (default: 300)

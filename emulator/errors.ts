@@ -42,6 +42,7 @@ export type ApiErrorCode =
   | "INTERNAL_ERROR"
   // The control API (/__emulator/) and the faults it injects.
   | "CONTROL_TOKEN_REQUIRED"
+  | "CONTROL_FROM_BROWSER"
   | "INVALID_FIELD"
   | "TOO_MANY_FAULTS"
   | "TOO_MANY_FLOWS"

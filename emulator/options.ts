@@ -41,7 +41,7 @@ export interface EmulatorOptions {
   readonly tokenTtlSeconds?: number;
   /** API clients per environment. Default staging-client/staging-secret and live-client/live-secret. */
   readonly clients?: { readonly staging?: Credentials; readonly live?: Credentials };
-  /** Where session-ended notifications are POSTed: one URL, or several taken in turn (each POST goes to the next). Default: none sent. */
+  /** Where session-ended notifications are POSTed: one URL, or several that events take in turn (a retry or second copy goes to the next). Default: none sent. */
   readonly webhookUrl?: string | readonly string[];
   /** Delays before each webhook retry. Default [200, 1000, 5000] (so 4 attempts in all). */
   readonly webhookRetryDelaysMs?: readonly number[];

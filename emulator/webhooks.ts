@@ -9,8 +9,11 @@
  * Delivery runs beside the API and never throws into it.
  *
  * With several webhook URLs (a fleet of receivers behind no load balancer),
- * every POST goes to the next URL in turn, retries and second copies
- * included, so copies of one event reach different receivers. A session's
+ * events take the URLs in turn, and each further attempt of an event (a
+ * retry, the second copy) goes to the URL after the one its previous attempt
+ * went to: a retry after a receiver failed reaches another one, and the two
+ * copies of a duplicated event reach two receivers, however many events are
+ * under way at once. A session's
  * scenario may have its event delivered twice (same webhook-id), late, or
  * never (scenarios.ts). Every attempt is written to the WebhookLog.
  */
@@ -42,6 +45,13 @@ export function sessionEndedEvent(session: EndedSession): SessionEndedEvent {
   };
 }
 
+/** One event's delivery under way: where it is logged, what stops it, and where its next attempt goes. */
+interface Delivery {
+  readonly entry: WebhookEntry;
+  readonly stop: AbortSignal;
+  readonly nextUrl: () => string;
+}
+
 /** A receiver slower than this is taken as failed, and the event is retried. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 
@@ -53,8 +63,8 @@ export class WebhookSender {
   private readonly signer: Webhook | undefined;
   /** Its own connections, not undici's global pool: close() ends them, so no keep-alive socket outlives the emulator. */
   private readonly dispatcher = new Agent();
-  /** Index of the URL the next POST goes to. */
-  private turn = 0;
+  /** Events so far: event k starts at URL k (mod their count). */
+  private events = 0;
 
   constructor(private readonly policy: WebhookPolicy) {
     this.signer = policy.webhookSecret === undefined ? undefined : new Webhook(policy.webhookSecret);
@@ -68,10 +78,13 @@ export class WebhookSender {
     if (!sends) return;
     const stop = this.stop.signal;
     const body = JSON.stringify(event);
+    const urls = this.policy.webhookUrls;
+    let turn = this.events++;
+    const nextUrl = (): string => urls[turn++ % urls.length] ?? "";
     const copies = async (): Promise<void> => {
       if (delivery === "late" && !(await this.waitOrStop(this.policy.lateWebhookMs, stop))) return;
-      await this.deliver(webhookId, body, entry, stop);
-      if (delivery === "twice") await this.deliver(webhookId, body, entry, stop);
+      await this.deliver(webhookId, body, { entry, stop, nextUrl });
+      if (delivery === "twice") await this.deliver(webhookId, body, { entry, stop, nextUrl });
     };
     const running = copies().finally(() => {
       entry.finished();
@@ -100,20 +113,13 @@ export class WebhookSender {
   }
 
   /** One copy of the event, with its retries, until a 2xx, the last retry, or a stop (reset or close). */
-  private async deliver(id: string, body: string, entry: WebhookEntry, stop: AbortSignal): Promise<void> {
+  private async deliver(id: string, body: string, { entry, stop, nextUrl }: Delivery): Promise<void> {
     const delays = this.policy.webhookRetryDelaysMs;
     for (let attempt = 0; attempt <= delays.length; attempt++) {
       if (attempt > 0 && !(await this.waitOrStop(delays[attempt - 1] ?? 0, stop))) return;
       if (stop.aborted) return;
-      if (await this.attempt(this.nextUrl(), id, body, entry, stop)) return;
+      if (await this.attempt(nextUrl(), id, body, entry, stop)) return;
     }
-  }
-
-  private nextUrl(): string {
-    const urls = this.policy.webhookUrls;
-    const url = urls[this.turn % urls.length] ?? "";
-    this.turn = (this.turn + 1) % urls.length;
-    return url;
   }
 
   private async attempt(url: string, id: string, body: string, entry: WebhookEntry, stop: AbortSignal): Promise<boolean> {

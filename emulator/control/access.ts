@@ -3,7 +3,10 @@
  * wipe the emulator's state, so it is never open to a network without a
  * token: bound to a non-loopback host it needs `controlToken` (or is off),
  * and once a token is set every control call must carry it, compared in
- * constant time.
+ * constant time. Web pages are refused too: any site the developer visits
+ * could otherwise POST to a loopback port (a form, fetch in no-cors mode,
+ * DNS rebinding), and a browser marks such calls with an Origin header,
+ * which tests, curl and the handle never send.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { BlockList, isIP } from "node:net";
@@ -59,6 +62,12 @@ export function checkControlTokenOrThrow(expected: string | undefined, authoriza
       headers: { "www-authenticate": `Bearer realm="flowsmith-emulator-control"` },
     });
   }
+}
+
+/** 403 for a call a web page made (it carries Origin); the control API is for tests, curl and the handle. */
+export function refuseBrowserOrThrow(origin: string | undefined): void {
+  if (origin === undefined) return;
+  throw new ApiError(403, "CONTROL_FROM_BROWSER", "the control API does not answer web pages (the request has an Origin header): call it from tests, curl or the startEmulator() handle");
 }
 
 function digest(text: string): Buffer {

@@ -1,13 +1,14 @@
 /**
  * The control API over HTTP, on the API host under /__emulator/ (a path the
- * service never uses). JSON in and out; the token (access.ts) is checked
- * before anything else, routing included, so a caller without it learns
- * nothing. Not journaled, and no fault applies to it.
+ * service never uses). JSON in and out; the token and the browser rule
+ * (access.ts) are checked before anything else, routing included, so a
+ * caller without the token learns nothing. Not journaled, and no fault
+ * applies to it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, badRequest, notFound } from "../errors.js";
 import { pathOf, readSmallBodyOrThrow, rejectUpload, sendJson } from "../http-exchange.js";
-import { checkControlTokenOrThrow } from "./access.js";
+import { checkControlTokenOrThrow, refuseBrowserOrThrow } from "./access.js";
 import { EmulatorControlError, invalidField } from "./control-error.js";
 import type { EmulatorControl } from "./controller.js";
 import type { FaultInput } from "./fault-input.js";
@@ -64,6 +65,7 @@ export function isControlPath(req: IncomingMessage): boolean {
 
 export async function handleControl(req: IncomingMessage, res: ServerResponse, control: EmulatorControl, token: string | undefined): Promise<void> {
   checkControlTokenOrThrow(token, req.headers.authorization);
+  refuseBrowserOrThrow(req.headers.origin);
   const path = pathOf(req);
   const matching = ROUTES.filter((route) => route.path === path);
   if (matching.length === 0) throw notFound(`no such control endpoint: ${req.method ?? ""} ${path} (see the README, "Control API")`);

@@ -7,8 +7,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "@jest/globals";
 import { EmulatorControlError, startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { FlowCatalog, MAX_FLOWS } from "../../emulator/flow-catalog.js";
 import { MAX_ENTRIES, RequestJournal } from "../../emulator/journal.js";
-import { bearer, call, tokenFor, type Answer } from "./fixtures.js";
+import { MAX_EVENTS, WebhookLog } from "../../emulator/webhook-log.js";
+import { aml, bearer, call, tokenFor, type Answer } from "./fixtures.js";
 import { ManualClock } from "./manual-clock.js";
 import { Receiver, settledWebhook } from "./webhook-receiver.js";
 
@@ -152,6 +154,28 @@ describe("POST /__emulator/flows", () => {
   });
 });
 
+describe("bounds", () => {
+  test(`the webhook log keeps the last ${String(MAX_EVENTS)} events, and at most 100 attempts of each`, () => {
+    const log = new WebhookLog();
+    const event = (n: number) => ({ webhookId: `msg_${String(n)}`, type: "session.ended", sessionId: `s${String(n)}`, decision: "ACCEPTED", delivery: "once" }) as const;
+    const first = log.open(event(0), true);
+    for (let i = 0; i < 150; i++) first.attempted({ target: "http://127.0.0.1/hooks", at: "", status: 500 });
+    expect(log.list()[0]).toMatchObject({ pending: true, attemptsNotListed: 50 });
+    expect(log.list()[0]!.attempts).toHaveLength(100);
+    for (let i = 1; i <= MAX_EVENTS; i++) log.open(event(i), false);
+    const kept = log.list();
+    expect([kept.length, kept[0]!.webhookId, kept.at(-1)!.webhookId]).toEqual([MAX_EVENTS, "msg_1", `msg_${String(MAX_EVENTS)}`]);
+  });
+
+  test(`at most ${String(MAX_FLOWS)} flows are served: a new id past it is 409 TOO_MANY_FLOWS, a new version of a served one is fine`, () => {
+    const catalog = FlowCatalog.createOrThrow([]);
+    const flowOf = (n: number) => ({ model: { ...aml, id: `flow-${String(n)}`, path: `/api/v1/flows/flow-${String(n)}/staging/sessions` } });
+    for (let i = 0; i < MAX_FLOWS; i++) catalog.publish(flowOf(i));
+    expect(() => catalog.publish(flowOf(MAX_FLOWS))).toThrow(expect.objectContaining({ code: "TOO_MANY_FLOWS" }));
+    expect(catalog.publish(flowOf(0))).toMatchObject({ flowId: "flow-0", previousVersion: aml.version });
+  });
+});
+
 describe("POST /__emulator/reset", () => {
   test("clears sessions, tokens, journal, faults and pending webhooks; keeps flows, published ones too", async () => {
     const sessionId = (await createAml()).json.sessionContext.sessionId;
@@ -207,6 +231,13 @@ describe("who may call it", () => {
       expect((await call(`${guarded.baseUrl}/__emulator/nothing`)).status).toBe(401);
     } finally {
       await guarded.close();
+    }
+  });
+
+  test("a call from a web page (Origin header) is refused, whatever it asks", async () => {
+    for (const [route, method] of [["reset", "POST"], ["faults", "DELETE"], ["requests", "GET"]] as const) {
+      const answer = await control(route, { method, headers: { origin: "http://evil.example.test" } });
+      expect([answer.status, answer.json.code]).toEqual([403, "CONTROL_FROM_BROWSER"]);
     }
   });
 

@@ -160,7 +160,7 @@ describe("several webhook URLs", () => {
   /** Which receivers the event's attempts went to, in order (the log's targets, as indices of `urls`). */
   const targetsOf = (event: WebhookRecord): number[] => event.attempts.map((attempt) => urls.indexOf(attempt.target));
 
-  test("each POST goes to the next URL in turn: events, second copies and retries alike", async () => {
+  test("events take the URLs in turn; an event's next attempt (the second copy, a retry) goes to the next URL", async () => {
     const order: number[] = [];
     for (const subjectId of ["test_accepted_a", "test_accepted_b", "test_accepted_c"]) {
       const sessionId = await createSession(emulator, token, subjectId);
@@ -178,16 +178,16 @@ describe("several webhook URLs", () => {
     const [copy1, copy0] = [await receivers[1].next(), await receivers[0].next()];
     expect(copy1.headers["webhook-id"]).toBe(copy0.headers["webhook-id"]);
 
-    // The receiver it reaches first refuses; the retry goes to the other one.
-    receivers[1].statuses = [503];
+    // The fifth event starts at the first URL, which refuses; the retry goes to the other one.
+    receivers[0].statuses = [503];
     const retried = await createSession(emulator, token, "test_accepted_retried");
     clock.advance(0);
-    await receivers[1].next();
+    await receivers[0].next();
     await clock.timerScheduled();
     clock.advance(1000);
-    await receivers[0].next();
+    await receivers[1].next();
     const event = await settledWebhook(emulator, retried);
-    expect(targetsOf(event)).toEqual([1, 0]);
+    expect(targetsOf(event)).toEqual([0, 1]);
     expect(event.attempts.map((attempt) => ("status" in attempt ? attempt.status : attempt.error))).toEqual([503, 204]);
     expect(receivers.map((receiver) => receiver.unread)).toEqual([0, 0]);
   });
