@@ -148,7 +148,11 @@ export class AbortError extends FlowsmithError {
   }
 }
 
-/** The connection failed (refused, reset, DNS...) before a response arrived. */
+/**
+ * The connection failed (refused, reset, DNS...) before a response arrived.
+ * For a POST the message says when the service may have acted on it anyway
+ * (createSession: the session may exist), since a POST is never retried.
+ */
 export class NetworkError extends FlowsmithError {
   override readonly name = "NetworkError";
   constructor(
@@ -156,8 +160,17 @@ export class NetworkError extends FlowsmithError {
     readonly path: string,
     options?: { cause?: unknown },
   ) {
-    super("NETWORK_ERROR", `${method} ${path} failed: ${describeCause(options?.cause)}`, options);
+    super("NETWORK_ERROR", `${method} ${path} failed: ${describeCause(options?.cause)}${mayHaveTakenEffect(method, options?.cause)}`, options);
   }
+}
+
+/** Failures before a connection existed: nothing was sent. */
+const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+
+function mayHaveTakenEffect(method: string, cause: unknown): string {
+  const code = (typeof cause === "object" && cause !== null ? (cause as { code?: unknown }).code : undefined) as string | undefined;
+  if (method === "GET" || (code !== undefined && NEVER_SENT.has(code))) return "";
+  return ". The service may have received the request and acted on it (for createSession: the session may exist); it was not retried, so check before sending it again";
 }
 
 interface InvalidResponseInit {

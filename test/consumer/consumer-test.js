@@ -10,7 +10,10 @@
  * the generated code and a consumer under strict tsc (also under `bundler`
  * and `node16` resolution), starts `npx flowsmith emulator`, and runs the
  * consumer: it creates sessions of a multipart and a JSON flow and follows one
- * through the OTP step to ACCEPTED. Exits 1 on the first failure.
+ * through the OTP step to ACCEPTED, lets a `test_rejected…` subject end on its
+ * own, and meets a fault set over the control API (a session created, its
+ * answer dropped: a NetworkError, and a 201 in the journal). Exits 1 on the
+ * first failure.
  *
  * Installs use npm's cache first (`--prefer-offline`): after `npm ci` in the
  * repository, every dependency is already there.
@@ -102,10 +105,12 @@ async function tryProject(project, dir, tarballs) {
     await run("npx", ["--no-install", "tsc", "-p", name, ...(name === project.emitWith ? [] : ["--noEmit"])], { cwd: dir });
   }
 
-  log(`${project.name}: npx flowsmith emulator, then the consumer against it`);
+  log(`${project.name}: npx flowsmith emulator, then the consumer against it (a scenario and a fault too)`);
   await withEmulator(dir, async (emulator) => {
     const output = await run("node", [path.join("out", "main.js")], { cwd: dir, env: { ...process.env, EMULATOR: JSON.stringify(emulator) } });
     if (!/decision ACCEPTED/.test(output)) throw new Error(`${project.name}: the consumer did not report ACCEPTED:\n${output}`);
+    if (!/scenario REJECTED/.test(output)) throw new Error(`${project.name}: the test_rejected scenario did not end REJECTED:\n${output}`);
+    if (!/fault NetworkError 201/.test(output)) throw new Error(`${project.name}: the reset-after fault was not a NetworkError with a 201 in the journal:\n${output}`);
   });
   log(`${project.name}: passed`);
 }

@@ -29,7 +29,7 @@ const PROJECTS = [
 
 /** No top-level await: the same source compiles to CommonJS and to ES modules. */
 function consumerSource() {
-  return `import { createClient, ApiError, type Client } from "@flowsmith/runtime";
+  return `import { createClient, ApiError, NetworkError, type Client } from "@flowsmith/runtime";
 import { amlScreening, signing } from "./generated/index.js";
 
 interface EmulatorInfo {
@@ -75,6 +75,29 @@ async function main(): Promise<void> {
     const record = await client.getSession(sessionId);
     // The reference does not show the outcome's shape; the emulator sends { decision, decidedAt }.
     console.log("decision", (record.outcome as { decision?: string } | undefined)?.decision);
+
+    // A scenario chosen by subjectId: rejected with no action.
+    const rejected = await amlScreening.createSession(client, {
+      input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" } },
+      metadata: { subjectId: "test_rejected_consumer" },
+    });
+    const outcome = await client.waitForOutcome(rejected.sessionContext.sessionId, { intervalMs: 20, timeoutMs: 30_000 });
+    console.log("scenario", (outcome.outcome as { decision?: string } | undefined)?.decision);
+
+    // A fault from the control API: the session is created, the answer never comes.
+    const fault = await fetch(\`\${emulator.baseUrl}/__emulator/faults\`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ method: "POST", path: amlScreening.flow.path, reset: "after" }),
+    });
+    if (fault.status !== 201) throw new Error(\`POST /__emulator/faults answered \${String(fault.status)}\`);
+    const lost = await amlScreening
+      .createSession(client, { input: { basicIdentity: { givenName: "A", familyName: "L", birthDate: "1815-12-10" } }, metadata: { subjectId: "consumer-lost" } })
+      .then(() => undefined, (error: unknown) => error);
+    if (!(lost instanceof NetworkError) || !lost.message.includes("the session may exist")) throw new Error(\`expected a NetworkError saying the session may exist, got \${String(lost)}\`);
+    const journal = (await (await fetch(\`\${emulator.baseUrl}/__emulator/requests\`)).json()) as { requests: { method: string; path: string; status: number | null; dropped: boolean }[] };
+    const dropped = journal.requests.filter((entry) => entry.method === "POST" && entry.path === amlScreening.flow.path && entry.dropped);
+    console.log("fault", lost.name, dropped.map((entry) => entry.status).join(","));
   } catch (error) {
     if (error instanceof ApiError) console.error("api error", error.status, error.code);
     throw error;
