@@ -11,7 +11,6 @@ import type { Environment } from "@flowsmith/runtime";
 import { checkOneVersionPerFlowOrThrow, hasFile, JSON_SCHEMA_AJV_OPTIONS, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
 import { notFound } from "./errors.js";
 import type { EmulatedFlow, EmulatorOptions } from "./options.js";
-import { EMULATOR_DEFAULTS } from "./options.js";
 import { PartTable } from "./part-names.js";
 import { requestLimitsOf, type RequestLimits } from "./request-limits.js";
 
@@ -36,7 +35,7 @@ export class FlowCatalog {
   private constructor(private readonly flows: readonly CatalogFlow[]) {}
 
   static async loadOrThrow(options: EmulatorOptions): Promise<FlowCatalog> {
-    const given = options.flows ?? (await loadConfiguredFlowsOrThrow(options.configPath ?? EMULATOR_DEFAULTS.configPath));
+    const given = options.flows ?? (await loadConfiguredFlowsOrThrow(options.configPath));
     const flows = given.map((entry): EmulatedFlow => ("model" in entry ? entry : { model: entry }));
     checkOneVersionPerFlowOrThrow(flows.map((flow) => flow.model));
     return new FlowCatalog(
@@ -92,7 +91,7 @@ function requestValidator(schema: JsonSchema): ValidateFunction {
   return validate;
 }
 
-async function loadConfiguredFlowsOrThrow(configPath: string): Promise<EmulatedFlow[]> {
+async function loadConfiguredFlowsOrThrow(configPath: string | undefined): Promise<EmulatedFlow[]> {
   const loaded = await loadFlowsOrThrow(configPath);
   return loaded.map((flow) => ({ model: flow.model, document: flow.description.document }));
 }

@@ -45,7 +45,8 @@ Options:
                        when the service publishes another one (default: no pin)
   --snapshot <path>    where to keep the snapshot, relative to the config
                        (default: flows/<name>.json)
-  --config <path>      the config file (default: codegen.config.json)
+  --config <path>      the config file (default: the nearest codegen.config.json
+                       in this folder or above it; none: a new one here)
   -h, --help           this help
 
 Refused, writing nothing: a flow and environment the config already has, a
@@ -97,7 +98,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
 /** The config to add to; when there is none yet, a new one with the defaults (written only once the flow is added). */
 async function configOrNewOrThrow(configPath: string | undefined, env: Env): Promise<{ config: ResolvedConfig; text: string; created: boolean }> {
   try {
-    const config = await loadConfigOrThrow(configPath, env);
+    const config = await loadConfigOrThrow(configPath, env, { allowNoFlows: true });
     return { config, text: await readFile(config.configPath, "utf8"), created: false };
   } catch (error) {
     if (!(error instanceof CodegenError) || error.code !== "CONFIG_NOT_FOUND" || !(await isMissing(configPath ?? DEFAULT_CONFIG_FILE))) throw error;

@@ -22,7 +22,7 @@ interface CliIo {
 
 /** Every option, once: parseArgs reads it, and so does the usage text. */
 const OPTIONS = {
-  config: { type: "string", arg: "<path>", help: "the config file (default: codegen.config.json)" },
+  config: { type: "string", arg: "<path>", help: "the config file (default: the nearest codegen.config.json in this folder or above it)" },
   check: {
     type: "boolean",
     help: "regenerate, compare with outputDir byte for byte, write nothing; exit 1 listing what differs",

@@ -15,12 +15,19 @@ export function withFlowAppended(text: string, entry: UserFlowConfig): string {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const flows = findNodeAtLocation(parseTree(text) ?? { type: "null", offset: 0, length: 0 }, ["flows"]);
   // Unreachable for a config loadConfigOrThrow accepted (its schema requires the array): a bug, not a user error.
+  // parseTree's defaults read comments and trailing commas, as load-config does.
   if (flows?.type !== "array") throw new Error("flowsmith add: the config accepted on load has no \"flows\" array to append to (please report it)");
   const json = oneLine(entry);
   const last = flows.children?.at(-1);
   if (last) {
     const end = last.offset + last.length;
-    return `${text.slice(0, end)},${eol}${indentOfLineAt(text, last.offset)}${json}${text.slice(end)}`;
+    const indent = indentOfLineAt(text, last.offset);
+    // What follows the last entry on its line: a trailing comma, a comment (JSONC). Both stay on that line.
+    const rest = /^([ \t]*)(,?)([ \t]*(?:\/\/[^\r\n]*|\/\*[^\r\n]*?\*\/)?[ \t]*)(?=\r?\n)/.exec(text.slice(end));
+    if (!rest || rest[0].trim() === "") return `${text.slice(0, end)},${eol}${indent}${json}${text.slice(end)}`;
+    const [whole, space = "", comma = "", comment = ""] = rest;
+    const lineEnd = end + whole.length;
+    return `${text.slice(0, end)},${space}${comment}${eol}${indent}${json}${comma}${text.slice(lineEnd)}`;
   }
   // An empty array: the entry one level deeper than the line holding `"flows": [`.
   const outer = indentOfLineAt(text, flows.offset);
