@@ -6,8 +6,10 @@
  * array ends; the file is replaced whole by a rename, so a reader never
  * sees half of it.
  */
-import { rename, rm, writeFile } from "node:fs/promises";
+import { link, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
+import { CodegenError } from "../errors.js";
 import type { UserFlowConfig } from "./config-types.js";
 
 /** The new text; `text` is a config that loadConfigOrThrow accepted (so `flows` is an array). */
@@ -54,6 +56,24 @@ export async function writeConfigOrThrow(file: string, text: string): Promise<vo
     await rename(partial, file);
   } finally {
     // force ignores a missing file, not ENOTDIR: the cleanup must not replace the error being reported.
+    await rm(partial, { force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * A config that must not exist yet (`flowsmith init`): written whole beside
+ * it, then linked into place, which fails when the file appeared meanwhile,
+ * so an existing config is never replaced.
+ */
+export async function writeNewConfigOrThrow(file: string, text: string): Promise<void> {
+  const partial = `${file}.flowsmith-${process.pid}.partial`;
+  try {
+    await writeFile(partial, text);
+    await link(partial, file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CodegenError("WRITE_FAILED", code === "EEXIST" ? `${path.basename(file)} appeared while init ran; it was left as it is` : `could not write ${file}: ${String(code ?? error)}`, { file }, { cause: error });
+  } finally {
     await rm(partial, { force: true }).catch(() => undefined);
   }
 }

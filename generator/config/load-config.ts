@@ -49,13 +49,7 @@ export async function loadConfigOrThrow(configPath?: string, env: Env = process.
   const absolute = configPath !== undefined ? path.resolve(configPath) : await findConfigOrThrow(process.cwd());
   const file = displayPath(absolute);
   const text = await readConfigTextOrThrow(absolute, file);
-  const parsed = parseConfigTextOrThrow(text, file);
-  const config = validateConfigOrThrow(parsed, file, options);
-  try {
-    return resolveConfigOrThrow(config, { configPath: absolute, configDisplay: file, parsed, env });
-  } catch (error) {
-    throw withPositionIn(parsed, file, error);
-  }
+  return configFromTextOrThrow(text, absolute, env, options);
 }
 
 /** A resolution error about a key of this config, with that key's line and column. */
@@ -95,12 +89,25 @@ async function isFile(file: string): Promise<boolean> {
  * The config `flowsmith add` starts when there is none yet: the defaults and
  * no flows (which a loaded config may not have: add appends the first one).
  */
-export function newConfig(configPath: string, env: Env = process.env): { readonly config: ResolvedConfig; readonly text: string } {
-  const text = `{\n  "$schema": "./node_modules/flowsmith/codegen.config.schema.json",\n  "outputDir": "${CONFIG_DEFAULTS.outputDir}",\n  "flows": []\n}\n`;
+export function newConfig(configPath: string, env: Env = process.env, outputDir: string = CONFIG_DEFAULTS.outputDir): { readonly config: ResolvedConfig; readonly text: string } {
+  const text = `{\n  "$schema": "${DEFAULT_SCHEMA_PATH}",\n  "outputDir": ${JSON.stringify(outputDir)},\n  "flows": []\n}\n`;
   const absolute = path.resolve(configPath);
-  const parsed = parseConfigTextOrThrow(text, displayPath(absolute));
-  const config = resolveConfigOrThrow({ flows: [] }, { configPath: absolute, configDisplay: displayPath(absolute), parsed, env });
-  return { config, text };
+  return { config: configFromTextOrThrow(text, absolute, env, { allowNoFlows: true }), text };
+}
+
+/** Where `$schema` points when flowsmith is installed beside the config. */
+export const DEFAULT_SCHEMA_PATH = "./node_modules/flowsmith/codegen.config.schema.json";
+
+/** A config not yet written (`flowsmith init`): validated and resolved as if it were at `configPath`. */
+export function configFromTextOrThrow(text: string, configPath: string, env: Env = process.env, options: LoadConfigOptions = {}): ResolvedConfig {
+  const file = displayPath(configPath);
+  const parsed = parseConfigTextOrThrow(text, file);
+  const config = validateConfigOrThrow(parsed, file, options);
+  try {
+    return resolveConfigOrThrow(config, { configPath, configDisplay: file, parsed, env });
+  } catch (error) {
+    throw withPositionIn(parsed, file, error);
+  }
 }
 
 async function readConfigTextOrThrow(absolute: string, file: string): Promise<string> {
