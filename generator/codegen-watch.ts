@@ -27,7 +27,7 @@ export interface WatchOptions {
   readonly debounceMs?: number;
 }
 
-export const WATCH_DEFAULTS = { debounceMs: 100 } as const;
+const WATCH_DEFAULTS = { debounceMs: 100 } as const;
 
 /** Resolves once `stopped` has resolved and no run is under way. */
 export async function watchCodegen(options: WatchOptions): Promise<void> {

@@ -9,7 +9,7 @@ import { pointerTokens } from "@flowsmith/runtime/json";
 import { CodegenError } from "../errors.js";
 
 /** 1-based, as editors show them. */
-export interface TextPosition {
+interface TextPosition {
   readonly line: number;
   readonly column: number;
 }

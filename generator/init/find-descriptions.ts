@@ -28,7 +28,7 @@ export interface SkippedFile {
   readonly why: string;
 }
 
-export const FIND_LIMITS = {
+const FIND_LIMITS = {
   /** Files looked at (of every kind), at most. */
   maxFiles: 20_000,
   /** A larger file is not read: descriptions are a few kilobytes. */
