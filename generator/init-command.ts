@@ -108,6 +108,8 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     const fromApi = values["from-api"] ?? false;
     const found = fromApi ? { found: [], skipped: [], truncated: false } : await findDescriptions(cwd);
     for (const file of found.skipped) io.stderr.write(`note: ${file.display} is not a flow description flowsmith can generate (${file.why})\n`);
+    // Nothing to ask about: no description here, and no API client to list the service's flows with.
+    if (!fromApi && found.found.length === 0 && environmentsWithCredentials(env).length === 0) throw noDescriptionError(cwd);
     const base = { outputDir: outputDefault, flows: values.flow ?? [] };
     const choices: Choices | "cancelled" = interactive
       ? await askInteractively({
@@ -156,13 +158,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
 function plannedFileFlowsOrThrow(found: readonly FoundDescription[], choices: Choices, cwd: string): Planned[] {
   const wanted = choices.selected ?? found.filter((file) => matches(choices.flows, [file.model.id, file.model.name, file.display]));
   refuseUnmatchedOrThrow(choices.flows, found.map((file) => [file.model.id, file.model.name, file.display]));
-  if (wanted.length === 0) {
-    throw new CodegenError(
-      "SOURCE_NOT_FOUND",
-      `no flow description found under ${cwd} (node_modules, .git and generated output are not searched): download one from the dashboard ` +
-        `(flow versions view) into this folder, for example flows/onboarding.yaml, or pass --from-api with ${ENV.baseUrl}, ${ENV.authUrl} and ${ENV.clientId.staging}/_SECRET set`,
-    );
-  }
+  if (wanted.length === 0) throw noDescriptionError(cwd);
   const names = uniqueNames(wanted.map((file) => file.model));
   return wanted.map((file, index) => {
     const name = names[index] ?? file.model.name;
@@ -208,6 +204,14 @@ async function plannedApiFlowsOrThrow(choices: Choices, config: ReturnType<typeo
     planned.push({ entry: { ...prepared.entry, name: prepared.entry.name ?? prepared.model.name }, model: prepared.model, prepared });
   }
   return planned;
+}
+
+function noDescriptionError(cwd: string): CodegenError {
+  return new CodegenError(
+    "SOURCE_NOT_FOUND",
+    `no flow description found under ${cwd} (node_modules, .git and generated output are not searched): download one from the dashboard ` +
+      `(flow versions view) into this folder, for example flows/onboarding.yaml, or pass --from-api with ${ENV.baseUrl}, ${ENV.authUrl} and ${ENV.clientId.staging}/_SECRET set`,
+  );
 }
 
 /** Names from titles, made unique: a title in both environments gets `-staging`/`-live`, then `-2`, `-3`. */

@@ -205,10 +205,7 @@ async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<
     if (isLeftOut(model.name, run)) return leftOut(flow, model.name, run);
     checkSourceIdentityOrThrow(flow, model, model.name, fetched, run);
     const { runtimeImport } = run.config;
-    const emitted = await steps.emitFlowOrThrow(run.config.closedDataBlocks ? steps.withClosedDataBlocks(model) : model, {
-      runtimeImport,
-      ...(run.validatorCache ? { validatorCache: run.validatorCache } : {}),
-    });
+    const emitted = await steps.emitFlowOrThrow(run.config.closedDataBlocks ? steps.withClosedDataBlocks(model) : model, { runtimeImport, ...(run.validatorCache ? { validatorCache: run.validatorCache } : {}) });
     const copy = descriptionJson(description.document);
     const files = new Map([...emitted.map((file): [string, string] => [file.path, file.content]), [descriptionCopyPath(model.name), copy]]);
     const changed = await changeSinceCopyOrUndefined(copy, model, run.output);

@@ -16,6 +16,8 @@ import { SAMPLE_IDS, startService, type Service } from "./api-source/service";
 const CLI = path.join(REPO, "bin/flowsmith.js");
 const WAIT_MS = 60_000;
 const hasScript = spawnSync("script", ["--version"]).status === 0;
+/** This process's environment without FLOWSMITH_* variables: the service is given only where a test gives it. */
+const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("FLOWSMITH_")));
 
 let root: string;
 let service: Service;
@@ -48,7 +50,7 @@ async function project(): Promise<string> {
 
 function runCli(args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...ENV, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
@@ -137,7 +139,7 @@ describe("flowsmith init with flags", () => {
   function onTerminal(dir: string, answers: readonly (readonly [RegExp, string])[]): Promise<{ code: number | null; out: string }> {
     return new Promise((resolve, reject) => {
       const command = `stty cols 120 rows 40; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} init`;
-      const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: dir, env: { ...process.env, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: dir, env: { ...ENV, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "pipe"] });
       let out = "";
       let next = 0;
       let seen = 0;
@@ -177,6 +179,14 @@ describe("flowsmith init with flags", () => {
     expect(await config(dir)).toMatchObject({ outputDir: "src/clients", flows: [{ name: "aml-screening", source: { file: "flows/aml-screening.yaml" } }] });
     expect(run.out).toMatch(/Wrote src\/clients\/ \(\d+ file\(s\) changed\)/);
     expect(await firstCallErrors(dir, run.out)).toEqual([]);
+  });
+
+  it("an empty folder and no API client: says where to get a description, asking nothing", async () => {
+    const dir = await mkdtemp(path.join(root, "empty-tty-"));
+    const run = await onTerminal(dir, []);
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/no flow description found under .* download one from the dashboard/);
+    expect(run.out).not.toMatch(/Which flows/);
   });
 
   it("Ctrl-C at a question cancels, writing nothing", async () => {
