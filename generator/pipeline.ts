@@ -11,7 +11,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { loadConfigOrThrow, type Env } from "./config/load-config.js";
+import { loadConfigOrThrow, withConfigPosition, type Env } from "./config/load-config.js";
 import type { ResolvedConfig, ResolvedFlowConfig } from "./config/config-types.js";
 import { defaultCacheDir, ValidatorCacheDir, type ValidatorCacheReport } from "./cache/validator-cache.js";
 import { CodegenError } from "./errors.js";
@@ -151,6 +151,8 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
       snapshots,
       ...(validatorCache ? { validatorCache } : {}),
     };
+  } catch (error) {
+    throw withConfigPosition(config, error);
   } finally {
     await clients.close();
   }

@@ -111,4 +111,6 @@ export interface ResolvedConfig {
   readonly flows: readonly ResolvedFlowConfig[];
   /** 1-based line of a pointer's key in the config file, for messages that name a line to change. */
   lineOfOrUndefined(pointer: string): number | undefined;
+  /** 1-based line and column of a pointer's value in the config file, for messages about it. */
+  positionOfOrUndefined(pointer: string): { readonly line: number; readonly column: number } | undefined;
 }

@@ -52,6 +52,13 @@ export async function loadConfigOrThrow(configPath?: string, env: Env = process.
   return configFromTextOrThrow(text, absolute, env, options);
 }
 
+/** An error of a later step about a key of this config (a description file not found, two entries of one flow), with its line and column. */
+export function withConfigPosition(config: ResolvedConfig, error: unknown): unknown {
+  if (!(error instanceof CodegenError) || error.context.file !== config.configDisplay || error.context.pointer === undefined || error.context.line !== undefined) return error;
+  const position = config.positionOfOrUndefined(error.context.pointer);
+  return position ? new CodegenError(error.code, error.detail, { ...error.context, ...position }, { cause: error }) : error;
+}
+
 /** A resolution error about a key of this config, with that key's line and column. */
 function withPositionIn(parsed: ConfigText, file: string, error: unknown): unknown {
   if (!(error instanceof CodegenError) || error.context.file !== file || error.context.pointer === undefined || error.context.line !== undefined) return error;
@@ -218,6 +225,7 @@ function resolveConfigOrThrow(config: UserConfig, file: ConfigFile): ResolvedCon
     service: resolveServiceOrThrow(config.service, file.configDisplay, file.env),
     flows,
     lineOfOrUndefined: (pointer) => file.parsed.positionOfOrUndefined(pointer)?.line,
+    positionOfOrUndefined: (pointer) => file.parsed.positionOfOrUndefined(pointer),
   };
 }
 

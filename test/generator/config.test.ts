@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { loadConfigOrThrow } from "../../generator/config/load-config";
 import { CodegenError } from "../../generator/errors";
+import { runCodegen } from "../../generator/pipeline";
 
 let dir: string;
 beforeAll(async () => {
@@ -93,6 +94,13 @@ describe("loadConfigOrThrow", () => {
     const snapshot = text.replace('{ "file": "flows/signing.yaml" }', '{ "api": { "flowId": "f", "environment": "live", "snapshot": "x.yaml" } }');
     const resolved = (await loadConfigOrThrow(await configFile(snapshot)).catch((caught: unknown) => caught)) as CodegenError;
     expect(resolved.message).toMatch(/:5:\d+ #\/flows\/0\/source\/api\/snapshot: "snapshot" must name a \.json file/);
+  });
+
+  it("a later step's error about a key of the config names its line and column too", async () => {
+    const file = await configFile('{\n  "outputDir": "out-missing",\n  "flows": [\n    { "source": { "file": "flows/missing.yaml" } }\n  ]\n}\n');
+    const error = (await runCodegen({ configPath: file }).catch((caught: unknown) => caught)) as CodegenError;
+    expect(error).toMatchObject({ code: "SOURCE_NOT_FOUND", context: { line: 4, column: 27 } });
+    expect(error.message).toMatch(/\.json:4:27 #\/flows\/0\/source\/file: flow description not found: flows\/missing\.yaml$/);
   });
 
   it("is found in the working directory or the nearest folder above it", async () => {
