@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import { withFlowAppended, writeConfigOrThrow } from "./config/append-flow.js";
 import { CONFIG_DEFAULTS, type ResolvedConfig, type UserApiSource, type UserFlowConfig } from "./config/config-types.js";
-import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, newConfig, type Env } from "./config/load-config.js";
+import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, newConfig, withConfigPosition, type Env } from "./config/load-config.js";
 import { CodegenError, errorLine } from "./errors.js";
 import { configEntryOfOrUndefined } from "./fetch/config-entry.js";
 import { ServiceClients } from "./fetch/service-clients.js";
@@ -77,8 +77,10 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
   }
   const env = io.env ?? process.env;
   let clients: ServiceClients | undefined;
+  let loaded: ResolvedConfig | undefined;
   try {
     const { config, text, created } = await configOrNewOrThrow(parsed.config, env);
+    loaded = config;
     await refuseDuplicateFlowOrThrow(parsed, config);
     clients = new ServiceClients(config.service, env, config.configDisplay);
     const added = await addFlowOrThrow(parsed, config, text, clients);
@@ -88,8 +90,9 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     );
     return 0;
   } catch (error) {
-    if (!(error instanceof CodegenError)) throw error;
-    io.stderr.write(`${errorLine(error)}\n`);
+    const placed = loaded ? withConfigPosition(loaded, error) : error;
+    if (!(placed instanceof CodegenError)) throw placed;
+    io.stderr.write(`${errorLine(placed)}\n`);
     return 1;
   } finally {
     await clients?.close();
