@@ -27,7 +27,8 @@ the flows of a codegen config. When ready it prints one JSON line on stdout
 (baseUrl, authUrl, clients) and runs until SIGINT or SIGTERM.
 
 Options:
-  --config <path>      codegen config whose flows are served (default: codegen.config.json)
+  --config <path>      codegen config whose flows are served (default: the nearest codegen.config.json
+                       in this folder or above it)
   --host <host>        address both listeners bind to (default: 127.0.0.1)
   --api-port <n>       port of the API host, {base_url} (default: 0, any free port)
   --auth-port <n>      port of the auth host, {auth_url} (default: 0, any free port)

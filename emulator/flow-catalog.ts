@@ -179,6 +179,7 @@ export interface ConfiguredFlows {
   readonly files: readonly string[];
 }
 
+/** `configPath` absolute, found once by the caller (configPathOrThrow). */
 export async function readConfiguredFlowsOrThrow(configPath: string): Promise<ConfiguredFlows> {
   const loaded = await loadFlowsOrThrow(configPath);
   return {

@@ -6,6 +6,7 @@
  * See the README, section Emulator.
  */
 import type { Server } from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { createApiServer } from "./api-server.js";
 import { createAuthServer } from "./auth-server.js";
@@ -13,9 +14,10 @@ import { EmulatorControl } from "./control/controller.js";
 import type { FaultInput } from "./control/fault-input.js";
 import type { FaultView } from "./faults.js";
 import { FileVault } from "./files.js";
+import { findConfigOrThrow } from "../generator/index.js";
 import { FlowCatalog, readConfiguredFlowsOrThrow, type ConfiguredFlows, type Publication } from "./flow-catalog.js";
 import type { JournalPage } from "./journal.js";
-import { EMULATOR_DEFAULTS, resolveOptions, type Credentials, type EmulatorOptions } from "./options.js";
+import { resolveOptions, type Credentials, type EmulatorOptions } from "./options.js";
 import { SessionStore } from "./sessions.js";
 import { TokenStore } from "./tokens.js";
 import { Traffic } from "./traffic.js";
@@ -66,7 +68,8 @@ export interface RunningEmulator {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const resolved = resolveOptions(options);
   if (options.watch && options.flows) throw new RangeError("emulator option watch reloads the config's files: it cannot be used with flows");
-  const configured = options.flows ? undefined : await readConfiguredFlowsOrThrow(options.configPath ?? EMULATOR_DEFAULTS.configPath);
+  const configPath = options.flows ? undefined : await configPathOrThrow(options.configPath);
+  const configured = configPath === undefined ? undefined : await readConfiguredFlowsOrThrow(configPath);
   const catalog = FlowCatalog.createOrThrow(options.flows ?? configured?.flows ?? []);
   const vault = await FileVault.create();
   const webhooks = new WebhookSender(resolved);
@@ -93,7 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   try {
     baseUrl = await listenOrThrow(api, resolved.host, resolved.apiPort);
     const authUrl = await listenOrThrow(auth, resolved.host, resolved.authPort);
-    if (options.watch && configured) watch = await startWatch(options, configured, catalog);
+    if (options.watch && configPath !== undefined && configured) watch = await startWatch(options, configPath, configured, catalog);
     return {
       baseUrl,
       authUrl,
@@ -115,9 +118,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
 }
 
-function startWatch(options: EmulatorOptions, configured: ConfiguredFlows, catalog: FlowCatalog): Promise<ConfigWatch> {
+/** The config named, or the nearest codegen.config.json in the working directory or above it. */
+function configPathOrThrow(given: string | undefined): Promise<string> {
+  return given !== undefined ? Promise.resolve(path.resolve(given)) : findConfigOrThrow(process.cwd());
+}
+
+function startWatch(options: EmulatorOptions, configPath: string, configured: ConfiguredFlows, catalog: FlowCatalog): Promise<ConfigWatch> {
   return watchConfig({
-    configPath: options.configPath ?? EMULATOR_DEFAULTS.configPath,
+    configPath,
     files: configured.files,
     catalog,
     onReload: options.onReload ?? (() => undefined),

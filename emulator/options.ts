@@ -25,7 +25,7 @@ export interface EmulatedFlow {
 export interface EmulatorOptions {
   /** Flows to serve. When absent, flows are read from `configPath`. */
   readonly flows?: readonly (FlowModel | EmulatedFlow)[];
-  /** Codegen config to read flows from. Default "codegen.config.json". */
+  /** Codegen config to read flows from. Default: the nearest codegen.config.json in the working directory or above it. */
   readonly configPath?: string;
   /** Default "127.0.0.1": loopback only unless told otherwise. */
   readonly host?: string;
@@ -108,7 +108,6 @@ export interface ResolvedOptions {
 }
 
 export const EMULATOR_DEFAULTS = {
-  configPath: "codegen.config.json",
   host: "127.0.0.1",
   apiPort: 0,
   authPort: 0,

@@ -44,6 +44,8 @@ export interface CodegenErrorContext {
   readonly pointer?: string;
   /** 1-based line in the file, when known. */
   readonly line?: number;
+  /** 1-based column on that line, when known (the config's messages give one). */
+  readonly column?: number;
 }
 
 export class CodegenError extends Error {
@@ -60,7 +62,7 @@ export class CodegenError extends Error {
 
 function formatMessage(detail: string, context: CodegenErrorContext): string {
   const where = [
-    context.file && (context.line ? `${context.file}:${String(context.line)}` : context.file),
+    context.file && [context.file, context.line, context.line && context.column].filter(Boolean).join(":"),
     context.pointer,
   ]
     .filter(Boolean)

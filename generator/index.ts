@@ -5,6 +5,7 @@
  */
 export { loadFlowFromTextOrThrow, loadFlowsOrThrow } from "./load-flows.js";
 export { CodegenError } from "./errors.js";
+export { findConfigOrThrow } from "./config/load-config.js";
 export { JSON_SCHEMA_AJV_OPTIONS, toJsonSchema, type JsonSchema } from "./model/json-schema.js";
 export { checkOneVersionPerFlowOrThrow } from "./model/unique-flows.js";
 export { hasFile } from "./model/request-body.js";

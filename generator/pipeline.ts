@@ -11,7 +11,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { loadConfigOrThrow, type Env } from "./config/load-config.js";
+import { loadConfigOrThrow, withConfigPosition, type Env } from "./config/load-config.js";
 import type { ResolvedConfig, ResolvedFlowConfig } from "./config/config-types.js";
 import { defaultCacheDir, ValidatorCacheDir, type ValidatorCacheReport } from "./cache/validator-cache.js";
 import { CodegenError } from "./errors.js";
@@ -155,6 +155,8 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
       snapshots,
       ...(validatorCache ? { validatorCache } : {}),
     };
+  } catch (error) {
+    throw withConfigPosition(config, error);
   } finally {
     await Promise.all([clients.close(), output.release()]);
   }
@@ -196,7 +198,7 @@ async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<
   const where = { pointer: flow.pointer, configFile: run.config.configDisplay, ...(flow.name ? { flow: flow.name } : {}) };
   const source = await readFlowSourceOrThrow(flow, where, run);
   const fetched = source.fetched;
-  const inputsHash = sha256([run.config.runtimeImport, flow.name ?? "", source.display, sha256(source.bytes)].join("\n"));
+  const inputsHash = sha256([run.config.runtimeImport, flow.name ?? "", source.display, sha256(source.bytes), ...(run.config.closedDataBlocks ? ["closedDataBlocks"] : [])].join("\n"));
   const reused = run.reuse ? await reusableOrUndefined(inputsHash, run) : undefined;
   if (reused) {
     checkSourceIdentityOrThrow(flow, reused.entry, reused.name, fetched, run);
@@ -209,7 +211,7 @@ async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<
     if (isLeftOut(model.name, run)) return leftOut(flow, model.name, run);
     checkSourceIdentityOrThrow(flow, model, model.name, fetched, run);
     const { runtimeImport } = run.config;
-    const emitted = await steps.emitFlowOrThrow(model, { runtimeImport, ...(run.validatorCache ? { validatorCache: run.validatorCache } : {}) });
+    const emitted = await steps.emitFlowOrThrow(run.config.closedDataBlocks ? steps.withClosedDataBlocks(model) : model, { runtimeImport, ...(run.validatorCache ? { validatorCache: run.validatorCache } : {}) });
     const copy = descriptionJson(description.document);
     const files = new Map([...emitted.map((file): [string, string] => [file.path, file.content]), [descriptionCopyPath(model.name), copy]]);
     const changed = await changeSinceCopyOrUndefined(copy, model, run.output);
@@ -380,6 +382,7 @@ function withFlowName(error: unknown, name: string | undefined): unknown {
 let steps: Promise<GenerationSteps> | undefined;
 type GenerationSteps = typeof import("./read/load-description.js") &
   typeof import("./model/build-flow-model.js") &
+  typeof import("./model/closed-data-blocks.js") &
   typeof import("./emit/emit-flow.js") &
   typeof import("./emit/emit-index.js");
 
@@ -387,9 +390,10 @@ function generationSteps(): Promise<GenerationSteps> {
   steps ??= Promise.all([
     import("./read/load-description.js"),
     import("./model/build-flow-model.js"),
+    import("./model/closed-data-blocks.js"),
     import("./emit/emit-flow.js"),
     import("./emit/emit-index.js"),
-  ]).then(([read, model, emitFlow, emitIndex]) => ({ ...read, ...model, ...emitFlow, ...emitIndex }));
+  ]).then(([read, model, closed, emitFlow, emitIndex]) => ({ ...read, ...model, ...closed, ...emitFlow, ...emitIndex }));
   return steps;
 }
 

@@ -10,6 +10,7 @@ export type { FlowDescriptionOptions } from "./flow-description.js";
 export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.js";
 export { systemClock, type Clock } from "./clock.js";
 export { createSessionFor, createSessionWith } from "./create-session.js";
+export { forEnvironment, type EnvironmentFlow, type FlowModuleOf } from "./environment-flow.js";
 export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./files.js";
 export type { RequestValidator } from "./request-validator.js";
 export { validatorFormats, validatorRuntime } from "./validator-support.js";

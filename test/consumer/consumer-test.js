@@ -13,7 +13,10 @@
  * through the OTP step to ACCEPTED, lets a `test_rejected…` subject end on its
  * own, and meets a fault set over the control API (a session created, its
  * answer dropped: a NetworkError, and a 201 in the journal). Exits 1 on the
- * first failure.
+ * first failure. Then README's "Install and first call" step by step in an
+ * empty folder: `npm init -y`, the tarballs, `npx flowsmith init --yes`, the
+ * printed first call saved as first-call.mts and run with tsx against `npx
+ * flowsmith emulator`.
  *
  * Installs use npm's cache first (`--prefer-offline`): after `npm ci` in the
  * repository, every dependency is already there.
@@ -33,6 +36,7 @@ async function main() {
   try {
     const tarballs = await packBoth(path.join(work, "packs"));
     for (const project of PROJECTS) await tryProject(project, path.join(work, project.name), tarballs);
+    await tryFirstCall(path.join(work, "first-call"), tarballs);
     log("all consumer projects passed");
   } finally {
     if (keep) log(`kept ${work}`);
@@ -113,6 +117,34 @@ async function tryProject(project, dir, tarballs) {
     if (!/fault NetworkError 201/.test(output)) throw new Error(`${project.name}: the reset-after fault was not a NetworkError with a 201 in the journal:\n${output}`);
   });
   log(`${project.name}: passed`);
+}
+
+/** README's "Install and first call", as written there (tsx from the registry, as a newcomer installs it). */
+async function tryFirstCall(dir, tarballs) {
+  log(`first call: ${dir}, as README's "Install and first call" says`);
+  fs.mkdirSync(path.join(dir, "flows"), { recursive: true });
+  await run("npm", ["init", "-y"], { cwd: dir });
+  await run("npm", ["pkg", "set", "type=module"], { cwd: dir });
+  const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
+  await run("npm", [...install, tarballs.runtime], { cwd: dir });
+  await run("npm", [...install, "--save-dev", tarballs.cli, `typescript@${devVersion("typescript")}`, "tsx", `@types/node@${devVersion("@types/node")}`], { cwd: dir });
+  fs.copyFileSync(path.join(REPO, "flows", "aml-screening.yaml"), path.join(dir, "flows", "aml-screening.yaml"));
+  const init = await run("npx", ["--no-install", "flowsmith", "init", "--yes"], { cwd: dir });
+  const snippet = /\n\n(import \{ createClient[\s\S]*?await client\.close\(\);)\n/.exec(init);
+  if (!snippet) throw new Error(`first call: init printed no first call:\n${init}`);
+  fs.writeFileSync(path.join(dir, "first-call.mts"), snippet[1]);
+  await withEmulator(dir, async (emulator) => {
+    const env = {
+      ...process.env,
+      FLOWSMITH_BASE_URL: emulator.baseUrl,
+      FLOWSMITH_AUTH_URL: emulator.authUrl,
+      FLOWSMITH_STAGING_CLIENT_ID: emulator.clients.staging.clientId,
+      FLOWSMITH_STAGING_CLIENT_SECRET: emulator.clients.staging.clientSecret,
+    };
+    const output = await run("npx", ["--no-install", "tsx", "first-call.mts"], { cwd: dir, env });
+    if (!/\S+ http:\/\/127\.0\.0\.1:\d+\/player\//.test(output)) throw new Error(`first call: no session id and playerUrl printed:\n${output}`);
+  });
+  log("first call: passed");
 }
 
 /** The installed packages must be the tarballs' copies, not links back into this repository. */
