@@ -15,6 +15,8 @@ import { SAMPLE_IDS, startService, type Service } from "./api-source/service";
 
 const CLI = path.join(REPO, "bin/flowsmith.js");
 const WAIT_MS = 60_000;
+// Each test runs the CLI (a codegen) and tsc over its first call: on a loaded 2-core machine that passes jest's 30 s.
+jest.setTimeout(2 * WAIT_MS);
 const hasScript = spawnSync("script", ["--version"]).status === 0;
 /** This process's environment without FLOWSMITH_* variables: the service is given only where a test gives it. */
 const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("FLOWSMITH_")));
