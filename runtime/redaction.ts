@@ -1,17 +1,31 @@
 /**
- * Secrets out of everything the runtime hands back: the client secret and
- * every access token the client has held (docs/service.md 5), in each form
- * they travel in (raw, form-encoded as URLSearchParams writes it,
- * percent-encoded, inside the Basic value, JSON-escaped), and any
- * Authorization value or credential field a server echoes.
+ * The one scrubbing path for secrets: the client secret and every access
+ * token the client has held (docs/service.md 5), in each form they travel in
+ * and a server may echo them in, and any Authorization value or credential
+ * field a server echoes. Errors, and whatever else shows text a server sent
+ * (logs, spans, the CLI's output), go through a Redactor.
+ *
+ * The contract:
+ * - A known secret is found in a text however it was escaped: raw, JSON
+ *   string escapes (`\/`, `\u002B`...), percent or form encoding (either
+ *   case of hex digit), inside the Basic value, and base64 or base64url at any
+ *   byte offset inside a longer base64 string (text-views.ts, secret-forms.ts).
+ * - Scrub, then cut: `excerpt` cuts only scrubbed text. A text that was cut
+ *   before it could be scrubbed (a body read up to a size limit) is scrubbed
+ *   with `{ truncated: true }`: a secret cut through at its end is removed
+ *   too, so no cut leaves 4 or more of its characters.
+ * - Time linear in the text (one pass per view, literal-search.ts), for any
+ *   secrets and any text: this runs on error paths a server can provoke.
  *
  * A server that echoes its request puts these into error bodies and
  * messages, and undici's errors can carry raw response bytes. So every error
  * a client's call rejects with passes through `Redactor.error` (client.ts,
- * create-session.ts), and bodies are scrubbed before a message is cut from
- * them (a secret cut in half would no longer match).
+ * create-session.ts).
  */
 import { FlowsmithError } from "./errors.js";
+import { LiteralSearch } from "./literal-search.js";
+import { searchedFormsOf } from "./secret-forms.js";
+import { viewsOf } from "./text-views.js";
 
 const REDACTED = "[redacted]";
 
@@ -24,6 +38,13 @@ const MAX_TOKENS = 100;
  */
 const MIN_SECRET_LENGTH = 4;
 
+/**
+ * At the end of a cut text, the start of a secret this long or longer (in the
+ * text as written, escapes included) is removed; a shorter one is kept, as it
+ * could as well be ordinary text that happens to begin a secret.
+ */
+const MIN_FRAGMENT = 4;
+
 /** Nesting scrubbed at most in a body; deeper values are dropped, not passed on unread. */
 const MAX_DEPTH = 100;
 
@@ -34,6 +55,8 @@ const CREDENTIAL_KEY = /^(?:client_secret|access_token|refresh_token|id_token|au
  * Credentials the runtime does not know by value, in text: a header echo
  * (`authorization: …`), a credential field in a form or JSON text, a long
  * Bearer value. The Basic case is decided by decoding (see basicCredential).
+ * Each runs in linear time: a literal anchors it, and no quantified part can
+ * match what follows it.
  */
 const ECHO_PATTERNS: readonly [RegExp, string][] = [
   [/\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^\s"',;}][^"'\r\n,;}]*/gi, `$1${REDACTED}`],
@@ -42,10 +65,20 @@ const ECHO_PATTERNS: readonly [RegExp, string][] = [
 ];
 const BASIC = /\b(Basic\s+)([A-Za-z0-9+/]{4,}={0,2})/gi;
 
+export interface ScrubOptions {
+  /**
+   * The text is the start of a longer one, cut at a size limit before it could
+   * be scrubbed: the start of a secret at its end is removed as well, and an
+   * escape or a character cut through there is dropped. Default false.
+   */
+  readonly truncated?: boolean;
+}
+
 export class Redactor {
   private readonly fixed: readonly string[];
   private readonly tokens = new Set<string>();
-  private pattern: RegExp | undefined;
+  /** Every form of every known secret, built when first needed; undefined again when a token is added. */
+  private search: LiteralSearch | undefined;
 
   /** Without credentials (no client at hand), only the echo patterns apply. */
   constructor(credentials?: { readonly clientId: string; readonly clientSecret: string }) {
@@ -59,13 +92,31 @@ export class Redactor {
     if (token === "" || this.tokens.has(token)) return;
     this.tokens.add(token);
     if (this.tokens.size > MAX_TOKENS) this.tokens.delete(this.tokens.values().next().value as string);
-    this.pattern = undefined;
+    this.search = undefined;
   }
 
-  text(text: string): string {
-    let scrubbed = text.replace(this.knownPattern(), REDACTED);
+  /** The text with every known secret (in any form) and every echoed credential replaced by `[redacted]`. */
+  text(text: string, options: ScrubOptions = {}): string {
+    let scrubbed = this.replaceKnown(text, options.truncated ?? false);
     for (const [pattern, replacement] of ECHO_PATTERNS) scrubbed = scrubbed.replace(pattern, replacement);
     return scrubbed.replace(BASIC, basicCredential);
+  }
+
+  /**
+   * The text scrubbed, then cut to at most `maxChars` characters (and `…`):
+   * scrubbing first, as a secret cut in half would no longer be found. The cut
+   * falls before a `[redacted]` it would split.
+   */
+  excerpt(text: string, maxChars: number, options: ScrubOptions = {}): string {
+    const scrubbed = this.text(text, options);
+    if (scrubbed.length <= maxChars) return scrubbed;
+    let end = maxChars;
+    const marker = scrubbed.lastIndexOf(REDACTED, end - 1);
+    if (marker !== -1 && marker + REDACTED.length > end) end = marker;
+    // Not between the two halves of a surrogate pair.
+    const last = scrubbed.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff) end--;
+    return `${scrubbed.slice(0, end)}…`;
   }
 
   /**
@@ -74,12 +125,13 @@ export class Redactor {
    * description) may say "Authorization" or "Bearer" in prose.
    */
   holdsKnown(text: string): boolean {
-    return text.search(this.knownPattern()) !== -1;
+    const search = this.knownSearch();
+    return search !== undefined && viewsOf(text, false).some((view) => search.occursIn(view.text));
   }
 
   /** The text with the client secret and this client's tokens replaced, in any of their forms; prose left as it is. */
   withoutKnown(text: string): string {
-    return text.replace(this.knownPattern(), REDACTED);
+    return this.replaceKnown(text, false);
   }
 
   /** A copy of a JSON-like value (a response body) with every string and key scrubbed. */
@@ -141,48 +193,67 @@ export class Redactor {
     return copy;
   }
 
-  /** One pattern for every known secret in every encoding, longest first; rebuilt when a token is added. */
-  private knownPattern(): RegExp {
-    if (this.pattern) return this.pattern;
-    const variants = new Set<string>();
-    for (const secret of [...this.fixed, ...this.tokens]) {
-      if (secret.length >= MIN_SECRET_LENGTH) for (const variant of encodingsOf(secret)) variants.add(variant);
+  /**
+   * Known secrets replaced: each place a view of the text (text-views.ts)
+   * holds one is replaced in the text, overlapping places as one. Truncated,
+   * the text also ends before the start of a secret cut through at its end.
+   */
+  private replaceKnown(text: string, truncated: boolean): string {
+    const search = this.knownSearch();
+    if (search === undefined && !truncated) return text;
+    const spans: [number, number][] = [];
+    let end = text.length;
+    let cutThrough = false;
+    for (const view of viewsOf(text, truncated)) {
+      const from = view.from;
+      const started = search ? search.scan(view.text, (at, length) => spans.push([from[at - length] as number, from[at] as number])) : 0;
+      if (!truncated) continue;
+      const start = from[view.text.length - started] as number;
+      if (started > 0 && text.length - start >= MIN_FRAGMENT) {
+        end = Math.min(end, start);
+        cutThrough = true;
+      } else end = Math.min(end, from[view.text.length] as number);
     }
-    const sources = [...variants]
-      .filter((variant) => variant.length >= MIN_SECRET_LENGTH)
-      .sort((a, b) => b.length - a.length)
-      .map(patternSource);
-    // (?!) never matches: a client without secrets scrubs nothing by value.
-    this.pattern = new RegExp(sources.length > 0 ? sources.join("|") : "(?!)", "g");
-    return this.pattern;
+    if (cutThrough) spans.push([end, text.length]);
+    else text = text.slice(0, end);
+    return replaceSpans(text, spans);
+  }
+
+  private knownSearch(): LiteralSearch | undefined {
+    if (this.search) return this.search;
+    const forms = new Set<string>();
+    for (const secret of [...this.fixed, ...this.tokens]) {
+      if (secret.length < MIN_SECRET_LENGTH) continue;
+      for (const form of searchedFormsOf(secret)) if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
+    }
+    if (forms.size === 0) return undefined;
+    this.search = new LiteralSearch(forms);
+    return this.search;
   }
 }
 
-/** The forms a secret takes on the wire and in echoes of it. */
-function encodingsOf(secret: string): string[] {
-  const base64 = Buffer.from(secret, "utf8").toString("base64").replace(/=+$/, "");
-  const base64url = Buffer.from(secret, "utf8").toString("base64url");
-  return [
-    secret,
-    JSON.stringify(secret).slice(1, -1),
-    // As URLSearchParams writes it (space as +), which is how the form body sends the secret.
-    new URLSearchParams([["", secret]]).toString().slice(1),
-    encodeURIComponent(secret),
-    base64,
-    base64url,
-    encodeURIComponent(base64),
-  ];
+/** Each span (start, end) of the text, merged where they overlap or touch, replaced by one `[redacted]`. */
+function replaceSpans(text: string, spans: [number, number][]): string {
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let written = 0;
+  let open: [number, number] | undefined;
+  for (const [start, end] of spans) {
+    if (open && start <= open[1]) open[1] = Math.max(open[1], end);
+    else {
+      if (open) written = replaced(parts, text, written, open);
+      open = [start, end];
+    }
+  }
+  if (open) written = replaced(parts, text, written, open);
+  parts.push(text.slice(written));
+  return parts.join("");
 }
 
-/** The variant as a regular expression; percent-escapes match in either case (`%2f` as `%2F`). */
-function patternSource(variant: string): string {
-  return variant
-    .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-    .replace(/%([0-9A-F])([0-9A-F])/g, (_match, high: string, low: string) => `%${hexClass(high)}${hexClass(low)}`);
-}
-
-function hexClass(digit: string): string {
-  return /[A-F]/.test(digit) ? `[${digit}${digit.toLowerCase()}]` : digit;
+function replaced(parts: string[], text: string, written: number, [start, end]: [number, number]): number {
+  parts.push(text.slice(written, start), REDACTED);
+  return Math.min(end, text.length);
 }
 
 /** `Basic <base64>` is a credential when it decodes to `user:password`; prose such as "Basic information" is left alone. */
