@@ -24,7 +24,7 @@ declare const staging: Client<"staging">;
 declare const live: Client<"live">;
 
 // The handler is a node:http request listener.
-const handler = createWebhookHandler({ client: staging, secret: "whsec_c2VjcmV0", onSessionEnded: () => undefined });
+const handler = createWebhookHandler({ client: staging, secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", onSessionEnded: () => undefined });
 // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the point: it fits where node:http takes a listener (it never rejects)
 createServer(handler);
 export const listener: (req: IncomingMessage, res: ServerResponse) => Promise<void> = handler;
