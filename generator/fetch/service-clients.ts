@@ -150,6 +150,7 @@ function hintFor(error: FlowsmithError, environment: Environment, service: Resol
   switch (error.code) {
     case "AUTH_FAILED":
       if (typeof status !== "number") return `Is the auth host up? authUrl comes from ${service.authUrl?.from ?? "nowhere"}`;
+      if (status === 404) return authUrlNotFound(service);
       // A 5xx is the auth host failing, not a verdict on the credentials.
       return status >= 500 ? "The auth host failed: try again later; nothing was written" : `The auth host refused the ${environment} API client: check ${credentials}`;
     case "NETWORK_ERROR":
@@ -169,6 +170,19 @@ function hintFor(error: FlowsmithError, environment: Environment, service: Resol
     default:
       return "Try again later; nothing was written";
   }
+}
+
+/** docs/service.md 5.2: a token request sent to {base_url} returns 404, so the auth host's address is what to fix. */
+function authUrlNotFound(service: ResolvedServiceConfig): string {
+  const same = service.authUrl !== undefined && service.baseUrl !== undefined && sameUrl(service.authUrl.value, service.baseUrl.value);
+  return (
+    `The token URL was not found, so the credentials were not even checked: ${ENV.authUrl} (or "service": { "authUrl" }) must be {auth_url}, ` +
+    `the token host, not {base_url}, the API host${same ? ` (it is the same as baseUrl)` : ""}. authUrl comes from ${service.authUrl?.from ?? "nowhere"}`
+  );
+}
+
+function sameUrl(a: string, b: string): boolean {
+  return a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
 }
 
 /** `descriptionPath "/api/v1/…/openapi" (the default)`, or where the config sets it. */
