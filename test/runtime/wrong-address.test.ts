@@ -10,7 +10,7 @@ import { ALL_FLOWS } from "../emulator/fixtures.js";
 import { USER_AGENT } from "./support/clients.js";
 
 let emulator: RunningEmulator;
-const clients: Client<Environment>[] = [];
+const clients: Client[] = [];
 
 beforeAll(async () => {
   emulator = await startEmulator({ flows: ALL_FLOWS });
