@@ -16,14 +16,17 @@ export class LiteralSearch {
   private readonly fail: Int32Array;
   /** For each node: the length of the text it stands for. */
   private readonly depth: Int32Array;
-  /** For each node: the length of the longest string that ends its text, 0 when none does. */
-  private readonly found: Int32Array;
+  /** For each node: the index of the string that ends there, -1 when none does. */
+  private readonly ends: Int32Array;
+  /** For each node: the nearest node along its fail links where a string ends, -1 when none. */
+  private readonly nextEnd: Int32Array;
 
-  constructor(strings: Iterable<string>) {
+  /** `strings`, each once: a string's index in it is what `scan` reports. */
+  constructor(strings: readonly string[]) {
     const depth = [0];
-    const ends = [false];
+    const ends = [-1];
     const children: number[][] = [[]];
-    for (const string of strings) {
+    strings.forEach((string, index) => {
       let node = 0;
       for (let i = 0; i < string.length; i++) {
         const key = node * CODES + string.charCodeAt(i);
@@ -31,56 +34,48 @@ export class LiteralSearch {
         if (child === undefined) {
           child = depth.length;
           depth.push(i + 1);
-          ends.push(false);
+          ends.push(-1);
           children.push([]);
           this.next.set(key, child);
           (children[node] as number[]).push(string.charCodeAt(i), child);
         }
         node = child;
       }
-      if (string.length > 0) ends[node] = true;
-    }
+      if (string.length > 0) ends[node] = index;
+    });
     this.depth = Int32Array.from(depth);
+    this.ends = Int32Array.from(ends);
     this.fail = new Int32Array(depth.length);
-    this.found = new Int32Array(depth.length);
+    this.nextEnd = new Int32Array(depth.length).fill(-1);
     // Breadth first: a node's fail link points at a shallower node, whose own is then known.
     const queue = [0];
     for (let head = 0; head < queue.length; head++) {
       const node = queue[head] as number;
       const edges = children[node] as number[];
       for (let e = 0; e < edges.length; e += 2) {
-        const code = edges[e] as number;
         const child = edges[e + 1] as number;
-        this.fail[child] = node === 0 ? 0 : this.step(this.fail[node] as number, code);
-        this.found[child] = ends[child] ? (depth[child] as number) : (this.found[this.fail[child]] as number);
+        const fail = node === 0 ? 0 : this.step(this.fail[node] as number, edges[e] as number);
+        this.fail[child] = fail;
+        this.nextEnd[child] = (this.ends[fail] as number) >= 0 ? fail : (this.nextEnd[fail] as number);
         queue.push(child);
       }
     }
   }
 
   /**
-   * Calls `onFound(end, length)` at each end of a string found in `text`
-   * (the longest one ending there), and returns the length of the text's
-   * longest ending that begins one of the strings (0 when none).
+   * Calls `onFound(end, index)` for each string found in `text`, by where it
+   * ends there and its index, until onFound returns true; returns the length
+   * of the text's longest ending that begins one of the strings (0 when none).
    */
-  scan(text: string, onFound: (end: number, length: number) => void): number {
+  scan(text: string, onFound: (end: number, index: number) => boolean): number {
     let node = 0;
     for (let i = 0; i < text.length; i++) {
       node = this.step(node, text.charCodeAt(i));
-      const length = this.found[node] as number;
-      if (length > 0) onFound(i + 1, length);
+      for (let at = (this.ends[node] as number) >= 0 ? node : (this.nextEnd[node] as number); at > 0; at = this.nextEnd[at] as number) {
+        if (onFound(i + 1, this.ends[at] as number)) return 0;
+      }
     }
     return this.depth[node] as number;
-  }
-
-  /** Whether any of the strings occurs in `text`. */
-  occursIn(text: string): boolean {
-    let node = 0;
-    for (let i = 0; i < text.length; i++) {
-      node = this.step(node, text.charCodeAt(i));
-      if ((this.found[node] as number) > 0) return true;
-    }
-    return false;
   }
 
   private step(from: number, code: number): number {

@@ -14,8 +14,8 @@
  *   before it could be scrubbed (a body read up to a size limit) is scrubbed
  *   with `{ truncated: true }`: a secret cut through at its end is removed
  *   too, so no cut leaves 4 or more of its characters.
- * - Time linear in the text (one pass per view, literal-search.ts), for any
- *   secrets and any text: this runs on error paths a server can provoke.
+ * - Time linear in the text (one pass per view, known-secrets.ts), for any
+ *   text: this runs on error paths a server can provoke.
  *
  * A server that echoes its request puts these into error bodies and
  * messages, and undici's errors can carry raw response bytes. So every error
@@ -23,9 +23,7 @@
  * create-session.ts).
  */
 import { FlowsmithError } from "./errors.js";
-import { LiteralSearch } from "./literal-search.js";
-import { searchedFormsOf } from "./secret-forms.js";
-import { viewsOf } from "./text-views.js";
+import { KnownSecrets } from "./known-secrets.js";
 
 const REDACTED = "[redacted]";
 
@@ -77,8 +75,8 @@ export interface ScrubOptions {
 export class Redactor {
   private readonly fixed: readonly string[];
   private readonly tokens = new Set<string>();
-  /** Every form of every known secret, built when first needed; undefined again when a token is added. */
-  private search: LiteralSearch | undefined;
+  /** The search for every known secret, built when first needed; undefined again when a token is added. */
+  private known: KnownSecrets | undefined;
 
   /** Without credentials (no client at hand), only the echo patterns apply. */
   constructor(credentials?: { readonly clientId: string; readonly clientSecret: string }) {
@@ -92,7 +90,7 @@ export class Redactor {
     if (token === "" || this.tokens.has(token)) return;
     this.tokens.add(token);
     if (this.tokens.size > MAX_TOKENS) this.tokens.delete(this.tokens.values().next().value as string);
-    this.search = undefined;
+    this.known = undefined;
   }
 
   /** The text with every known secret (in any form) and every echoed credential replaced by `[redacted]`. */
@@ -125,8 +123,7 @@ export class Redactor {
    * description) may say "Authorization" or "Bearer" in prose.
    */
   holdsKnown(text: string): boolean {
-    const search = this.knownSearch();
-    return search !== undefined && viewsOf(text, false).some((view) => search.occursIn(view.text));
+    return this.knownSecrets().occursIn(text);
   }
 
   /** The text with the client secret and this client's tokens replaced, in any of their forms; prose left as it is. */
@@ -199,36 +196,18 @@ export class Redactor {
    * the text also ends before the start of a secret cut through at its end.
    */
   private replaceKnown(text: string, truncated: boolean): string {
-    const search = this.knownSearch();
-    if (search === undefined && !truncated) return text;
-    const spans: [number, number][] = [];
-    let end = text.length;
-    let cutThrough = false;
-    for (const view of viewsOf(text, truncated)) {
-      const from = view.from;
-      const started = search ? search.scan(view.text, (at, length) => spans.push([from[at - length] as number, from[at] as number])) : 0;
-      if (!truncated) continue;
-      const start = from[view.text.length - started] as number;
-      if (started > 0 && text.length - start >= MIN_FRAGMENT) {
-        end = Math.min(end, start);
-        cutThrough = true;
-      } else end = Math.min(end, from[view.text.length] as number);
-    }
+    const { spans, end, cutThrough } = this.knownSecrets().find(text, truncated);
     if (cutThrough) spans.push([end, text.length]);
-    else text = text.slice(0, end);
-    return replaceSpans(text, spans);
+    return replaceSpans(cutThrough ? text : text.slice(0, end), spans);
   }
 
-  private knownSearch(): LiteralSearch | undefined {
-    if (this.search) return this.search;
-    const forms = new Set<string>();
-    for (const secret of [...this.fixed, ...this.tokens]) {
-      if (secret.length < MIN_SECRET_LENGTH) continue;
-      for (const form of searchedFormsOf(secret)) if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
-    }
-    if (forms.size === 0) return undefined;
-    this.search = new LiteralSearch(forms);
-    return this.search;
+  private knownSecrets(): KnownSecrets {
+    this.known ??= new KnownSecrets(
+      [...this.fixed, ...this.tokens].filter((secret) => secret.length >= MIN_SECRET_LENGTH),
+      MIN_SECRET_LENGTH,
+      MIN_FRAGMENT,
+    );
+    return this.known;
   }
 }
 

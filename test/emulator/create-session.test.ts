@@ -71,7 +71,7 @@ describe("JSON bodies", () => {
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ status: 400, code: "METADATA_KEY_NOT_ALLOWED" });
     expect(answer.json.message).toMatch(/^3 problems: \(1\) metadata key "email" not allowed.* \(2\) metadata\.locale "nl" is not supported.* \(3\) invalid request: state must NOT have more than 2048 characters\.$/);
-    expect((answer.json.errors as { path: string }[]).map((issue) => issue.path)).toEqual(["metadata.email", "metadata.locale", "state"]);
+    expect((answer.json.errors as readonly { path: string }[]).map((issue) => issue.path)).toEqual(["metadata.email", "metadata.locale", "state"]);
   });
 
   test.each([
