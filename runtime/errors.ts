@@ -5,6 +5,7 @@
  * before an error holds it, and every error a call rejects with passes
  * through the client's Redactor (redaction.ts).
  */
+import { excerptOf } from "./excerpt.js";
 import { ENVIRONMENTS } from "./service-limits.js";
 
 export class FlowsmithError extends Error {
@@ -360,7 +361,8 @@ function bodyMessageOf(body: unknown): string | undefined {
         : undefined;
   if (typeof raw !== "string" || raw.trim() === "") return undefined;
   const oneLine = raw.replace(/\s+/g, " ").trim();
-  return oneLine.length > 300 ? `${oneLine.slice(0, 300)}…` : oneLine;
+  // The body was scrubbed before the error was made (api-call.ts); cut as every message is.
+  return excerptOf(oneLine, 300);
 }
 
 function describeCause(cause: unknown): string {

@@ -23,9 +23,8 @@
  * create-session.ts).
  */
 import { FlowsmithError } from "./errors.js";
+import { excerptOf, REDACTED } from "./excerpt.js";
 import { KnownSecrets } from "./known-secrets.js";
-
-const REDACTED = "[redacted]";
 
 /** Tokens remembered at most, newest kept: a token is renewed about daily, this bounds a misbehaving auth server. */
 const MAX_TOKENS = 100;
@@ -106,15 +105,7 @@ export class Redactor {
    * falls before a `[redacted]` it would split.
    */
   excerpt(text: string, maxChars: number, options: ScrubOptions = {}): string {
-    const scrubbed = this.text(text, options);
-    if (scrubbed.length <= maxChars) return scrubbed;
-    let end = maxChars;
-    const marker = scrubbed.lastIndexOf(REDACTED, end - 1);
-    if (marker !== -1 && marker + REDACTED.length > end) end = marker;
-    // Not between the two halves of a surrogate pair.
-    const last = scrubbed.charCodeAt(end - 1);
-    if (last >= 0xd800 && last <= 0xdbff) end--;
-    return `${scrubbed.slice(0, end)}…`;
+    return excerptOf(this.text(text, options), maxChars);
   }
 
   /**
