@@ -210,6 +210,8 @@ function replaceSpans(text: string, spans: [number, number][]): string {
   let written = 0;
   let open: [number, number] | undefined;
   for (const [start, end] of spans) {
+    // Past a cut text's end (a view that kept an escape another view dropped): nothing left to replace.
+    if (start >= text.length) break;
     if (open && start <= open[1]) open[1] = Math.max(open[1], end);
     else {
       if (open) written = replaced(parts, text, written, open);
