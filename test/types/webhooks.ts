@@ -12,6 +12,7 @@ import {
   RedirectStateError,
   stateFromReturnUrl,
   verifyRedirectState,
+  webhookSecretProblem,
   type Client,
   type Decision,
   type RedirectStateErrorCode,
@@ -64,6 +65,11 @@ createWebhookHandler({ onSessionEnded: () => undefined });
 createWebhookHandler({ client: staging, onSessionEnded: () => undefined, secret: new Uint8Array(32) });
 // @ts-expect-error unknown options are typos
 createWebhookHandler({ client: staging, onSessionEnded: () => undefined, maxBody: 10 });
+
+// A secret from configuration, checked at startup: what is wrong with it, or undefined.
+export const secretProblem: string | undefined = webhookSecretProblem(process.env["WEBHOOK_SECRET"]);
+// @ts-expect-error a fit secret has no problem: the answer may be undefined
+export const alwaysProblem: string = webhookSecretProblem("whsec_...");
 
 // The parser's result is the typed event.
 const event = parseSessionEndedEvent("{}");
