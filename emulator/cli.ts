@@ -40,7 +40,8 @@ Options:
   --step-ms <n>        how long START, and the OTP step without a ticket, each last, in ms (default: 300)
   --max-sessions <n>   sessions kept at most; past it the session that ended longest ago goes, else the oldest (default: 10000)
   --webhook-secret <whsec_...>
-                       Standard Webhooks signing secret, whsec_ + base64 (default: $FLOWSMITH_WEBHOOK_SECRET,
+                       Standard Webhooks signing secret, whsec_ + base64 of at least 32 random bytes
+                       (make one: echo whsec_$(openssl rand -base64 32)) (default: $FLOWSMITH_WEBHOOK_SECRET,
                        else none: deliveries unsigned). Prefer the variable: a flag shows in the process list.
   --redirect-allowlist <origin or URL prefix>
                        where a session's redirectUrl may point; repeatable, replaces the default (loopback)

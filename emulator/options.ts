@@ -2,9 +2,8 @@
  * What callers of startEmulator may pass, and the resolved form the servers
  * use. Defaults live here and nowhere else.
  */
-import type { Environment } from "@flowsmith/runtime";
+import { webhookSecretProblem, type Environment } from "@flowsmith/runtime";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "@flowsmith/runtime/service-limits";
-import { Webhook } from "standardwebhooks";
 import type { FlowModel } from "../generator/index.js";
 import { systemClock, type EmulatorClock } from "./clock.js";
 import { controlAccessOrThrow } from "./control/access.js";
@@ -47,7 +46,7 @@ export interface EmulatorOptions {
   readonly webhookRetryDelaysMs?: readonly number[];
   /** How long after its session ended the webhook of a `test_webhook_late…` subject goes out. Default 5000. */
   readonly lateWebhookMs?: number;
-  /** Signing secret of webhook deliveries (`whsec_` + base64, Standard Webhooks). Default: none, deliveries are unsigned. */
+  /** Signing secret of webhook deliveries (`whsec_` + base64 of at least 32 random bytes, Standard Webhooks). Default: none, deliveries are unsigned. */
   readonly webhookSecret?: string;
   /** Sessions kept at most; past it the oldest ended session is evicted (else the oldest). Default 10 000. */
   readonly maxSessions?: number;
@@ -164,21 +163,10 @@ function countOrThrow(name: string, value: number): number {
   return value;
 }
 
-/** The secret itself never appears in the message; `source` names where it came from. */
+/** The runtime's rule (at least 32 bytes of HMAC key); the secret itself never appears in the message, `source` names where it came from. */
 export function webhookSecretOrThrow(secret: string, source = "emulator option webhookSecret (--webhook-secret)"): string {
-  let valid = secret.startsWith("whsec_");
-  if (valid) {
-    try {
-      new Webhook(secret);
-    } catch {
-      valid = false;
-    }
-  }
-  if (!valid) {
-    throw new RangeError(
-      `${source} must be a Standard Webhooks secret: whsec_ followed by base64 (for example whsec_ + \`openssl rand -base64 32\`)`,
-    );
-  }
+  const problem = webhookSecretProblem(secret);
+  if (problem !== undefined) throw new RangeError(`${source} ${problem}`);
   return secret;
 }
 

@@ -208,8 +208,8 @@ export class ApiCaller {
     const path = this.displayPath(req);
     const tookEffect = method !== "GET";
     const consequence = tookEffect ? ` ${check?.tookEffect ?? DEFAULT_TOOK_EFFECT}.` : "";
-    // Scrubbed before anything is cut from it: a secret cut in half would no longer match.
-    const kept = this.redactor.value(typeof body === "string" && body.length > ERROR_BODY_LIMIT ? body.slice(0, ERROR_BODY_LIMIT) : body);
+    // Cut text is scrubbed as cut: the start of a secret at its end goes too.
+    const kept = typeof body === "string" ? this.redactor.text(body.slice(0, ERROR_BODY_LIMIT), { truncated: body.length > ERROR_BODY_LIMIT }) : this.redactor.value(body);
     return new InvalidResponseError(
       { method, path, status, body: kept, issues, tookEffect },
       `${method} ${path} answered ${String(status)}, but ${detail}.${consequence} error.body holds the body as received.`,
@@ -219,12 +219,13 @@ export class ApiCaller {
   /** The ApiError for a non-2xx response, its body read (up to ERROR_BODY_LIMIT) and scrubbed. */
   private async errorOf(req: ApiRequest, target: RequestTarget, response: Answer): Promise<Error> {
     const text = await response.errorText(ERROR_BODY_LIMIT);
+    const body = parseErrorBody(text, response.headers["content-type"]);
     return apiErrorFor({
       status: response.status,
       method: req.method,
       path: target.displayPath,
-      // Scrubbed before the message is cut from it (errors.ts keeps 300 characters).
-      body: this.redactor.value(parseErrorBody(text, response.headers["content-type"])),
+      // Scrubbed before the message is cut from it (errors.ts keeps 300 characters); text at the limit as cut there.
+      body: typeof body === "string" ? this.redactor.text(body, { truncated: mayBeCut(text) }) : this.redactor.value(body),
       retryAfterMs: parseRetryAfter(response.headers["retry-after"], this.options.clock.now()),
     });
   }
@@ -236,6 +237,11 @@ function isOk(response: Answer): boolean {
 
 function operationOf(req: ApiRequest, target: RequestTarget): Operation {
   return { method: req.method, path: target.displayPath };
+}
+
+/** Whether an error body may have been cut at ERROR_BODY_LIMIT bytes (a character cut through decodes to U+FFFD, a BOM is dropped). */
+function mayBeCut(text: string): boolean {
+  return Buffer.byteLength(text, "utf8") >= ERROR_BODY_LIMIT - 6;
 }
 
 function parseErrorBody(text: string, contentType: string | undefined): unknown {

@@ -15,6 +15,8 @@ import type { Transport } from "./transport.js";
 /** A token response, or an error from the auth server, is small; more is not read. */
 const BODY_LIMIT = 16 * 1024;
 const TOKEN_LIMITS: TextLimits = { okBytes: BODY_LIMIT, errorBytes: BODY_LIMIT };
+/** Characters of the auth server's own words kept in an AuthError's message. */
+const REFUSAL_CHARS = 300;
 
 interface CachedToken {
   readonly value: string;
@@ -71,8 +73,8 @@ export class TokenCache {
     }
     const text = response.text;
     if (response.status < 200 || response.status >= 300) {
-      // Scrubbed before describeRefusal cuts it: a secret cut in half would no longer match.
-      throw this.authError(response.status, describeRefusal(this.redactor.text(text)));
+      // The server's words decoded, scrubbed, then cut: a secret cut in half would no longer match.
+      throw this.authError(response.status, this.redactor.excerpt(describeRefusal(text), REFUSAL_CHARS));
     }
     const token = this.tokenOrThrow(response.status, text);
     this.cached = token;
@@ -157,7 +159,7 @@ function describeRefusal(text: string): string {
   try {
     const body = JSON.parse(text) as { error?: unknown; error_description?: unknown; message?: unknown };
     const parts = [body.error, body.error_description ?? body.message].filter((p) => typeof p === "string");
-    if (parts.length > 0) return parts.join(": ").slice(0, 300);
+    if (parts.length > 0) return parts.join(": ");
   } catch {
     // Not JSON: fall through.
   }

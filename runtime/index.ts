@@ -56,6 +56,7 @@ export {
 } from "./errors.js";
 export { decisionOf, parseSessionEndedEvent, type Decision, type SessionEndedEvent } from "./webhook-event.js";
 export { WebhookError, WebhookPayloadError, type WebhookErrorCode } from "./webhook-errors.js";
+export { webhookSecretProblem } from "./webhook-signature.js";
 export {
   createWebhookHandler,
   WEBHOOK_DEFAULTS,

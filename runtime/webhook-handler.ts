@@ -48,7 +48,7 @@ export interface WebhookHandlerOptions {
   readonly client: WebhookClient;
   /** Called once per accepted session.ended delivery, after the answer. */
   readonly onSessionEnded: (ended: SessionEnded) => void | Promise<void>;
-  /** Standard Webhooks secret(s) ("whsec_" + base64); several while rotating. Without one, deliveries are not authenticated. */
+  /** Standard Webhooks secret(s) ("whsec_" + base64 of at least 32 random bytes); several while rotating. Without one, deliveries are not authenticated. */
   readonly secret?: string | readonly string[];
   /** Every delivery not handled: refused ones (4xx/5xx) and accepted ones whose API read or callback failed. Default: one line on console.error. */
   readonly onError?: (error: unknown, delivery: WebhookDelivery) => void | Promise<void>;

@@ -210,6 +210,19 @@ describe("what a failed fetch says to check", () => {
   });
 });
 
+describe("FLOWSMITH_AUTH_URL set to the API host (issue 20)", () => {
+  it("`flowsmith flows`: the token request gets 404, and the message names FLOWSMITH_AUTH_URL, not the credentials", async () => {
+    const env = { ...service.env, FLOWSMITH_AUTH_URL: service.env["FLOWSMITH_BASE_URL"] as string };
+    const run = await cli(["flows", "--environment", "staging"], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/FETCH_FAILED: .*Token request to \S+\/oidc\/token failed with status 404/);
+    expect(run.stderr).toContain(
+      'The token URL was not found, so the credentials were not even checked: FLOWSMITH_AUTH_URL (or "service": { "authUrl" }) must be {auth_url}, the token host, not {base_url}, the API host (it is the same as baseUrl). authUrl comes from environment variable FLOWSMITH_AUTH_URL',
+    );
+    expect(run.stderr).not.toMatch(/check FLOWSMITH_STAGING_CLIENT_ID/);
+  });
+});
+
 async function mkdtempDir(): Promise<string> {
   return (await makeProject({ flows: [] })).root;
 }
