@@ -14,7 +14,7 @@ const REPO_ROOT = path.resolve(__dirname, "..", "..");
 export interface ChildEmulator extends ReadyLine {
   /** Peak resident memory of the emulator process so far (VmHWM), in bytes. */
   peakRssBytes(): number;
-  /** SIGTERM; resolves with the exit code. */
+  /** SIGTERM (SIGKILL 10 s later if it has not exited); resolves with the exit code. */
   stop(): Promise<number | null>;
 }
 
@@ -36,7 +36,11 @@ export async function startChildEmulator(args: readonly string[]): Promise<Child
     },
     stop: () => {
       child.kill("SIGTERM");
-      return exited;
+      // One that cannot stop (a test that failed by blocking it) is killed rather than left running.
+      const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      return exited.finally(() => {
+        clearTimeout(kill);
+      });
     },
   };
 }
