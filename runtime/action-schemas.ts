@@ -71,7 +71,7 @@ function createAjv(): Ajv {
  */
 function pointerOf(schema: unknown, pattern: string, at = ""): string | undefined {
   if (typeof schema !== "object" || schema === null) return undefined;
-  for (const [key, value] of Object.entries(schema)) {
+  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
     const here = `${at}/${escapePointerToken(key)}`;
     if (key === "pattern" && value === pattern) return here;
     if (key === "patternProperties" && typeof value === "object" && value !== null && Object.hasOwn(value, pattern)) {

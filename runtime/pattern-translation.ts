@@ -40,7 +40,7 @@ export function quoted(pattern: string): string {
 }
 
 /** RE2's limit on a repetition count: `{1001}` does not compile. */
-export const MAX_REPEAT = 1000;
+const MAX_REPEAT = 1000;
 
 type Range = readonly [number, number];
 
@@ -273,7 +273,7 @@ class Translation {
       case "0":
         return 0;
       case "c":
-        return (this.pattern.charCodeAt(this.at++) as number) % 32;
+        return this.pattern.charCodeAt(this.at++) % 32;
       case "x":
         return this.hex(2);
       case "u":
