@@ -55,7 +55,7 @@ const MODES = {
     prism: { rounds: 5, durationMs: 1000, warmupMs: 500, install: true },
     runtimeMemory: { firstCalls: 1000, totalCalls: 100_000 },
     // The native RegExp doubles its time per character: 24 characters take it about a second.
-    patterns: { lengths: [1000, 10_000, 100_000], rounds: 15, nativeLengths: [18, 20, 22, 24], nativeRounds: 3 },
+    patterns: { lengths: [1000, 10_000, 100_000], rounds: 15, charsPerRound: 1_000_000, nativeLengths: [18, 20, 22, 24], nativeRounds: 3 },
   },
   smoke: {
     flows: 3,
@@ -68,7 +68,7 @@ const MODES = {
     // Never installs (no network in the smoke test); measured only when a full run left Prism there.
     prism: { rounds: 1, durationMs: 100, warmupMs: 50, install: false },
     runtimeMemory: { firstCalls: 100, totalCalls: 500 },
-    patterns: { lengths: [100, 1000, 10_000], rounds: 3, nativeLengths: [12, 14, 16], nativeRounds: 1 },
+    patterns: { lengths: [100, 1000, 10_000], rounds: 3, charsPerRound: 20_000, nativeLengths: [12, 14, 16], nativeRounds: 1 },
   },
 };
 
