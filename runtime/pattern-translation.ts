@@ -24,6 +24,7 @@ import { FlowsmithError } from "./errors.js";
 /** The pattern cannot run in linear time: nothing ran it. `reason` says which construct. */
 export class UnsupportedPatternError extends FlowsmithError {
   override readonly name = "UnsupportedPatternError";
+  declare readonly code: "UNSUPPORTED_PATTERN";
   constructor(
     readonly pattern: string,
     readonly reason: string,
