@@ -42,6 +42,8 @@ function compileOrThrow(schema: unknown, actionType: string): ValidateFunction {
     ajv ??= createAjv();
     return ajv.compile(schema);
   } catch (error) {
+    // ajv keeps each schema object it was given; one refused again on every call must not pile up.
+    if (typeof schema === "object") ajv?.removeSchema(schema);
     if (error instanceof UnsupportedPatternError) {
       const at = pointerOf(schema, error.pattern);
       throw new UnsupportedPatternError(

@@ -21,7 +21,7 @@
  */
 import { FlowsmithError } from "./errors.js";
 
-/** The pattern cannot run in linear time: nothing ran it. `reason` says which construct. */
+/** The linear-time engine cannot run the pattern, so nothing ran it; `reason` says which construct. */
 export class UnsupportedPatternError extends FlowsmithError {
   override readonly name = "UnsupportedPatternError";
   declare readonly code: "UNSUPPORTED_PATTERN";
@@ -318,7 +318,7 @@ class Translation {
   }
 }
 
-/** A code point outside a class: ASCII letters and digits as they are, anything else as `\x{...}`. */
+/** A code point, in a class or out: ASCII letters and digits as they are, anything else as `\x{...}`. */
 function literal(code: number): string {
   return isPlain(code) ? String.fromCharCode(code) : `\\x{${code.toString(16)}}`;
 }
