@@ -13,6 +13,7 @@ import path from "node:path";
 import ts from "typescript";
 import { parse, stringify } from "yaml";
 import { runCodegen } from "../../generator/pipeline";
+import { startEmulator } from "../../emulator/index";
 import { makeTempDir, removeDir, REPO_ROOT } from "../fixtures/golden/compile";
 import { startChildEmulator, type ChildEmulator } from "../emulator/child-emulator";
 import { bearer, call, tokenFor } from "../emulator/fixtures";
@@ -26,18 +27,23 @@ const HOSTILE = [`${"a".repeat(26)}!`, `${"a".repeat(10_000)}!`];
 let dir: string;
 let emulator: ChildEmulator;
 
-beforeAll(async () => {
-  dir = makeTempDir();
+/** A config of one flow: the AML sample with these patterns on basicIdentity's fields; returns its path. */
+function writeFlow(folder: string, patterns: Record<string, string>): string {
   const description = parse(readFileSync(path.join(REPO_ROOT, "flows/aml-screening.yaml"), "utf8")) as {
     components: { schemas: { BasicIdentity: { properties: Record<string, Record<string, unknown>> } } };
   };
   const identity = description.components.schemas.BasicIdentity.properties;
-  identity["givenName"] = { ...identity["givenName"], pattern: "^(a+)+$" };
-  identity["familyName"] = { ...identity["familyName"], pattern: "^([A-Za-z]+ ?)+$" };
-  mkdirSync(path.join(dir, "flows"));
-  writeFileSync(path.join(dir, "flows/aml.yaml"), stringify(description));
-  const configPath = path.join(dir, "codegen.config.json");
+  for (const [field, pattern] of Object.entries(patterns)) identity[field] = { ...identity[field], pattern };
+  mkdirSync(path.join(folder, "flows"), { recursive: true });
+  writeFileSync(path.join(folder, "flows/aml.yaml"), stringify(description));
+  const configPath = path.join(folder, "codegen.config.json");
   writeFileSync(configPath, JSON.stringify({ outputDir: "out", flows: [{ name: "aml", source: { file: "flows/aml.yaml" } }] }));
+  return configPath;
+}
+
+beforeAll(async () => {
+  dir = makeTempDir();
+  const configPath = writeFlow(dir, { givenName: "^(a+)+$", familyName: "^([A-Za-z]+ ?)+$" });
   await runCodegen({ configPath });
   transpile(path.join(dir, "out"), path.join(dir, "js"));
   emulator = await startChildEmulator(["--config", configPath]);
@@ -124,3 +130,14 @@ function transpile(from: string, to: string): void {
     writeFileSync(path.join(to, file.replace(/\.ts$/, ".js")), outputText);
   }
 }
+
+test("a pattern RE2 cannot run is refused by codegen and by the emulator, with its pointer", async () => {
+  const configPath = writeFlow(path.join(dir, "refused"), { givenName: "^(a+)\\1$" });
+  const refusal = {
+    name: "CodegenError",
+    code: "UNSUPPORTED_PATTERN",
+    context: { flow: "aml", pointer: "#/components/schemas/BasicIdentity/properties/givenName/pattern" },
+  };
+  await expect(runCodegen({ configPath })).rejects.toMatchObject(refusal);
+  await expect(startEmulator({ configPath })).rejects.toMatchObject({ ...refusal, message: expect.stringContaining("a backreference (\\1)") as unknown });
+});
