@@ -9,7 +9,7 @@
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
  *                                     report in .bench-tmp/smoke/ (npm run bench:smoke)
  *   --json <file>                     also write the rows as JSON
- *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory
+ *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -22,6 +22,7 @@ const { benchRuntimeMemory } = require("./runtime-memory-bench.js");
 const { benchInstall } = require("./install-bench.js");
 const { benchEmulatorMemory } = require("./emulator-memory-bench.js");
 const { benchPrism } = require("./prism-bench.js");
+const { benchPatterns } = require("./pattern-bench.js");
 const { compileGenerated, missingRuntimeParts } = require("./flowsmith-side.js");
 const { runNodeOrThrow } = require("./processes.js");
 const { createWorkspace, flowOf, REPO_ROOT } = require("./workspace.js");
@@ -38,6 +39,7 @@ const BENCHMARKS = [
   "emulator-memory",
   "prism",
   "runtime-memory",
+  "patterns",
 ];
 
 const MODES = {
@@ -52,6 +54,8 @@ const MODES = {
     emulatorMemory: { firstSessions: 1000, totalSessions: 100_000 },
     prism: { rounds: 5, durationMs: 1000, warmupMs: 500, install: true },
     runtimeMemory: { firstCalls: 1000, totalCalls: 100_000 },
+    // The native RegExp doubles its time per character: 24 characters take it about a second.
+    patterns: { lengths: [1000, 10_000, 100_000], rounds: 15, charsPerRound: 1_000_000, nativeLengths: [18, 20, 22, 24], nativeRounds: 3 },
   },
   smoke: {
     flows: 3,
@@ -64,6 +68,7 @@ const MODES = {
     // Never installs (no network in the smoke test); measured only when a full run left Prism there.
     prism: { rounds: 1, durationMs: 100, warmupMs: 50, install: false },
     runtimeMemory: { firstCalls: 100, totalCalls: 500 },
+    patterns: { lengths: [100, 1000, 10_000], rounds: 3, charsPerRound: 20_000, nativeLengths: [12, 14, 16], nativeRounds: 1 },
   },
 };
 
@@ -125,6 +130,11 @@ async function main(options) {
     rows.push(...memory.rows);
     details.push(...memory.details);
   }
+  if (selected("patterns")) {
+    const patterns = await benchPatterns(workspace, settings.patterns);
+    rows.push(...patterns.rows);
+    details.push(...patterns.details);
+  }
   printTable(rows);
   for (const detail of details) process.stdout.write(`${detail}\n`);
   writeReports(options, { rows, details, settings, workspace, elapsedMs: nowMs() - started });
@@ -179,7 +189,8 @@ function writeReports(options, { rows, details, settings, workspace, elapsedMs }
     `single-flight ${settings.singleFlight.calls} calls; ` +
     `emulator memory ${settings.emulatorMemory.firstSessions} then ${settings.emulatorMemory.totalSessions} sessions; ` +
     `emulator vs Prism ${settings.prism.rounds} rounds x ${settings.prism.durationMs} ms at concurrency 16; ` +
-    `runtime memory ${settings.runtimeMemory.totalCalls} calls (read after ${settings.runtimeMemory.firstCalls})`;
+    `runtime memory ${settings.runtimeMemory.totalCalls} calls (read after ${settings.runtimeMemory.firstCalls}); ` +
+    `hostile pattern ${settings.patterns.rounds} rounds at ${settings.patterns.lengths.join(", ")} characters, native RegExp at ${settings.patterns.nativeLengths.join(", ")}`;
   const markdown = markdownReport({ rows, details, command, settings: settingsText, elapsedMs });
   // Only a full run of every benchmark replaces the committed BENCHMARKS.md; a partial one reports beside its scratch files.
   const complete = options.mode === "full" && BENCHMARKS.every((name) => options.only.includes(name));

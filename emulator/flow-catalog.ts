@@ -10,6 +10,7 @@ import path from "node:path";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { Environment } from "@flowsmith/runtime";
+import { linearRegExp } from "@flowsmith/runtime/linear-pattern";
 import { checkOneVersionPerFlowOrThrow, hasFile, JSON_SCHEMA_AJV_OPTIONS, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
 import { EmulatorControlError } from "./control/control-error.js";
 import { notFound } from "./errors.js";
@@ -162,7 +163,9 @@ function requestValidator(schema: JsonSchema): ValidateFunction {
   const known = validators.get(key);
   if (known) return known;
   if (!ajv) {
-    ajv = new Ajv({ ...JSON_SCHEMA_AJV_OPTIONS, allErrors: true, strict: false });
+    // Patterns run on the runtime's linear-time engine: no request can make one backtrack and
+    // block the emulator (the model refused, at load, any pattern the engine cannot run).
+    ajv = new Ajv({ ...JSON_SCHEMA_AJV_OPTIONS, allErrors: true, strict: false, code: { regExp: linearRegExp } });
     addFormats(ajv);
   }
   const validate = ajv.compile(schema);

@@ -22,6 +22,7 @@ export type CodegenErrorCode =
   | "NO_REQUEST_BODY"
   | "UNSUPPORTED_CONSTRUCT"
   | "INVALID_SCHEMA"
+  | "UNSUPPORTED_PATTERN"
   | "TOO_DEEP"
   | "TOO_LARGE"
   | "DUPLICATE_NAME"

@@ -15,7 +15,9 @@ export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./f
 export type { RequestValidator } from "./request-validator.js";
 export { validatorFormats, validatorRuntime } from "./validator-support.js";
 export { describeIssues, issuesFromAjv, readablePath, type AjvErrorLike } from "./validation-issues.js";
-// Also `@flowsmith/runtime/json` and `@flowsmith/runtime/service-limits`, which load nothing else (the generator's imports).
+export { UnsupportedPatternError } from "./pattern-translation.js";
+// Also `@flowsmith/runtime/json`, `@flowsmith/runtime/service-limits` and `@flowsmith/runtime/linear-pattern`,
+// which load nothing else (the generator's imports).
 export { escapePointerToken, isRecord, pointerTokens } from "./json.js";
 export type {
   ActionBody,

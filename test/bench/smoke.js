@@ -8,7 +8,8 @@
  * files) against the compiled dist/ output, and must finish with a ratio for
  * every comparison. Goals are not asserted here (timings on a shared machine
  * are noise); the exact figures are: a single token request for 200
- * concurrent calls, and the emulator's memory staying within its bound.
+ * concurrent calls, the emulator's memory staying within its bound, and the
+ * hostile pattern's values all refused (with a time per character for each length).
  * Exits 1 listing every problem.
  */
 const { execFileSync } = require("node:child_process");
@@ -35,10 +36,10 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-bench-"));
 try {
   const jsonPath = path.join(dir, "rows.json");
   execFileSync(process.execPath, ["bench/run.js", "--smoke", "--json", jsonPath], { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "inherit"] });
-  const { rows } = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
+  const { rows, details } = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
   const numbers = rows.map((row) => row.benchmark.split(".")[0]);
   // 7 (the production install) is left to test/packages: the smoke run skips it.
-  expectEqual("benchmarks that ran", [...new Set(numbers)], ["1", "1b", "2a", "2b", "3", "4", "5", "6", "8", "9", "10"]);
+  expectEqual("benchmarks that ran", [...new Set(numbers)], ["1", "1b", "2a", "2b", "3", "4", "5", "6", "8", "9", "10", "11"]);
   const compared = rows.filter((row) => row.compared);
   // 9 (emulator vs Prism) is measured only where a full run has installed Prism.
   const prismMeasured = rows.some((row) => row.benchmark.startsWith("9.") && row.compared);
@@ -54,6 +55,10 @@ try {
   for (const row of runtimeMemory) {
     if (!/MB → .* MB/.test(row.flowsmith) || !/^undici .* MB → /.test(row.baseline)) problems.push(`${row.benchmark}: readings ${row.flowsmith} / ${row.baseline}`);
   }
+  // Hostile pattern: a time per character at each length, and every hostile value refused.
+  const patterns = rows.find((row) => row.benchmark.startsWith("11."));
+  if (!/^\d+ → \d+ → \d+ ns per character/.test(patterns?.flowsmith ?? "") || !Number.isFinite(patterns?.ratio)) problems.push(`11 (hostile pattern): ${JSON.stringify(patterns)}`);
+  expectEqual("11 (hostile pattern) refused every hostile value", details.some((detail) => detail.includes("every hostile value refused: yes")), true);
   if (problems.length === 0) {
     process.stdout.write(`bench smoke: ${String(rows.length)} rows from every benchmark, ratios for ${[...new Set(compared.map((row) => row.benchmark.split(".")[0]))].join(", ")}\n`);
   }

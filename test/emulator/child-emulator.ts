@@ -17,7 +17,7 @@ export interface ChildEmulator extends ReadyLine {
   peakRssBytes(): number;
   /** The next stderr line (after the last one this returned) that matches; jest's timeout bounds the wait. */
   nextStderrLine(pattern: RegExp): Promise<string>;
-  /** SIGTERM; resolves with the exit code. */
+  /** SIGTERM (SIGKILL 10 s later if it has not exited); resolves with the exit code. */
   stop(): Promise<number | null>;
 }
 
@@ -45,7 +45,11 @@ export async function startChildEmulator(args: readonly string[], options: Child
     nextStderrLine: (pattern) => stderr.next(pattern),
     stop: () => {
       child.kill("SIGTERM");
-      return exited;
+      // One that cannot stop (a test that failed by blocking it) is killed rather than left running.
+      const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      return exited.finally(() => {
+        clearTimeout(kill);
+      });
     },
   };
 }
