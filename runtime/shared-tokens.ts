@@ -6,7 +6,7 @@
  *
  * 1. a valid token in the store is used (no token request);
  * 2. else the process that takes the lease (`setIfAbsent`, expiring after
- *    LEASE_MS, so a holder that crashed blocks nobody for longer) fetches
+ *    the store's leaseMs, so a holder that crashed blocks nobody for longer) fetches
  *    the token and stores it until its renewal time; the others wait for it,
  *    reading the store, and never wait longer than the lease lasts;
  * 3. a token the API refused (401) is deleted from the store by the first
@@ -39,8 +39,8 @@ export interface TokenOwner {
   readonly clientSecret: string;
 }
 
-/** How long the process that fetches holds the lease: a crashed holder blocks the others for at most this long. */
-export const LEASE_MS = 10_000;
+/** How long the process that fetches holds the lease, unless the store says otherwise (TokenStore.leaseMs). */
+const DEFAULT_LEASE_MS = 10_000;
 /** Waiters read the store again after this, doubling up to MAX_PAUSE_MS. */
 const FIRST_PAUSE_MS = 20;
 const MAX_PAUSE_MS = 250;
@@ -55,6 +55,7 @@ export class SharedTokens {
   private readonly tokenKey: string;
   private readonly leaseKey: string;
   private readonly sealKey: Buffer;
+  private readonly leaseMs: number;
   /** The last token the API refused here: read back from the store, it is deleted there instead of used. */
   private refused: string | undefined;
 
@@ -69,12 +70,13 @@ export class SharedTokens {
     const id = createHash("sha256").update(JSON.stringify([owner.tokenUrl, owner.environment, owner.clientId])).digest("base64url").slice(0, 32);
     this.tokenKey = `token:${id}`;
     this.leaseKey = `token-lease:${id}`;
+    this.leaseMs = store.leaseMs ?? DEFAULT_LEASE_MS;
     this.sealKey = Buffer.from(hkdfSync("sha256", owner.clientSecret, id, "flowsmith token store", 32));
   }
 
   /** A valid token: the store's, or one fetched by `fetch` here under the lease, or the lease holder's once stored. */
   async obtain(fetch: () => Promise<HeldToken>, operation: Operation): Promise<HeldToken> {
-    const giveUpAt = this.clock.now() + LEASE_MS;
+    const giveUpAt = this.clock.now() + this.leaseMs;
     for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
       let found: HeldToken | "held";
       try {
@@ -100,7 +102,7 @@ export class SharedTokens {
     const stored = await this.read();
     if (stored) return stored;
     const holder = randomUUID();
-    if (!(await this.ask(() => this.store.setIfAbsent(this.leaseKey, holder, LEASE_MS)))) return "held";
+    if (!(await this.ask(() => this.store.setIfAbsent(this.leaseKey, holder, this.leaseMs)))) return "held";
     try {
       // The holder before this one may have stored its token and let go between the read and the lease.
       const raced = await this.read();

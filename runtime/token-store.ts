@@ -20,6 +20,12 @@ export interface TokenStore {
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Deletes `key` only while it still holds `value` (compare-and-delete, atomically). */
   deleteIf(key: string, value: string): Promise<void>;
+  /**
+   * How long the process fetching a token holds the lease: a holder that
+   * crashed keeps the others waiting at most this long, and a token request
+   * slower than this may be joined by a second one. Default 10000.
+   */
+  readonly leaseMs?: number;
 }
 
 /**
@@ -61,5 +67,8 @@ export function tokenStoreProblem(store: unknown): string | undefined {
   const missing = (["get", "set", "setIfAbsent", "deleteIf"] as const).filter(
     (name) => typeof (store as Record<string, unknown>)[name] !== "function",
   );
-  return missing.length > 0 ? `has no ${missing.join(", ")} method` : undefined;
+  if (missing.length > 0) return `has no ${missing.join(", ")} method`;
+  const { leaseMs } = store as { leaseMs?: unknown };
+  if (leaseMs !== undefined && !(typeof leaseMs === "number" && Number.isFinite(leaseMs) && leaseMs > 0)) return "has a leaseMs that is not a positive number";
+  return undefined;
 }
