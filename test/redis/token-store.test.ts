@@ -16,6 +16,7 @@ import { ALL_FLOWS } from "../emulator/fixtures.js";
 import { startProxy, type RunningProxy } from "../support/http-proxy.js";
 import { startRedis, type RunningRedis } from "../support/redis-server.js";
 import { closeStarted } from "../support/teardown.js";
+import { waitFor } from "../support/wait-for.js";
 
 let redis: RunningRedis;
 let emulator: RunningEmulator;
@@ -125,7 +126,7 @@ test("a holder that crashed mid-request blocks the others only until its lease e
   const crashing = new Redis(redis.url);
   const crashedStore = createRedisTokenStore({ redis: crashing, leaseMs: 1_000, onError: () => undefined });
   const doomed = client(auth, crashedStore).listFlows().catch(() => "crashed");
-  await waitFor(() => tokenRequests(auth) === 1);
+  await waitFor("the first token request", () => tokenRequests(auth) === 1);
   crashing.disconnect();
   const started = Date.now();
   await client(auth, store({ leaseMs: 1_000 })).listFlows();
@@ -157,7 +158,7 @@ describe("Redis unreachable", () => {
     }
     // Back (an empty Redis): once the connections are up again, new clients share one token again.
     const [e, f] = [store(), store()];
-    await waitFor(async () => (await e.get("probe").then(() => true, () => false)) && (await f.get("probe").then(() => true, () => false)));
+    await waitFor("the stores to reconnect", async () => (await e.get("probe").then(() => true, () => false)) && (await f.get("probe").then(() => true, () => false)));
     const before = tokenRequests(auth);
     await Promise.all([client(auth, e).listFlows(), client(auth, f).listFlows()]);
     expect(tokenRequests(auth) - before).toBe(1);
@@ -205,11 +206,3 @@ test("options are checked at creation, and no message quotes the URL (it may hol
     expect((error as Error).message).not.toContain("hunter2");
   }
 });
-
-/** Polls `condition` every 20 ms, for at most 10 s. */
-async function waitFor(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let waited = 0; !(await condition()); waited += 20) {
-    if (waited > 10_000) throw new Error("condition not met within 10 s");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
