@@ -17,7 +17,7 @@
  *   check hands the job to another worker.
  */
 import { createHash } from "node:crypto";
-import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job, type JobsOptions, type RedisOptions } from "bullmq";
+import type { ConnectionOptions, Job, JobsOptions, Queue, RedisOptions, Worker } from "bullmq";
 import {
   parseSessionEndedEvent,
   readSessionEnded,
@@ -97,6 +97,7 @@ const MAX_STALLED = 3;
 
 export function createWebhookQueue(options: WebhookQueueOptions): RedisWebhookQueue {
   const resolved = resolveQueueOptionsOrThrow(options);
+  const { Queue, UnrecoverableError, Worker } = loadBullMQ();
   const report = (error: unknown, delivery: FailedDelivery | undefined): void => {
     void Promise.resolve()
       .then(() => resolved.onError(error, delivery))
@@ -172,6 +173,16 @@ export function createWebhookQueue(options: WebhookQueueOptions): RedisWebhookQu
       await queue.close();
     },
   };
+}
+
+/**
+ * BullMQ, loaded by the first createWebhookQueue: a process that only shares
+ * tokens (a serverless function's cold start) does not load it, and it takes
+ * longer to load than ioredis and the runtime together.
+ */
+function loadBullMQ(): typeof import("bullmq") {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- on first use, as said above
+  return require("bullmq") as typeof import("bullmq");
 }
 
 /** BullMQ refuses ids that are integers or hold ":"; a webhook-id of letters, digits, "_", "-" and "." is kept readable. */

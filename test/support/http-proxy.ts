@@ -28,6 +28,8 @@ export interface RunningProxy {
   readonly url: string;
   /** Requests received, in order: method and path. */
   readonly received: { readonly method: string; readonly path: string }[];
+  /** Puts a target into the rotation. */
+  add(target: string): void;
   /** Takes a target out of the rotation. */
   remove(target: string): void;
   close(): Promise<void>;
@@ -68,6 +70,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       const body = Buffer.concat(chunks);
       const live = targets.length;
+      if (live === 0) {
+        res.writeHead(502).end();
+        return;
+      }
       const primary = targets[next % live]!;
       const copy = options.duplicate && live > 1 ? targets[(next + 1) % live] : undefined;
       next += 1;
@@ -89,6 +95,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
+    add: (target) => {
+      targets.push(target);
+    },
     remove: (target) => {
       const at = targets.indexOf(target);
       if (at !== -1 && targets.length > 1) targets.splice(at, 1);
