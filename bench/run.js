@@ -9,7 +9,7 @@
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
  *                                     report in .bench-tmp/smoke/ (npm run bench:smoke)
  *   --json <file>                     also write the rows as JSON
- *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory
+ *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory,token-store,webhook-queue
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -22,6 +22,8 @@ const { benchRuntimeMemory } = require("./runtime-memory-bench.js");
 const { benchInstall } = require("./install-bench.js");
 const { benchEmulatorMemory } = require("./emulator-memory-bench.js");
 const { benchPrism } = require("./prism-bench.js");
+const { benchTokenStore } = require("./token-store-bench.js");
+const { benchWebhookQueue } = require("./webhook-queue-bench.js");
 const { compileGenerated, missingRuntimeParts } = require("./flowsmith-side.js");
 const { runNodeOrThrow } = require("./processes.js");
 const { createWorkspace, flowOf, REPO_ROOT } = require("./workspace.js");
@@ -38,6 +40,8 @@ const BENCHMARKS = [
   "emulator-memory",
   "prism",
   "runtime-memory",
+  "token-store",
+  "webhook-queue",
 ];
 
 const MODES = {
@@ -52,6 +56,8 @@ const MODES = {
     emulatorMemory: { firstSessions: 1000, totalSessions: 100_000 },
     prism: { rounds: 5, durationMs: 1000, warmupMs: 500, install: true },
     runtimeMemory: { firstCalls: 1000, totalCalls: 100_000 },
+    tokenStore: { rounds: 15, durationMs: 200, warmupMs: 500 },
+    webhookQueue: { deliveries: 2000, warmup: 200 },
   },
   smoke: {
     flows: 3,
@@ -64,6 +70,8 @@ const MODES = {
     // Never installs (no network in the smoke test); measured only when a full run left Prism there.
     prism: { rounds: 1, durationMs: 100, warmupMs: 50, install: false },
     runtimeMemory: { firstCalls: 100, totalCalls: 500 },
+    tokenStore: { rounds: 1, durationMs: 100, warmupMs: 50 },
+    webhookQueue: { deliveries: 50, warmup: 10 },
   },
 };
 
@@ -96,7 +104,7 @@ async function main(options) {
   const missing = missingRuntimeParts();
   const flows = missing ? undefined : prepareRequestFlows(workspace);
   if (!flows) {
-    details.push(`Benchmarks 4-6 and 10 skipped: ${missing} is not there yet.`);
+    details.push(`Benchmarks 4-6, 10 and 11 skipped: ${missing} is not there yet.`);
   } else {
     if (selected("throughput")) {
       const throughput = await benchThroughput(flows.json, settings.throughput);
@@ -124,6 +132,16 @@ async function main(options) {
     const memory = await benchRuntimeMemory(flows.json, settings.runtimeMemory);
     rows.push(...memory.rows);
     details.push(...memory.details);
+  }
+  if (selected("token-store") && flows) {
+    const tokenStore = await benchTokenStore(flows.json, settings.tokenStore);
+    rows.push(...tokenStore.rows);
+    details.push(...tokenStore.details);
+  }
+  if (selected("webhook-queue")) {
+    const webhookQueue = await benchWebhookQueue(settings.webhookQueue);
+    rows.push(...webhookQueue.rows);
+    details.push(...webhookQueue.details);
   }
   printTable(rows);
   for (const detail of details) process.stdout.write(`${detail}\n`);
@@ -179,7 +197,9 @@ function writeReports(options, { rows, details, settings, workspace, elapsedMs }
     `single-flight ${settings.singleFlight.calls} calls; ` +
     `emulator memory ${settings.emulatorMemory.firstSessions} then ${settings.emulatorMemory.totalSessions} sessions; ` +
     `emulator vs Prism ${settings.prism.rounds} rounds x ${settings.prism.durationMs} ms at concurrency 16; ` +
-    `runtime memory ${settings.runtimeMemory.totalCalls} calls (read after ${settings.runtimeMemory.firstCalls})`;
+    `runtime memory ${settings.runtimeMemory.totalCalls} calls (read after ${settings.runtimeMemory.firstCalls}); ` +
+    `token stores ${settings.tokenStore.rounds} rounds x ${settings.tokenStore.durationMs} ms per store at concurrency 16; ` +
+    `webhook queue ${settings.webhookQueue.deliveries} deliveries at concurrency 16 (after ${settings.webhookQueue.warmup})`;
   const markdown = markdownReport({ rows, details, command, settings: settingsText, elapsedMs });
   // Only a full run of every benchmark replaces the committed BENCHMARKS.md; a partial one reports beside its scratch files.
   const complete = options.mode === "full" && BENCHMARKS.every((name) => options.only.includes(name));

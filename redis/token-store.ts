@@ -112,7 +112,6 @@ interface ResolvedOptions {
 }
 
 function resolveOrThrow(given: RedisTokenStoreOptions | undefined): ResolvedOptions {
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a JavaScript caller's value
   const options: Partial<RedisTokenStoreOptions> = given ?? {};
   const where = "createRedisTokenStore";
   const D = REDIS_TOKEN_STORE_DEFAULTS;

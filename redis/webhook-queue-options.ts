@@ -3,7 +3,7 @@
  * JavaScript caller gets a ConfigurationError naming the option, not a
  * TypeError later), with every default in one place.
  */
-import { ConfigurationError, WEBHOOK_DEFAULTS, type SessionEnded, type WebhookClient } from "@flowsmith/runtime";
+import { ConfigurationError, isRecord, WEBHOOK_DEFAULTS, type SessionEnded, type WebhookClient } from "@flowsmith/runtime";
 import { redisTargetOrThrow, type CheckedTarget } from "./connection.js";
 import type { FailedDelivery, WebhookQueueOptions } from "./webhook-queue.js";
 
@@ -40,11 +40,10 @@ export interface ResolvedQueueOptions {
 const WHERE = "createWebhookQueue";
 
 export function resolveQueueOptionsOrThrow(given: WebhookQueueOptions | undefined): ResolvedQueueOptions {
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a JavaScript caller's value
   const options: Partial<WebhookQueueOptions> = given ?? {};
   const { client, onSessionEnded, onError } = options;
   if (
-    typeof client !== "object" || client === null ||
+    !isRecord(client) ||
     typeof client.waitForOutcome !== "function" || typeof client.getDataBlocks !== "function" || typeof client.environment !== "string"
   ) {
     throw new ConfigurationError(`${WHERE}: client must be a client from createClient()`);

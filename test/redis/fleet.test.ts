@@ -53,7 +53,11 @@ interface FleetProcess {
 function start(settings: Record<string, unknown>): FleetProcess {
   const child = fork(SCRIPT, [JSON.stringify({ redisUrl: redis.url, ...settings })], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   children.add(child);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => {
+    child.once("exit", (code) => {
+      resolve(code);
+    });
+  });
   void exited.then(() => children.delete(child));
   return {
     child,
@@ -66,7 +70,9 @@ function start(settings: Record<string, unknown>): FleetProcess {
           resolve(message[key] as T);
         };
         child.on("message", onMessage);
-        void exited.then((code) => reject(new Error(`fleet process exited (${String(code)}) before sending ${key}`)));
+        void exited.then((code) => {
+          reject(new Error(`fleet process exited (${String(code)}) before sending ${key}`));
+        });
       }),
   };
 }
@@ -77,7 +83,10 @@ describe("webhooks", () => {
 
   test("3 backends, every delivery sent to two of them, one killed with SIGKILL inside onSessionEnded: each session completes exactly once", async () => {
     const doneDir = mkdtempSync(path.join(tmpdir(), "flowsmith-fleet-"));
-    cleanups.push(() => Promise.resolve(rmSync(doneDir, { recursive: true, force: true })));
+    cleanups.push(() => {
+      rmSync(doneDir, { recursive: true, force: true });
+      return Promise.resolve();
+    });
     proxy = await startProxy({ targets: [], duplicate: true });
     cleanups.push(() => proxy.close());
     // The emulator retries a delivery the proxy answered 502 (the killed backend) on the next backend in turn.
@@ -98,7 +107,7 @@ describe("webhooks", () => {
     const victim = start({ ...common, victim: true, startWorker: true, concurrency: 1 });
     const others = [start({ ...common, concurrency: 4 }), start({ ...common, concurrency: 4 })];
     const urls = await Promise.all([victim, ...others].map((backend) => backend.next<{ url: string }>("ready")));
-    for (const { url } of urls) proxy.add(`${url}`);
+    for (const { url } of urls) proxy.add(url);
     const killed = victim.next<string>("entered").then(async (sessionId) => {
       victim.child.kill("SIGKILL");
       proxy.remove(urls[0]!.url);

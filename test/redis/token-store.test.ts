@@ -32,7 +32,7 @@ afterEach(async () => {
 });
 
 const tokenRequests = (proxy: RunningProxy): number => proxy.received.filter((r) => r.path === "/oidc/token").length;
-const bearerOf = (req: IncomingMessage): string => String(req.headers.authorization ?? "").replace(/^Bearer /, "");
+const bearerOf = (req: IncomingMessage): string => (req.headers.authorization ?? "").replace(/^Bearer /, "");
 
 async function authProxy(options: { delayMs?: number; hold?: (index: number) => boolean } = {}): Promise<RunningProxy> {
   const proxy = await startProxy({ targets: [emulator.authUrl], delayMs: options.delayMs, hold: (_req, index) => options.hold?.(index) ?? false });
@@ -98,7 +98,7 @@ test("Redis holds the token only sealed: no key or value contains it", async () 
 });
 
 test("a 401 invalidates the token once for the fleet: the other client takes the new one from the store", async () => {
-  let revoked: string | undefined;
+  let revoked: string | undefined = undefined;
   const seen: string[] = [];
   const api = await startProxy({
     targets: [emulator.baseUrl],

@@ -221,8 +221,7 @@ test("Redis unreachable: deliveries are answered 503 (never 2xx) and reported on
   expect(reported[0]).toBeInstanceOf(RedisUnavailableError);
   expect((reported[0] as Error).message).toMatch(/^flowsmith webhook queue: Redis is unreachable \(.+\); deliveries are answered 503 and workers wait until it is back$/);
   // The sender retries until the queue takes it again; the worker, reconnected, handles it.
-  let answer = { status: 0 };
-  await waitFor("a 204 after Redis came back", async () => (answer = await send(a.url, sessionId)).status === 204);
+  await waitFor("a 204 after Redis came back", async () => (await send(a.url, sessionId)).status === 204);
   await waitFor("onSessionEnded after Redis came back", () => handled.length === 1);
   expect(handled[0]!.sessionId).toBe(sessionId);
 });

@@ -38,8 +38,14 @@ function recordingStore(): { store: TokenStore; values: string[] } {
     values,
     store: {
       get: (key) => inner.get(key),
-      set: (key, value, ttlMs) => (values.push(value), inner.set(key, value, ttlMs)),
-      setIfAbsent: (key, value, ttlMs) => (values.push(value), inner.setIfAbsent(key, value, ttlMs)),
+      set: (key, value, ttlMs) => {
+        values.push(value);
+        return inner.set(key, value, ttlMs);
+      },
+      setIfAbsent: (key, value, ttlMs) => {
+        values.push(value);
+        return inner.setIfAbsent(key, value, ttlMs);
+      },
       deleteIf: (key, value) => inner.deleteIf(key, value),
     },
   };
@@ -47,7 +53,9 @@ function recordingStore(): { store: TokenStore; values: string[] } {
 
 test("clients given one store share one token: concurrent cold calls of three clients make one token request", async () => {
   service.onToken((_req, res) => {
-    setTimeout(() => json(res, 200, { access_token: "shared-token-value", expires_in: 3600, token_type: "Bearer" }), 50);
+    setTimeout(() => {
+      json(res, 200, { access_token: "shared-token-value", expires_in: 3600, token_type: "Bearer" });
+    }, 50);
   });
   const store = createMemoryTokenStore();
   const three = [client(store), client(store), client(store)];
@@ -62,7 +70,9 @@ test("without a store each client keeps its own token, as before", async () => {
 });
 
 test("a store never sees a token: what it is given is sealed", async () => {
-  service.onToken((_req, res) => json(res, 200, { access_token: "a-token-nobody-should-store-in-clear", expires_in: 3600 }));
+  service.onToken((_req, res) => {
+    json(res, 200, { access_token: "a-token-nobody-should-store-in-clear", expires_in: 3600 });
+  });
   const { store, values } = recordingStore();
   await client(store).listFlows();
   expect(values.length).toBeGreaterThan(0);
@@ -70,7 +80,7 @@ test("a store never sees a token: what it is given is sealed", async () => {
 });
 
 test("a 401 invalidates the shared token once: the other client takes the new one without a request of its own", async () => {
-  let refused: string | undefined;
+  let refused: string | undefined = undefined;
   service.onApi((req, res) => {
     if (req.headers.authorization === refused) json(res, 401, { status: 401 });
     else json(res, 200, [{ id: "flow-1" }]);
