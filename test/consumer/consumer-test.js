@@ -23,7 +23,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { consumerSource, PROJECTS } = require("./projects.js");
 const { randomBytes } = require("node:crypto");
-const net = require("node:net");
+const { freePort } = require("../support/free-port.js");
 const { startRedis } = require("../support/redis-server.js");
 
 const REPO = path.resolve(__dirname, "..", "..");
@@ -177,18 +177,6 @@ function signalGroup(child, signal) {
   } catch {
     // Already gone.
   }
-}
-
-/** A loopback port free now, for the consumer's webhook listener (the emulator must know it before it starts). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The version this repository tests with, so the consumer type-checks with the same TypeScript. */

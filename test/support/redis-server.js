@@ -12,6 +12,7 @@ const fs = require("node:fs");
 const net = require("node:net");
 const os = require("node:os");
 const path = require("node:path");
+const { freePort } = require("./free-port.js");
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? "/usr/bin/redis-server";
 const READY_TIMEOUT_MS = 15_000;
@@ -124,17 +125,6 @@ function ping(port) {
       }
     });
     socket.once("error", reject);
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
   });
 }
 
