@@ -19,6 +19,7 @@
 import { createHash } from "node:crypto";
 import type { ConnectionOptions, Job, JobsOptions, Queue, RedisOptions, Worker } from "bullmq";
 import {
+  ConfigurationError,
   parseSessionEndedEvent,
   readSessionEnded,
   type QueuedDelivery,
@@ -147,8 +148,10 @@ export function createWebhookQueue(options: WebhookQueueOptions): RedisWebhookQu
     enqueue,
     queue,
     startWorker: async ({ concurrency = 1 } = {}) => {
-      if (worker) throw new Error("createWebhookQueue: startWorker was already called; one worker per queue object (raise its concurrency instead)");
-      if (!Number.isSafeInteger(concurrency) || concurrency <= 0) throw new Error(`startWorker: concurrency must be a positive integer, got ${String(concurrency)}`);
+      if (worker) throw new ConfigurationError("startWorker was already called: one worker per queue object (raise its concurrency instead)");
+      if (!Number.isSafeInteger(concurrency) || concurrency <= 0) {
+        throw new ConfigurationError(`startWorker: concurrency must be a positive integer, got ${String(concurrency)}`);
+      }
       worker = new Worker<JobData>(resolved.name, processJob, {
         connection: workerConnection(target),
         prefix: resolved.prefix,

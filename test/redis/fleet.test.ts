@@ -19,8 +19,8 @@ import path from "node:path";
 import { Queue } from "bullmq";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { ALL_FLOWS } from "../emulator/fixtures.js";
-import { startEmulatedSessions, type EmulatedSessions } from "../runtime/support/emulated-sessions.js";
-import { startProxy, type RunningProxy } from "../support/http-proxy.js";
+import { startEmulatedSessions } from "../runtime/support/emulated-sessions.js";
+import { startProxy } from "../support/http-proxy.js";
 import { startRedis, type RunningRedis } from "../support/redis-server.js";
 import { closeStarted } from "../support/teardown.js";
 import { waitFor } from "../support/wait-for.js";
@@ -28,6 +28,12 @@ import { waitFor } from "../support/wait-for.js";
 const SCRIPT = path.join(__dirname, "support", "fleet-process.js");
 const SECRET = `whsec_${randomBytes(32).toString("base64")}`;
 const SESSIONS = 24;
+/**
+ * Each test starts processes (three, or ten one after another) that load the
+ * packages: a few seconds on a quiet machine, ten times that on a loaded one.
+ * The bound is for a run that hangs, not a measure.
+ */
+const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
 let redis: RunningRedis;
 const children = new Set<ChildProcess>();
@@ -78,19 +84,16 @@ function start(settings: Record<string, unknown>): FleetProcess {
 }
 
 describe("webhooks", () => {
-  let sessions: EmulatedSessions;
-  let proxy: RunningProxy;
-
   test("3 backends, every delivery sent to two of them, one killed with SIGKILL inside onSessionEnded: each session completes exactly once", async () => {
     const doneDir = mkdtempSync(path.join(tmpdir(), "flowsmith-fleet-"));
     cleanups.push(() => {
       rmSync(doneDir, { recursive: true, force: true });
       return Promise.resolve();
     });
-    proxy = await startProxy({ targets: [], duplicate: true });
+    const proxy = await startProxy({ targets: [], duplicate: true });
     cleanups.push(() => proxy.close());
     // The emulator retries a delivery the proxy answered 502 (the killed backend) on the next backend in turn.
-    sessions = await startEmulatedSessions({ webhookUrl: `${proxy.url}/webhooks`, webhookSecret: SECRET, webhookRetryDelaysMs: [100, 300, 1000, 2000, 4000] });
+    const sessions = await startEmulatedSessions({ webhookUrl: `${proxy.url}/webhooks`, webhookSecret: SECRET, webhookRetryDelaysMs: [100, 300, 1000, 2000, 4000] });
     cleanups.push(() => sessions.close());
     const { emulator } = sessions;
     const common = {
@@ -125,7 +128,7 @@ describe("webhooks", () => {
     expect(ids).toContain(interrupted);
 
     const completions = () => readdirSync(doneDir).filter((file) => file.endsWith(".done"));
-    await waitFor("every session to complete", () => new Set(completions().map((file) => file.split(".")[0])).size === SESSIONS, 25_000);
+    await waitFor("every session to complete", () => new Set(completions().map((file) => file.split(".")[0])).size === SESSIONS, 90_000);
     // No more deliveries (the emulator's retries end with it), and nothing left in the queue to run.
     await sessions.emulator.close();
     const queue = new Queue("fleet-webhooks", { connection: { url: redis.url }, prefix: "flowsmith" });
@@ -142,7 +145,7 @@ describe("webhooks", () => {
     expect(completions().filter((file) => file.includes(`.${String(victim.child.pid)}.`))).toEqual([]);
     expect(await queue.getJobCounts("completed", "failed")).toEqual({ completed: SESSIONS, failed: 0 });
     await Promise.all(others.map((backend) => (backend.child.send("stop"), backend.exited)));
-  });
+  }, PROCESS_TEST_TIMEOUT_MS);
 });
 
 describe("tokens", () => {
@@ -170,7 +173,7 @@ describe("tokens", () => {
     const reports = await Promise.all(processes.map((p) => p.next<{ ok: number; failed: string[] }>("done")));
     expect(reports).toEqual([1, 2, 3].map(() => ({ ok: 50, failed: [] })));
     expect(auth.tokenRequests()).toBe(1);
-  });
+  }, PROCESS_TEST_TIMEOUT_MS);
 
   test("10 processes one after another: 1 token request", async () => {
     const auth = await countingAuth();
@@ -180,5 +183,5 @@ describe("tokens", () => {
       expect(await p.exited).toBe(0);
     }
     expect(auth.tokenRequests()).toBe(1);
-  });
+  }, PROCESS_TEST_TIMEOUT_MS);
 });

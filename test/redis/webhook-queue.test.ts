@@ -237,6 +237,14 @@ describe("options", () => {
     expect(() => createWebhookHandler({ client: sessions.client, queue: {} as never })).toThrow(/queue must have an enqueue\(delivery\) method/);
   });
 
+  test("startWorker takes a positive concurrency, once per queue object", async () => {
+    const { name, onSessionEnded } = fixture();
+    const { queue } = await instance(name, { onSessionEnded });
+    await expect(queue.startWorker({ concurrency: 0 })).rejects.toThrow(new ConfigurationError("startWorker: concurrency must be a positive integer, got 0"));
+    await queue.startWorker({ concurrency: 2 });
+    await expect(queue.startWorker()).rejects.toThrow(/startWorker was already called: one worker per queue object/);
+  });
+
   test.each([
     ["no connection", { connection: undefined }, /connection must be a redis:\/\/ or rediss:\/\/ URL or an ioredis client/],
     ["an http URL", { connection: "http://localhost:6379" }, /connection must be a redis:\/\/ or rediss:\/\/ URL/],
