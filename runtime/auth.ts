@@ -1,7 +1,8 @@
 /**
  * Access tokens (docs/service.md 5): client credentials grant against
  * `{authUrl}/oidc/token`, cached until shortly before expiry, one request in
- * flight at a time however many calls wait for it.
+ * flight at a time however many calls wait for it, and one for every
+ * process that shares the client's token store (shared-tokens.ts).
  */
 import type { RequestTarget } from "./base-url.js";
 import type { ResolvedClientOptions } from "./client-options.js";
@@ -9,6 +10,7 @@ import { AuthError, ClientClosedError, FlowsmithError, type AuthErrorCode } from
 import { headerValueProblem } from "./header-value.js";
 import type { Redactor } from "./redaction.js";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "./service-limits.js";
+import { SharedTokens, type HeldToken } from "./shared-tokens.js";
 import { exchangeText, type TextLimits } from "./text-exchange.js";
 import type { Transport } from "./transport.js";
 
@@ -18,16 +20,12 @@ const TOKEN_LIMITS: TextLimits = { okBytes: BODY_LIMIT, errorBytes: BODY_LIMIT }
 /** Characters of the auth server's own words kept in an AuthError's message. */
 const REFUSAL_CHARS = 300;
 
-interface CachedToken {
-  readonly value: string;
-  /** The clock's now() after which the token is renewed before use. */
-  readonly renewAt: number;
-}
-
 export class TokenCache {
-  private cached: CachedToken | undefined;
+  private cached: HeldToken | undefined;
   private inFlight: Promise<string> | undefined;
   private readonly target: RequestTarget;
+  /** The token store's side (shared-tokens.ts): asked only when this process has no valid token. */
+  private readonly shared: SharedTokens;
 
   constructor(
     private readonly options: ResolvedClientOptions,
@@ -36,6 +34,7 @@ export class TokenCache {
   ) {
     const url = new URL(options.tokenUrl);
     this.target = { origin: url.origin, path: url.pathname, displayPath: url.pathname };
+    this.shared = new SharedTokens(options.tokenStore, options, options.clock, transport.lifecycle.signal);
   }
 
   /** The cached token while it is still valid, else undefined: the synchronous path of nearly every call. */
@@ -43,22 +42,31 @@ export class TokenCache {
     return this.cached && this.options.clock.now() < this.cached.renewAt ? this.cached.value : undefined;
   }
 
-  /** A valid token: the cached one, the one being fetched, or a new one. */
+  /** A valid token: the cached one, the one being fetched, or one from the token store (which fetches it if need be). */
   getToken(): Promise<string> {
     const cached = this.cachedToken();
     if (cached !== undefined) return Promise.resolve(cached);
-    this.inFlight ??= this.fetchToken().finally(() => {
-      this.inFlight = undefined;
-    });
+    this.inFlight ??= this.shared
+      .obtain(() => this.fetchToken(), { method: "POST", path: this.target.displayPath })
+      .then((token) => {
+        // From the store it was never seen here: scrubbed from every error from now on, as a fetched one is.
+        this.redactor.rememberToken(token.value);
+        this.cached = token;
+        return token.value;
+      })
+      .finally(() => {
+        this.inFlight = undefined;
+      });
     return this.inFlight;
   }
 
-  /** The API refused `token`: forget it, unless a newer one has replaced it meanwhile. */
+  /** The API refused `token`: forget it (here and in the store), unless a newer one has replaced it meanwhile. */
   invalidate(token: string): void {
     if (this.cached?.value === token) this.cached = undefined;
+    this.shared.invalidate(token);
   }
 
-  private async fetchToken(): Promise<string> {
+  private async fetchToken(): Promise<HeldToken> {
     const response = await exchangeText(
       this.transport,
       { method: "POST", ...this.target, headers: this.requestHeaders(), body: this.requestBody(), timeoutMs: this.options.timeoutMs },
@@ -76,9 +84,7 @@ export class TokenCache {
       // The server's words decoded, scrubbed, then cut: a secret cut in half would no longer match.
       throw this.authError(response.status, this.redactor.excerpt(describeRefusal(text), REFUSAL_CHARS));
     }
-    const token = this.tokenOrThrow(response.status, text);
-    this.cached = token;
-    return token.value;
+    return this.tokenOrThrow(response.status, text);
   }
 
   private requestHeaders(): Record<string, string> {
@@ -103,7 +109,7 @@ export class TokenCache {
   }
 
   /** docs/service.md 5.4: `access_token`, `expires_in` (seconds), `token_type` Bearer. Nothing is cached unless all hold. */
-  private tokenOrThrow(status: number, text: string): CachedToken {
+  private tokenOrThrow(status: number, text: string): HeldToken {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from "./clock.js";
 import { ConfigurationError } from "./errors.js";
 import { nonNegative, nonNegativeInteger, positive } from "./option-numbers.js";
 import { ENVIRONMENTS, RECOMMENDED_POLL_INTERVAL_MS, type Environment } from "./service-limits.js";
+import { createMemoryTokenStore, tokenStoreProblem, type TokenStore } from "./token-store.js";
 
 export type AuthMethod = "client_secret_post" | "client_secret_basic";
 
@@ -50,6 +51,12 @@ export interface ClientOptions<E extends Environment = Environment> {
    * one; per-request time limits (`timeoutMs`) always use real timers.
    */
   readonly clock?: Clock;
+  /**
+   * Where the access token is kept. Processes that share a store (`@flowsmith/redis`'s
+   * createRedisTokenStore) share one token and one token request (docs/many-instances.md).
+   * Default: a store in this client's memory.
+   */
+  readonly tokenStore?: TokenStore;
 }
 
 export interface ResolvedClientOptions<E extends Environment = Environment> {
@@ -70,6 +77,7 @@ export interface ResolvedClientOptions<E extends Environment = Environment> {
   /** Whether close() should close the dispatcher (only when the client created it). */
   readonly ownsDispatcher: boolean;
   readonly clock: Clock;
+  readonly tokenStore: TokenStore;
 }
 
 const DEFAULTS = {
@@ -117,6 +125,7 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
     pollIntervalMs: nonNegative(options.pollIntervalMs, DEFAULTS.pollIntervalMs, "pollIntervalMs"),
     waitTimeoutMs: positive(options.waitTimeoutMs, DEFAULTS.waitTimeoutMs, "waitTimeoutMs"),
     clock: clockOrThrow(options.clock),
+    tokenStore: tokenStoreOrThrow(options.tokenStore),
     // Last: an Agent is made only once every option has been accepted.
     dispatcher: options.dispatcher ?? new Agent(),
     ownsDispatcher,
@@ -130,6 +139,13 @@ function clockOrThrow(clock: Clock | undefined): Clock {
     throw new ConfigurationError("clock must have now() and sleep(ms, signal)");
   }
   return clock;
+}
+
+function tokenStoreOrThrow(store: TokenStore | undefined): TokenStore {
+  if (store === undefined) return createMemoryTokenStore();
+  const problem = tokenStoreProblem(store);
+  if (problem !== undefined) throw new ConfigurationError(`tokenStore ${problem} (a TokenStore has get, set, setIfAbsent and deleteIf)`);
+  return store;
 }
 
 function requireText(value: unknown, name: string, why: string): string {

@@ -8,6 +8,7 @@ export { createClient, type Client } from "./client.js";
 export { clientCredentialsIn, withoutClientCredentials } from "./credentials-in.js";
 export type { FlowDescriptionOptions } from "./flow-description.js";
 export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.js";
+export { createMemoryTokenStore, type TokenStore } from "./token-store.js";
 export { systemClock, type Clock } from "./clock.js";
 export { createSessionFor, createSessionWith } from "./create-session.js";
 export { forEnvironment, type EnvironmentFlow, type FlowModuleOf } from "./environment-flow.js";
@@ -66,9 +67,12 @@ export {
   type WebhookClient,
   type WebhookDelivery,
   type WebhookHandler,
+  type QueuedWebhookHandlerOptions,
   type WebhookHandlerOptions,
   type WebhookRequest,
 } from "./webhook-handler.js";
+export type { QueuedDelivery, WebhookQueue } from "./webhook-queue.js";
+export { readSessionEnded, type OutcomeWait } from "./session-ended.js";
 export {
   createRedirectState,
   RedirectStateError,

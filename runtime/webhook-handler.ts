@@ -4,6 +4,8 @@
  * backend what the API says about the session. The reference does not say
  * how deliveries are authenticated (docs/service.md 6), so a delivery is only
  * a hint: the outcome and data blocks passed on are read from the API.
+ * With a `queue` (webhook-queue.ts) it stores the delivery there instead of
+ * processing it, and answers 2xx only once the queue has it.
  */
 import type { ServerResponse } from "node:http";
 import type { Client } from "./client.js";
@@ -13,7 +15,9 @@ import { ExpiringSet } from "./expiring-set.js";
 import { isRecord } from "./json.js";
 import { readDeliveryBodyOrThrow, type DeliveryBody, type WebhookRequest } from "./webhook-body.js";
 import { WebhookError } from "./webhook-errors.js";
-import { decisionOf, parseSessionEndedEvent, parseWebhookJsonOrThrow, type Decision, type SessionEndedEvent } from "./webhook-event.js";
+import { readSessionEnded } from "./session-ended.js";
+import { parseSessionEndedEvent, parseWebhookJsonOrThrow, type Decision, type SessionEndedEvent } from "./webhook-event.js";
+import type { WebhookQueue } from "./webhook-queue.js";
 import { SignatureVerifier } from "./webhook-signature.js";
 
 export type { WebhookRequest } from "./webhook-body.js";
@@ -48,6 +52,8 @@ export interface WebhookHandlerOptions {
   readonly client: WebhookClient;
   /** Called once per accepted session.ended delivery, after the answer. */
   readonly onSessionEnded: (ended: SessionEnded) => void | Promise<void>;
+  /** With onSessionEnded, none: see QueuedWebhookHandlerOptions. */
+  readonly queue?: undefined;
   /** Standard Webhooks secret(s) ("whsec_" + base64 of at least 32 random bytes); several while rotating. Without one, deliveries are not authenticated. */
   readonly secret?: string | readonly string[];
   /** Every delivery not handled: refused ones (4xx/5xx) and accepted ones whose API read or callback failed. Default: one line on console.error. */
@@ -66,8 +72,16 @@ export interface WebhookHandlerOptions {
   readonly now?: () => number;
 }
 
+/** Deliveries handed to a queue, whose workers (in any process) call their own onSessionEnded. */
+export interface QueuedWebhookHandlerOptions extends Omit<WebhookHandlerOptions, "onSessionEnded" | "queue"> {
+  /** Where accepted deliveries go (`@flowsmith/redis`'s createWebhookQueue): answered 204 once it has them, 503 when it cannot take them. */
+  readonly queue: WebhookQueue;
+  /** The queue's workers call it, not the handler. */
+  readonly onSessionEnded?: undefined;
+}
+
 export interface WebhookHandler {
-  /** Answers the delivery, then processes it; never rejects. */
+  /** Answers the delivery, then processes it (with a queue: stores it there, then answers); never rejects. */
   (req: WebhookRequest, res: ServerResponse): Promise<void>;
   /** Resolves when every accepted delivery has been processed (before shutting down; in tests). */
   drain(): Promise<void>;
@@ -84,7 +98,7 @@ export const WEBHOOK_DEFAULTS = {
 /** After a 413 the connection is closed, once the answer had time to reach the sender. */
 const LINGER_MS = 500;
 
-export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+export function createWebhookHandler(options: WebhookHandlerOptions | QueuedWebhookHandlerOptions): WebhookHandler {
   const resolved = resolveOptionsOrThrow(options);
   const seen = new ExpiringSet(resolved.dedupe.maxEntries, resolved.dedupe.ttlMs, resolved.now);
   const pending = new Set<Promise<void>>();
@@ -104,14 +118,16 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   };
 
   /** The API is the source of truth: the event only names the session. */
-  const processDelivery = async (event: SessionEndedEvent, webhookId: string | undefined): Promise<void> => {
+  const processDelivery = async (
+    onSessionEnded: (ended: SessionEnded) => void | Promise<void>,
+    event: SessionEndedEvent,
+    webhookId: string | undefined,
+  ): Promise<void> => {
     const { sessionId } = event.data;
     processing += 1;
     try {
       const wait = { timeoutMs: resolved.outcomeTimeoutMs, intervalMs: resolved.outcomePollIntervalMs };
-      const session = await resolved.client.waitForOutcome(sessionId, wait);
-      const dataBlocks = await resolved.client.getDataBlocks(sessionId);
-      await resolved.onSessionEnded({ sessionId, webhookId, session, decision: decisionOf(session), dataBlocks });
+      await onSessionEnded(await readSessionEnded(resolved.client, sessionId, webhookId, wait));
     } catch (error) {
       await report(error, { webhookId, sessionId, status: 204 });
     } finally {
@@ -139,10 +155,18 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       const event = parseSessionEndedEvent(payload);
       sessionId = event.data.sessionId;
       if (event.data.environment !== resolved.client.environment) throw environmentMismatch(event, resolved.client.environment);
+      const { processor } = resolved;
+      if ("queue" in processor) {
+        // Remembered, and acknowledged, only once the queue has it: a 503 makes the sender retry.
+        await enqueueOrThrow(processor.queue, { webhookId, event });
+        if (webhookId !== undefined) seen.add(webhookId);
+        answer(res, 204);
+        return;
+      }
       if (processing >= resolved.maxInFlight) throw busy(resolved.maxInFlight);
       if (webhookId !== undefined) seen.add(webhookId);
       answer(res, 204);
-      track(processDelivery(event, webhookId));
+      track(processDelivery(processor.onSessionEnded, event, webhookId));
     } catch (error) {
       const status = error instanceof WebhookError ? error.status : 500;
       refuse(req, res, status, error);
@@ -222,6 +246,19 @@ function busy(maxInFlight: number): WebhookError {
   return new WebhookError("WEBHOOK_BUSY", `Webhook delivery deferred: ${maxInFlight} deliveries are being processed (maxInFlight); the sender retries`, 503);
 }
 
+async function enqueueOrThrow(queue: WebhookQueue, delivery: Parameters<WebhookQueue["enqueue"]>[0]): Promise<void> {
+  try {
+    await queue.enqueue(delivery);
+  } catch (cause) {
+    throw new WebhookError(
+      "WEBHOOK_QUEUE_UNAVAILABLE",
+      "Webhook delivery deferred: the queue could not store it (error.cause says why); answered 503, so the sender retries",
+      503,
+      { cause },
+    );
+  }
+}
+
 function logError(error: unknown, delivery: WebhookDelivery, what: string): void {
   const detail = error instanceof Error ? `${error.name}${"code" in error ? ` ${String(error.code)}` : ""}: ${error.message}` : String(error);
   const ids = [delivery.webhookId && `webhook-id ${delivery.webhookId}`, delivery.sessionId && `session ${delivery.sessionId}`].filter(Boolean);
@@ -230,7 +267,8 @@ function logError(error: unknown, delivery: WebhookDelivery, what: string): void
 
 interface ResolvedWebhookOptions {
   readonly client: WebhookClient;
-  readonly onSessionEnded: WebhookHandlerOptions["onSessionEnded"];
+  /** Who processes an accepted delivery: this process, or the queue's workers. */
+  readonly processor: { readonly onSessionEnded: (ended: SessionEnded) => void | Promise<void> } | { readonly queue: WebhookQueue };
   readonly onError: NonNullable<WebhookHandlerOptions["onError"]>;
   readonly verifier: SignatureVerifier | undefined;
   readonly maxBodyBytes: number;
@@ -242,21 +280,21 @@ interface ResolvedWebhookOptions {
 }
 
 /** `given` as JavaScript callers may pass it: absent, or with any field missing or of the wrong kind. */
-function resolveOptionsOrThrow(given: WebhookHandlerOptions | undefined): ResolvedWebhookOptions {
-  const options: Partial<WebhookHandlerOptions> = given ?? {};
-  const { client, onSessionEnded, onError } = options;
+function resolveOptionsOrThrow(given: WebhookHandlerOptions | QueuedWebhookHandlerOptions | undefined): ResolvedWebhookOptions {
+  const options: Partial<WebhookHandlerOptions | QueuedWebhookHandlerOptions> = given ?? {};
+  const { client, onSessionEnded, queue, onError } = options;
   if (
     !isRecord(client) ||
     typeof client.waitForOutcome !== "function" || typeof client.getDataBlocks !== "function" || typeof client.environment !== "string"
   ) {
     throw new ConfigurationError("createWebhookHandler: client must be a client from createClient()");
   }
-  if (typeof onSessionEnded !== "function") throw new ConfigurationError("createWebhookHandler: onSessionEnded must be a function");
+  const processor = processorOrThrow(onSessionEnded, queue);
   if (onError !== undefined && typeof onError !== "function") throw new ConfigurationError("createWebhookHandler: onError must be a function");
   if (options.now !== undefined && typeof options.now !== "function") throw new ConfigurationError("createWebhookHandler: now must be a function");
   return {
     client,
-    onSessionEnded,
+    processor,
     onError:
       onError ??
       ((error, delivery) => {
@@ -276,6 +314,18 @@ function resolveOptionsOrThrow(given: WebhookHandlerOptions | undefined): Resolv
     ),
     now: options.now ?? Date.now,
   };
+}
+
+function processorOrThrow(onSessionEnded: unknown, queue: unknown): ResolvedWebhookOptions["processor"] {
+  if (onSessionEnded !== undefined && queue !== undefined) {
+    throw new ConfigurationError("createWebhookHandler: give onSessionEnded or queue, not both (with a queue, its workers call their own onSessionEnded)");
+  }
+  if (queue !== undefined) {
+    if (!isRecord(queue) || typeof queue.enqueue !== "function") throw new ConfigurationError("createWebhookHandler: queue must have an enqueue(delivery) method");
+    return { queue: queue as unknown as WebhookQueue };
+  }
+  if (typeof onSessionEnded !== "function") throw new ConfigurationError("createWebhookHandler: onSessionEnded must be a function (or give a queue)");
+  return { onSessionEnded: onSessionEnded as (ended: SessionEnded) => void | Promise<void> };
 }
 
 function positiveIntegerOrThrow(name: string, value: number): number {
