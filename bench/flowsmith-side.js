@@ -52,8 +52,9 @@ function loadFlowsmith(modulePath) {
   return {
     module: flowModule,
     runtime,
-    createClient: (server, environment) =>
-      runtime.createClient({ baseUrl: server.baseUrl, authUrl: server.authUrl, environment, userAgent: USER_AGENT, ...CREDENTIALS }),
+    /** `extra`: more createClient options (a tokenStore). */
+    createClient: (server, environment, extra = {}) =>
+      runtime.createClient({ baseUrl: server.baseUrl, authUrl: server.authUrl, environment, userAgent: USER_AGENT, ...CREDENTIALS, ...extra }),
     createSession: (client, body) => flowModule.createSession(client, body),
     createSessionUnvalidated: unvalidatedCall(runtime, flowModule),
     fileFromPath: (file) => runtime.fileFromPath(file),

@@ -8,9 +8,9 @@
  */
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
-const net = require("node:net");
 const path = require("node:path");
 const { REPO_ROOT } = require("./emulator-handle.js");
+const { freePort } = require("../test/support/free-port.js");
 
 const PRISM_DIR = path.join(REPO_ROOT, ".bench-tmp", "prism");
 const PRISM_CLI = path.join(PRISM_DIR, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
@@ -65,17 +65,6 @@ async function startPrism(descriptionPath) {
         child.kill("SIGTERM");
       }),
   };
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function run(command, args) {

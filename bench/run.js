@@ -9,7 +9,7 @@
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
  *                                     report in .bench-tmp/smoke/ (npm run bench:smoke)
  *   --json <file>                     also write the rows as JSON
- *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory
+ *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns,token-store,webhook-queue
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -22,6 +22,9 @@ const { benchRuntimeMemory } = require("./runtime-memory-bench.js");
 const { benchInstall } = require("./install-bench.js");
 const { benchEmulatorMemory } = require("./emulator-memory-bench.js");
 const { benchPrism } = require("./prism-bench.js");
+const { benchPatterns } = require("./pattern-bench.js");
+const { benchTokenStore } = require("./token-store-bench.js");
+const { benchWebhookQueue } = require("./webhook-queue-bench.js");
 const { compileGenerated, missingRuntimeParts } = require("./flowsmith-side.js");
 const { runNodeOrThrow } = require("./processes.js");
 const { createWorkspace, flowOf, REPO_ROOT } = require("./workspace.js");
@@ -38,6 +41,9 @@ const BENCHMARKS = [
   "emulator-memory",
   "prism",
   "runtime-memory",
+  "patterns",
+  "token-store",
+  "webhook-queue",
 ];
 
 const MODES = {
@@ -52,6 +58,10 @@ const MODES = {
     emulatorMemory: { firstSessions: 1000, totalSessions: 100_000 },
     prism: { rounds: 5, durationMs: 1000, warmupMs: 500, install: true },
     runtimeMemory: { firstCalls: 1000, totalCalls: 100_000 },
+    // The native RegExp doubles its time per character: 24 characters take it about a second.
+    patterns: { lengths: [1000, 10_000, 100_000], rounds: 15, charsPerRound: 1_000_000, nativeLengths: [18, 20, 22, 24], nativeRounds: 3 },
+    tokenStore: { rounds: 15, durationMs: 200, warmupMs: 500 },
+    webhookQueue: { deliveries: 2000, warmup: 200 },
   },
   smoke: {
     flows: 3,
@@ -64,6 +74,9 @@ const MODES = {
     // Never installs (no network in the smoke test); measured only when a full run left Prism there.
     prism: { rounds: 1, durationMs: 100, warmupMs: 50, install: false },
     runtimeMemory: { firstCalls: 100, totalCalls: 500 },
+    patterns: { lengths: [100, 1000, 10_000], rounds: 3, charsPerRound: 20_000, nativeLengths: [12, 14, 16], nativeRounds: 1 },
+    tokenStore: { rounds: 1, durationMs: 100, warmupMs: 50 },
+    webhookQueue: { deliveries: 50, warmup: 10 },
   },
 };
 
@@ -96,7 +109,7 @@ async function main(options) {
   const missing = missingRuntimeParts();
   const flows = missing ? undefined : prepareRequestFlows(workspace);
   if (!flows) {
-    details.push(`Benchmarks 4-6 and 10 skipped: ${missing} is not there yet.`);
+    details.push(`Benchmarks 4-6, 10 and 11 skipped: ${missing} is not there yet.`);
   } else {
     if (selected("throughput")) {
       const throughput = await benchThroughput(flows.json, settings.throughput);
@@ -124,6 +137,21 @@ async function main(options) {
     const memory = await benchRuntimeMemory(flows.json, settings.runtimeMemory);
     rows.push(...memory.rows);
     details.push(...memory.details);
+  }
+  if (selected("patterns")) {
+    const patterns = await benchPatterns(workspace, settings.patterns);
+    rows.push(...patterns.rows);
+    details.push(...patterns.details);
+  }
+  if (selected("token-store") && flows) {
+    const tokenStore = await benchTokenStore(flows.json, settings.tokenStore);
+    rows.push(...tokenStore.rows);
+    details.push(...tokenStore.details);
+  }
+  if (selected("webhook-queue")) {
+    const webhookQueue = await benchWebhookQueue(settings.webhookQueue);
+    rows.push(...webhookQueue.rows);
+    details.push(...webhookQueue.details);
   }
   printTable(rows);
   for (const detail of details) process.stdout.write(`${detail}\n`);
@@ -179,7 +207,10 @@ function writeReports(options, { rows, details, settings, workspace, elapsedMs }
     `single-flight ${settings.singleFlight.calls} calls; ` +
     `emulator memory ${settings.emulatorMemory.firstSessions} then ${settings.emulatorMemory.totalSessions} sessions; ` +
     `emulator vs Prism ${settings.prism.rounds} rounds x ${settings.prism.durationMs} ms at concurrency 16; ` +
-    `runtime memory ${settings.runtimeMemory.totalCalls} calls (read after ${settings.runtimeMemory.firstCalls})`;
+    `runtime memory ${settings.runtimeMemory.totalCalls} calls (read after ${settings.runtimeMemory.firstCalls}); ` +
+    `hostile pattern ${settings.patterns.rounds} rounds at ${settings.patterns.lengths.join(", ")} characters, native RegExp at ${settings.patterns.nativeLengths.join(", ")}; ` +
+    `token stores ${settings.tokenStore.rounds} rounds x ${settings.tokenStore.durationMs} ms per store at concurrency 16; ` +
+    `webhook queue ${settings.webhookQueue.deliveries} deliveries at concurrency 16 (after ${settings.webhookQueue.warmup})`;
   const markdown = markdownReport({ rows, details, command, settings: settingsText, elapsedMs });
   // Only a full run of every benchmark replaces the committed BENCHMARKS.md; a partial one reports beside its scratch files.
   const complete = options.mode === "full" && BENCHMARKS.every((name) => options.only.includes(name));

@@ -6,6 +6,9 @@
  * 201 after draining the body. It counts requests and bytes and reports its
  * own CPU time, so the report can show it was not the bottleneck.
  *
+ * Also GET session (ended, ACCEPTED) and GET datablocks, what a webhook's
+ * processing reads (benchmark 12).
+ *
  * Two listeners, because the service's auth and API hosts are different.
  * IPC messages in: "stats", "reset". Out: { ready }, { stats }.
  */
@@ -13,8 +16,11 @@ const http = require("node:http");
 
 const TOKEN_DELAY_MS = Number(process.env.BENCH_TOKEN_DELAY_MS ?? 0);
 const SESSION_PATH = /^\/api\/v1\/flows\/([^/]+)\/(staging|live)\/sessions$/;
+const SESSION_READ_PATH = /^\/api\/v1\/(?:staging|live)\/sessions\/[^/]+(\/datablocks)?$/;
+const ENDED_SESSION = JSON.stringify({ sessionStatus: "COMPLETED", outcome: { decision: "ACCEPTED" }, metadata: { subjectId: "bench-subject" } });
+const DATA_BLOCKS = JSON.stringify({ dataBlocks: { UserReference: { subjectId: "bench-subject" } } });
 
-const counters = { tokenRequests: 0, sessionRequests: 0, bodyBytes: 0, rejected: 0 };
+const counters = { tokenRequests: 0, sessionRequests: 0, readRequests: 0, bodyBytes: 0, rejected: 0 };
 let cpuBaseline = process.cpuUsage();
 let wallBaseline = process.hrtime.bigint();
 const responses = new Map();
@@ -51,9 +57,14 @@ function handleAuth(request, response) {
 
 function handleApi(request, response) {
   if (!hasUserAgent(request, response)) return;
+  if (request.headers.authorization !== "Bearer bench-token") return reject(response, 401);
+  const read = request.method === "GET" && SESSION_READ_PATH.exec(request.url);
+  if (read) {
+    counters.readRequests += 1;
+    return sendJson(response, 200, read[1] ? DATA_BLOCKS : ENDED_SESSION);
+  }
   const match = SESSION_PATH.exec(request.url);
   if (request.method !== "POST" || !match) return reject(response, 404);
-  if (request.headers.authorization !== "Bearer bench-token") return reject(response, 401);
   drain(request, () => {
     counters.sessionRequests += 1;
     sendJson(response, 201, sessionResponse(match[1], match[2]));

@@ -20,7 +20,8 @@
 const { createUndiciSender, fetchToken } = require("./undici-baseline.js");
 const { startStubServer } = require("./stub-server-handle.js");
 const { loadFlowsmith, loadRequestValidator, USER_AGENT } = require("./flowsmith-side.js");
-const { median, nowMs } = require("./stats.js");
+const { measure, spread } = require("./concurrent-load.js");
+const { median } = require("./stats.js");
 
 const CONCURRENCY = 16;
 
@@ -42,11 +43,11 @@ async function main(settings) {
     const { tools, close } = await prepareTools(settings, server);
     const phases = GROUPS.flat().filter((phase) => tools[phase]);
     const slots = Object.fromEntries(phases.map((phase) => [phase, []]));
-    for (const phase of phases) await measure(tools[phase], settings.warmupMs);
+    for (const phase of phases) await measure(tools[phase], settings.warmupMs, CONCURRENCY);
     for (let round = 0; round < settings.rounds; round += 1) {
       for (const phase of orderOfRound(round).filter((name) => tools[name])) {
         await server.reset();
-        const slot = await measure(tools[phase], settings.durationMs);
+        const slot = await measure(tools[phase], settings.durationMs, CONCURRENCY);
         const stats = await server.stats();
         slots[phase].push({ ...slot, serverCpuShare: stats.cpuShare });
       }
@@ -91,12 +92,6 @@ function summarize(phases, slots) {
   };
 }
 
-function spread(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (fraction) => sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
-  return { median: median(values), p25: at(0.25), p75: at(0.75) };
-}
-
 /** Each tool is a function that creates one session and throws unless it got a 201; close() ends flowsmith's client. */
 async function prepareTools(settings, server) {
   const flowsmith = loadFlowsmith(settings.modulePath, settings.locales);
@@ -131,20 +126,3 @@ async function prepareTools(settings, server) {
   return { tools, close: async () => Promise.all([client.close?.(), undiciSender.close()]) };
 }
 
-/** Keeps CONCURRENCY calls in flight for durationMs: requests per second, and this process's CPU time per request. */
-async function measure(call, durationMs) {
-  const cpuBefore = process.cpuUsage();
-  const start = nowMs();
-  const deadline = start + durationMs;
-  let completed = 0;
-  const worker = async () => {
-    while (nowMs() < deadline) {
-      await call();
-      completed += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const elapsedMs = nowMs() - start;
-  const cpu = process.cpuUsage(cpuBefore);
-  return { rate: completed / (elapsedMs / 1000), cpuMicros: (cpu.user + cpu.system) / completed };
-}

@@ -39,6 +39,7 @@ interface Command {
 
 /** Registering a command is one line. */
 const COMMANDS: Readonly<Record<string, Command>> = {
+  init: { summary: "start a project: find flow descriptions (or the service's flows), write codegen.config.json, generate, print a first call", load: () => import("../generator/init-command.js") },
   codegen: { summary: "generate a typed client per flow of codegen.config.json into its outputDir", load: () => import("../generator/cli.js") },
   emulator: { summary: "run a local emulator of the service for the flows of codegen.config.json", load: () => import("../emulator/cli.js") },
   diff: { summary: "compare two descriptions of a flow; exit 1 when a change is breaking", load: () => import("../generator/diff-command.js") },

@@ -2,13 +2,23 @@
  * The {base_url} host. Every request goes through the same gate, in this
  * order: User-Agent (403), a known route (404, 405), then its endpoint (API
  * endpoints check the bearer token first: 401, and 403 when the path names
- * the other environment).
+ * the other environment). Before the gate, the journal and the faults
+ * (traffic.ts); beside it, the control API under /__emulator/ when it is on.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { EmulatorControl } from "./control/controller.js";
+import { handleControl, isControlPath } from "./control/routes.js";
 import { ApiError, notFound } from "./errors.js";
 import { endpoints, type Endpoint, type Services } from "./endpoints.js";
 import { guarded, pathOf, requireUserAgentOrThrow } from "./http-exchange.js";
 import { playerEndpoints } from "./player/routes.js";
+import type { Traffic } from "./traffic.js";
+
+/** The control API as the host serves it: undefined when it is off. */
+export interface ControlMount {
+  readonly control: EmulatorControl;
+  readonly token: string | undefined;
+}
 
 /** The API, then the hosted player (HTML pages, also on {base_url}). */
 const routes: readonly Endpoint[] = [...endpoints, ...playerEndpoints];
@@ -19,14 +29,20 @@ interface RouteMatch {
   readonly segments: readonly string[];
 }
 
-export function createApiServer(services: Services): Server {
-  return createServer(
+export function createApiServer(services: Services, traffic: Traffic, mount: ControlMount | undefined): Server {
+  const api = traffic.observe(
+    "api",
     guarded(async (req, res) => {
       requireUserAgentOrThrow(req);
       const { endpoint, segments } = routeOrThrow(req);
       await endpoint.handle({ req, res, segments, services });
     }),
   );
+  const control = mount && guarded((req, res) => handleControl(req, res, mount.control, mount.token));
+  return createServer((req, res) => {
+    if (control && isControlPath(req)) control(req, res);
+    else api(req, res);
+  });
 }
 
 function routeOrThrow(req: IncomingMessage): RouteMatch {

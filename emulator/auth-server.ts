@@ -9,20 +9,21 @@ import { ApiError, notFound } from "./errors.js";
 import { guarded, mediaTypeOf, pathOf, readSmallBodyOrThrow, rejectUpload, requireUserAgentOrThrow, sendJson } from "./http-exchange.js";
 import type { Credentials, ResolvedOptions } from "./options.js";
 import type { TokenStore } from "./tokens.js";
+import type { Traffic } from "./traffic.js";
 
 const TOKEN_PATH = "/oidc/token";
 const MAX_FORM_BYTES = 64 * 1024;
 
-export function createAuthServer(options: ResolvedOptions, tokens: TokenStore): Server {
+export function createAuthServer(options: ResolvedOptions, tokens: TokenStore, traffic: Traffic): Server {
   return createServer(
-    guarded(async (req, res) => {
+    traffic.observe("auth", guarded(async (req, res) => {
       requireUserAgentOrThrow(req);
       if (pathOf(req) !== TOKEN_PATH) throw notFound(`no such endpoint on the auth host: ${req.method} ${pathOf(req)}`);
       if (req.method !== "POST") {
         throw new ApiError(405, "METHOD_NOT_ALLOWED", `${TOKEN_PATH} accepts POST only`, { headers: { allow: "POST" } });
       }
       await issueToken(req, res, options, tokens);
-    }),
+    })),
   );
 }
 

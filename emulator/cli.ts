@@ -5,8 +5,9 @@
  * (cli/main.ts) runs it as `run` and prints `usage` for --help.
  */
 import { parseArgs } from "node:util";
+import { controlAccessOrThrow } from "./control/access.js";
 import { startEmulator, type EmulatorOptions } from "./index.js";
-import { webhookSecretOrThrow } from "./options.js";
+import { webhookSecretOrThrow, type Reload } from "./options.js";
 import { parseRedirectAllowlistOrThrow } from "./player/redirect-allowlist.js";
 
 export interface CliIo {
@@ -14,7 +15,7 @@ export interface CliIo {
   readonly stderr: { write(text: string): unknown };
   /** Resolves when the emulator should stop. Default: SIGINT or SIGTERM. */
   readonly stopped?: Promise<void>;
-  /** Where FLOWSMITH_WEBHOOK_SECRET is read. Default: process.env. */
+  /** Where FLOWSMITH_WEBHOOK_SECRET and FLOWSMITH_CONTROL_TOKEN are read. Default: process.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -26,20 +27,35 @@ the flows of a codegen config. When ready it prints one JSON line on stdout
 (baseUrl, authUrl, clients) and runs until SIGINT or SIGTERM.
 
 Options:
-  --config <path>      codegen config whose flows are served (default: codegen.config.json)
+  --config <path>      codegen config whose flows are served (default: the nearest codegen.config.json
+                       in this folder or above it)
   --host <host>        address both listeners bind to (default: 127.0.0.1)
   --api-port <n>       port of the API host, {base_url} (default: 0, any free port)
   --auth-port <n>      port of the auth host, {auth_url} (default: 0, any free port)
-  --webhook-url <url>  http(s) URL session-ended notifications are POSTed to (default: none sent)
+  --webhook-url <url>  http(s) URL session-ended notifications are POSTed to (default: none sent);
+                       repeatable: events take the URLs in turn, a retry or second copy the next one
+  --late-webhook-ms <n>
+                       how long after its session ended a test_webhook_late... subject's webhook goes out (default: 5000)
   --created-ms <n>     how long a new session stays CREATED, in ms (default: 300)
   --step-ms <n>        how long START, and the OTP step without a ticket, each last, in ms (default: 300)
   --max-sessions <n>   sessions kept at most; past it the session that ended longest ago goes, else the oldest (default: 10000)
   --webhook-secret <whsec_...>
-                       Standard Webhooks signing secret, whsec_ + base64 (default: $FLOWSMITH_WEBHOOK_SECRET,
+                       Standard Webhooks signing secret, whsec_ + base64 of at least 32 random bytes
+                       (make one: echo whsec_$(openssl rand -base64 32)) (default: $FLOWSMITH_WEBHOOK_SECRET,
                        else none: deliveries unsigned). Prefer the variable: a flag shows in the process list.
   --redirect-allowlist <origin or URL prefix>
                        where a session's redirectUrl may point; repeatable, replaces the default (loopback)
+  --no-control         no control API (/__emulator/ on the API host: faults, journal, webhooks, reset, flows)
+  --control-token <token>
+                       required on every control call (Authorization: Bearer <token>), 16+ characters
+                       (default: $FLOWSMITH_CONTROL_TOKEN, else none). Required with a non-loopback --host
+                       unless --no-control. Prefer the variable: a flag shows in the process list.
+  --watch              reload the config and its descriptions when they change (one line on stderr per
+                       reload; an invalid set is refused and the previous one kept)
   -h, --help           this help
+
+Scenarios: a session whose metadata.subjectId starts with test_accepted, test_rejected, test_never_ends,
+test_webhook_duplicate, test_webhook_late or test_webhook_lost plays that script (README, "Scenarios").
 
 Exit codes: 0 stopped by a signal, 1 could not start (config or description error), 2 usage error.
 `;
@@ -57,7 +73,7 @@ export async function runEmulatorCli(args: readonly string[], io: CliIo = proces
   }
   let emulator;
   try {
-    emulator = await startEmulator(options);
+    emulator = await startEmulator({ ...options, ...(options.watch ? { onReload: (reload: Reload) => io.stderr.write(`${reloadLine(reload)}\n`) } : {}) });
   } catch (error) {
     io.stderr.write(`flowsmith emulator: ${(error as Error).message}\n`);
     return 1;
@@ -79,7 +95,11 @@ function parseOptionsOrThrow(args: readonly string[], env: Readonly<Record<strin
       host: { type: "string" },
       "api-port": { type: "string" },
       "auth-port": { type: "string" },
-      "webhook-url": { type: "string" },
+      "webhook-url": { type: "string", multiple: true },
+      "late-webhook-ms": { type: "string" },
+      "no-control": { type: "boolean" },
+      "control-token": { type: "string" },
+      watch: { type: "boolean" },
       "created-ms": { type: "string" },
       "step-ms": { type: "string" },
       "max-sessions": { type: "string" },
@@ -89,18 +109,43 @@ function parseOptionsOrThrow(args: readonly string[], env: Readonly<Record<strin
   });
   const flagSecret = values["webhook-secret"];
   const webhookSecret = flagSecret !== undefined ? webhookSecretOrThrow(flagSecret, "--webhook-secret") : webhookSecretFromEnvOrThrow(env);
+  const controlToken = values["control-token"] ?? (env.FLOWSMITH_CONTROL_TOKEN || undefined);
+  const control = values["no-control"] !== true;
+  // Checked here too, so a control API left open to the network is a usage error (exit 2).
+  controlAccessOrThrow(
+    { control, ...(values.host !== undefined ? { host: values.host } : {}), ...(controlToken !== undefined ? { controlToken } : {}) },
+    { token: values["control-token"] !== undefined ? "--control-token" : "--control-token (or FLOWSMITH_CONTROL_TOKEN)", off: "--no-control" },
+  );
   return {
     ...(values.config !== undefined ? { configPath: values.config } : {}),
     ...(values.host !== undefined ? { host: values.host } : {}),
     ...(values["api-port"] !== undefined ? { apiPort: portOrThrow("--api-port", values["api-port"]) } : {}),
     ...(values["auth-port"] !== undefined ? { authPort: portOrThrow("--auth-port", values["auth-port"]) } : {}),
-    ...(values["webhook-url"] !== undefined ? { webhookUrl: webhookUrlOrThrow(values["webhook-url"]) } : {}),
+    ...(values["webhook-url"] !== undefined ? { webhookUrl: values["webhook-url"].map(webhookUrlOrThrow) } : {}),
+    ...(values["late-webhook-ms"] !== undefined ? { lateWebhookMs: integerOrThrow("--late-webhook-ms", values["late-webhook-ms"]) } : {}),
     ...(values["created-ms"] !== undefined ? { createdMs: integerOrThrow("--created-ms", values["created-ms"]) } : {}),
     ...(values["step-ms"] !== undefined ? { stepMs: integerOrThrow("--step-ms", values["step-ms"]) } : {}),
     ...(values["max-sessions"] !== undefined ? { maxSessions: countOrThrow("--max-sessions", values["max-sessions"]) } : {}),
     ...(webhookSecret !== undefined ? { webhookSecret } : {}),
     ...(values["redirect-allowlist"] !== undefined ? { redirectAllowlist: allowlistOrThrow(values["redirect-allowlist"]) } : {}),
+    ...(control ? {} : { control }),
+    ...(controlToken !== undefined ? { controlToken } : {}),
+    ...(values.watch === true ? { watch: true } : {}),
   };
+}
+
+/** One line per reload of --watch: what was published or withdrawn, or why the new set was refused. */
+function reloadLine(reload: Reload): string {
+  if (!reload.ok) return `flowsmith emulator: reload refused, still serving the previous flows: ${oneLine(reload.error.message)}`;
+  const changed = reload.changes.filter((change) => change.change !== "unchanged");
+  const unchanged = reload.changes.length - changed.length;
+  const described = changed.map((change) => `${change.change} ${change.flowId} (${change.environment}) v${String(change.version)}`);
+  const rest = unchanged > 0 ? [`${String(unchanged)} unchanged`] : [];
+  return `flowsmith emulator: reloaded: ${[...described, ...rest].join(", ") || "no flows"}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ");
 }
 
 /** The variable, when set and not empty; malformed, a usage error naming it (never echoing it). */

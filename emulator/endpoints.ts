@@ -217,6 +217,10 @@ function getFile({ res, params, environment, services }: ApiContext<"vaultEntryI
   stream.on("error", () => {
     res.destroy();
   });
+  // A connection gone before the end (the client left, a reset fault) leaves pipe() paused: the file would stay open.
+  res.once("close", () => {
+    stream.destroy();
+  });
   stream.pipe(res);
 }
 

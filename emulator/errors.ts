@@ -39,7 +39,15 @@ export type ApiErrorCode =
   | "TICKET_MISSING"
   | "TICKET_STALE"
   | "INVALID_ACTION"
-  | "INTERNAL_ERROR";
+  | "INTERNAL_ERROR"
+  // The control API (/__emulator/) and the faults it injects.
+  | "CONTROL_TOKEN_REQUIRED"
+  | "CONTROL_FROM_BROWSER"
+  | "INVALID_FIELD"
+  | "TOO_MANY_FAULTS"
+  | "TOO_MANY_FLOWS"
+  | "INVALID_FLOW"
+  | "INJECTED_FAULT";
 
 
 export class ApiError extends Error {
@@ -48,7 +56,12 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: ApiErrorCode,
     message: string,
-    readonly extra: { readonly errors?: readonly ValidationIssue[]; readonly headers?: Readonly<Record<string, string>> } = {},
+    readonly extra: {
+      readonly errors?: readonly ValidationIssue[];
+      readonly headers?: Readonly<Record<string, string>>;
+      /** More fields of the body (the control API's `field`, a refused flow's generator error). */
+      readonly body?: Readonly<Record<string, unknown>>;
+    } = {},
   ) {
     super(message);
   }
@@ -59,6 +72,7 @@ export class ApiError extends Error {
       code: this.code,
       message: this.message,
       ...(this.extra.errors ? { errors: this.extra.errors } : {}),
+      ...this.extra.body,
     };
   }
 }

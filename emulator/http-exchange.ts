@@ -108,11 +108,18 @@ export function rejectUpload(req: IncomingMessage, res: ServerResponse, error: A
     req.socket.destroy();
     return;
   }
+  discardBodyThen(req, () => {
+    sendError(res, error, { closeConnection: true });
+  });
+}
+
+/** Reads the rest of the request body and throws it away (never stored), then calls `then`: at its end, or past DISCARD_LIMIT_BYTES. */
+export function discardBodyThen(req: IncomingMessage, then: () => void): void {
   let discarded = 0;
   const answer = (): void => {
     req.off("data", discard);
     req.off("end", answer);
-    sendError(res, error, { closeConnection: true });
+    then();
   };
   const discard = (chunk: Buffer): void => {
     discarded += chunk.length;

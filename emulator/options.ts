@@ -2,11 +2,11 @@
  * What callers of startEmulator may pass, and the resolved form the servers
  * use. Defaults live here and nowhere else.
  */
-import type { Environment } from "@flowsmith/runtime";
+import { webhookSecretProblem, type Environment } from "@flowsmith/runtime";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "@flowsmith/runtime/service-limits";
-import { Webhook } from "standardwebhooks";
 import type { FlowModel } from "../generator/index.js";
 import { systemClock, type EmulatorClock } from "./clock.js";
+import { controlAccessOrThrow } from "./control/access.js";
 import { LOOPBACK_ENTRY, parseRedirectAllowlistOrThrow, type RedirectAllowlist } from "./player/redirect-allowlist.js";
 
 export interface Credentials {
@@ -24,7 +24,7 @@ export interface EmulatedFlow {
 export interface EmulatorOptions {
   /** Flows to serve. When absent, flows are read from `configPath`. */
   readonly flows?: readonly (FlowModel | EmulatedFlow)[];
-  /** Codegen config to read flows from. Default "codegen.config.json". */
+  /** Codegen config to read flows from. Default: the nearest codegen.config.json in the working directory or above it. */
   readonly configPath?: string;
   /** Default "127.0.0.1": loopback only unless told otherwise. */
   readonly host?: string;
@@ -40,11 +40,13 @@ export interface EmulatorOptions {
   readonly tokenTtlSeconds?: number;
   /** API clients per environment. Default staging-client/staging-secret and live-client/live-secret. */
   readonly clients?: { readonly staging?: Credentials; readonly live?: Credentials };
-  /** Where session-ended notifications are POSTed. Default: none sent. */
-  readonly webhookUrl?: string;
+  /** Where session-ended notifications are POSTed: one URL, or several that events take in turn (a retry or second copy goes to the next). Default: none sent. */
+  readonly webhookUrl?: string | readonly string[];
   /** Delays before each webhook retry. Default [200, 1000, 5000] (so 4 attempts in all). */
   readonly webhookRetryDelaysMs?: readonly number[];
-  /** Signing secret of webhook deliveries (`whsec_` + base64, Standard Webhooks). Default: none, deliveries are unsigned. */
+  /** How long after its session ended the webhook of a `test_webhook_late…` subject goes out. Default 5000. */
+  readonly lateWebhookMs?: number;
+  /** Signing secret of webhook deliveries (`whsec_` + base64 of at least 32 random bytes, Standard Webhooks). Default: none, deliveries are unsigned. */
   readonly webhookSecret?: string;
   /** Sessions kept at most; past it the oldest ended session is evicted (else the oldest). Default 10 000. */
   readonly maxSessions?: number;
@@ -58,6 +60,30 @@ export interface EmulatorOptions {
    * Default ["loopback"]: http(s) on 127.0.0.1, [::1] or localhost, any port.
    */
   readonly redirectAllowlist?: readonly string[];
+  /** Serve the control API (`/__emulator/…` on the API host). Default true; its methods on the handle work either way. */
+  readonly control?: boolean;
+  /**
+   * Required on every control call (`Authorization: Bearer <token>`) when set; at least 16 characters.
+   * Required at start when `host` is not a loopback address and the control API is on. Default: none.
+   */
+  readonly controlToken?: string;
+  /** Reload the config and its descriptions when they change (only with flows from `configPath`). Default false. */
+  readonly watch?: boolean;
+  /** Told about each reload of `watch`: what changed, or why the new set was refused. */
+  readonly onReload?: (reload: Reload) => void;
+}
+
+/** One reload of `watch`. */
+export type Reload =
+  | { readonly ok: true; readonly changes: readonly FlowChange[] }
+  | { readonly ok: false; readonly error: Error };
+
+/** A flow of the config after a reload: published (new or a changed description), withdrawn, or unchanged. */
+export interface FlowChange {
+  readonly flowId: string;
+  readonly environment: Environment;
+  readonly version: number;
+  readonly change: "added" | "changed" | "removed" | "unchanged";
 }
 
 export interface ResolvedOptions {
@@ -68,17 +94,19 @@ export interface ResolvedOptions {
   readonly stepMs: number;
   readonly tokenTtlSeconds: number;
   readonly clients: Readonly<Record<Environment, Credentials>>;
-  readonly webhookUrl: string | undefined;
+  readonly webhookUrls: readonly string[];
   readonly webhookRetryDelaysMs: readonly number[];
+  readonly lateWebhookMs: number;
   readonly webhookSecret: string | undefined;
   readonly maxSessions: number;
   readonly maxTokens: number;
   readonly clock: EmulatorClock;
   readonly redirectAllowlist: RedirectAllowlist;
+  readonly control: boolean;
+  readonly controlToken: string | undefined;
 }
 
 export const EMULATOR_DEFAULTS = {
-  configPath: "codegen.config.json",
   host: "127.0.0.1",
   apiPort: 0,
   authPort: 0,
@@ -90,6 +118,7 @@ export const EMULATOR_DEFAULTS = {
     live: { clientId: "live-client", clientSecret: "live-secret" },
   },
   webhookRetryDelaysMs: [200, 1000, 5000],
+  lateWebhookMs: 5000,
   maxSessions: 10_000,
   maxTokens: 10_000,
   redirectAllowlist: [LOOPBACK_ENTRY],
@@ -107,13 +136,15 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
       staging: options.clients?.staging ?? EMULATOR_DEFAULTS.clients.staging,
       live: options.clients?.live ?? EMULATOR_DEFAULTS.clients.live,
     },
-    webhookUrl: options.webhookUrl === undefined ? undefined : urlOrThrow(options.webhookUrl),
+    webhookUrls: (typeof options.webhookUrl === "string" ? [options.webhookUrl] : (options.webhookUrl ?? [])).map(urlOrThrow),
     webhookRetryDelaysMs: (options.webhookRetryDelaysMs ?? EMULATOR_DEFAULTS.webhookRetryDelaysMs).map((delay) => nonNegativeOrThrow("webhookRetryDelaysMs", delay)),
+    lateWebhookMs: nonNegativeOrThrow("lateWebhookMs", options.lateWebhookMs ?? EMULATOR_DEFAULTS.lateWebhookMs),
     webhookSecret: options.webhookSecret === undefined ? undefined : webhookSecretOrThrow(options.webhookSecret),
     maxSessions: countOrThrow("maxSessions", options.maxSessions ?? EMULATOR_DEFAULTS.maxSessions),
     maxTokens: countOrThrow("maxTokens", options.maxTokens ?? EMULATOR_DEFAULTS.maxTokens),
     clock: options.clock ?? systemClock,
     redirectAllowlist: parseRedirectAllowlistOrThrow(options.redirectAllowlist ?? EMULATOR_DEFAULTS.redirectAllowlist),
+    ...controlAccessOrThrow(options),
   };
 }
 
@@ -132,21 +163,10 @@ function countOrThrow(name: string, value: number): number {
   return value;
 }
 
-/** The secret itself never appears in the message; `source` names where it came from. */
+/** The runtime's rule (at least 32 bytes of HMAC key); the secret itself never appears in the message, `source` names where it came from. */
 export function webhookSecretOrThrow(secret: string, source = "emulator option webhookSecret (--webhook-secret)"): string {
-  let valid = secret.startsWith("whsec_");
-  if (valid) {
-    try {
-      new Webhook(secret);
-    } catch {
-      valid = false;
-    }
-  }
-  if (!valid) {
-    throw new RangeError(
-      `${source} must be a Standard Webhooks secret: whsec_ followed by base64 (for example whsec_ + \`openssl rand -base64 32\`)`,
-    );
-  }
+  const problem = webhookSecretProblem(secret);
+  if (problem !== undefined) throw new RangeError(`${source} ${problem}`);
   return secret;
 }
 

@@ -47,6 +47,11 @@ export class TokenStore {
     return { access_token: token, expires_in: ttlSeconds, token_type: "Bearer" };
   }
 
+  /** Forgets every token (POST /__emulator/reset): they answer 401 TOKEN_INVALID from now on. */
+  clear(): void {
+    this.tokens.clear();
+  }
+
   /** The environment the request's bearer token belongs to; 401 when there is no valid token. */
   environmentOfBearerOrThrow(authorization: string | undefined): Environment {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");

@@ -7,17 +7,31 @@
  * the `standardwebhooks` package over id, timestamp and body). A non-2xx
  * answer or a network error is retried after each configured delay.
  * Delivery runs beside the API and never throws into it.
+ *
+ * With several webhook URLs (a fleet of receivers behind no load balancer),
+ * events take the URLs in turn, and each further attempt of an event (a
+ * retry, the second copy) goes to the URL after the one its previous attempt
+ * went to: a retry after a receiver failed reaches another one, and the two
+ * copies of a duplicated event reach two receivers, however many events are
+ * under way at once. A session's
+ * scenario may have its event delivered twice (same webhook-id), late, or
+ * never (scenarios.ts). Every attempt is written to the WebhookLog.
  */
 import { randomUUID } from "node:crypto";
 import { Agent, request } from "undici";
 import type { SessionEndedEvent } from "@flowsmith/runtime";
 import { Webhook } from "standardwebhooks";
 import type { EmulatorClock } from "./clock.js";
+import type { WebhookDelivery } from "./scenarios.js";
 import type { EndedSession } from "./sessions.js";
+import { WebhookLog, type WebhookEntry } from "./webhook-log.js";
 
 export interface WebhookPolicy {
-  readonly webhookUrl: string | undefined;
+  /** Empty: nothing is sent (events are still logged). */
+  readonly webhookUrls: readonly string[];
   readonly webhookRetryDelaysMs: readonly number[];
+  /** How long after the session ended a `late` event goes out. */
+  readonly lateWebhookMs: number;
   readonly webhookSecret: string | undefined;
   readonly clock: EmulatorClock;
 }
@@ -31,25 +45,59 @@ export function sessionEndedEvent(session: EndedSession): SessionEndedEvent {
   };
 }
 
+/** One event's delivery under way: where it is logged, what stops it, and where its next attempt goes. */
+interface Delivery {
+  readonly entry: WebhookEntry;
+  readonly stop: AbortSignal;
+  readonly nextUrl: () => string;
+}
+
 /** A receiver slower than this is taken as failed, and the event is retried. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 
 export class WebhookSender {
+  readonly log = new WebhookLog();
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly stop = new AbortController();
+  /** Replaced at each reset(): aborting it stops the deliveries started before. */
+  private stop = new AbortController();
   private readonly signer: Webhook | undefined;
   /** Its own connections, not undici's global pool: close() ends them, so no keep-alive socket outlives the emulator. */
   private readonly dispatcher = new Agent();
+  /** Events so far: event k starts at URL k (mod their count). */
+  private events = 0;
 
   constructor(private readonly policy: WebhookPolicy) {
     this.signer = policy.webhookSecret === undefined ? undefined : new Webhook(policy.webhookSecret);
   }
 
-  notify(event: SessionEndedEvent): void {
-    const url = this.policy.webhookUrl;
-    if (url === undefined) return;
-    const delivery = this.deliver(url, `msg_${randomUUID()}`, JSON.stringify(event)).finally(() => this.inFlight.delete(delivery));
-    this.inFlight.add(delivery);
+  notify(event: SessionEndedEvent, delivery: WebhookDelivery = "once"): void {
+    const webhookId = `msg_${randomUUID()}`;
+    const sends = this.policy.webhookUrls.length > 0 && delivery !== "never";
+    const { sessionId, decision } = event.data;
+    const entry = this.log.open({ webhookId, type: event.type, sessionId, decision, delivery }, sends);
+    if (!sends) return;
+    const stop = this.stop.signal;
+    const body = JSON.stringify(event);
+    const urls = this.policy.webhookUrls;
+    let turn = this.events++;
+    const nextUrl = (): string => urls[turn++ % urls.length] ?? "";
+    const copies = async (): Promise<void> => {
+      if (delivery === "late" && !(await this.waitOrStop(this.policy.lateWebhookMs, stop))) return;
+      await this.deliver(webhookId, body, { entry, stop, nextUrl });
+      if (delivery === "twice") await this.deliver(webhookId, body, { entry, stop, nextUrl });
+    };
+    const running = copies().finally(() => {
+      entry.finished();
+      this.inFlight.delete(running);
+    });
+    this.inFlight.add(running);
+  }
+
+  /** Stops every delivery under way or waiting, and forgets the log (POST /__emulator/reset). */
+  reset(): void {
+    this.stop.abort();
+    this.stop = new AbortController();
+    this.log.clear();
   }
 
   private closing: Promise<void> | undefined;
@@ -64,16 +112,19 @@ export class WebhookSender {
     return this.closing;
   }
 
-  private async deliver(url: string, id: string, body: string): Promise<void> {
+  /** One copy of the event, with its retries, until a 2xx, the last retry, or a stop (reset or close). */
+  private async deliver(id: string, body: string, { entry, stop, nextUrl }: Delivery): Promise<void> {
     const delays = this.policy.webhookRetryDelaysMs;
     for (let attempt = 0; attempt <= delays.length; attempt++) {
-      if (attempt > 0 && !(await this.waitOrStop(delays[attempt - 1] ?? 0))) return;
-      if (await this.attempt(url, id, body)) return;
+      if (attempt > 0 && !(await this.waitOrStop(delays[attempt - 1] ?? 0, stop))) return;
+      if (stop.aborted) return;
+      if (await this.attempt(nextUrl(), id, body, entry, stop)) return;
     }
   }
 
-  private async attempt(url: string, id: string, body: string): Promise<boolean> {
+  private async attempt(url: string, id: string, body: string, entry: WebhookEntry, stop: AbortSignal): Promise<boolean> {
     const sentAt = new Date(this.policy.clock.now());
+    const logged = { target: targetOf(url), at: sentAt.toISOString() };
     const headers: Record<string, string> = {
       "content-type": "application/json",
       "user-agent": "flowsmith-emulator",
@@ -87,19 +138,21 @@ export class WebhookSender {
         headers,
         body,
         dispatcher: this.dispatcher,
-        signal: this.stop.signal,
+        signal: stop,
         headersTimeout: ATTEMPT_TIMEOUT_MS,
         bodyTimeout: ATTEMPT_TIMEOUT_MS,
       });
       await response.body.dump();
+      entry.attempted({ ...logged, status: response.statusCode });
       return response.statusCode >= 200 && response.statusCode < 300;
-    } catch {
+    } catch (error) {
+      entry.attempted({ ...logged, error: describeFailure(error) });
       return false;
     }
   }
 
-  private waitOrStop(ms: number): Promise<boolean> {
-    if (this.stop.signal.aborted) return Promise.resolve(false);
+  private waitOrStop(ms: number, stop: AbortSignal): Promise<boolean> {
+    if (stop.aborted) return Promise.resolve(false);
     const { clock } = this.policy;
     return new Promise((resolve) => {
       const onStop = (): void => {
@@ -107,10 +160,23 @@ export class WebhookSender {
         resolve(false);
       };
       const timer = clock.setTimeout(() => {
-        this.stop.signal.removeEventListener("abort", onStop);
+        stop.removeEventListener("abort", onStop);
         resolve(true);
       }, ms);
-      this.stop.signal.addEventListener("abort", onStop, { once: true });
+      stop.addEventListener("abort", onStop, { once: true });
     });
   }
+}
+
+/** A target as the log shows it: origin and path, never user:password@ or a query that may carry a key. */
+function targetOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
+/** What failed, in one short line: undici's code and message (an address, never a header or a body). */
+function describeFailure(error: unknown): string {
+  const { code, message } = (typeof error === "object" && error !== null ? error : {}) as { code?: unknown; message?: unknown };
+  const text = [code, message].filter((part) => typeof part === "string" && part !== "").join(": ");
+  return (text || "network error").slice(0, 200);
 }

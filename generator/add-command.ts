@@ -12,13 +12,14 @@ import { parseArgs } from "node:util";
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import { withFlowAppended, writeConfigOrThrow } from "./config/append-flow.js";
 import { CONFIG_DEFAULTS, type ResolvedConfig, type UserApiSource, type UserFlowConfig } from "./config/config-types.js";
-import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, newConfig, type Env } from "./config/load-config.js";
+import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, newConfig, withConfigPosition, type Env } from "./config/load-config.js";
 import { CodegenError, errorLine } from "./errors.js";
 import { configEntryOfOrUndefined } from "./fetch/config-entry.js";
 import { ServiceClients } from "./fetch/service-clients.js";
 import { inspectSnapshot, refuseOtherFileOrThrow, refuseSecretsOrThrow, writeSnapshotOrThrow } from "./fetch/snapshot.js";
 import { buildFlowModelOrThrow } from "./model/build-flow-model.js";
 import { descriptionJson } from "./output/description-json.js";
+import type { FlowModel } from "./model/types.js";
 import { parseDescriptionOrThrow } from "./read/load-description.js";
 
 interface CommandIo {
@@ -45,7 +46,8 @@ Options:
                        when the service publishes another one (default: no pin)
   --snapshot <path>    where to keep the snapshot, relative to the config
                        (default: flows/<name>.json)
-  --config <path>      the config file (default: codegen.config.json)
+  --config <path>      the config file (default: the nearest codegen.config.json
+                       in this folder or above it; none: a new one here)
   -h, --help           this help
 
 Refused, writing nothing: a flow and environment the config already has, a
@@ -54,7 +56,7 @@ name in use, a file flowsmith did not write where the snapshot goes.
 Exit codes: 0 added, 1 an error, 2 usage error.
 `;
 
-interface AddArgs {
+export interface AddArgs {
   readonly flowId: string;
   readonly environment: Environment;
   readonly name?: string;
@@ -75,8 +77,10 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
   }
   const env = io.env ?? process.env;
   let clients: ServiceClients | undefined;
+  let loaded: ResolvedConfig | undefined;
   try {
     const { config, text, created } = await configOrNewOrThrow(parsed.config, env);
+    loaded = config;
     await refuseDuplicateFlowOrThrow(parsed, config);
     clients = new ServiceClients(config.service, env, config.configDisplay);
     const added = await addFlowOrThrow(parsed, config, text, clients);
@@ -86,8 +90,9 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     );
     return 0;
   } catch (error) {
-    if (!(error instanceof CodegenError)) throw error;
-    io.stderr.write(`${errorLine(error)}\n`);
+    const placed = loaded ? withConfigPosition(loaded, error) : error;
+    if (!(placed instanceof CodegenError)) throw placed;
+    io.stderr.write(`${errorLine(placed)}\n`);
     return 1;
   } finally {
     await clients?.close();
@@ -97,7 +102,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
 /** The config to add to; when there is none yet, a new one with the defaults (written only once the flow is added). */
 async function configOrNewOrThrow(configPath: string | undefined, env: Env): Promise<{ config: ResolvedConfig; text: string; created: boolean }> {
   try {
-    const config = await loadConfigOrThrow(configPath, env);
+    const config = await loadConfigOrThrow(configPath, env, { allowNoFlows: true });
     return { config, text: await readFile(config.configPath, "utf8"), created: false };
   } catch (error) {
     if (!(error instanceof CodegenError) || error.code !== "CONFIG_NOT_FOUND" || !(await isMissing(configPath ?? DEFAULT_CONFIG_FILE))) throw error;
@@ -118,13 +123,50 @@ async function addFlowOrThrow(
   configText: string,
   clients: ServiceClients,
 ): Promise<{ name: string; version: number; pointer: string; snapshot: string; snapshotWritten: boolean }> {
-  const pointer = `#/flows/${config.flows.length}`;
+  const prepared = await prepareApiFlowOrThrow(args, config, clients);
+  const newText = withFlowAppended(configText, prepared.entry);
+  const snapshotWritten = await writePreparedSnapshotOrThrow(prepared);
+  try {
+    await writeConfigOrThrow(config.configPath, newText);
+  } catch (error) {
+    // The config was not changed: a snapshot no entry names would be left behind.
+    await removeNewSnapshot(prepared);
+    throw new CodegenError("WRITE_FAILED", `could not write ${config.configDisplay}: ${(error as Error).message}; nothing was added`, prepared.where, { cause: error });
+  }
+  return { name: prepared.entry.name ?? prepared.model.name, version: prepared.model.version, pointer: prepared.where.pointer, snapshot: prepared.snapshot.display, snapshotWritten };
+}
+
+/** A flow fetched, checked and modelled, its entry and snapshot ready: nothing written yet. */
+export interface PreparedApiFlow {
+  readonly entry: UserFlowConfig;
+  readonly model: FlowModel;
+  readonly snapshot: { readonly path: string; readonly display: string };
+  /** The snapshot's text (the description, normalised). */
+  readonly text: string;
+  readonly onDisk: Awaited<ReturnType<typeof inspectSnapshot>>;
+  readonly where: { readonly file: string; readonly pointer: string };
+}
+
+/**
+ * Fetches the flow's description, reads and models it as codegen will (a
+ * flow flowsmith cannot generate is refused now, not at the next codegen),
+ * and checks its name and snapshot path against `config` (and `taken`, names
+ * about to be added beside it). Writes nothing.
+ */
+export async function prepareApiFlowOrThrow(
+  args: AddArgs,
+  config: ResolvedConfig,
+  clients: ServiceClients,
+  taken: readonly string[] = [],
+  /** The name of a flow without --name, from the one its title gives (init makes names unique with it). */
+  nameOf: (derived: string) => string = (derived) => derived,
+): Promise<PreparedApiFlow> {
+  const pointer = `#/flows/${config.flows.length + taken.length}`;
   const where = { file: config.configDisplay, pointer };
   const what = `the description of flow ${args.flowId} (${args.environment})`;
   const document = await clients.fetchDescriptionOrThrow(args.flowId, args.environment, { ...where, what });
   const text = descriptionJson(document);
   refuseSecretsOrThrow(text, clients, where);
-  // Read and modelled as codegen will, so a flow flowsmith cannot generate is refused now, not at the next codegen.
   const model = buildFlowModelOrThrow(parseDescriptionOrThrow(text, what), args.name !== undefined ? { name: args.name } : {});
   if (model.id !== args.flowId || model.environment !== args.environment) {
     throw new CodegenError("FETCH_FAILED", `the service answered with flow ${model.id} (${model.environment}), not ${args.flowId} (${args.environment}); check "descriptionPath"`, where);
@@ -137,8 +179,8 @@ async function addFlowOrThrow(
       where,
     );
   }
-  const name = args.name ?? model.name;
-  refuseNameInUseOrThrow(name, config);
+  const name = args.name ?? nameOf(model.name);
+  refuseNameInUseOrThrow(name, config, taken);
   const relative = args.snapshot ?? `${CONFIG_DEFAULTS.snapshotDir}/${name}.json`;
   const snapshot = snapshotPathOrThrow(relative, config);
   refuseSharedFileOrThrow(snapshot, config);
@@ -150,18 +192,19 @@ async function addFlowOrThrow(
     ...(args.version !== undefined ? { version: args.version } : {}),
     ...(args.snapshot !== undefined ? { snapshot: args.snapshot } : {}),
   };
-  const entry: UserFlowConfig = { name, source: { api } };
-  const newText = withFlowAppended(configText, entry);
-  const snapshotWritten = !(onDisk.kind === "snapshot" && onDisk.text === text);
-  if (snapshotWritten) await writeSnapshotOrThrow(snapshot, text, where);
-  try {
-    await writeConfigOrThrow(config.configPath, newText);
-  } catch (error) {
-    // The config was not changed: a snapshot no entry names would be left behind.
-    if (onDisk.kind === "absent") await rm(snapshot.path, { force: true });
-    throw new CodegenError("WRITE_FAILED", `could not write ${config.configDisplay}: ${(error as Error).message}; nothing was added`, where, { cause: error });
-  }
-  return { name, version: model.version, pointer, snapshot: snapshot.display, snapshotWritten };
+  return { entry: { name, source: { api } }, model, snapshot, text, onDisk, where };
+}
+
+/** Writes the snapshot unless the same one is there; says whether it wrote. */
+export async function writePreparedSnapshotOrThrow(prepared: PreparedApiFlow): Promise<boolean> {
+  if (prepared.onDisk.kind === "snapshot" && prepared.onDisk.text === prepared.text) return false;
+  await writeSnapshotOrThrow(prepared.snapshot, prepared.text, prepared.where);
+  return true;
+}
+
+/** Undoes writePreparedSnapshotOrThrow where there was no file before. */
+export async function removeNewSnapshot(prepared: PreparedApiFlow): Promise<void> {
+  if (prepared.onDisk.kind === "absent") await rm(prepared.snapshot.path, { force: true });
 }
 
 /** The config already generating this flow in this environment: an api entry, or a description file of it. */
@@ -177,12 +220,13 @@ async function refuseDuplicateFlowOrThrow(args: AddArgs, config: ResolvedConfig)
   );
 }
 
-function refuseNameInUseOrThrow(name: string, config: ResolvedConfig): void {
+function refuseNameInUseOrThrow(name: string, config: ResolvedConfig, added: readonly string[]): void {
   const taken = config.flows.find((flow) => flow.name === name);
-  if (!taken) return;
-  throw new CodegenError("DUPLICATE_NAME", `the name "${name}" is already used by ${taken.pointer}; pass another with --name`, {
+  if (!taken && !added.includes(name)) return;
+  const by = taken ? taken.pointer : "another flow added with it";
+  throw new CodegenError("DUPLICATE_NAME", `the name "${name}" is already used by ${by}; pass another with --name`, {
     file: config.configDisplay,
-    pointer: taken.pointer,
+    ...(taken ? { pointer: taken.pointer } : {}),
   });
 }
 

@@ -5,9 +5,10 @@
  * as `run` and prints `usage` for --help. Everything below returns values
  * or throws.
  */
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { createProgressLine } from "./cli-progress.js";
-import type { Env } from "./config/load-config.js";
+import { findConfigOrThrow, type Env } from "./config/load-config.js";
 import { CodegenError, errorLine } from "./errors.js";
 import { MANIFEST_FILE, type GeneratorStamp } from "./output/manifest.js";
 import { runCodegen, type CodegenResult, type FlowReport, type SnapshotChange } from "./pipeline.js";
@@ -18,16 +19,21 @@ interface CliIo {
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
   /** Where the service's address and credentials are read. Default process.env. */
   readonly env?: Env;
+  /** --watch ends when this resolves. Default: SIGINT or SIGTERM. */
+  readonly stopped?: Promise<void>;
 }
 
 /** Every option, once: parseArgs reads it, and so does the usage text. */
 const OPTIONS = {
-  config: { type: "string", arg: "<path>", help: "the config file (default: codegen.config.json)" },
+  config: { type: "string", arg: "<path>", help: "the config file (default: the nearest codegen.config.json in this folder or above it)" },
   check: {
     type: "boolean",
     help: "regenerate, compare with outputDir byte for byte, write nothing; exit 1 listing what differs",
   },
-  force: { type: "boolean", help: "regenerate every flow, also those the manifest shows unchanged (a write only; --check always does)" },
+  force: {
+    type: "boolean",
+    help: "regenerate every flow, also those the manifest shows unchanged, and replace generated files edited by hand (a write only; --check always regenerates)",
+  },
   refresh: {
     type: "boolean",
     help: "fetch every api flow (with --flow: those named) from the service again, store its snapshot and regenerate; with --check, compare without writing",
@@ -42,6 +48,10 @@ const OPTIONS = {
     arg: "<name>",
     help: "only this flow (repeatable): its name in the config, or the name derived from its title; the other flows' output is kept",
   },
+  watch: {
+    type: "boolean",
+    help: "after generating, generate again whenever the config or a flow's description changes (each run all or nothing; a broken description keeps the last good output); Ctrl-C stops (exit 0)",
+  },
   help: { type: "boolean", short: "h", help: "this help" },
 } as const;
 
@@ -52,6 +62,12 @@ Generates a typed client per flow of the config into its outputDir, or with
 outputDir must be a folder flowsmith owns: it refuses the config's folder, a
 folder holding the config, a description, a package.json or a .git, a
 symbolic link, and, on a first run, a folder that already holds files.
+
+A write never replaces a generated file edited by hand without --force
+(OUTPUT_EDITED, naming each). It holds <outputDir>.flowsmith-lock while it
+runs: a second run on the same outputDir stops with OUTPUT_BUSY and changes
+nothing; a lock whose run was killed is taken over by the next run. --check
+takes no lock, and fails with OUTPUT_BUSY while a write holds it.
 
 A flow whose source is "api" is generated from its snapshot (default
 flows/<name>.json). Only a missing snapshot (on a write) or --refresh goes to
@@ -83,6 +99,13 @@ export async function run(args: readonly string[], io: CliIo = process): Promise
     io.stdout.write(usage);
     return 0;
   }
+  if (values.watch) return watchOrUsage(values, io);
+  return runOnce(values, io);
+}
+
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; strict: true }>>["values"];
+
+async function runOnce(values: Values, io: CliIo): Promise<number> {
   const check = values.check ?? false;
   const progress = createProgressLine(io.stderr, check ? "checking" : "generating");
   try {
@@ -110,6 +133,45 @@ export async function run(args: readonly string[], io: CliIo = process): Promise
     io.stderr.write(`${describeError(error)}\n`);
     return 1;
   }
+}
+
+/** --watch: the ordinary run, again on every change, until SIGINT or SIGTERM (exit 0). */
+async function watchOrUsage(values: Values, io: CliIo): Promise<number> {
+  const refused = (["check", "refresh"] as const).find((option) => values[option]);
+  if (refused) return usageError(`--watch cannot be combined with --${refused}: it writes, and generates from the files on disk`, io);
+  let configPath: string;
+  try {
+    configPath = values.config !== undefined ? path.resolve(values.config) : await findConfigOrThrow(process.cwd());
+  } catch (error) {
+    io.stderr.write(`${describeError(error)}\n`);
+    return 1;
+  }
+  const { watchCodegen } = await import("./codegen-watch.js");
+  await watchCodegen({
+    configPath,
+    ...(io.env ? { env: io.env } : {}),
+    // After the first run, a failure keeps the output of the last good one: say so with the error.
+    runOnce: async () => {
+      const code = await runOnce({ ...values, config: configPath }, io);
+      if (code !== 0) io.stderr.write("flowsmith: nothing was written; the output of the last good run stays as it was.\n");
+      return code;
+    },
+    say: (line) => io.stdout.write(`${line}\n`),
+    stopped: io.stopped ?? untilSignal(),
+  });
+  return 0;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
 }
 
 function usageError(message: string, io: CliIo): number {
@@ -181,9 +243,11 @@ function reportCheck(result: CodegenResult, io: CliIo): number {
     return 1;
   }
   io.stderr.write(
-    result.editedWithManifest.length > 0
-      ? "Run `npx flowsmith codegen --force` and commit the result: the manifest was edited to agree with the changed files, so a run without --force would keep them.\n"
-      : "Run `npx flowsmith codegen` and commit the result.\n",
+    result.editedByHand.length > 0
+      ? `${result.editedByHand.map((file) => `${out}/${file}`).join(", ")}: edited by hand, so \`npx flowsmith codegen\` refuses to replace ${result.editedByHand.length === 1 ? "it" : "them"}; move the change out of ${out}/, or discard it with \`npx flowsmith codegen --force\`, and commit the result.\n`
+      : result.editedWithManifest.length > 0
+        ? "Run `npx flowsmith codegen --force` and commit the result: the manifest was edited to agree with the changed files, so a run without --force would keep them.\n"
+        : "Run `npx flowsmith codegen` and commit the result.\n",
   );
   return 1;
 }

@@ -22,6 +22,7 @@ export type CodegenErrorCode =
   | "NO_REQUEST_BODY"
   | "UNSUPPORTED_CONSTRUCT"
   | "INVALID_SCHEMA"
+  | "UNSUPPORTED_PATTERN"
   | "TOO_DEEP"
   | "TOO_LARGE"
   | "DUPLICATE_NAME"
@@ -30,6 +31,7 @@ export type CodegenErrorCode =
   | "UNSAFE_OUTPUT_DIR"
   | "OUTPUT_DIR_NOT_EMPTY"
   | "OUTPUT_CONFLICT"
+  | "OUTPUT_EDITED"
   | "OUTPUT_BUSY"
   | "INTERRUPTED_WRITE"
   | "WRITE_FAILED";
@@ -43,6 +45,8 @@ export interface CodegenErrorContext {
   readonly pointer?: string;
   /** 1-based line in the file, when known. */
   readonly line?: number;
+  /** 1-based column on that line, when known (the config's messages give one). */
+  readonly column?: number;
 }
 
 export class CodegenError extends Error {
@@ -59,7 +63,7 @@ export class CodegenError extends Error {
 
 function formatMessage(detail: string, context: CodegenErrorContext): string {
   const where = [
-    context.file && (context.line ? `${context.file}:${String(context.line)}` : context.file),
+    context.file && [context.file, context.line, context.line && context.column].filter(Boolean).join(":"),
     context.pointer,
   ]
     .filter(Boolean)

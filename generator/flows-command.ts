@@ -33,7 +33,7 @@ Options:
   --environment <env>  staging or live (default: each environment whose
                        FLOWSMITH_<ENV>_CLIENT_ID is set)
   --json               print {"<environment>": [<flow as the service returns it>, ...]}
-  --config <path>      the config file (default: codegen.config.json; without
+  --config <path>      the config file (default: the nearest codegen.config.json; without
                        one, the environment variables alone are used)
   -h, --help           this help
 

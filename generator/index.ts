@@ -3,7 +3,9 @@
  * models, and the model's types. The emulator imports only this module, so a
  * flow's rules are read one way everywhere.
  */
-export { loadFlowsOrThrow } from "./load-flows.js";
+export { loadFlowFromTextOrThrow, loadFlowsOrThrow } from "./load-flows.js";
+export { CodegenError } from "./errors.js";
+export { findConfigOrThrow } from "./config/load-config.js";
 export { JSON_SCHEMA_AJV_OPTIONS, toJsonSchema, type JsonSchema } from "./model/json-schema.js";
 export { checkOneVersionPerFlowOrThrow } from "./model/unique-flows.js";
 export { hasFile } from "./model/request-body.js";

@@ -11,6 +11,8 @@ import { readSourceOrThrow } from "./read/read-source.js";
 export interface LoadedFlow {
   readonly model: FlowModel;
   readonly description: LoadedDescription;
+  /** The file read (a description, or an api source's snapshot), absolute: what the emulator's --watch watches. */
+  readonly sourcePath?: string;
 }
 
 export async function loadFlowsOrThrow(configPath?: string): Promise<LoadedFlow[]> {
@@ -23,7 +25,14 @@ export async function loadFlowsOrThrow(configPath?: string): Promise<LoadedFlow[
       ...(flow.name ? { flow: flow.name } : {}),
     });
     const description = parseDescriptionOrThrow(source.bytes, source.display);
-    flows.push({ model: buildFlowModelOrThrow(description, flow.name ? { name: flow.name } : {}), description });
+    const sourcePath = flow.source.kind === "api" ? flow.source.snapshot.path : flow.source.path;
+    flows.push({ model: buildFlowModelOrThrow(description, flow.name ? { name: flow.name } : {}), description, sourcePath });
   }
   return flows;
+}
+
+/** One description given as its text (YAML or JSON), named by no config: the emulator's POST /__emulator/flows. */
+export function loadFlowFromTextOrThrow(text: string | Uint8Array, displayPath: string): LoadedFlow {
+  const description = parseDescriptionOrThrow(text, displayPath);
+  return { model: buildFlowModelOrThrow(description), description };
 }

@@ -11,7 +11,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { loadConfigOrThrow, type Env } from "./config/load-config.js";
+import { loadConfigOrThrow, withConfigPosition, type Env } from "./config/load-config.js";
 import type { ResolvedConfig, ResolvedFlowConfig } from "./config/config-types.js";
 import { defaultCacheDir, ValidatorCacheDir, type ValidatorCacheReport } from "./cache/validator-cache.js";
 import { CodegenError } from "./errors.js";
@@ -39,7 +39,7 @@ export interface CodegenOptions {
   readonly check?: boolean;
   /** Only these flows, by the config's name or, for a flow without one, the name derived from its title. Default: all. */
   readonly flows?: readonly string[];
-  /** A write regenerates even the flows the manifest shows unchanged. Default false. */
+  /** A write regenerates even the flows the manifest shows unchanged, and replaces generated files edited by hand (else OUTPUT_EDITED). Default false. */
   readonly force?: boolean;
   /** Fetch every selected api flow from the service again, even where a snapshot exists. Default false. */
   readonly refresh?: boolean;
@@ -99,6 +99,8 @@ export interface CodegenResult {
   readonly otherGenerator?: { readonly generator?: GeneratorStamp };
   /** Check: changed files the manifest agrees with (edited along with it): a write reuses them, --force replaces them. */
   readonly editedWithManifest: readonly string[];
+  /** Check: changed files whose bytes differ from the manifest's hash (edited by hand): a write refuses them, --force replaces them. */
+  readonly editedByHand: readonly string[];
   /** Interrupted writes finished or undone before this run, one sentence each. */
   readonly recovered: readonly string[];
   /** Write: files of the old outputDir that could not be matched with the new one (left beside it; never expected). */
@@ -114,21 +116,22 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
   // 1. The config; outputDir must be a folder flowsmith owns, checked before anything else is read.
   const config = await loadConfigOrThrow(options.configPath, options.env);
   await assertOutputDirSafeOrThrow(config);
+  // A write holds outputDir's lock from here to the end (released however the run ends); --check takes none.
   const output = await openOutputDirOrThrow(config, mode);
   const clients = new ServiceClients(config.service, options.env ?? process.env, config.configDisplay);
-  const generator = await generatorStamp();
-  const run: Run = {
-    config,
-    output,
-    mode,
-    generator,
-    validatorCache: mode === "write" ? validatorCacheOrUndefined(options.cacheDir, config, generator) : undefined,
-    reuse: mode === "write" && !options.force,
-    selected: options.flows && options.flows.length > 0 ? new Set(options.flows) : undefined,
-    progress: progressCounter(config.flows.length, options.onProgress),
-    api: { mode, refresh: options.refresh ?? false, clients },
-  };
   try {
+    const generator = await generatorStamp();
+    const run: Run = {
+      config,
+      output,
+      mode,
+      generator,
+      validatorCache: mode === "write" ? validatorCacheOrUndefined(options.cacheDir, config, generator) : undefined,
+      reuse: mode === "write" && !options.force,
+      selected: options.flows && options.flows.length > 0 ? new Set(options.flows) : undefined,
+      progress: progressCounter(config.flows.length, options.onProgress),
+      api: { mode, refresh: options.refresh ?? false, clients },
+    };
     // 2-4. Per flow: read (or fetch) its description, build its model, emit its files.
     const flows = await (options.executor ?? inThisThread).map(config.flows, (flow) => generateFlowOrThrow(flow, run));
     rejectUnknownFlowsOrThrow(flows, run);
@@ -137,7 +140,7 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
     const index = await generateIndexOrThrow([...planned.keys()], run);
     // 5. What outputDir should hold; 6. compare it with outputDir, or make outputDir hold it; 7. then the snapshots.
     const plan = planOutput(planned, index, run.generator);
-    const outcome = mode === "check" ? await checkOutput(plan, output) : await writeOutputOrThrow(plan, output);
+    const outcome = mode === "check" ? await checkOutput(plan, output) : await writeOutputOrThrow(plan, output, { replaceEdits: options.force ?? false });
     const snapshots = await settleSnapshotsOrThrow(flows, run);
     const validatorCache = await run.validatorCache?.flush();
     return {
@@ -147,12 +150,15 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
       recovered: output.recovered,
       unverified: [],
       editedWithManifest: [],
+      editedByHand: [],
       ...outcome,
       snapshots,
       ...(validatorCache ? { validatorCache } : {}),
     };
+  } catch (error) {
+    throw withConfigPosition(config, error);
   } finally {
-    await clients.close();
+    await Promise.all([clients.close(), output.release()]);
   }
 }
 
@@ -192,7 +198,7 @@ async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<
   const where = { pointer: flow.pointer, configFile: run.config.configDisplay, ...(flow.name ? { flow: flow.name } : {}) };
   const source = await readFlowSourceOrThrow(flow, where, run);
   const fetched = source.fetched;
-  const inputsHash = sha256([run.config.runtimeImport, flow.name ?? "", source.display, sha256(source.bytes)].join("\n"));
+  const inputsHash = sha256([run.config.runtimeImport, flow.name ?? "", source.display, sha256(source.bytes), ...(run.config.closedDataBlocks ? ["closedDataBlocks"] : [])].join("\n"));
   const reused = run.reuse ? await reusableOrUndefined(inputsHash, run) : undefined;
   if (reused) {
     checkSourceIdentityOrThrow(flow, reused.entry, reused.name, fetched, run);
@@ -205,7 +211,7 @@ async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<
     if (isLeftOut(model.name, run)) return leftOut(flow, model.name, run);
     checkSourceIdentityOrThrow(flow, model, model.name, fetched, run);
     const { runtimeImport } = run.config;
-    const emitted = await steps.emitFlowOrThrow(model, { runtimeImport, ...(run.validatorCache ? { validatorCache: run.validatorCache } : {}) });
+    const emitted = await steps.emitFlowOrThrow(run.config.closedDataBlocks ? steps.withClosedDataBlocks(model) : model, { runtimeImport, ...(run.validatorCache ? { validatorCache: run.validatorCache } : {}) });
     const copy = descriptionJson(description.document);
     const files = new Map([...emitted.map((file): [string, string] => [file.path, file.content]), [descriptionCopyPath(model.name), copy]]);
     const changed = await changeSinceCopyOrUndefined(copy, model, run.output);
@@ -376,6 +382,7 @@ function withFlowName(error: unknown, name: string | undefined): unknown {
 let steps: Promise<GenerationSteps> | undefined;
 type GenerationSteps = typeof import("./read/load-description.js") &
   typeof import("./model/build-flow-model.js") &
+  typeof import("./model/closed-data-blocks.js") &
   typeof import("./emit/emit-flow.js") &
   typeof import("./emit/emit-index.js");
 
@@ -383,9 +390,10 @@ function generationSteps(): Promise<GenerationSteps> {
   steps ??= Promise.all([
     import("./read/load-description.js"),
     import("./model/build-flow-model.js"),
+    import("./model/closed-data-blocks.js"),
     import("./emit/emit-flow.js"),
     import("./emit/emit-index.js"),
-  ]).then(([read, model, emitFlow, emitIndex]) => ({ ...read, ...model, ...emitFlow, ...emitIndex }));
+  ]).then(([read, model, closed, emitFlow, emitIndex]) => ({ ...read, ...model, ...closed, ...emitFlow, ...emitIndex }));
   return steps;
 }
 

@@ -223,8 +223,8 @@ export class ApiCaller {
     const path = this.displayPath(req.path);
     const tookEffect = method !== "GET";
     const consequence = tookEffect ? ` ${check?.tookEffect ?? DEFAULT_TOOK_EFFECT}.` : "";
-    // Scrubbed before anything is cut from it: a secret cut in half would no longer match.
-    const kept = this.redactor.value(typeof body === "string" && body.length > ERROR_BODY_LIMIT ? body.slice(0, ERROR_BODY_LIMIT) : body);
+    // Cut text is scrubbed as cut: the start of a secret at its end goes too.
+    const kept = typeof body === "string" ? this.redactor.text(body.slice(0, ERROR_BODY_LIMIT), { truncated: body.length > ERROR_BODY_LIMIT }) : this.redactor.value(body);
     return new InvalidResponseError(
       { method, path, status, body: kept, issues, tookEffect },
       `${method} ${path} answered ${String(status)}, but ${detail}.${consequence} error.body holds the body as received.`,
@@ -233,14 +233,15 @@ export class ApiCaller {
 
   /** The ApiError for a non-2xx response, its body read (up to ERROR_BODY_LIMIT) and scrubbed. */
   private async errorOf(req: ApiRequest, target: RequestTarget, response: Answer): Promise<Error> {
-    const text = await response.errorText(ERROR_BODY_LIMIT);
+    const { text, truncated } = await response.errorText(ERROR_BODY_LIMIT);
     const contentType = response.headers["content-type"];
+    const body = parseErrorBody(text, typeof contentType === "string" ? contentType : undefined);
     return apiErrorFor({
       status: response.status,
       method: req.method,
       path: target.displayPath,
-      // Scrubbed before the message is cut from it (errors.ts keeps 300 characters).
-      body: this.redactor.value(parseErrorBody(text, typeof contentType === "string" ? contentType : undefined)),
+      // Scrubbed before the message is cut from it (errors.ts keeps 300 characters); a body cut at the limit is scrubbed as cut.
+      body: typeof body === "string" ? this.redactor.text(body, { truncated }) : this.redactor.value(body),
       retryAfterMs: parseRetryAfter(response.headers["retry-after"], this.options.clock.now()),
     });
   }

@@ -1,13 +1,16 @@
 /**
  * Access tokens (docs/service.md 5): client credentials grant against
  * `{authUrl}/oidc/token`, cached until shortly before expiry, one request in
- * flight at a time however many calls wait for it.
+ * flight at a time however many calls wait for it, and one for every
+ * process that shares the client's token store (shared-tokens.ts).
  *
- * Two parts: TokenCache keeps the token and the single flight; TokenRequest
- * asks the auth server (through the client's exchange path, as every call).
- * The cache only knows a function that yields an IssuedToken, so a shared
- * store (one token for a fleet) can sit between the two.
+ * Three parts: TokenCache keeps this process's token and its single flight;
+ * TokenRequest asks the auth server (through the client's exchange path, as
+ * every call, so it has its own log entry and span); between the two, the
+ * token store's side (storedTokens, shared-tokens.ts) hands out the fleet's
+ * token and lets only the lease holder's TokenRequest run.
  */
+import type { Operation } from "./abort.js";
 import type { Clock } from "./clock.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { AuthError, ClientClosedError, FlowsmithError, type AuthErrorCode } from "./errors.js";
@@ -17,26 +20,30 @@ import type { Exchange } from "./exchange/exchange.js";
 import { headerValueProblem } from "./header-value.js";
 import type { Redactor } from "./redaction.js";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "./service-limits.js";
+import { SharedTokens, type HeldToken } from "./shared-tokens.js";
 
 /** A token response, or an error from the auth server, is small; more is not read. */
 const BODY_LIMIT = 16 * 1024;
 const TOKEN_LIMITS: TextLimits = { okBytes: BODY_LIMIT, errorBytes: BODY_LIMIT };
+/** Characters of the auth server's own words kept in an AuthError's message. */
+const REFUSAL_CHARS = 300;
 
-/** A token as the auth server issued it. */
-export interface IssuedToken {
-  readonly value: string;
-  /** The clock's now() after which the token is renewed before use. */
-  readonly renewAt: number;
+/** Where TokenCache gets a new token, and whom it tells that the API refused one. */
+export interface TokenSource {
+  /** A valid token: fetched, or another process's from the token store. */
+  issue(): Promise<HeldToken>;
+  /** The API refused `token` (a 401). */
+  refused(token: string): void;
 }
 
-/** The token in use, and the one request in flight for a new one. */
+/** The token in use in this process, and the one request in flight for a new one. */
 export class TokenCache {
-  private cached: IssuedToken | undefined;
+  private cached: HeldToken | undefined;
   private inFlight: Promise<string> | undefined;
 
   constructor(
     private readonly clock: Clock,
-    private readonly issue: () => Promise<IssuedToken>,
+    private readonly source: TokenSource,
   ) {}
 
   /** The cached token while it is still valid, else undefined: the synchronous path of nearly every call. */
@@ -44,11 +51,12 @@ export class TokenCache {
     return this.cached && this.clock.now() < this.cached.renewAt ? this.cached.value : undefined;
   }
 
-  /** A valid token: the cached one, the one being fetched, or a new one. */
+  /** A valid token: the cached one, the one being fetched, or a new one from the source. */
   getToken(): Promise<string> {
     const cached = this.cachedToken();
     if (cached !== undefined) return Promise.resolve(cached);
-    this.inFlight ??= this.issue()
+    this.inFlight ??= this.source
+      .issue()
       .then((token) => {
         this.cached = token;
         return token.value;
@@ -59,14 +67,39 @@ export class TokenCache {
     return this.inFlight;
   }
 
-  /** The API refused `token`: forget it, unless a newer one has replaced it meanwhile. */
+  /** The API refused `token`: forget it (here and in the store), unless a newer one has replaced it meanwhile. */
   invalidate(token: string): void {
     if (this.cached?.value === token) this.cached = undefined;
+    this.source.refused(token);
   }
+}
+
+/**
+ * Tokens through the client's token store (its own memory by default): the
+ * stored one while it is valid, else `request` fetches one under the store's
+ * lease while other processes wait for it. Only a fetch here goes on the
+ * wire, so a token request has its own log entry and span even when it is
+ * made on the fleet's behalf.
+ */
+export function storedTokens(options: ResolvedClientOptions, closing: AbortSignal, request: TokenRequest, redactor: Redactor): TokenSource {
+  const shared = new SharedTokens(options.tokenStore, options, options.clock, closing);
+  return {
+    issue: async () => {
+      const token = await shared.obtain(() => request.fetch(), request.operation);
+      // From the store it was never seen here: scrubbed from every error from now on, as a fetched one is.
+      redactor.rememberToken(token.value);
+      return token;
+    },
+    refused: (token) => {
+      shared.invalidate(token);
+    },
+  };
 }
 
 /** The token request itself (docs/service.md 5.2-5.4). */
 export class TokenRequest {
+  /** What a wait for the token names (shared-tokens.ts): POST and the token URL's path. */
+  readonly operation: Operation;
   private readonly origin: string;
   private readonly path: string;
   private readonly settings: WireSettings;
@@ -79,11 +112,12 @@ export class TokenRequest {
     const url = new URL(options.tokenUrl);
     this.origin = url.origin;
     this.path = url.pathname;
+    this.operation = { method: "POST", path: url.pathname };
     this.settings = { timeoutMs: options.timeoutMs, limits: TOKEN_LIMITS };
   }
 
   /** A new token from the auth server; an AuthError (scrubbed) when there is none to be had. */
-  async fetch(): Promise<IssuedToken> {
+  async fetch(): Promise<HeldToken> {
     const request = {
       kind: "token" as const,
       method: "POST" as const,
@@ -105,8 +139,8 @@ export class TokenRequest {
     }
     const text = response.text;
     if (response.status < 200 || response.status >= 300) {
-      // Scrubbed before describeRefusal cuts it: a secret cut in half would no longer match.
-      throw this.authError(response.status, describeRefusal(this.redactor.text(text)));
+      // The server's words decoded, scrubbed, then cut: a secret cut in half would no longer match.
+      throw this.authError(response.status, this.redactor.excerpt(describeRefusal(text), REFUSAL_CHARS));
     }
     return this.tokenOrThrow(response.status, text);
   }
@@ -134,7 +168,7 @@ export class TokenRequest {
   }
 
   /** docs/service.md 5.4: `access_token`, `expires_in` (seconds), `token_type` Bearer. Nothing is cached unless all hold. */
-  private tokenOrThrow(status: number, text: string): IssuedToken {
+  private tokenOrThrow(status: number, text: string): HeldToken {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -191,7 +225,7 @@ function describeRefusal(text: string): string {
   try {
     const body = JSON.parse(text) as { error?: unknown; error_description?: unknown; message?: unknown };
     const parts = [body.error, body.error_description ?? body.message].filter((p) => typeof p === "string");
-    if (parts.length > 0) return parts.join(": ").slice(0, 300);
+    if (parts.length > 0) return parts.join(": ");
   } catch {
     // Not JSON: fall through.
   }

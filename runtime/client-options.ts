@@ -11,6 +11,7 @@ import type { Middleware } from "./exchange/messages.js";
 import { middlewareOrThrow } from "./exchange/middleware.js";
 import { nonNegative, nonNegativeInteger, positive } from "./option-numbers.js";
 import { ENVIRONMENTS, RECOMMENDED_POLL_INTERVAL_MS, type Environment } from "./service-limits.js";
+import { createMemoryTokenStore, tokenStoreProblem, type TokenStore } from "./token-store.js";
 
 export type AuthMethod = "client_secret_post" | "client_secret_basic";
 
@@ -69,6 +70,12 @@ export interface ClientOptions<E extends Environment = Environment> {
    * one; per-request time limits (`timeoutMs`) always use real timers.
    */
   readonly clock?: Clock;
+  /**
+   * Where the access token is kept. Processes that share a store (`@flowsmith/redis`'s
+   * createRedisTokenStore) share one token and one token request (docs/many-instances.md).
+   * Default: a store in this client's memory.
+   */
+  readonly tokenStore?: TokenStore;
 }
 
 export interface ResolvedClientOptions<E extends Environment = Environment> {
@@ -91,6 +98,7 @@ export interface ResolvedClientOptions<E extends Environment = Environment> {
   readonly middleware: readonly Middleware[];
   readonly logger: Logger | undefined;
   readonly clock: Clock;
+  readonly tokenStore: TokenStore;
 }
 
 const DEFAULTS = {
@@ -141,6 +149,7 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
     clock: clockOrThrow(options.clock),
     middleware,
     logger,
+    tokenStore: tokenStoreOrThrow(options.tokenStore),
   };
   // Last: an Agent (or proxy agent) is made only once every other option has been accepted.
   const { dispatcher, owned } = dispatcherOrThrow(options.dispatcher, options.proxy);
@@ -154,6 +163,13 @@ function clockOrThrow(clock: Clock | undefined): Clock {
     throw new ConfigurationError("clock must have now() and sleep(ms, signal)");
   }
   return clock;
+}
+
+function tokenStoreOrThrow(store: TokenStore | undefined): TokenStore {
+  if (store === undefined) return createMemoryTokenStore();
+  const problem = tokenStoreProblem(store);
+  if (problem !== undefined) throw new ConfigurationError(`tokenStore ${problem} (a TokenStore has get, set, setIfAbsent and deleteIf)`);
+  return store;
 }
 
 function requireText(value: unknown, name: string, why: string): string {

@@ -5,7 +5,7 @@
  */
 import { submitAction } from "./actions.js";
 import { ApiCaller } from "./api-call.js";
-import { TokenCache, TokenRequest } from "./auth.js";
+import { storedTokens, TokenCache, TokenRequest } from "./auth.js";
 import { registerClientContext, type ClientContext } from "./client-context.js";
 import { resolveClientOptionsOrThrow, type ClientOptions, type ResolvedClientOptions } from "./client-options.js";
 import { Exchange } from "./exchange/exchange.js";
@@ -33,8 +33,15 @@ import { getDataBlocks, getFile, getSession, getStep, listFlows, waitForOutcome,
 /**
  * A client of environment `E`. The environment is part of the type, so a
  * generated createSession of a staging flow does not accept a live client.
+ * For both environments (`Client<"staging" | "live">`, what createClient
+ * returns for an environment read at run time) it is the union of the two
+ * clients, so checking `client.environment` narrows it:
+ * `if (client.environment === "live")` makes it a `Client<"live">`.
  */
-export interface Client<E extends Environment = Environment> {
+export type Client<E extends Environment = Environment> = E extends Environment ? ClientOf<E> : never;
+
+/** The client of one environment (Client<E> is this, per environment). */
+interface ClientOf<E extends Environment> {
   readonly environment: E;
   /** Flows published to the client's environment. */
   listFlows(options?: RequestOptions): Promise<readonly FlowRecord[]>;
@@ -67,7 +74,7 @@ export function createClient<E extends Environment>(options: ClientOptions<E>): 
   const redactor = new Redactor(resolved);
   const exchange = new Exchange({ dispatcher: resolved.dispatcher, lifecycle, middleware: resolved.middleware, observers: observersOf(resolved, redactor) });
   const tokenRequest = new TokenRequest(resolved, exchange, redactor);
-  const tokens = new TokenCache(resolved.clock, () => tokenRequest.fetch());
+  const tokens = new TokenCache(resolved.clock, storedTokens(resolved, lifecycle.signal, tokenRequest, redactor));
   const context: ClientContext = {
     options: resolved,
     api: new ApiCaller(resolved, exchange, tokens, redactor),
@@ -86,7 +93,7 @@ export function createClient<E extends Environment>(options: ClientOptions<E>): 
         throw redactor.error(error);
       }
     };
-  const client: Client<E> = {
+  const client: ClientOf<E> = {
     environment: resolved.environment,
     listFlows: guarded(listFlows),
     getFlowDescription: guarded(getFlowDescription),
@@ -105,8 +112,10 @@ export function createClient<E extends Environment>(options: ClientOptions<E>): 
     // Nothing is left running (lifecycle.close() aborted it), so this does not wait on a server.
     if (resolved.ownsDispatcher) await resolved.dispatcher.destroy();
   };
-  registerClientContext(client, context);
-  return Object.freeze(client);
+  // ClientOf<E> is Client<E> for each E; TypeScript does not resolve the conditional type for an E not yet known.
+  const made = Object.freeze(client) as Client<E>;
+  registerClientContext(made, context);
+  return made;
 }
 
 /** What watches each attempt: the logger when one is given, OpenTelemetry when it is installed. */

@@ -5,6 +5,8 @@
  * before an error holds it, and every error a call rejects with passes
  * through the client's Redactor (redaction.ts).
  */
+import { excerptOf } from "./excerpt.js";
+import { ENVIRONMENTS } from "./service-limits.js";
 
 export class FlowsmithError extends Error {
   override readonly name: string = "FlowsmithError";
@@ -95,7 +97,12 @@ export class AuthError extends FlowsmithError {
       code === "INVALID_TOKEN_RESPONSE"
         ? `answered ${String(status)} without a usable token`
         : `failed${status ? ` with status ${String(status)}` : ""}`;
-    super(code, `Token request to ${tokenUrl} ${outcome}: ${detail}`, options);
+    // docs/service.md 5.2: a token request sent to {base_url} returns 404; so a 404 here is the address, not the credentials.
+    const hint =
+      code === "AUTH_FAILED" && status === 404
+        ? `. The token URL does not exist: authUrl must be {auth_url}, the token host, not the API host {base_url} (a token request sent there returns 404)`
+        : "";
+    super(code, `Token request to ${tokenUrl} ${outcome}: ${detail}${hint}`, options);
   }
 }
 
@@ -148,7 +155,11 @@ export class AbortError extends FlowsmithError {
   }
 }
 
-/** The connection failed (refused, reset, DNS...) before a response arrived. */
+/**
+ * The connection failed (refused, reset, DNS...) before a response arrived.
+ * For a POST the message says when the service may have acted on it anyway
+ * (createSession: the session may exist), since a POST is never retried.
+ */
 export class NetworkError extends FlowsmithError {
   override readonly name = "NetworkError";
   constructor(
@@ -156,8 +167,17 @@ export class NetworkError extends FlowsmithError {
     readonly path: string,
     options?: { cause?: unknown },
   ) {
-    super("NETWORK_ERROR", `${method} ${path} failed: ${describeCause(options?.cause)}`, options);
+    super("NETWORK_ERROR", `${method} ${path} failed: ${describeCause(options?.cause)}${mayHaveTakenEffect(method, options?.cause)}`, options);
   }
+}
+
+/** Failures before a connection existed: nothing was sent. */
+const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+
+function mayHaveTakenEffect(method: string, cause: unknown): string {
+  const code = (typeof cause === "object" && cause !== null ? (cause as { code?: unknown }).code : undefined) as string | undefined;
+  if (method === "GET" || (code !== undefined && NEVER_SENT.has(code))) return "";
+  return ". The service may have received the request and acted on it (for createSession: the session may exist); it was not retried, so check before sending it again";
 }
 
 interface InvalidResponseInit {
@@ -267,12 +287,7 @@ export class UnauthorizedError extends ApiError {
 export class ForbiddenError extends ApiError {
   override readonly name = "ForbiddenError";
   constructor(init: ApiErrorInit) {
-    super(
-      "FORBIDDEN",
-      init,
-      "The usual cause is a request without a User-Agent header (a firewall rejects it before the API); " +
-        "otherwise the API client's environment does not match the path",
-    );
+    super("FORBIDDEN", init, forbiddenHint(init.path));
   }
 }
 export class NotFoundError extends ApiError {
@@ -304,6 +319,22 @@ export class ServerError extends ApiError {
   constructor(init: ApiErrorInit) {
     super("SERVER_ERROR", init);
   }
+}
+
+/**
+ * The runtime sends a User-Agent on every request (docs/service.md 5.6), so a
+ * 403 is almost always the API client of the other environment
+ * (docs/service.md 5.7): the path's environment segment is named.
+ */
+function forbiddenHint(path: string): string {
+  const environment = path.split("/").find((segment) => (ENVIRONMENTS as readonly string[]).includes(segment));
+  const segment = environment === undefined ? "The {environment} segment of the path" : `The path's environment (${environment})`;
+  return (
+    `The likely cause is credentials of another environment: ${segment} must equal the environment the API client ` +
+    `(clientId and clientSecret) was created for in the dashboard. Use the credentials of that environment's API client, ` +
+    `or create the client with the environment the credentials belong to. (A request without User-Agent also gets 403, ` +
+    `but the runtime sends one on every request, unless a proxy strips it.)`
+  );
 }
 
 /** The error class for a non-2xx status. */
@@ -343,7 +374,8 @@ function bodyMessageOf(body: unknown): string | undefined {
         : undefined;
   if (typeof raw !== "string" || raw.trim() === "") return undefined;
   const oneLine = raw.replace(/\s+/g, " ").trim();
-  return oneLine.length > 300 ? `${oneLine.slice(0, 300)}…` : oneLine;
+  // The body was scrubbed before the error was made (api-call.ts); cut as every message is.
+  return excerptOf(oneLine, 300);
 }
 
 function describeCause(cause: unknown): string {

@@ -11,13 +11,17 @@ export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.j
 export type { ProxyOption, ProxySettings } from "./exchange/dispatcher.js";
 export type { AttemptLogEntry, Logger } from "./exchange/logging.js";
 export type { ExchangeRequest, ExchangeResponse, Middleware, Next } from "./exchange/messages.js";
+export { createMemoryTokenStore, type TokenStore } from "./token-store.js";
 export { systemClock, type Clock } from "./clock.js";
 export { createSessionFor, createSessionWith } from "./create-session.js";
+export { forEnvironment, type EnvironmentFlow, type FlowModuleOf } from "./environment-flow.js";
 export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./files.js";
 export type { RequestValidator } from "./request-validator.js";
 export { validatorFormats, validatorRuntime } from "./validator-support.js";
 export { describeIssues, issuesFromAjv, readablePath, type AjvErrorLike } from "./validation-issues.js";
-// Also `@flowsmith/runtime/json` and `@flowsmith/runtime/service-limits`, which load nothing else (the generator's imports).
+export { UnsupportedPatternError } from "./pattern-translation.js";
+// Also `@flowsmith/runtime/json`, `@flowsmith/runtime/service-limits` and `@flowsmith/runtime/linear-pattern`,
+// which load nothing else (the generator's imports).
 export { escapePointerToken, isRecord, pointerTokens } from "./json.js";
 export type {
   ActionBody,
@@ -58,6 +62,7 @@ export {
 } from "./errors.js";
 export { decisionOf, parseSessionEndedEvent, type Decision, type SessionEndedEvent } from "./webhook-event.js";
 export { WebhookError, WebhookPayloadError, type WebhookErrorCode } from "./webhook-errors.js";
+export { webhookSecretProblem } from "./webhook-signature.js";
 export {
   createWebhookHandler,
   WEBHOOK_DEFAULTS,
@@ -65,9 +70,12 @@ export {
   type WebhookClient,
   type WebhookDelivery,
   type WebhookHandler,
+  type QueuedWebhookHandlerOptions,
   type WebhookHandlerOptions,
   type WebhookRequest,
 } from "./webhook-handler.js";
+export type { QueuedDelivery, WebhookQueue } from "./webhook-queue.js";
+export { readSessionEnded, type OutcomeWait } from "./session-ended.js";
 export {
   createRedirectState,
   RedirectStateError,

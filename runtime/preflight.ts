@@ -1,19 +1,22 @@
 /**
  * Everything checked on the client before a session is created (issue 3,
- * "Before anything is sent"), most specific first, so the error names the
- * real problem: environment, metadata keys, locale, state length, the flow's
- * validator, then the files (type, size, media type, count) and the body size.
- * Returns the body ready to send; throws RequestValidationError, sending nothing.
+ * "Before anything is sent"): environment, metadata keys, locale, state
+ * length, the flow's validator, then the files (size, media type, count) and
+ * the body size. Every problem is found before one error reports them all
+ * (issue 20), its code the most specific problem's; only a flow of the other
+ * environment, and a body too large once all else is right, are reported
+ * alone. Returns the body ready to send; throws RequestValidationError,
+ * sending nothing.
  */
 import type { FormData } from "undici";
 import { FlowsmithError, RequestValidationError, type RequestValidationCode, type ValidationIssue } from "./errors.js";
 import { essence, extensionForMediaType, filePartsOf, mediaTypeForFilename, namedBlob, sniffImageType } from "./files.js";
 import type { FlowSpec } from "./flow-spec.js";
 import { isRecord } from "./json.js";
-import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES, MAX_STATE_LENGTH, METADATA_KEYS, metadataProblemOrUndefined, type Environment } from "./service-limits.js";
+import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES, MAX_STATE_LENGTH, METADATA_KEYS, metadataProblems, type Environment } from "./service-limits.js";
 import { buildForm, collectPartsOrThrow, encodedLength, type EncodablePart, type FilePart } from "./multipart.js";
 import type { RequestValidator } from "./request-validator.js";
-import { describeIssues, issuesFromAjv } from "./validation-issues.js";
+import { describeIssues, issuesFromAjv, readablePath } from "./validation-issues.js";
 
 export type PreparedBody = { readonly json: string } | { readonly form: FormData };
 
@@ -29,10 +32,42 @@ export function preflightOrThrow(
   request: unknown,
 ): PreparedBody | Promise<PreparedBody> {
   checkEnvironment(clientEnvironment, spec);
-  checkMetadata(spec, request);
-  checkState(request);
-  runValidator(validate, request);
-  return spec.bodyForm === "json" ? jsonBody(request) : multipartBody(spec, request);
+  const problems = new Problems();
+  checkMetadata(spec, request, problems);
+  checkState(request, problems);
+  const fitsSchema = runValidator(validate, request, problems);
+  if (spec.bodyForm === "json") {
+    problems.throwIfAny();
+    return jsonBody(request);
+  }
+  // Files are looked for only in a request of the flow's shape; their problems join the others.
+  if (!fitsSchema) problems.throwIfAny();
+  return multipartBody(spec, request, problems);
+}
+
+/** Problems found so far; one RequestValidationError for all of them. */
+class Problems {
+  private readonly found: { readonly code: RequestValidationCode; readonly message: string }[] = [];
+  readonly issues: ValidationIssue[] = [];
+
+  add(code: RequestValidationCode, message: string, issues: readonly ValidationIssue[] = []): void {
+    this.found.push({ code, message });
+    this.issues.push(...issues);
+  }
+
+  /** A RequestValidationError a check threw, added; any other error thrown on. */
+  addOrThrow(error: unknown): void {
+    if (!(error instanceof RequestValidationError)) throw error;
+    this.add(error.code, error.message, error.issues);
+  }
+
+  throwIfAny(): void {
+    const [first] = this.found;
+    if (first === undefined) return;
+    const message =
+      this.found.length === 1 ? first.message : `The request has ${String(this.found.length)} problems: ${this.found.map((p, i) => `(${String(i + 1)}) ${p.message}.`).join(" ")}`;
+    throw new RequestValidationError(first.code, message, this.issues);
+  }
 }
 
 function checkEnvironment(clientEnvironment: Environment, spec: FlowSpec): void {
@@ -44,39 +79,42 @@ function checkEnvironment(clientEnvironment: Environment, spec: FlowSpec): void 
   );
 }
 
-function checkMetadata(spec: FlowSpec, request: unknown): void {
-  const problem = metadataProblemOrUndefined(isRecord(request) ? request.metadata : undefined, spec.locales);
-  if (problem?.kind === "keys") {
-    fail(
-      "INVALID_METADATA",
-      `metadata may only have ${METADATA_KEYS.join(" and ")}; remove ${problem.keys.map((k) => JSON.stringify(k)).join(", ")}`,
-      problem.keys.map((key) => ({ path: `metadata[${JSON.stringify(key)}]`, message: "is not allowed" })),
-    );
-  }
-  if (problem?.kind === "locale") {
-    fail(
-      "UNSUPPORTED_LOCALE",
-      `metadata.locale ${JSON.stringify(problem.locale)} is not offered by flow ${spec.id}; it accepts ${spec.locales.join(", ")}`,
-      [{ path: "metadata.locale", message: `must be one of ${spec.locales.join(", ")}` }],
-    );
+function checkMetadata(spec: FlowSpec, request: unknown, problems: Problems): void {
+  for (const problem of metadataProblems(isRecord(request) ? request.metadata : undefined, spec.locales)) {
+    if (problem.kind === "keys") {
+      problems.add(
+        "INVALID_METADATA",
+        `metadata may only have ${METADATA_KEYS.join(" and ")}; remove ${problem.keys.map((k) => JSON.stringify(k)).join(", ")}`,
+        problem.keys.map((key) => ({ path: readablePath(["metadata", key]), message: "is not allowed" })),
+      );
+    } else {
+      problems.add(
+        "UNSUPPORTED_LOCALE",
+        `metadata.locale ${JSON.stringify(problem.locale)} is not offered by flow ${spec.id}; it accepts ${spec.locales.join(", ")}`,
+        [{ path: "metadata.locale", message: `must be one of ${spec.locales.join(", ")}` }],
+      );
+    }
   }
 }
 
-function checkState(request: unknown): void {
+function checkState(request: unknown, problems: Problems): void {
   const state = isRecord(request) ? request.state : undefined;
   // Characters are code points, as the flow's validator (ajv maxLength) counts them.
   if (typeof state !== "string") return;
   const length = Array.from(state).length;
   if (length <= MAX_STATE_LENGTH) return;
-  fail("STATE_TOO_LONG", `state has ${String(length)} characters; at most ${String(MAX_STATE_LENGTH)} are allowed`, [
+  problems.add("STATE_TOO_LONG", `state has ${String(length)} characters; at most ${String(MAX_STATE_LENGTH)} are allowed`, [
     { path: "state", message: `must have at most ${String(MAX_STATE_LENGTH)} characters` },
   ]);
 }
 
-function runValidator(validate: RequestValidator, request: unknown): void {
-  if (validate(request)) return;
-  const issues = issuesFromAjv(validate.errors);
-  fail("VALIDATION_FAILED", `Request is invalid: ${describeIssues(issues)}`, issues);
+/** Whether the request fits the flow's schema; what it finds at a path already reported is not said twice. */
+function runValidator(validate: RequestValidator, request: unknown, problems: Problems): boolean {
+  if (validate(request)) return true;
+  const reported = new Set(problems.issues.map((issue) => issue.path));
+  const issues = issuesFromAjv(validate.errors).filter((issue) => !reported.has(issue.path));
+  if (issues.length > 0) problems.add("VALIDATION_FAILED", `Request is invalid: ${describeIssues(issues)}`, issues);
+  return false;
 }
 
 function jsonBody(request: unknown): PreparedBody {
@@ -86,28 +124,43 @@ function jsonBody(request: unknown): PreparedBody {
   return { json };
 }
 
-async function multipartBody(spec: FlowSpec, request: unknown): Promise<PreparedBody> {
+async function multipartBody(spec: FlowSpec, request: unknown, problems: Problems): Promise<PreparedBody> {
   if (!spec.fields) throw new FlowsmithError("INVALID_SPEC", `Flow ${spec.id} is sent as multipart but its spec has no fields: the generated module is damaged or from another flowsmith; run \`npx flowsmith codegen --force\``);
-  const parts = collectPartsOrThrow(request, spec.fields);
-  const files = parts.filter((part): part is FilePart => part.kind === "file");
-  files.forEach(checkFileSize);
-  const fileBlobs = new Map<FilePart, Blob>();
-  for (const file of files) fileBlobs.set(file, await encodableFileOrThrow(file));
-  if (files.length > MAX_FILES_PER_REQUEST) {
-    fail("TOO_MANY_FILES", `The request has ${String(files.length)} files; at most ${String(MAX_FILES_PER_REQUEST)} are allowed`);
+  let parts: ReturnType<typeof collectPartsOrThrow>;
+  try {
+    parts = collectPartsOrThrow(request, spec.fields);
+  } catch (error) {
+    problems.addOrThrow(error);
+    problems.throwIfAny();
+    throw error;
   }
+  const files = parts.filter((part): part is FilePart => part.kind === "file");
+  for (const file of files) checkFileSize(file, problems);
+  const fileBlobs = new Map<FilePart, Blob>();
+  for (const file of files) {
+    try {
+      fileBlobs.set(file, await encodableFileOrThrow(file));
+    } catch (error) {
+      problems.addOrThrow(error);
+    }
+  }
+  if (files.length > MAX_FILES_PER_REQUEST) {
+    problems.add("TOO_MANY_FILES", `The request has ${String(files.length)} files; at most ${String(MAX_FILES_PER_REQUEST)} are allowed`);
+  }
+  problems.throwIfAny();
   const encodable: EncodablePart[] = parts.map((part) =>
     part.kind === "text" ? part : { name: part.name, value: fileBlobs.get(part) as Blob },
   );
   const form = buildForm(encodable);
+  // Alone: the total is known only once every part is right.
   checkTotalSize(encodedLength(form));
   return { form };
 }
 
-function checkFileSize(file: FilePart): void {
+function checkFileSize(file: FilePart, problems: Problems): void {
   const { blob } = filePartsOf(file.input);
   if (blob.size <= file.maxBytes) return;
-  fail("FILE_TOO_LARGE", `${file.path} has ${String(blob.size)} bytes; this flow accepts at most ${String(file.maxBytes)}`, [
+  problems.add("FILE_TOO_LARGE", `${file.path} has ${String(blob.size)} bytes; this flow accepts at most ${String(file.maxBytes)}`, [
     { path: file.path, message: `must have at most ${String(file.maxBytes)} bytes` },
   ]);
 }

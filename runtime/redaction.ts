@@ -1,19 +1,30 @@
 /**
- * Secrets out of everything the runtime hands back: the client secret and
- * every access token the client has held (docs/service.md 5), in each form
- * they travel in (raw, form-encoded as URLSearchParams writes it,
- * percent-encoded, inside the Basic value, JSON-escaped), and any
- * Authorization value or credential field a server echoes.
+ * The one scrubbing path for secrets: the client secret and every access
+ * token the client has held (docs/service.md 5), in each form they travel in
+ * and a server may echo them in, and any Authorization value or credential
+ * field a server echoes. Errors, and whatever else shows text a server sent
+ * (logs, spans, the CLI's output), go through a Redactor.
+ *
+ * The contract:
+ * - A known secret is found in a text however it was escaped: raw, JSON
+ *   string escapes (`\/`, `\u002B`...), percent or form encoding (either
+ *   case of hex digit), inside the Basic value, and base64 or base64url at any
+ *   byte offset inside a longer base64 string (text-views.ts, secret-forms.ts).
+ * - Scrub, then cut: `excerpt` cuts only scrubbed text. A text that was cut
+ *   before it could be scrubbed (a body read up to a size limit) is scrubbed
+ *   with `{ truncated: true }`: a secret cut through at its end is removed
+ *   too, so no cut leaves 4 or more of its characters.
+ * - Time linear in the text (one pass per view, known-secrets.ts), for any
+ *   text: this runs on error paths a server can provoke.
  *
  * A server that echoes its request puts these into error bodies and
  * messages, and undici's errors can carry raw response bytes. So every error
  * a client's call rejects with passes through `Redactor.error` (client.ts,
- * create-session.ts), and bodies are scrubbed before a message is cut from
- * them (a secret cut in half would no longer match).
+ * create-session.ts).
  */
 import { FlowsmithError } from "./errors.js";
-
-const REDACTED = "[redacted]";
+import { excerptOf, REDACTED } from "./excerpt.js";
+import { KnownSecrets } from "./known-secrets.js";
 
 /** Tokens remembered at most, newest kept: a token is renewed about daily, this bounds a misbehaving auth server. */
 const MAX_TOKENS = 100;
@@ -23,6 +34,13 @@ const MAX_TOKENS = 100;
  * secret would blank every word it occurs in), so it is not searched for.
  */
 const MIN_SECRET_LENGTH = 4;
+
+/**
+ * At the end of a cut text, the start of a secret this long or longer (in the
+ * text as written, escapes included) is removed; a shorter one is kept, as it
+ * could as well be ordinary text that happens to begin a secret.
+ */
+const MIN_FRAGMENT = 4;
 
 /** Nesting scrubbed at most in a body; deeper values are dropped, not passed on unread. */
 const MAX_DEPTH = 100;
@@ -34,6 +52,8 @@ const CREDENTIAL_KEY = /^(?:client_secret|access_token|refresh_token|id_token|au
  * Credentials the runtime does not know by value, in text: a header echo
  * (`authorization: …`), a credential field in a form or JSON text, a long
  * Bearer value. The Basic case is decided by decoding (see basicCredential).
+ * Each runs in linear time: a literal anchors it, and no quantified part can
+ * match what follows it.
  */
 const ECHO_PATTERNS: readonly [RegExp, string][] = [
   [/\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^\s"',;}][^"'\r\n,;}]*/gi, `$1${REDACTED}`],
@@ -42,10 +62,20 @@ const ECHO_PATTERNS: readonly [RegExp, string][] = [
 ];
 const BASIC = /\b(Basic\s+)([A-Za-z0-9+/]{4,}={0,2})/gi;
 
+export interface ScrubOptions {
+  /**
+   * The text is the start of a longer one, cut at a size limit before it could
+   * be scrubbed: the start of a secret at its end is removed as well, and an
+   * escape or a character cut through there is dropped. Default false.
+   */
+  readonly truncated?: boolean;
+}
+
 export class Redactor {
   private readonly fixed: readonly string[];
   private readonly tokens = new Set<string>();
-  private pattern: RegExp | undefined;
+  /** The search for every known secret, built when first needed; undefined again when a token is added. */
+  private known: KnownSecrets | undefined;
 
   /** Without credentials (no client at hand), only the echo patterns apply. */
   constructor(credentials?: { readonly clientId: string; readonly clientSecret: string }) {
@@ -59,13 +89,23 @@ export class Redactor {
     if (token === "" || this.tokens.has(token)) return;
     this.tokens.add(token);
     if (this.tokens.size > MAX_TOKENS) this.tokens.delete(this.tokens.values().next().value as string);
-    this.pattern = undefined;
+    this.known = undefined;
   }
 
-  text(text: string): string {
-    let scrubbed = text.replace(this.knownPattern(), REDACTED);
+  /** The text with every known secret (in any form) and every echoed credential replaced by `[redacted]`. */
+  text(text: string, options: ScrubOptions = {}): string {
+    let scrubbed = this.replaceKnown(text, options.truncated ?? false);
     for (const [pattern, replacement] of ECHO_PATTERNS) scrubbed = scrubbed.replace(pattern, replacement);
     return scrubbed.replace(BASIC, basicCredential);
+  }
+
+  /**
+   * The text scrubbed, then cut to at most `maxChars` characters (and `…`):
+   * scrubbing first, as a secret cut in half would no longer be found. The cut
+   * falls before a `[redacted]` it would split.
+   */
+  excerpt(text: string, maxChars: number, options: ScrubOptions = {}): string {
+    return excerptOf(this.text(text, options), maxChars);
   }
 
   /**
@@ -74,12 +114,12 @@ export class Redactor {
    * description) may say "Authorization" or "Bearer" in prose.
    */
   holdsKnown(text: string): boolean {
-    return text.search(this.knownPattern()) !== -1;
+    return this.knownSecrets().occursIn(text);
   }
 
   /** The text with the client secret and this client's tokens replaced, in any of their forms; prose left as it is. */
   withoutKnown(text: string): string {
-    return text.replace(this.knownPattern(), REDACTED);
+    return this.replaceKnown(text, false);
   }
 
   /** A copy of a JSON-like value (a response body) with every string and key scrubbed. */
@@ -141,48 +181,51 @@ export class Redactor {
     return copy;
   }
 
-  /** One pattern for every known secret in every encoding, longest first; rebuilt when a token is added. */
-  private knownPattern(): RegExp {
-    if (this.pattern) return this.pattern;
-    const variants = new Set<string>();
-    for (const secret of [...this.fixed, ...this.tokens]) {
-      if (secret.length >= MIN_SECRET_LENGTH) for (const variant of encodingsOf(secret)) variants.add(variant);
-    }
-    const sources = [...variants]
-      .filter((variant) => variant.length >= MIN_SECRET_LENGTH)
-      .sort((a, b) => b.length - a.length)
-      .map(patternSource);
-    // (?!) never matches: a client without secrets scrubs nothing by value.
-    this.pattern = new RegExp(sources.length > 0 ? sources.join("|") : "(?!)", "g");
-    return this.pattern;
+  /**
+   * Known secrets replaced: each place a view of the text (text-views.ts)
+   * holds one is replaced in the text, overlapping places as one. Truncated,
+   * the text also ends before the start of a secret cut through at its end.
+   */
+  private replaceKnown(text: string, truncated: boolean): string {
+    const { spans, end, cutThrough } = this.knownSecrets().find(text, truncated);
+    if (cutThrough) spans.push([end, text.length]);
+    return replaceSpans(cutThrough ? text : text.slice(0, end), spans);
+  }
+
+  private knownSecrets(): KnownSecrets {
+    this.known ??= new KnownSecrets(
+      [...this.fixed, ...this.tokens].filter((secret) => secret.length >= MIN_SECRET_LENGTH),
+      MIN_SECRET_LENGTH,
+      MIN_FRAGMENT,
+    );
+    return this.known;
   }
 }
 
-/** The forms a secret takes on the wire and in echoes of it. */
-function encodingsOf(secret: string): string[] {
-  const base64 = Buffer.from(secret, "utf8").toString("base64").replace(/=+$/, "");
-  const base64url = Buffer.from(secret, "utf8").toString("base64url");
-  return [
-    secret,
-    JSON.stringify(secret).slice(1, -1),
-    // As URLSearchParams writes it (space as +), which is how the form body sends the secret.
-    new URLSearchParams([["", secret]]).toString().slice(1),
-    encodeURIComponent(secret),
-    base64,
-    base64url,
-    encodeURIComponent(base64),
-  ];
+/** Each span (start, end) of the text, merged where they overlap or touch, replaced by one `[redacted]`. */
+function replaceSpans(text: string, spans: [number, number][]): string {
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let written = 0;
+  let open: [number, number] | undefined;
+  for (const [start, end] of spans) {
+    // Past a cut text's end (a view that kept an escape another view dropped): nothing left to replace.
+    if (start >= text.length) break;
+    if (open && start <= open[1]) open[1] = Math.max(open[1], end);
+    else {
+      if (open) written = replaced(parts, text, written, open);
+      open = [start, end];
+    }
+  }
+  if (open) written = replaced(parts, text, written, open);
+  parts.push(text.slice(written));
+  return parts.join("");
 }
 
-/** The variant as a regular expression; percent-escapes match in either case (`%2f` as `%2F`). */
-function patternSource(variant: string): string {
-  return variant
-    .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-    .replace(/%([0-9A-F])([0-9A-F])/g, (_match, high: string, low: string) => `%${hexClass(high)}${hexClass(low)}`);
-}
-
-function hexClass(digit: string): string {
-  return /[A-F]/.test(digit) ? `[${digit}${digit.toLowerCase()}]` : digit;
+function replaced(parts: string[], text: string, written: number, [start, end]: [number, number]): number {
+  parts.push(text.slice(written, start), REDACTED);
+  return Math.min(end, text.length);
 }
 
 /** `Basic <base64>` is a credential when it decodes to `user:password`; prose such as "Basic information" is left alone. */

@@ -7,9 +7,13 @@
 import equal from "ajv/dist/runtime/equal";
 import ucs2length from "ajv/dist/runtime/ucs2length";
 import { fullFormats } from "ajv-formats/dist/formats";
+import { linearRegExp } from "./linear-pattern.js";
 
 /** The format checks of ajv-formats ("full" mode), by format name. */
 export const validatorFormats = fullFormats;
 
-/** ajv's run-time helpers, by the name of their module under ajv/dist/runtime. */
-export const validatorRuntime = { equal, ucs2length } as const;
+/**
+ * ajv's run-time helpers, by the name of their module under ajv/dist/runtime,
+ * and the engine its code compiles patterns with (`pattern`, linear-pattern.ts).
+ */
+export const validatorRuntime = { equal, ucs2length, pattern: linearRegExp } as const;

@@ -2,16 +2,18 @@
  * What the webhook handler does with a delivery, whichever server it came
  * through (node:http or a Fetch-API server, webhook-handler.ts): read the
  * body, verify it, drop a duplicate, then hand the event on, and say which
- * status to answer. Handing on is one step (`handOn`): today the event is
- * processed in this process after the answer; a durable queue can take its
- * place, answering only once the queue has the event.
+ * status to answer. Handing on is one step (`handOn`): without a queue the
+ * event is processed in this process after the answer; with one
+ * (webhook-queue.ts) the delivery is answered only once the queue has it.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { ExpiringSet } from "./expiring-set.js";
 import type { DeliveryBody } from "./webhook-body.js";
 import { WebhookError } from "./webhook-errors.js";
-import { decisionOf, parseSessionEndedEvent, parseWebhookJsonOrThrow, type SessionEndedEvent } from "./webhook-event.js";
-import { logWebhookError, type ResolvedWebhookOptions, type WebhookDelivery } from "./webhook-options.js";
+import { readSessionEnded } from "./session-ended.js";
+import { parseSessionEndedEvent, parseWebhookJsonOrThrow, type SessionEndedEvent } from "./webhook-event.js";
+import { logWebhookError, type ResolvedWebhookOptions, type WebhookDelivery, type WebhookHandlerOptions } from "./webhook-options.js";
+import type { QueuedDelivery, WebhookQueue } from "./webhook-queue.js";
 import type { SignatureVerifier } from "./webhook-signature.js";
 
 /** A delivery as a front hands it over. */
@@ -56,9 +58,7 @@ export class WebhookCore {
       sessionId = event.data.sessionId;
       const environment = this.options.client.environment;
       if (event.data.environment !== environment) throw environmentMismatch(event, environment);
-      if (this.processing >= this.options.maxInFlight) throw busy(this.options.maxInFlight);
-      if (webhookId !== undefined) this.seen.add(webhookId);
-      this.handOn(event, webhookId);
+      await this.handOn(event, webhookId);
       return ACCEPTED;
     } catch (error) {
       const status = error instanceof WebhookError ? error.status : 500;
@@ -72,20 +72,33 @@ export class WebhookCore {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  /** The event goes on: processed here, in the background (the sender has its 2xx). */
-  private handOn(event: SessionEndedEvent, webhookId: string | undefined): void {
-    this.track(this.process(event, webhookId));
+  /**
+   * The event goes on, and its webhook-id is remembered; the delivery is
+   * answered 2xx once this resolves. With a queue: once the queue has stored
+   * it (a 503 WebhookError when it cannot, and then it is not remembered, so
+   * the sender's retry is taken). Without: processed here, in the background,
+   * once the sender has its 2xx (a 503 beyond maxInFlight).
+   */
+  private async handOn(event: SessionEndedEvent, webhookId: string | undefined): Promise<void> {
+    const { processor, maxInFlight } = this.options;
+    if ("queue" in processor) {
+      await enqueueOrThrow(processor.queue, { webhookId, event });
+      if (webhookId !== undefined) this.seen.add(webhookId);
+      return;
+    }
+    if (this.processing >= maxInFlight) throw busy(maxInFlight);
+    // Before anything is awaited: a duplicate read meanwhile is dropped.
+    if (webhookId !== undefined) this.seen.add(webhookId);
+    this.track(this.process(processor.onSessionEnded, event, webhookId));
   }
 
   /** The API is the source of truth: the event only names the session. */
-  private async process(event: SessionEndedEvent, webhookId: string | undefined): Promise<void> {
+  private async process(onSessionEnded: WebhookHandlerOptions["onSessionEnded"], event: SessionEndedEvent, webhookId: string | undefined): Promise<void> {
     const { sessionId } = event.data;
-    const { client, onSessionEnded, outcomeTimeoutMs, outcomePollIntervalMs } = this.options;
+    const { client, outcomeTimeoutMs, outcomePollIntervalMs } = this.options;
     this.processing += 1;
     try {
-      const session = await client.waitForOutcome(sessionId, { timeoutMs: outcomeTimeoutMs, intervalMs: outcomePollIntervalMs });
-      const dataBlocks = await client.getDataBlocks(sessionId);
-      await onSessionEnded({ sessionId, webhookId, session, decision: decisionOf(session), dataBlocks });
+      await onSessionEnded(await readSessionEnded(client, sessionId, webhookId, { timeoutMs: outcomeTimeoutMs, intervalMs: outcomePollIntervalMs }));
     } catch (error) {
       await this.report(error, { webhookId, sessionId, status: 204 });
     } finally {
@@ -149,4 +162,17 @@ function environmentMismatch(event: SessionEndedEvent, environment: string): Web
 
 function busy(maxInFlight: number): WebhookError {
   return new WebhookError("WEBHOOK_BUSY", `Webhook delivery deferred: ${maxInFlight} deliveries are being processed (maxInFlight); the sender retries`, 503);
+}
+
+async function enqueueOrThrow(queue: WebhookQueue, delivery: QueuedDelivery): Promise<void> {
+  try {
+    await queue.enqueue(delivery);
+  } catch (cause) {
+    throw new WebhookError(
+      "WEBHOOK_QUEUE_UNAVAILABLE",
+      "Webhook delivery deferred: the queue could not store it (error.cause says why); answered 503, so the sender retries",
+      503,
+      { cause },
+    );
+  }
 }

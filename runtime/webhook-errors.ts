@@ -26,7 +26,9 @@ export type WebhookErrorCode =
   /** The event names the other environment than the handler's client. */
   | "WEBHOOK_ENVIRONMENT_MISMATCH"
   /** More deliveries are being processed than maxInFlight; answered 503 so the sender retries later. */
-  | "WEBHOOK_BUSY";
+  | "WEBHOOK_BUSY"
+  /** The handler's queue could not store the delivery (Redis unreachable); answered 503 so the sender retries later. */
+  | "WEBHOOK_QUEUE_UNAVAILABLE";
 
 export class WebhookError extends FlowsmithError {
   override readonly name: string = "WebhookError";

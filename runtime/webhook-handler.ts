@@ -6,18 +6,27 @@
  * Fetch-API servers. The reference does not say how deliveries are
  * authenticated (docs/service.md 6), so a delivery is only a hint: the
  * outcome and data blocks passed on are read from the API.
+ * With a `queue` (webhook-queue.ts) it stores the delivery there instead of
+ * processing it, and answers 2xx only once the queue has it.
  */
 import type { ServerResponse } from "node:http";
 import { readDeliveryBodyOrThrow, readFetchBodyOrThrow, type WebhookRequest } from "./webhook-body.js";
 import { WebhookCore, type Verdict } from "./webhook-core.js";
 import { WebhookError } from "./webhook-errors.js";
-import { resolveWebhookOptionsOrThrow, type WebhookHandlerOptions } from "./webhook-options.js";
+import { resolveWebhookOptionsOrThrow, type QueuedWebhookHandlerOptions, type WebhookHandlerOptions } from "./webhook-options.js";
 
 export type { WebhookRequest } from "./webhook-body.js";
-export { WEBHOOK_DEFAULTS, type SessionEnded, type WebhookClient, type WebhookDelivery, type WebhookHandlerOptions } from "./webhook-options.js";
+export {
+  WEBHOOK_DEFAULTS,
+  type QueuedWebhookHandlerOptions,
+  type SessionEnded,
+  type WebhookClient,
+  type WebhookDelivery,
+  type WebhookHandlerOptions,
+} from "./webhook-options.js";
 
 export interface WebhookHandler {
-  /** Answers the delivery, then processes it; never rejects. */
+  /** Answers the delivery, then processes it (with a queue: stores it there, then answers); never rejects. */
   (req: WebhookRequest, res: ServerResponse): Promise<void>;
   /**
    * The same handler for Fetch-API servers (Bun.serve, Deno.serve, Hono,
@@ -32,7 +41,7 @@ export interface WebhookHandler {
 /** After a 413 the connection is closed, once the answer had time to reach the sender. */
 const LINGER_MS = 500;
 
-export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+export function createWebhookHandler(options: WebhookHandlerOptions | QueuedWebhookHandlerOptions): WebhookHandler {
   const core = new WebhookCore(resolveWebhookOptionsOrThrow(options));
   const handle = async (req: WebhookRequest, res: ServerResponse): Promise<void> => {
     const verdict = await core.receive({ method: req.method, headers: req.headers, readBody: (maxBytes) => readDeliveryBodyOrThrow(req, maxBytes) });

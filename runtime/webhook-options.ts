@@ -7,6 +7,7 @@ import { ConfigurationError } from "./errors.js";
 import { isRecord } from "./json.js";
 import type { DataBlocks, SessionRecord } from "./resources.js";
 import type { Decision } from "./webhook-event.js";
+import type { WebhookQueue } from "./webhook-queue.js";
 import { SignatureVerifier } from "./webhook-signature.js";
 
 /** What the handler needs of a client: createClient's result fits. */
@@ -39,7 +40,9 @@ export interface WebhookHandlerOptions {
   readonly client: WebhookClient;
   /** Called once per accepted session.ended delivery, after the answer. */
   readonly onSessionEnded: (ended: SessionEnded) => void | Promise<void>;
-  /** Standard Webhooks secret(s) ("whsec_" + base64); several while rotating. Without one, deliveries are not authenticated. */
+  /** With onSessionEnded, none: see QueuedWebhookHandlerOptions. */
+  readonly queue?: undefined;
+  /** Standard Webhooks secret(s) ("whsec_" + base64 of at least 32 random bytes); several while rotating. Without one, deliveries are not authenticated. */
   readonly secret?: string | readonly string[];
   /** Every delivery not handled: refused ones (4xx/5xx) and accepted ones whose API read or callback failed. Default: one line on console.error. */
   readonly onError?: (error: unknown, delivery: WebhookDelivery) => void | Promise<void>;
@@ -57,6 +60,14 @@ export interface WebhookHandlerOptions {
   readonly now?: () => number;
 }
 
+/** Deliveries handed to a queue, whose workers (in any process) call their own onSessionEnded. */
+export interface QueuedWebhookHandlerOptions extends Omit<WebhookHandlerOptions, "onSessionEnded" | "queue"> {
+  /** Where accepted deliveries go (`@flowsmith/redis`'s createWebhookQueue): answered 204 once it has them, 503 when it cannot take them. */
+  readonly queue: WebhookQueue;
+  /** The queue's workers call it, not the handler. */
+  readonly onSessionEnded?: undefined;
+}
+
 export const WEBHOOK_DEFAULTS = {
   maxBodyBytes: 65_536,
   dedupe: { maxEntries: 10_000, ttlMs: 86_400_000 },
@@ -67,7 +78,8 @@ export const WEBHOOK_DEFAULTS = {
 
 export interface ResolvedWebhookOptions {
   readonly client: WebhookClient;
-  readonly onSessionEnded: WebhookHandlerOptions["onSessionEnded"];
+  /** Who processes an accepted delivery: this process, or the queue's workers. */
+  readonly processor: { readonly onSessionEnded: WebhookHandlerOptions["onSessionEnded"] } | { readonly queue: WebhookQueue };
   readonly onError: NonNullable<WebhookHandlerOptions["onError"]>;
   readonly verifier: SignatureVerifier | undefined;
   readonly maxBodyBytes: number;
@@ -79,21 +91,21 @@ export interface ResolvedWebhookOptions {
 }
 
 /** `given` as JavaScript callers may pass it: absent, or with any field missing or of the wrong kind. */
-export function resolveWebhookOptionsOrThrow(given: WebhookHandlerOptions | undefined): ResolvedWebhookOptions {
-  const options: Partial<WebhookHandlerOptions> = given ?? {};
-  const { client, onSessionEnded, onError } = options;
+export function resolveWebhookOptionsOrThrow(given: WebhookHandlerOptions | QueuedWebhookHandlerOptions | undefined): ResolvedWebhookOptions {
+  const options: Partial<WebhookHandlerOptions | QueuedWebhookHandlerOptions> = given ?? {};
+  const { client, onSessionEnded, queue, onError } = options;
   if (
     !isRecord(client) ||
     typeof client.waitForOutcome !== "function" || typeof client.getDataBlocks !== "function" || typeof client.environment !== "string"
   ) {
     throw new ConfigurationError("createWebhookHandler: client must be a client from createClient()");
   }
-  if (typeof onSessionEnded !== "function") throw new ConfigurationError("createWebhookHandler: onSessionEnded must be a function");
+  const processor = processorOrThrow(onSessionEnded, queue);
   if (onError !== undefined && typeof onError !== "function") throw new ConfigurationError("createWebhookHandler: onError must be a function");
   if (options.now !== undefined && typeof options.now !== "function") throw new ConfigurationError("createWebhookHandler: now must be a function");
   return {
     client,
-    onSessionEnded,
+    processor,
     onError:
       onError ??
       ((error, delivery) => {
@@ -113,6 +125,18 @@ export function resolveWebhookOptionsOrThrow(given: WebhookHandlerOptions | unde
     ),
     now: options.now ?? Date.now,
   };
+}
+
+function processorOrThrow(onSessionEnded: unknown, queue: unknown): ResolvedWebhookOptions["processor"] {
+  if (onSessionEnded !== undefined && queue !== undefined) {
+    throw new ConfigurationError("createWebhookHandler: give onSessionEnded or queue, not both (with a queue, its workers call their own onSessionEnded)");
+  }
+  if (queue !== undefined) {
+    if (!isRecord(queue) || typeof queue.enqueue !== "function") throw new ConfigurationError("createWebhookHandler: queue must have an enqueue(delivery) method");
+    return { queue: queue as unknown as WebhookQueue };
+  }
+  if (typeof onSessionEnded !== "function") throw new ConfigurationError("createWebhookHandler: onSessionEnded must be a function (or give a queue)");
+  return { onSessionEnded: onSessionEnded as WebhookHandlerOptions["onSessionEnded"] };
 }
 
 function positiveIntegerOrThrow(name: string, value: number): number {

@@ -47,15 +47,45 @@ export class SignatureVerifier {
 }
 
 function keyOrThrow(secret: unknown, name: string): Webhook {
-  if (typeof secret !== "string" || secret.trim() === "") {
-    throw new ConfigurationError(`createWebhookHandler: ${name} must be a non-empty string (a whsec_... secret)`);
-  }
+  const problem = webhookSecretProblem(secret);
+  // Never the secret in the message: the problem names what is wrong with it, not its value.
+  if (problem !== undefined) throw new ConfigurationError(`createWebhookHandler: ${name} ${problem}`);
+  return new Webhook(secret as string);
+}
+
+/** The key bytes a webhook secret must have, as createRedirectState asks of its secret (redirect-state.ts). */
+const MIN_SECRET_BYTES = 32;
+
+/** HMAC-SHA256 pads a key up to this many bytes with zeros, and hashes a longer one. */
+const HMAC_BLOCK_BYTES = 64;
+
+const MAKE_ONE =
+  `Make one with \`node -e 'console.log("whsec_" + require("node:crypto").randomBytes(${MIN_SECRET_BYTES}).toString("base64"))'\`` +
+  ` or \`echo whsec_$(openssl rand -base64 ${MIN_SECRET_BYTES})\`, and configure the same secret where deliveries are signed`;
+
+/**
+ * What is wrong with a Standard Webhooks secret (`whsec_` + base64 of the
+ * HMAC key), as the rest of a sentence that names it; undefined when it is
+ * fit. The key must hold at least 32 bytes that HMAC-SHA256 uses: zero bytes
+ * at the end of a key of up to 64 bytes change nothing (HMAC pads the key
+ * with zeros), so `whsec_AA==` is the empty key, which anyone can sign with.
+ * The runtime's handler and the emulator both refuse by this rule.
+ */
+export function webhookSecretProblem(secret: unknown): string | undefined {
+  const shape = `must be a Standard Webhooks secret, "whsec_" followed by the base64 of at least ${MIN_SECRET_BYTES} random bytes`;
+  if (typeof secret !== "string" || !secret.startsWith("whsec_")) return `${shape}. ${MAKE_ONE}`;
   try {
-    return new Webhook(secret);
+    new Webhook(secret);
   } catch {
-    // The library's message may quote the decoding failure; never the secret, but keep ours fixed anyway.
-    throw new ConfigurationError(`createWebhookHandler: ${name} is not a Standard Webhooks secret: expected "whsec_" followed by base64`);
+    // The library's message may quote the decoding failure; ours stays fixed.
+    return `${shape}; this one is not base64. ${MAKE_ONE}`;
   }
+  const key = Buffer.from(secret.slice("whsec_".length), "base64");
+  let used = key.length;
+  if (used <= HMAC_BLOCK_BYTES) while (used > 0 && key[used - 1] === 0) used--;
+  if (used >= MIN_SECRET_BYTES) return undefined;
+  const why = used === key.length ? `${key.length} byte(s)` : `${key.length} byte(s), of which HMAC uses ${used} (zero bytes at the end of a key change nothing)`;
+  return `${shape}; this one decodes to ${why}. ${MAKE_ONE}`;
 }
 
 function refusal(failure: unknown): WebhookError {

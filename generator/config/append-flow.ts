@@ -6,8 +6,10 @@
  * array ends; the file is replaced whole by a rename, so a reader never
  * sees half of it.
  */
-import { rename, rm, writeFile } from "node:fs/promises";
+import { link, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
+import { CodegenError } from "../errors.js";
 import type { UserFlowConfig } from "./config-types.js";
 
 /** The new text; `text` is a config that loadConfigOrThrow accepted (so `flows` is an array). */
@@ -15,12 +17,19 @@ export function withFlowAppended(text: string, entry: UserFlowConfig): string {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const flows = findNodeAtLocation(parseTree(text) ?? { type: "null", offset: 0, length: 0 }, ["flows"]);
   // Unreachable for a config loadConfigOrThrow accepted (its schema requires the array): a bug, not a user error.
+  // parseTree's defaults read comments and trailing commas, as load-config does.
   if (flows?.type !== "array") throw new Error("flowsmith add: the config accepted on load has no \"flows\" array to append to (please report it)");
   const json = oneLine(entry);
   const last = flows.children?.at(-1);
   if (last) {
     const end = last.offset + last.length;
-    return `${text.slice(0, end)},${eol}${indentOfLineAt(text, last.offset)}${json}${text.slice(end)}`;
+    const indent = indentOfLineAt(text, last.offset);
+    // What follows the last entry on its line: a trailing comma, a comment (JSONC). Both stay on that line.
+    const rest = /^([ \t]*)(,?)([ \t]*(?:\/\/[^\r\n]*|\/\*[^\r\n]*?\*\/)?[ \t]*)(?=\r?\n)/.exec(text.slice(end));
+    if (!rest || rest[0].trim() === "") return `${text.slice(0, end)},${eol}${indent}${json}${text.slice(end)}`;
+    const [whole, space = "", comma = "", comment = ""] = rest;
+    const lineEnd = end + whole.length;
+    return `${text.slice(0, end)},${space}${comment}${eol}${indent}${json}${comma}${text.slice(lineEnd)}`;
   }
   // An empty array: the entry one level deeper than the line holding `"flows": [`.
   const outer = indentOfLineAt(text, flows.offset);
@@ -47,6 +56,24 @@ export async function writeConfigOrThrow(file: string, text: string): Promise<vo
     await rename(partial, file);
   } finally {
     // force ignores a missing file, not ENOTDIR: the cleanup must not replace the error being reported.
+    await rm(partial, { force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * A config that must not exist yet (`flowsmith init`): written whole beside
+ * it, then linked into place, which fails when the file appeared meanwhile,
+ * so an existing config is never replaced.
+ */
+export async function writeNewConfigOrThrow(file: string, text: string): Promise<void> {
+  const partial = `${file}.flowsmith-${process.pid}.partial`;
+  try {
+    await writeFile(partial, text);
+    await link(partial, file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CodegenError("WRITE_FAILED", code === "EEXIST" ? `${path.basename(file)} appeared while init ran; it was left as it is` : `could not write ${file}: ${String(code ?? error)}`, { file }, { cause: error });
+  } finally {
     await rm(partial, { force: true }).catch(() => undefined);
   }
 }

@@ -7,6 +7,13 @@ export interface UserConfig {
   readonly outputDir?: string;
   /** Default "@flowsmith/runtime". */
   readonly runtimeImport?: string;
+  /**
+   * Type the request's open objects (JSON data blocks and the objects in
+   * them whose description allows any extra key) as closed: no index
+   * signature, and the request validator refuses keys they do not declare.
+   * Default false: the description, which allows extra keys, is the contract.
+   */
+  readonly closedDataBlocks?: boolean;
   /** Where the service is; only api sources, `flows` and `add` need it. */
   readonly service?: UserServiceConfig;
   readonly flows: readonly UserFlowConfig[];
@@ -39,6 +46,7 @@ export interface UserFlowConfig {
 export const CONFIG_DEFAULTS = {
   outputDir: "generated",
   runtimeImport: "@flowsmith/runtime",
+  closedDataBlocks: false,
   /** Folder of default snapshot paths, relative to the config. */
   snapshotDir: "flows",
 } as const;
@@ -98,8 +106,11 @@ export interface ResolvedConfig {
   /** Relative to the current directory when inside it, for messages. */
   readonly outputDisplay: string;
   readonly runtimeImport: string;
+  readonly closedDataBlocks: boolean;
   readonly service: ResolvedServiceConfig;
   readonly flows: readonly ResolvedFlowConfig[];
   /** 1-based line of a pointer's key in the config file, for messages that name a line to change. */
   lineOfOrUndefined(pointer: string): number | undefined;
+  /** 1-based line and column of a pointer's value in the config file, for messages about it. */
+  positionOfOrUndefined(pointer: string): { readonly line: number; readonly column: number } | undefined;
 }

@@ -5,15 +5,14 @@
  * environment where it overrides the file. Credentials are not read here:
  * only a run that fetches needs them (fetch/service-clients.ts).
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import type { ErrorObject, ValidateFunction } from "ajv";
-import { parse as parseJsonc, type ParseError } from "jsonc-parser";
-import { isRecord, pointerTokens, valueAtTokens } from "@flowsmith/runtime/json";
+import type { ValidateFunction } from "ajv";
 import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime/service-limits";
-import { CodegenError } from "../errors.js";
+import { CodegenError, type CodegenErrorContext } from "../errors.js";
 import { precompiledValidatorOrUndefined } from "../precompiled-validator.js";
-import type { ParsedYaml } from "../read/yaml-document.js";
+import { configProblemOrUndefined } from "./config-errors.js";
+import { parseConfigTextOrThrow, type ConfigText } from "./config-text.js";
 import configSchema from "../../codegen.config.schema.json";
 import {
   CONFIG_DEFAULTS,
@@ -33,24 +32,89 @@ export const DEFAULT_CONFIG_FILE = "codegen.config.json";
 /** The environment variables config resolution reads (FLOWSMITH_BASE_URL, FLOWSMITH_AUTH_URL); default process.env. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-export async function loadConfigOrThrow(configPath: string = DEFAULT_CONFIG_FILE, env: Env = process.env): Promise<ResolvedConfig> {
-  const absolute = path.resolve(configPath);
+export interface LoadConfigOptions {
+  /**
+   * Accept a config whose `flows` is empty: `flowsmith add` appends the
+   * first one. Default false: codegen and the emulator need a flow.
+   */
+  readonly allowNoFlows?: boolean;
+}
+
+/**
+ * Without a path, the nearest codegen.config.json in the working directory
+ * or a folder above it (as git, tsc and eslint find theirs), so a command
+ * run from `src/` finds the project's config.
+ */
+export async function loadConfigOrThrow(configPath?: string, env: Env = process.env, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
+  const absolute = configPath !== undefined ? path.resolve(configPath) : await findConfigOrThrow(process.cwd());
   const file = displayPath(absolute);
   const text = await readConfigTextOrThrow(absolute, file);
-  const raw = parseJsonOrThrow(text, file);
-  const config = validateConfigOrThrow(raw, file);
-  return resolveConfigOrThrow(config, { configPath: absolute, configDisplay: file, text, env });
+  return configFromTextOrThrow(text, absolute, env, options);
+}
+
+/** An error of a later step about a key of this config (a description file not found, two entries of one flow), with its line and column. */
+export function withConfigPosition(config: ResolvedConfig, error: unknown): unknown {
+  if (!(error instanceof CodegenError) || error.context.file !== config.configDisplay || error.context.pointer === undefined || error.context.line !== undefined) return error;
+  const position = config.positionOfOrUndefined(error.context.pointer);
+  return position ? new CodegenError(error.code, error.detail, { ...error.context, ...position }, { cause: error }) : error;
+}
+
+/** A resolution error about a key of this config, with that key's line and column. */
+function withPositionIn(parsed: ConfigText, file: string, error: unknown): unknown {
+  if (!(error instanceof CodegenError) || error.context.file !== file || error.context.pointer === undefined || error.context.line !== undefined) return error;
+  const position = parsed.positionOfOrUndefined(error.context.pointer);
+  return position ? new CodegenError(error.code, error.detail, { ...error.context, ...position }, { cause: error }) : error;
+}
+
+/** The nearest codegen.config.json from `start` up to the file system's root. */
+export async function findConfigOrThrow(start: string): Promise<string> {
+  const found = await findConfigOrUndefined(start);
+  if (found !== undefined) return found;
+  throw new CodegenError(
+    "CONFIG_NOT_FOUND",
+    `no ${DEFAULT_CONFIG_FILE} in ${displayPath(start) || "."} or any folder above it; run \`npx flowsmith init\` to create one, or pass --config <path>`,
+    { file: DEFAULT_CONFIG_FILE },
+  );
+}
+
+export async function findConfigOrUndefined(start: string): Promise<string | undefined> {
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, DEFAULT_CONFIG_FILE);
+    if (await isFile(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return stat(file).then(
+    (stats) => stats.isFile(),
+    () => false,
+  );
 }
 
 /**
  * The config `flowsmith add` starts when there is none yet: the defaults and
  * no flows (which a loaded config may not have: add appends the first one).
  */
-export function newConfig(configPath: string, env: Env = process.env): { readonly config: ResolvedConfig; readonly text: string } {
-  const text = `{\n  "$schema": "./node_modules/flowsmith/codegen.config.schema.json",\n  "outputDir": "${CONFIG_DEFAULTS.outputDir}",\n  "flows": []\n}\n`;
+export function newConfig(configPath: string, env: Env = process.env, outputDir: string = CONFIG_DEFAULTS.outputDir): { readonly config: ResolvedConfig; readonly text: string } {
+  const text = `{\n  "$schema": "${DEFAULT_SCHEMA_PATH}",\n  "outputDir": ${JSON.stringify(outputDir)},\n  "flows": []\n}\n`;
   const absolute = path.resolve(configPath);
-  const config = resolveConfigOrThrow({ flows: [] }, { configPath: absolute, configDisplay: displayPath(absolute), text, env });
-  return { config, text };
+  return { config: configFromTextOrThrow(text, absolute, env, { allowNoFlows: true }), text };
+}
+
+/** Where `$schema` points when flowsmith is installed beside the config. */
+export const DEFAULT_SCHEMA_PATH = "./node_modules/flowsmith/codegen.config.schema.json";
+
+/** A config not yet written (`flowsmith init`): validated and resolved as if it were at `configPath`. */
+export function configFromTextOrThrow(text: string, configPath: string, env: Env = process.env, options: LoadConfigOptions = {}): ResolvedConfig {
+  const file = displayPath(configPath);
+  const parsed = parseConfigTextOrThrow(text, file);
+  const config = validateConfigOrThrow(parsed, file, options);
+  try {
+    return resolveConfigOrThrow(config, { configPath, configDisplay: file, parsed, env });
+  } catch (error) {
+    throw withPositionIn(parsed, file, error);
+  }
 }
 
 async function readConfigTextOrThrow(absolute: string, file: string): Promise<string> {
@@ -61,26 +125,9 @@ async function readConfigTextOrThrow(absolute: string, file: string): Promise<st
     const code = (error as NodeJS.ErrnoException).code;
     throw new CodegenError(
       "CONFIG_NOT_FOUND",
-      code === "ENOENT" ? "config file not found (pass --config <path>)" : `cannot read config file (${code ?? String(error)})`,
+      code === "ENOENT" ? "config file not found (pass --config <path>, or run `npx flowsmith init` to create one)" : `cannot read config file (${code ?? String(error)})`,
       { file },
     );
-  }
-}
-
-function parseJsonOrThrow(text: string, file: string): unknown {
-  if (text.trim() === "") {
-    throw new CodegenError("CONFIG_INVALID", 'the config file is empty: write at least { "outputDir": "generated", "flows": [...] } (README, codegen.config.json)', { file });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    // Node's message often gives no position ("Unexpected end of JSON input"); jsonc-parser finds the first fault's offset.
-    const faults: ParseError[] = [];
-    parseJsonc(text, faults, { disallowComments: true, allowTrailingComma: false });
-    const offset = faults[0]?.offset ?? Number(/position (\d+)/.exec((error as Error).message)?.[1] ?? NaN);
-    const before = Number.isNaN(offset) ? undefined : text.slice(0, offset).split("\n");
-    const column = before ? ` (column ${String((before.at(-1)?.length ?? 0) + 1)})` : "";
-    throw new CodegenError("CONFIG_INVALID", `not valid JSON${column}: ${(error as Error).message}`, { file, line: before?.length });
   }
 }
 
@@ -116,84 +163,43 @@ function compileConfigValidator() {
   return { ajv, validate: ajv.compile(configSchema) };
 }
 
-function validateConfigOrThrow(raw: unknown, file: string): UserConfig {
+function validateConfigOrThrow(parsed: ConfigText, file: string, options: LoadConfigOptions): UserConfig {
+  const raw = parsed.value;
   const validateConfig = configValidator();
+  const at = (pointer: string, key?: string) => ({ file, pointer, ...parsed.positionOfOrUndefined(pointer, key) });
   if (validateConfig(raw)) {
     const config = raw as UserConfig;
-    rejectDuplicateNamesOrThrow(config.flows, file);
+    if (config.flows.length === 0 && !options.allowNoFlows) {
+      throw new CodegenError(
+        "CONFIG_INVALID",
+        '"flows" must list at least one flow: `npx flowsmith add <flowId> --environment staging` adds one from the service, or write { "source": { "file": "flows/<name>.yaml" } }',
+        at("#/flows"),
+      );
+    }
+    rejectDuplicateNamesOrThrow(config.flows, at);
     return config;
   }
-  const error = mostSpecificError(validateConfig.errors ?? [], raw);
-  if (!error) throw new CodegenError("CONFIG_INVALID", "does not match codegen.config.schema.json", { file, pointer: "#" });
-  throw new CodegenError("CONFIG_INVALID", describeConfigError(error), {
-    file,
-    pointer: `#${error.instancePath}`,
-  });
+  const problem = configProblemOrUndefined(validateConfig.errors ?? [], raw, configSchema);
+  if (!problem) throw new CodegenError("CONFIG_INVALID", "does not match codegen.config.schema.json", at("#"));
+  throw new CodegenError("CONFIG_INVALID", problem.message, at(problem.pointer, problem.key));
 }
 
-function rejectDuplicateNamesOrThrow(flows: readonly UserFlowConfig[], file: string): void {
+function rejectDuplicateNamesOrThrow(flows: readonly UserFlowConfig[], at: (pointer: string) => CodegenErrorContext): void {
   const seen = new Map<string, number>();
   flows.forEach((flow, index) => {
     if (flow.name === undefined) return;
     const first = seen.get(flow.name);
     if (first !== undefined) {
-      throw new CodegenError("DUPLICATE_NAME", `flow name "${flow.name}" is also used by #/flows/${first}; names must be unique`, {
-        file,
-        pointer: `#/flows/${index}/name`,
-      });
+      throw new CodegenError("DUPLICATE_NAME", `flow name "${flow.name}" is also used by #/flows/${first}; names must be unique`, at(`#/flows/${index}/name`));
     }
     seen.set(flow.name, index);
   });
 }
 
-/**
- * ajv reports every failing branch of `source`'s oneOf; the user meant the
- * branch whose key they wrote, so keep that branch's errors.
- */
-function mostSpecificError(errors: readonly ErrorObject[], raw: unknown): ErrorObject | undefined {
-  const branchErrors = errors.filter((error) => {
-    const branch = /\/source\/oneOf\/(\d)\//.exec(error.schemaPath);
-    if (!branch) return error.keyword !== "oneOf";
-    const source = valueAtTokens(raw, pointerTokens(error.instancePath.replace(/(\/source).*$/, "$1")));
-    const intended = isRecord(source) && Object.hasOwn(source, "api") ? "1" : "0";
-    return branch[1] === intended;
-  });
-  const candidates = branchErrors.length > 0 ? branchErrors : errors;
-  return [...candidates].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
-}
-
-function describeConfigError(error: ErrorObject): string {
-  const params = error.params as Record<string, unknown>;
-  const key = error.instancePath.split("/").pop() || "config";
-  switch (error.keyword) {
-    case "additionalProperty":
-    case "additionalProperties":
-      return `unknown key "${String(params.additionalProperty)}"`;
-    case "required":
-      return `missing required key "${String(params.missingProperty)}"`;
-    case "type":
-      return `"${key}" must be ${withArticle(String(params.type))}`;
-    case "enum":
-      return `"${key}" must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
-    case "pattern":
-      return `"${key}" must be lower-case letters, digits and hyphens, starting with a letter or digit`;
-    case "minItems":
-      return `"${key}" must list at least one flow`;
-    case "minLength":
-      return `"${key}" must not be empty`;
-    default:
-      return `"${key}" ${error.message ?? "is invalid"}`;
-  }
-}
-
-function withArticle(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
 interface ConfigFile {
   readonly configPath: string;
   readonly configDisplay: string;
-  readonly text: string;
+  readonly parsed: ConfigText;
   readonly env: Env;
 }
 
@@ -209,25 +215,17 @@ function resolveConfigOrThrow(config: UserConfig, file: ConfigFile): ResolvedCon
     };
   });
   rejectSharedSnapshotsOrThrow(flows, file.configDisplay);
-  let lines: ParsedYaml | undefined;
   return {
     configPath: file.configPath,
     configDisplay: file.configDisplay,
     outputDir,
     outputDisplay: displayPath(outputDir),
     runtimeImport: config.runtimeImport ?? CONFIG_DEFAULTS.runtimeImport,
+    closedDataBlocks: config.closedDataBlocks ?? CONFIG_DEFAULTS.closedDataBlocks,
     service: resolveServiceOrThrow(config.service, file.configDisplay, file.env),
     flows,
-    lineOfOrUndefined: (pointer) => {
-      // Parsed again only when a message names a line: JSON is YAML, and the YAML reader maps pointers to lines.
-      if (lines === undefined) {
-        // Required here, not at the top: a run whose messages name no line of the config never loads a YAML reader.
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const { parseYamlOrThrow } = require("../read/yaml-source.js") as typeof import("../read/yaml-source.js");
-        lines = parseYamlOrThrow(file.text, file.configDisplay);
-      }
-      return lines.lineOfOrUndefined(pointer);
-    },
+    lineOfOrUndefined: (pointer) => file.parsed.positionOfOrUndefined(pointer)?.line,
+    positionOfOrUndefined: (pointer) => file.parsed.positionOfOrUndefined(pointer),
   };
 }
 

@@ -29,7 +29,7 @@ export interface FetchContext extends CodegenErrorContext {
 }
 
 export class ServiceClients {
-  private readonly clients = new Map<Environment, { client: Client; secrets: readonly string[] }>();
+  private readonly clients = new Map<Environment, Client>();
 
   constructor(
     private readonly service: ResolvedServiceConfig,
@@ -41,21 +41,21 @@ export class ServiceClients {
   async fetchDescriptionOrThrow(flowId: string, environment: Environment, where: FetchContext): Promise<unknown> {
     const path = this.service.descriptionPath.value;
     const url = this.urlOf(path.split("{flowId}").join(encodeURIComponent(flowId)).split("{environment}").join(environment));
-    const { client, secrets } = this.clientOrThrow(environment, where);
+    const client = this.clientOrThrow(environment, where);
     try {
       return await client.getFlowDescription(flowId, { path });
     } catch (error) {
-      throw this.failure(error, url, environment, secrets, where);
+      throw this.failure(error, url, environment, client, where);
     }
   }
 
   async listFlowsOrThrow(environment: Environment, where: FetchContext): Promise<readonly FlowRecord[]> {
     const url = this.urlOf(`/api/v1/flows/${environment}`);
-    const { client, secrets } = this.clientOrThrow(environment, where);
+    const client = this.clientOrThrow(environment, where);
     try {
       return await client.listFlows();
     } catch (error) {
-      throw this.failure(error, url, environment, secrets, where);
+      throw this.failure(error, url, environment, client, where);
     }
   }
 
@@ -65,30 +65,28 @@ export class ServiceClients {
    * token it was sent into a description, and that text would be stored.
    */
   holdCredentials(text: string): boolean {
-    return [...this.clients.values()].some((entry) => runtime().clientCredentialsIn(entry.client, text));
+    return [...this.clients.values()].some((client) => runtime().clientCredentialsIn(client, text));
   }
 
   /** Text the service returned, for printing: every client's secret and tokens replaced, in any form. */
   withoutCredentials(text: string): string {
-    return [...this.clients.values()].reduce((out, entry) => runtime().withoutClientCredentials(entry.client, out), text);
+    return [...this.clients.values()].reduce((out, client) => runtime().withoutClientCredentials(client, out), text);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.clients.values()].map((entry) => entry.client.close()));
+    await Promise.all([...this.clients.values()].map((client) => client.close()));
     this.clients.clear();
   }
 
-  private clientOrThrow(environment: Environment, where: FetchContext): { client: Client; secrets: readonly string[] } {
+  private clientOrThrow(environment: Environment, where: FetchContext): Client {
     const known = this.clients.get(environment);
     if (known) return known;
     const baseUrl = this.urlOrThrow(this.service.baseUrl, "baseUrl", ENV.baseUrl, where);
     const authUrl = this.urlOrThrow(this.service.authUrl, "authUrl", ENV.authUrl, where);
     const { clientId, clientSecret } = this.credentialsOrThrow(environment, where);
     const client = runtime().createClient({ baseUrl, authUrl, environment, clientId, clientSecret, userAgent: `flowsmith-cli/${flowsmithVersion()}`, proxy: this.proxy() });
-    const basic = Buffer.from(`${clientId}:${clientSecret}`, "utf8").toString("base64");
-    const entry = { client, secrets: [clientSecret, basic, encodeURIComponent(clientSecret)] };
-    this.clients.set(environment, entry);
-    return entry;
+    this.clients.set(environment, client);
+    return client;
   }
 
   /**
@@ -146,9 +144,11 @@ export class ServiceClients {
     return `${(this.service.baseUrl?.value ?? "").replace(/\/+$/, "")}${path}`;
   }
 
-  private failure(error: unknown, url: string, environment: Environment, secrets: readonly string[], where: FetchContext): unknown {
+  private failure(error: unknown, url: string, environment: Environment, client: Client, where: FetchContext): unknown {
     if (!(error instanceof runtime().FlowsmithError)) return error;
-    const detail = `cannot fetch ${where.what} from ${url}: ${redact(error.message, secrets)}. ${hintFor(error, environment, this.service, where)}`;
+    // The client scrubbed its error already (runtime/redaction.ts); scrubbed by the same path again as it is printed.
+    const message = runtime().withoutClientCredentials(client, error.message);
+    const detail = `cannot fetch ${where.what} from ${url}: ${message}. ${hintFor(error, environment, this.service, where)}`;
     return new CodegenError("FETCH_FAILED", detail, contextOf(where));
   }
 }
@@ -160,6 +160,7 @@ function hintFor(error: FlowsmithError, environment: Environment, service: Resol
   switch (error.code) {
     case "AUTH_FAILED":
       if (typeof status !== "number") return `Is the auth host up? authUrl comes from ${service.authUrl?.from ?? "nowhere"}`;
+      if (status === 404) return authUrlNotFound(service);
       // A 5xx is the auth host failing, not a verdict on the credentials.
       return status >= 500 ? "The auth host failed: try again later; nothing was written" : `The auth host refused the ${environment} API client: check ${credentials}`;
     case "NETWORK_ERROR":
@@ -181,6 +182,19 @@ function hintFor(error: FlowsmithError, environment: Environment, service: Resol
   }
 }
 
+/** docs/service.md 5.2: a token request sent to {base_url} returns 404, so the auth host's address is what to fix. */
+function authUrlNotFound(service: ResolvedServiceConfig): string {
+  const same = service.authUrl !== undefined && service.baseUrl !== undefined && sameUrl(service.authUrl.value, service.baseUrl.value);
+  return (
+    `The token URL was not found, so the credentials were not even checked: ${ENV.authUrl} (or "service": { "authUrl" }) must be {auth_url}, ` +
+    `the token host, not {base_url}, the API host${same ? ` (it is the same as baseUrl)` : ""}. authUrl comes from ${service.authUrl?.from ?? "nowhere"}`
+  );
+}
+
+function sameUrl(a: string, b: string): boolean {
+  return a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
+}
+
 /** `descriptionPath "/api/v1/…/openapi" (the default)`, or where the config sets it. */
 function describePath(service: ResolvedServiceConfig): string {
   const { value, from } = service.descriptionPath;
@@ -193,9 +207,4 @@ function contextOf(where: FetchContext): CodegenErrorContext {
     ...(where.file !== undefined ? { file: where.file } : {}),
     ...(where.pointer !== undefined ? { pointer: where.pointer } : {}),
   };
-}
-
-/** Runtime errors do not carry secrets; an echoing server could still put one in a message. */
-function redact(text: string, secrets: readonly string[]): string {
-  return secrets.filter((secret) => secret.length > 0).reduce((out, secret) => out.split(secret).join("[redacted]"), text);
 }

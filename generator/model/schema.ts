@@ -13,6 +13,7 @@ import { checkDepthOrThrow, countSchemaOrThrow } from "./limits.js";
 import { checkItemCountsOrThrow, propertyOrThrow } from "./property.js";
 import { inferKindOrThrow } from "./schema-kind.js";
 import { DEFAULT_MAX_FILE_BYTES } from "@flowsmith/runtime/service-limits";
+import { linearPatternOrThrow, UnsupportedPatternError } from "@flowsmith/runtime/linear-pattern";
 import {
   type ArraySchema,
   type BooleanSchema,
@@ -221,16 +222,25 @@ function enumOrThrow<T>(context: BuildContext, flat: FlatSchema, isMember: (valu
   return members;
 }
 
+/**
+ * A pattern runs on the runtime's linear-time engine (RE2), in the
+ * generated validator and the emulator alike: one it cannot run
+ * (a backreference, a lookaround) is refused here, with its pointer,
+ * rather than run by a backtracking engine or dropped.
+ */
 function checkPatternOrThrow(context: BuildContext, flat: FlatSchema, pattern: string): void {
   try {
-    // The `u` flag: the validators (ajv) compile patterns as unicode regular expressions.
-    new RegExp(pattern, "u");
+    linearPatternOrThrow(pattern);
   } catch (error) {
-    throw context.error(
-      "INVALID_SCHEMA",
-      `pattern is not a valid regular expression: ${(error as Error).message}`,
-      appendPointer(flat.pointer, "pattern"),
-    );
+    const pointer = appendPointer(flat.pointer, "pattern");
+    if (error instanceof UnsupportedPatternError) {
+      throw context.error(
+        "UNSUPPORTED_PATTERN",
+        `${error.message}. flowsmith runs every pattern on RE2, so that no value can make validation slow; RE2 has no backreferences or lookaround`,
+        pointer,
+      );
+    }
+    throw context.error("INVALID_SCHEMA", `pattern is not a valid regular expression: ${(error as Error).message}`, pointer);
   }
 }
 

@@ -27,3 +27,30 @@ export type CrashPoint = (typeof CRASH_POINTS)[number];
 export function crashPoint(point: CrashPoint): void {
   if (process.env["FLOWSMITH_TEST_CRASH_AT"] === point) process.kill(process.pid, "SIGKILL");
 }
+
+/**
+ * Where a run can be held still by FLOWSMITH_TEST_PAUSE_AT, test-only as
+ * above: "planned" is a write that holds outputDir's lock, has read outputDir
+ * and planned the new set, and has written nothing. test/generator/output-lock.test.ts
+ * holds a real run there to start a second one against it, or to kill it.
+ */
+export type PausePoint = "planned";
+
+/**
+ * Says so on stderr (`flowsmith-test: paused at <point>`), then waits until a
+ * line arrives on stdin or stdin ends.
+ */
+export async function pausePoint(point: PausePoint): Promise<void> {
+  if (process.env["FLOWSMITH_TEST_PAUSE_AT"] !== point) return;
+  process.stderr.write(`flowsmith-test: paused at ${point}\n`);
+  await new Promise<void>((resolve) => {
+    process.stdin.once("data", () => {
+      resolve();
+    });
+    process.stdin.once("end", () => {
+      resolve();
+    });
+  });
+  // Let go of stdin, or the process would wait on it after the run.
+  process.stdin.destroy();
+}

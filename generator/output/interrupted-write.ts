@@ -19,6 +19,7 @@ import { CodegenError } from "../errors.js";
 import { crashPoint } from "./crash-points.js";
 import { isSafeRelativePath, listTree, sameEntry, type TreeEntry } from "./file-tree.js";
 import { filesWrittenBy, MANIFEST_FILE, readManifest, sha256 } from "./manifest.js";
+import { isProcessRunning } from "./output-lock.js";
 
 export function stagingDirOf(outputDir: string, pid = process.pid): string {
   return `${outputDir}.flowsmith-staging-${pid}`;
@@ -149,7 +150,7 @@ async function findLeftoversOrThrow(outputDir: string, display: string): Promise
     byPid.set(pid, leftover);
   }
   const leftovers = [...byPid].sort(([a], [b]) => a - b).map(([pid, folders]) => ({ pid, ...folders }));
-  const running = leftovers.find((leftover) => leftover.pid !== process.pid && isRunning(leftover.pid));
+  const running = leftovers.find((leftover) => leftover.pid !== process.pid && isProcessRunning(leftover.pid));
   if (running) {
     const folder = path.basename(running.previous ?? running.staging ?? "");
     throw new CodegenError(
@@ -159,15 +160,6 @@ async function findLeftoversOrThrow(outputDir: string, display: string): Promise
     );
   }
   return leftovers;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 async function exists(dir: string): Promise<boolean> {

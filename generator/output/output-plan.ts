@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { compare, listTree } from "./file-tree.js";
-import { MANIFEST_FILE, serializeManifest, sha256, type GeneratorStamp, type ManifestFlow, type ManifestIndex } from "./manifest.js";
+import { MANIFEST_FILE, serializeManifest, sha256, type GeneratorStamp, type Manifest, type ManifestFlow, type ManifestIndex } from "./manifest.js";
 import type { OutputDirState } from "./output-dir.js";
 
 /** One flow's (or the index's) part of the plan. */
@@ -20,6 +20,8 @@ export interface OutputPlan {
   readonly files: ReadonlyMap<string, string>;
   /** Files flowsmith wrote earlier that stay as they are. */
   readonly keep: ReadonlySet<string>;
+  /** The manifest the plan writes (its text is in `files`). */
+  readonly manifest: Manifest;
 }
 
 export function planOutput(
@@ -33,9 +35,9 @@ export function planOutput(
     if (planned.files) for (const [file, content] of planned.files) files.set(file, content);
     else for (const file of Object.keys(planned.entry.files)) keep.add(file);
   }
-  const entries = Object.fromEntries([...flows].map(([name, planned]) => [name, planned.entry]));
-  files.set(MANIFEST_FILE, serializeManifest({ generator, flows: entries, index: index.entry }));
-  return { files, keep };
+  const manifest = { generator, flows: Object.fromEntries([...flows].map(([name, planned]) => [name, planned.entry])), index: index.entry };
+  files.set(MANIFEST_FILE, serializeManifest(manifest));
+  return { files, keep, manifest };
 }
 
 export interface FileChange {

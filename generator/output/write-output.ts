@@ -4,16 +4,18 @@
  * outputDir and swaps it in with two renames (interrupted-write.ts says how
  * an interruption at any point is finished or undone by the next run).
  * Files flowsmith did not write are carried over as they are and reported;
- * a planned path taken by one of them stops the write before it starts.
+ * a planned path taken by one of them stops the write before it starts, and
+ * so does a generated file edited by hand (its bytes differ from the sha256
+ * the manifest records), unless the run is told to replace edits (--force).
  */
 import { chmod, copyFile, lstat, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { CodegenError } from "../errors.js";
-import { crashPoint } from "./crash-points.js";
+import { crashPoint, pausePoint } from "./crash-points.js";
 import { previousDirOf, removePreviousDir, stagingDirOf } from "./interrupted-write.js";
 import { differsOnlyInGenerator, MANIFEST_FILE, sha256, type GeneratorStamp } from "./manifest.js";
-import type { OutputDirState } from "./output-dir.js";
+import { assertUnchangedOrThrow, type OutputDirState } from "./output-dir.js";
 import { compareWithDisk, type FileChange, type KeptFile, type OutputPlan } from "./output-plan.js";
 
 export interface CheckOutcome {
@@ -28,22 +30,26 @@ export interface CheckOutcome {
    * replaces them.
    */
   readonly editedWithManifest: readonly string[];
+  /** Changed files whose bytes differ from the hash the manifest records: edited by hand; a write refuses to replace them without --force. */
+  readonly editedByHand: readonly string[];
 }
 
 export async function checkOutput(plan: OutputPlan, output: OutputDirState): Promise<CheckOutcome> {
   const { changes, kept } = await compareWithDisk(plan, output);
+  const editedByHand = await editedByHandOf(changes, output);
   const editedWithManifest: string[] = [];
   for (const change of changes) {
-    if (change.reason !== "changed" || change.path === MANIFEST_FILE) continue;
+    if (change.reason !== "changed" || change.path === MANIFEST_FILE || !wouldReuse(change.path, plan, output)) continue;
     const hash = sha256(await readFile(path.join(output.dir, change.path)));
     if (output.written.get(change.path) === hash) editedWithManifest.push(change.path);
   }
   const manifest = changes.find((change) => change.path === MANIFEST_FILE && change.reason === "changed");
   const otherGenerator =
     manifest && differsOnlyInGenerator(await readFile(path.join(output.dir, MANIFEST_FILE), "utf8"), plan.files.get(MANIFEST_FILE) ?? "");
+  await assertUnchangedOrThrow(output);
   // Only then may the note say every generated file is identical.
-  if (!otherGenerator || changes.some((change) => change !== manifest)) return { changes, kept, editedWithManifest };
-  return { changes: changes.filter((change) => change !== manifest), kept, otherGenerator, editedWithManifest };
+  if (!otherGenerator || changes.some((change) => change !== manifest)) return { changes, kept, editedWithManifest, editedByHand };
+  return { changes: changes.filter((change) => change !== manifest), kept, otherGenerator, editedWithManifest, editedByHand };
 }
 
 export interface WriteOutcome {
@@ -54,7 +60,8 @@ export interface WriteOutcome {
   readonly unverified: readonly string[];
 }
 
-export async function writeOutputOrThrow(plan: OutputPlan, output: OutputDirState): Promise<WriteOutcome> {
+export async function writeOutputOrThrow(plan: OutputPlan, output: OutputDirState, options: { readonly replaceEdits: boolean }): Promise<WriteOutcome> {
+  await pausePoint("planned");
   const { changes, kept, conflicts } = await compareWithDisk(plan, output);
   if (conflicts.length > 0) {
     throw new CodegenError(
@@ -63,9 +70,50 @@ export async function writeOutputOrThrow(plan: OutputPlan, output: OutputDirStat
       { file: output.display },
     );
   }
+  const edited = options.replaceEdits ? [] : await editedByHandOf(changes, output);
+  if (edited.length > 0) {
+    const files = edited.map((file) => `${output.display}/${file}`).join(", ");
+    throw new CodegenError(
+      "OUTPUT_EDITED",
+      `${files} ${edited.length === 1 ? "was" : "were"} edited since flowsmith wrote ${edited.length === 1 ? "it" : "them"} (the bytes differ from the sha256 in ${output.display}/${MANIFEST_FILE}), ` +
+        `and this run would replace ${edited.length === 1 ? "it" : "them"}; nothing was written. flowsmith regenerates these files on every run: ` +
+        "move your change out of outputDir (into your own code), or discard it with `npx flowsmith codegen --force`",
+      { file: output.display },
+    );
+  }
   if (changes.length === 0) return { changes, kept, unverified: [] };
   const unverified = await replaceOutputDirOrThrow(plan, kept, output.dir);
   return { changes, kept, unverified };
+}
+
+/**
+ * A write regenerates a file only when its flow's inputs (or the index's) or
+ * the generator differ from what the manifest records; otherwise it reuses
+ * the file as the manifest describes it.
+ */
+function wouldReuse(file: string, plan: OutputPlan, output: OutputDirState): boolean {
+  const before = output.manifest;
+  if (!before || before.generator?.fingerprint !== plan.manifest.generator?.fingerprint) return false;
+  for (const [name, entry] of Object.entries(plan.manifest.flows)) {
+    if (Object.hasOwn(entry.files, file)) return before.flows[name]?.inputsHash === entry.inputsHash;
+  }
+  const index = plan.manifest.index;
+  return index !== undefined && Object.hasOwn(index.files, file) && before.index?.inputsHash === index.inputsHash;
+}
+
+/**
+ * Changed files flowsmith wrote whose bytes are no longer the ones the
+ * manifest records (read as LF too: a CRLF checkout is not an edit).
+ */
+async function editedByHandOf(changes: readonly FileChange[], output: OutputDirState): Promise<string[]> {
+  const edited: string[] = [];
+  for (const change of changes) {
+    const recorded = output.written.get(change.path);
+    if (change.reason !== "changed" || recorded === undefined) continue;
+    const bytes = await readFile(path.join(output.dir, change.path));
+    if (sha256(bytes) !== recorded && sha256(bytes.toString("utf8").replace(/\r\n/g, "\n")) !== recorded) edited.push(change.path);
+  }
+  return edited;
 }
 
 async function replaceOutputDirOrThrow(plan: OutputPlan, kept: readonly KeptFile[], outputDir: string): Promise<string[]> {

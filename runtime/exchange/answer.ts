@@ -21,12 +21,21 @@ export interface BodySource {
   handOver(): void;
 }
 
+/** Text read up to a limit, and whether the body went on past it. */
+export interface LimitedText {
+  readonly text: string;
+  /** The body was longer than the limit: `text` is its start, cut before anything could scrub it (redaction.ts). */
+  readonly truncated: boolean;
+}
+
 export class Answer implements ExchangeResponse {
   constructor(
     readonly status: number,
     readonly headers: IncomingHttpHeaders,
     /** Read whole: UTF-8 text (a byte order mark dropped), at most the limit for the status ("" when it broke off). Streamed: the stream. */
     readonly body: string | Readable,
+    /** Read whole: the body went on past the limit, so `text` is its start. */
+    readonly truncated: boolean,
     /**
      * Set when a body read whole broke off after the status arrived (time
      * limit, network, close(), the caller's signal): the typed error. For a
@@ -48,12 +57,12 @@ export class Answer implements ExchangeResponse {
   }
 
   /** An error body as text, at most `limitBytes`; "" when it cannot be read (the status is the news). */
-  async errorText(limitBytes: number): Promise<string> {
-    if (typeof this.body === "string") return this.body;
+  async errorText(limitBytes: number): Promise<LimitedText> {
+    if (typeof this.body === "string") return { text: this.body, truncated: this.truncated };
     try {
       return await readText(this.body, limitBytes);
     } catch {
-      return "";
+      return { text: "", truncated: false };
     }
   }
 
@@ -64,21 +73,25 @@ export class Answer implements ExchangeResponse {
   }
 }
 
-/** A stream read to its end or to `limitBytes` (then destroyed), as UTF-8 without a byte order mark. */
-export async function readText(body: Readable, limitBytes: number): Promise<string> {
+/**
+ * A stream read to its end, or to `limitBytes` and then destroyed (truncated
+ * only when a byte past the limit arrived), as UTF-8 without a byte order mark.
+ */
+export async function readText(body: Readable, limitBytes: number): Promise<LimitedText> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer | string>) {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
     const room = limitBytes - size;
-    chunks.push(bytes.length > room ? bytes.subarray(0, room) : bytes);
-    size += Math.min(bytes.length, room);
-    if (size >= limitBytes) {
+    if (bytes.length > room) {
+      chunks.push(bytes.subarray(0, room));
       body.destroy();
-      break;
+      return { text: decodeUtf8(chunks, limitBytes), truncated: true };
     }
+    chunks.push(bytes);
+    size += bytes.length;
   }
-  return decodeUtf8(chunks, size);
+  return { text: decodeUtf8(chunks, size), truncated: false };
 }
 
 /** As undici's body.text(): a UTF-8 byte order mark is not part of the text. */

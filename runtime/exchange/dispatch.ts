@@ -67,6 +67,8 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
   private headers: IncomingHttpHeaders = NO_HEADERS;
   private limit = 0;
   private size = 0;
+  /** More arrived than the limit lets through: the text kept is the body's start. */
+  private truncated = false;
   private readonly chunks: Buffer[] = [];
   private stream: Readable | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -131,7 +133,7 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
     // unhandled 'error' event: its reader still gets the error (a for-await rejects, pipeline() fails).
     this.stream.on("error", ignore);
     this.answered = true;
-    this.resolve(new Answer(status, headers, this.stream, undefined, this));
+    this.resolve(new Answer(status, headers, this.stream, false, undefined, this));
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -149,6 +151,7 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
     // Over the limit: keep what fits and drop the connection rather than read what will not be kept.
     this.chunks.push(chunk.subarray(0, room));
     this.size += room;
+    this.truncated = true;
     this.answerWhole(undefined);
     controller.abort(ENDED);
   }
@@ -203,7 +206,8 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
   private answerWhole(failure: Error | undefined): void {
     this.end();
     this.answered = true;
-    this.resolve(new Answer(this.status, this.headers, failure ? "" : decodeUtf8(this.chunks, this.size), failure));
+    const text = failure ? "" : decodeUtf8(this.chunks, this.size);
+    this.resolve(new Answer(this.status, this.headers, text, failure ? false : this.truncated, failure));
   }
 
   private end(): void {

@@ -8,8 +8,10 @@
  * is cut.
  */
 import { apiErrorFor, ConfigurationError, FlowsmithError } from "../errors.js";
+import { excerptOf, REDACTED } from "../excerpt.js";
 import { isRecord } from "../json.js";
 import type { Redactor } from "../redaction.js";
+import type { Answer } from "./answer.js";
 import type { ExchangeRequest } from "./messages.js";
 import type { AttemptObserver, AttemptRecord } from "./observer.js";
 
@@ -42,7 +44,6 @@ const LEVELS = ["debug", "info", "warn", "error"] as const;
 
 /** A body is kept in a debug entry up to this many characters, after scrubbing. */
 const BODY_CHARS = 2048;
-const REDACTED = "[redacted]";
 /** Request values shorter than this are not searched for (a locale "en" would blank every word it occurs in). */
 const MIN_VALUE_LENGTH = 4;
 
@@ -76,7 +77,7 @@ export class AttemptLogger implements AttemptObserver {
         const fields = entry(ok ? { status: answer.status } : { status: answer.status, errorCode });
         this.write(ok ? "info" : answer.status >= 500 ? "error" : "warn", fields);
         if (request.kind === "api" && typeof answer.body === "string" && this.debugEnabled()) {
-          this.logger.debug({ ...fields, body: loggableBody(answer.text, request, this.redactor) }, `${messageOf(fields)}: response body`);
+          this.logger.debug({ ...fields, body: loggableBody(answer, request, this.redactor) }, `${messageOf(fields)}: response body`);
         }
       },
       failed: (error) => {
@@ -117,16 +118,16 @@ function messageOf(fields: AttemptLogEntry): string {
  * returns the request), then cut: scrubbed whole first, so nothing is cut in
  * half before it could be found.
  */
-function loggableBody(text: string, request: ExchangeRequest, redactor: Redactor): string {
-  let shown = text;
+function loggableBody(answer: Answer, request: ExchangeRequest, redactor: Redactor): string {
+  let shown: string;
   try {
-    shown = JSON.stringify(withoutPrivateFields(JSON.parse(text) as unknown, 0));
+    shown = redactor.text(JSON.stringify(withoutPrivateFields(JSON.parse(answer.text) as unknown, 0)));
   } catch {
-    // Not JSON: scrubbed as text.
+    // Not JSON: scrubbed as text, as cut when it was read only up to its limit.
+    shown = redactor.text(answer.text, { truncated: answer.truncated });
   }
-  shown = redactor.text(shown);
   for (const value of requestValues(request)) shown = shown.split(value).join(REDACTED);
-  return shown.length > BODY_CHARS ? `${shown.slice(0, BODY_CHARS)}…` : shown;
+  return excerptOf(shown, BODY_CHARS);
 }
 
 function withoutPrivateFields(value: unknown, depth: number): unknown {

@@ -5,7 +5,7 @@
  */
 import { Readable } from "node:stream";
 import { ConfigurationError, FlowsmithError } from "../errors.js";
-import { Answer, readText, type TextLimits } from "./answer.js";
+import { Answer, readText, type LimitedText, type TextLimits } from "./answer.js";
 import type { ExchangeRequest, ExchangeResponse, Middleware, Next } from "./messages.js";
 
 export function middlewareOrThrow(value: unknown): readonly Middleware[] {
@@ -40,10 +40,15 @@ export async function answerOf(response: ExchangeResponse, request: ExchangeRequ
       `${request.method} ${request.path}: a middleware answered a body of another kind; give text, bytes (a Uint8Array) or a node:stream Readable`,
     );
   }
-  if (limits === undefined) return new Answer(status, headers, body instanceof Readable ? body : Readable.from([bytesOf(body)]));
+  if (limits === undefined) return new Answer(status, headers, body instanceof Readable ? body : Readable.from([bytesOf(body)]), false);
   const limit = status < 300 ? limits.okBytes : limits.errorBytes;
-  const text = body instanceof Readable ? await readText(body, limit) : bytesOf(body).subarray(0, limit).toString("utf8");
-  return new Answer(status, headers, text);
+  const { text, truncated } = body instanceof Readable ? await readText(body, limit) : cutText(bytesOf(body), limit);
+  return new Answer(status, headers, text, truncated);
+}
+
+/** Bytes as text, cut at `limit` as the network side cuts a body. */
+function cutText(bytes: Buffer, limit: number): LimitedText {
+  return { text: bytes.subarray(0, limit).toString("utf8"), truncated: bytes.length > limit };
 }
 
 function bytesOf(body: string | Uint8Array | undefined): Buffer {

@@ -8,7 +8,8 @@
  * files) against the compiled dist/ output, and must finish with a ratio for
  * every comparison. Goals are not asserted here (timings on a shared machine
  * are noise); the exact figures are: a single token request for 200
- * concurrent calls, and the emulator's memory staying within its bound.
+ * concurrent calls, the emulator's memory staying within its bound, and the
+ * hostile pattern's values all refused (with a time per character for each length).
  * Exits 1 listing every problem.
  */
 const { execFileSync } = require("node:child_process");
@@ -24,7 +25,7 @@ const expectEqual = (what, actual, expected) => {
 };
 
 // The benchmark runs on dist/: `npm run bench:smoke` builds it first; say so plainly when it is missing.
-for (const built of ["dist/generator/cli.js", "runtime/dist/index.js", "dist/emulator/index.js"]) {
+for (const built of ["dist/generator/cli.js", "runtime/dist/index.js", "redis/dist/index.js", "dist/emulator/index.js"]) {
   if (!fs.existsSync(path.join(REPO_ROOT, built))) {
     process.stderr.write(`bench smoke: ${built} is missing: run \`npm run build\` first (npm run bench:smoke does).\n`);
     process.exit(1);
@@ -35,14 +36,14 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-bench-"));
 try {
   const jsonPath = path.join(dir, "rows.json");
   execFileSync(process.execPath, ["bench/run.js", "--smoke", "--json", jsonPath], { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "inherit"] });
-  const { rows } = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
+  const { rows, details } = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
   const numbers = rows.map((row) => row.benchmark.split(".")[0]);
   // 7 (the production install) is left to test/packages: the smoke run skips it.
-  expectEqual("benchmarks that ran", [...new Set(numbers)], ["1", "1b", "2a", "2b", "3", "4", "5", "6", "8", "9", "10"]);
+  expectEqual("benchmarks that ran", [...new Set(numbers)], ["1", "1b", "2a", "2b", "3", "4", "5", "6", "8", "9", "10", "11", "12", "13"]);
   const compared = rows.filter((row) => row.compared);
   // 9 (emulator vs Prism) is measured only where a full run has installed Prism.
   const prismMeasured = rows.some((row) => row.benchmark.startsWith("9.") && row.compared);
-  expectEqual("benchmarks with a ratio", [...new Set(compared.map((row) => row.benchmark.split(".")[0]))], ["1", "1b", "2a", "2b", "3", "4", "5", ...(prismMeasured ? ["9"] : [])]);
+  expectEqual("benchmarks with a ratio", [...new Set(compared.map((row) => row.benchmark.split(".")[0]))], ["1", "1b", "2a", "2b", "3", "4", "5", ...(prismMeasured ? ["9"] : []), "11", "12"]);
   for (const row of compared) {
     if (!(Number.isFinite(row.ratio) && row.ratio > 0)) problems.push(`${row.benchmark}: ratio ${String(row.ratio)}, expected a finite positive number`);
   }
@@ -53,6 +54,15 @@ try {
   expectEqual("10 (runtime memory) rows", runtimeMemory.length, 2);
   for (const row of runtimeMemory) {
     if (!/MB → .* MB/.test(row.flowsmith) || !/^undici .* MB → /.test(row.baseline)) problems.push(`${row.benchmark}: readings ${row.flowsmith} / ${row.baseline}`);
+  }
+  // Hostile pattern: a time per character at each length, and every hostile value refused.
+  const patterns = rows.find((row) => row.benchmark.startsWith("11."));
+  if (!/^\d+ → \d+ → \d+ ns per character/.test(patterns?.flowsmith ?? "") || !Number.isFinite(patterns?.ratio)) problems.push(`11 (hostile pattern): ${JSON.stringify(patterns)}`);
+  expectEqual("11 (hostile pattern) refused every hostile value", details.some((detail) => detail.includes("every hostile value refused: yes")), true);
+  // The webhook queue's latencies: a median and a p99 for the queue and for the inline handler.
+  const latency = rows.find((row) => row.benchmark.startsWith("13.") && !row.compared);
+  if (!/ms, p99 .* ms$/.test(latency?.flowsmith ?? "") || !/^inline .* ms, p99 .* ms$/.test(latency?.baseline ?? "")) {
+    problems.push(`13 (webhook queue latency): readings ${latency?.flowsmith} / ${latency?.baseline}`);
   }
   if (problems.length === 0) {
     process.stdout.write(`bench smoke: ${String(rows.length)} rows from every benchmark, ratios for ${[...new Set(compared.map((row) => row.benchmark.split(".")[0]))].join(", ")}\n`);

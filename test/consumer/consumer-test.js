@@ -2,7 +2,7 @@
 "use strict";
 /**
  * `npm run test:consumer`: flowsmith tried as a new user would, outside this
- * repository. Packs both packages, installs the tarballs into throwaway
+ * repository. Packs the three packages, installs the tarballs into throwaway
  * projects in the system's temp folder (an ES module project with
  * `nodenext`, a CommonJS one with `"module": "commonjs"`), runs
  * `npx flowsmith codegen` on a config without `runtimeImport` (twice: the second, into a
@@ -10,7 +10,18 @@
  * the generated code and a consumer under strict tsc (also under `bundler`
  * and `node16` resolution), starts `npx flowsmith emulator`, and runs the
  * consumer: it creates sessions of a multipart and a JSON flow and follows one
- * through the OTP step to ACCEPTED. Exits 1 on the first failure.
+ * through the OTP step to ACCEPTED, its token kept in a real Redis
+ * (@flowsmith/redis, test/support/redis-server.js), and receives that
+ * session's webhook through the Redis queue; lets a `test_rejected…` subject
+ * end on its own, and meets a fault set over the control API (a session
+ * created, its answer dropped: a NetworkError, and a 201 in the journal).
+ * Then README's "Install and first call" step by step in an empty folder:
+ * `npm init -y`, the tarballs, `npx flowsmith init --yes`, the printed first
+ * call saved as first-call.mts and run with tsx against `npx flowsmith
+ * emulator`. With FLOWSMITH_CONSUMER_RUNTIMES (on-runtimes.js), the same
+ * consumer on Bun and Deno too, and in the ES module project a webhook
+ * receiver on Bun.serve / Deno.serve (handler.fetch). Exits 1 on the first
+ * failure.
  *
  * Installs use npm's cache first (`--prefer-offline`): after `npm ci` in the
  * repository, every dependency is already there.
@@ -19,8 +30,10 @@ const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const net = require("node:net");
 const { consumerSource, PROJECTS, webhookCheckSource } = require("./projects.js");
+const { randomBytes } = require("node:crypto");
+const { freePort } = require("../support/free-port.js");
+const { startRedis } = require("../support/redis-server.js");
 
 const REPO = path.resolve(__dirname, "..", "..");
 const STEP_TIMEOUT_MS = 180_000;
@@ -28,31 +41,35 @@ const STEP_TIMEOUT_MS = 180_000;
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-consumer-"));
   const keep = process.argv.includes("--keep");
+  const redis = await startRedis();
   try {
-    const tarballs = await packBoth(path.join(work, "packs"));
-    for (const project of PROJECTS) await tryProject(project, path.join(work, project.name), tarballs);
+    const tarballs = await packAll(path.join(work, "packs"));
+    for (const project of PROJECTS) await tryProject(project, path.join(work, project.name), tarballs, redis);
+    await tryFirstCall(path.join(work, "first-call"), tarballs);
     log("all consumer projects passed");
   } finally {
+    await redis.close();
     if (keep) log(`kept ${work}`);
     else fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
-async function packBoth(dir) {
+async function packAll(dir) {
   fs.mkdirSync(dir, { recursive: true });
-  log("packing flowsmith and @flowsmith/runtime");
+  log("packing flowsmith, @flowsmith/runtime and @flowsmith/redis");
   await run("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: REPO });
   await run("npm", ["pack", "--silent", "-w", "@flowsmith/runtime", "--pack-destination", dir], { cwd: REPO });
+  await run("npm", ["pack", "--silent", "-w", "@flowsmith/redis", "--pack-destination", dir], { cwd: REPO });
   const files = fs.readdirSync(dir);
   const find = (prefix) => {
     const file = files.find((name) => name.startsWith(prefix) && name.endsWith(".tgz"));
     if (!file) throw new Error(`npm pack wrote no ${prefix}*.tgz into ${dir} (found: ${files.join(", ")})`);
     return path.join(dir, file);
   };
-  return { cli: find("flowsmith-0"), runtime: find("flowsmith-runtime-") };
+  return { cli: find("flowsmith-0"), runtime: find("flowsmith-runtime-"), redis: find("flowsmith-redis-") };
 }
 
-async function tryProject(project, dir, tarballs) {
+async function tryProject(project, dir, tarballs, redis) {
   log(`${project.name}: creating ${dir}`);
   fs.mkdirSync(path.join(dir, "flows"), { recursive: true });
   for (const file of ["signing.yaml", "aml-screening.yaml"]) {
@@ -77,9 +94,9 @@ async function tryProject(project, dir, tarballs) {
   fs.writeFileSync(path.join(dir, "src", "main.ts"), consumerSource());
   if (project.packageJson.type === "module") fs.writeFileSync(path.join(dir, "webhook-check.mjs"), webhookCheckSource());
 
-  log(`${project.name}: npm install (the two tarballs, typescript, @types/node)`);
+  log(`${project.name}: npm install (the three tarballs, typescript, @types/node)`);
   const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
-  await run("npm", [...install, tarballs.runtime], { cwd: dir });
+  await run("npm", [...install, tarballs.runtime, tarballs.redis], { cwd: dir });
   await run("npm", [...install, "--save-dev", tarballs.cli, `typescript@${devVersion("typescript")}`, `@types/node@${devVersion("@types/node")}`], { cwd: dir });
   assertNoRepoPaths(dir);
   // An optional peer: npm must not install it, and everything below runs without it.
@@ -106,13 +123,26 @@ async function tryProject(project, dir, tarballs) {
     await run("npx", ["--no-install", "tsc", "-p", name, ...(name === project.emitWith ? [] : ["--noEmit"])], { cwd: dir });
   }
 
-  log(`${project.name}: npx flowsmith emulator, then the consumer against it`);
-  await withEmulator(dir, async (emulator) => {
-    const output = await run("node", [path.join("out", "main.js")], { cwd: dir, env: { ...process.env, EMULATOR: JSON.stringify(emulator) } });
-    if (!/decision ACCEPTED/.test(output)) throw new Error(`${project.name}: the consumer did not report ACCEPTED:\n${output}`);
-  });
-  for (const [name, command] of Object.entries(otherRuntimes())) await tryRuntime(project, dir, name, command);
+  await runConsumer(project, dir, redis, "node", "node");
+  for (const [name, command] of Object.entries(otherRuntimes())) await tryRuntime(project, dir, redis, name, command);
   log(`${project.name}: passed`);
+}
+
+/** The compiled consumer on one runtime, against `npx flowsmith emulator` and Redis. */
+async function runConsumer(project, dir, redis, name, command) {
+  log(`${project.name}: npx flowsmith emulator, then the consumer on ${name} against it and Redis (a scenario and a fault too)`);
+  const webhook = { port: await freePort(), secret: `whsec_${randomBytes(32).toString("base64")}` };
+  await withEmulator(dir, webhook, async (emulator) => {
+    const env = { ...process.env, EMULATOR: JSON.stringify(emulator), REDIS_URL: redis.url, WEBHOOK_PORT: String(webhook.port), WEBHOOK_SECRET: webhook.secret };
+    const output = await run(command, runArgs(name, path.join("out", "main.js")), { cwd: dir, env });
+    const on = name === "node" ? "" : ` on ${name}`;
+    if (!/^decision ACCEPTED$/m.test(output)) throw new Error(`${project.name}: the consumer${on} did not report ACCEPTED:\n${output}`);
+    if (!/^webhook through the Redis queue for this session decision ACCEPTED$/m.test(output)) {
+      throw new Error(`${project.name}: the consumer${on} did not receive its webhook through the Redis queue:\n${output}`);
+    }
+    if (!/scenario REJECTED/.test(output)) throw new Error(`${project.name}: the test_rejected scenario did not end REJECTED${on}:\n${output}`);
+    if (!/fault NetworkError 201/.test(output)) throw new Error(`${project.name}: the reset-after fault was not a NetworkError with a 201 in the journal${on}:\n${output}`);
+  });
 }
 
 /**
@@ -124,50 +154,65 @@ function otherRuntimes() {
   return given ? JSON.parse(given) : {};
 }
 
-/** The consumer on Bun or Deno; in the ES module project also the webhook receiver on the runtime's own server. */
-async function tryRuntime(project, dir, name, command) {
-  const runArgs = (file) => (name === "deno" ? ["run", "--allow-all", file] : [file]);
-  log(`${project.name}: the consumer on ${name}`);
-  await withEmulator(dir, async (emulator) => {
-    const output = await run(command, runArgs(path.join("out", "main.js")), { cwd: dir, env: { ...process.env, EMULATOR: JSON.stringify(emulator) } });
-    if (!/decision ACCEPTED/.test(output)) throw new Error(`${project.name}: the consumer on ${name} did not report ACCEPTED:\n${output}`);
-  });
-  if (project.packageJson.type !== "module") return;
-  log(`${project.name}: a webhook receiver on ${name === "bun" ? "Bun.serve" : "Deno.serve"} (handler.fetch), fed by the emulator`);
-  const port = await freePort();
-  const secret = `whsec_${Buffer.from("consumer-test-webhook-secret-0123").toString("base64")}`;
-  const webhookUrl = `http://127.0.0.1:${port}/webhooks`;
-  await withEmulator(dir, async (emulator) => {
-    const env = { ...process.env, EMULATOR: JSON.stringify(emulator), WEBHOOK_PORT: String(port), WEBHOOK_SECRET: secret };
-    const output = await run(command, runArgs("webhook-check.mjs"), { cwd: dir, env });
-    if (!output.includes(`webhook ACCEPTED on ${name}`)) throw new Error(`${project.name}: the webhook receiver on ${name} did not report ACCEPTED:\n${output}`);
-  }, ["--webhook-url", webhookUrl, "--webhook-secret", secret]);
+function runArgs(name, file) {
+  return name === "deno" ? ["run", "--allow-all", file] : [file];
 }
 
-/** A port free now, for a server the emulator must know before it starts. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+/** The consumer on Bun or Deno; in the ES module project also the webhook receiver on the runtime's own server. */
+async function tryRuntime(project, dir, redis, name, command) {
+  await runConsumer(project, dir, redis, name, command);
+  if (project.packageJson.type !== "module") return;
+  log(`${project.name}: a webhook receiver on ${name === "bun" ? "Bun.serve" : "Deno.serve"} (handler.fetch), fed by the emulator`);
+  const webhook = { port: await freePort(), secret: `whsec_${randomBytes(32).toString("base64")}` };
+  await withEmulator(dir, webhook, async (emulator) => {
+    const env = { ...process.env, EMULATOR: JSON.stringify(emulator), WEBHOOK_PORT: String(webhook.port), WEBHOOK_SECRET: webhook.secret };
+    const output = await run(command, runArgs(name, "webhook-check.mjs"), { cwd: dir, env });
+    if (!output.includes(`webhook ACCEPTED on ${name}`)) throw new Error(`${project.name}: the webhook receiver on ${name} did not report ACCEPTED:\n${output}`);
   });
+}
+
+/** README's "Install and first call", as written there (tsx from the registry, as a newcomer installs it). */
+async function tryFirstCall(dir, tarballs) {
+  log(`first call: ${dir}, as README's "Install and first call" says`);
+  fs.mkdirSync(path.join(dir, "flows"), { recursive: true });
+  await run("npm", ["init", "-y"], { cwd: dir });
+  await run("npm", ["pkg", "set", "type=module"], { cwd: dir });
+  const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
+  await run("npm", [...install, tarballs.runtime], { cwd: dir });
+  await run("npm", [...install, "--save-dev", tarballs.cli, `typescript@${devVersion("typescript")}`, "tsx", `@types/node@${devVersion("@types/node")}`], { cwd: dir });
+  fs.copyFileSync(path.join(REPO, "flows", "aml-screening.yaml"), path.join(dir, "flows", "aml-screening.yaml"));
+  const init = await run("npx", ["--no-install", "flowsmith", "init", "--yes"], { cwd: dir });
+  const snippet = /\n\n(import \{ createClient[\s\S]*?await client\.close\(\);)\n/.exec(init);
+  if (!snippet) throw new Error(`first call: init printed no first call:\n${init}`);
+  fs.writeFileSync(path.join(dir, "first-call.mts"), snippet[1]);
+  await withEmulator(dir, undefined, async (emulator) => {
+    const env = {
+      ...process.env,
+      FLOWSMITH_BASE_URL: emulator.baseUrl,
+      FLOWSMITH_AUTH_URL: emulator.authUrl,
+      FLOWSMITH_STAGING_CLIENT_ID: emulator.clients.staging.clientId,
+      FLOWSMITH_STAGING_CLIENT_SECRET: emulator.clients.staging.clientSecret,
+    };
+    const output = await run("npx", ["--no-install", "tsx", "first-call.mts"], { cwd: dir, env });
+    if (!/\S+ http:\/\/127\.0\.0\.1:\d+\/player\//.test(output)) throw new Error(`first call: no session id and playerUrl printed:\n${output}`);
+  });
+  log("first call: passed");
 }
 
 /** The installed packages must be the tarballs' copies, not links back into this repository. */
 function assertNoRepoPaths(dir) {
-  for (const name of ["flowsmith", "@flowsmith/runtime"]) {
+  for (const name of ["flowsmith", "@flowsmith/runtime", "@flowsmith/redis"]) {
     const real = fs.realpathSync(path.join(dir, "node_modules", name));
     if (real.startsWith(REPO)) throw new Error(`node_modules/${name} resolves into the repository (${real})`);
     if (!fs.existsSync(path.join(real, "dist"))) throw new Error(`node_modules/${name} has no dist/: the tarball was packed without its build`);
   }
 }
 
-async function withEmulator(dir, body, extraArgs = []) {
+async function withEmulator(dir, webhook, body) {
   // Its own process group: npx runs the CLI as a grandchild, and the whole group is stopped at the end.
-  const child = spawn("npx", ["--no-install", "flowsmith", "emulator", "--created-ms", "0", "--step-ms", "0", ...extraArgs], {
+  const sendTo = webhook ? ["--webhook-url", `http://127.0.0.1:${webhook.port}/webhooks`, "--webhook-secret", webhook.secret] : [];
+  const args = ["--created-ms", "0", "--step-ms", "0", ...sendTo];
+  const child = spawn("npx", ["--no-install", "flowsmith", "emulator", ...args], {
     cwd: dir,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,

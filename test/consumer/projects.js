@@ -27,9 +27,16 @@ const PROJECTS = [
   },
 ];
 
-/** No top-level await: the same source compiles to CommonJS and to ES modules. */
+/**
+ * No top-level await: the same source compiles to CommonJS and to ES modules.
+ * The client keeps its token in Redis (@flowsmith/redis), and the session's
+ * webhook comes back through the Redis queue: its handler listens on
+ * WEBHOOK_PORT, where the emulator sends it, signed with WEBHOOK_SECRET.
+ */
 function consumerSource() {
-  return `import { createClient, ApiError, type Client } from "@flowsmith/runtime";
+  return `import { createServer } from "node:http";
+import { createClient, createWebhookHandler, ApiError, NetworkError, type Client, type SessionEnded } from "@flowsmith/runtime";
+import { createRedisTokenStore, createWebhookQueue } from "@flowsmith/redis";
 import { amlScreening, signing } from "./generated/index.js";
 
 interface EmulatorInfo {
@@ -40,14 +47,26 @@ interface EmulatorInfo {
 
 async function main(): Promise<void> {
   const emulator = JSON.parse(process.env["EMULATOR"] ?? "") as EmulatorInfo;
+  const redisUrl = process.env["REDIS_URL"] ?? "";
+  const tokenStore = createRedisTokenStore({ redis: redisUrl });
   const client: Client<"staging"> = createClient({
     baseUrl: emulator.baseUrl,
     authUrl: emulator.authUrl,
     environment: "staging",
     ...emulator.clients.staging,
     userAgent: "flowsmith-consumer-test/1.0",
+    tokenStore,
+  });
+  let webhookArrived!: (ended: SessionEnded) => void;
+  const webhook = new Promise<SessionEnded>((resolve) => (webhookArrived = resolve));
+  const queue = createWebhookQueue({ connection: redisUrl, client, onSessionEnded: (ended) => webhookArrived(ended) });
+  const handler = createWebhookHandler({ client, secret: process.env["WEBHOOK_SECRET"], queue });
+  const server = createServer((req, res) => {
+    void handler(req, res);
   });
   try {
+    await queue.startWorker();
+    await new Promise<void>((resolve) => server.listen(Number(process.env["WEBHOOK_PORT"]), "127.0.0.1", resolve));
     const aml = await amlScreening.createSession(client, {
       input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" } },
       metadata: { subjectId: "consumer-json" },
@@ -75,11 +94,45 @@ async function main(): Promise<void> {
     const record = await client.getSession(sessionId);
     // The reference does not show the outcome's shape; the emulator sends { decision, decidedAt }.
     console.log("decision", (record.outcome as { decision?: string } | undefined)?.decision);
+
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      webhook,
+      new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error("no webhook within 30 s")), 30_000))),
+    ]);
+    clearTimeout(timer);
+    console.log("webhook through the Redis queue", ended.sessionId === sessionId ? "for this session" : ended.sessionId, "decision", ended.decision);
+
+    // A scenario chosen by subjectId: rejected with no action.
+    const rejected = await amlScreening.createSession(client, {
+      input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" } },
+      metadata: { subjectId: "test_rejected_consumer" },
+    });
+    const outcome = await client.waitForOutcome(rejected.sessionContext.sessionId, { intervalMs: 20, timeoutMs: 30_000 });
+    console.log("scenario", (outcome.outcome as { decision?: string } | undefined)?.decision);
+
+    // A fault from the control API: the session is created, the answer never comes.
+    const fault = await fetch(\`\${emulator.baseUrl}/__emulator/faults\`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ method: "POST", path: amlScreening.flow.path, reset: "after" }),
+    });
+    if (fault.status !== 201) throw new Error(\`POST /__emulator/faults answered \${String(fault.status)}\`);
+    const lost = await amlScreening
+      .createSession(client, { input: { basicIdentity: { givenName: "A", familyName: "L", birthDate: "1815-12-10" } }, metadata: { subjectId: "consumer-lost" } })
+      .then(() => undefined, (error: unknown) => error);
+    if (!(lost instanceof NetworkError) || !lost.message.includes("the session may exist")) throw new Error(\`expected a NetworkError saying the session may exist, got \${String(lost)}\`);
+    const journal = (await (await fetch(\`\${emulator.baseUrl}/__emulator/requests\`)).json()) as { requests: { method: string; path: string; status: number | null; dropped: boolean }[] };
+    const dropped = journal.requests.filter((entry) => entry.method === "POST" && entry.path === amlScreening.flow.path && entry.dropped);
+    console.log("fault", lost.name, dropped.map((entry) => entry.status).join(","));
   } catch (error) {
     if (error instanceof ApiError) console.error("api error", error.status, error.code);
     throw error;
   } finally {
+    server.close();
+    await queue.close();
     await client.close();
+    await tokenStore.close();
   }
 }
 

@@ -97,7 +97,7 @@ describe("flowsmith emulator (CLI)", () => {
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     const exit = runEmulatorCli(
-      ["--config", "codegen.config.json", "--created-ms", "5", "--step-ms", "5", "--max-sessions", "50", "--webhook-secret", "whsec_c2VjcmV0LWZvci10ZXN0cw=="],
+      ["--config", "codegen.config.json", "--created-ms", "5", "--step-ms", "5", "--max-sessions", "50", "--webhook-secret", "whsec_c2VjcmV0LWZvci10ZXN0cy10aGlydHktdHdvLWJ5dGVzLWxvbmc="],
       { stdout, stderr, stopped },
     );
     for (let i = 0; i < 500 && !stdout.text.includes("\n"); i++) await sleep(10);
@@ -128,7 +128,7 @@ describe("flowsmith emulator (CLI)", () => {
     // The flag wins over the variable: the same bad variable is not read.
     const flagged = capture();
     const flaggedErrors = capture();
-    const args = ["--config", "codegen.config.json", "--webhook-secret", "whsec_c2VjcmV0LWZvci10ZXN0cw=="];
+    const args = ["--config", "codegen.config.json", "--webhook-secret", "whsec_c2VjcmV0LWZvci10ZXN0cy10aGlydHktdHdvLWJ5dGVzLWxvbmc="];
     expect(await runEmulatorCli(args, { stdout: flagged, stderr: flaggedErrors, stopped: Promise.resolve(), env })).toBe(0);
     expect(flaggedErrors.text).toBe("");
   });

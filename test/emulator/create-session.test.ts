@@ -66,6 +66,14 @@ describe("JSON bodies", () => {
     expect(answer.json.message).toContain(fragment);
   });
 
+  test("a bad metadata key, a bad locale and a 3000-character state: one 400 naming all three (issue 20)", async () => {
+    const answer = await post(AML_ID, "staging", amlBody({ state: "s".repeat(3000) }, { subjectId: "x", email: "a@b.c", locale: "nl" }), JSON_TYPE);
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ status: 400, code: "METADATA_KEY_NOT_ALLOWED" });
+    expect(answer.json.message).toMatch(/^3 problems: \(1\) metadata key "email" not allowed.* \(2\) metadata\.locale "nl" is not supported.* \(3\) invalid request: state must NOT have more than 2048 characters\.$/);
+    expect((answer.json.errors as readonly { path: string }[]).map((issue) => issue.path)).toEqual(["metadata.email", "metadata.locale", "state"]);
+  });
+
   test.each([
     ["no content type", {}],
     ["text/plain", { "content-type": "text/plain" }],

@@ -1,66 +1,15 @@
 import { expect } from "@jest/globals";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { createClient, createWebhookHandler, type SessionEnded, type SessionEndedEvent, type WebhookHandler } from "@flowsmith/runtime";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { ALL_FLOWS, AML_ID, bearer, call, tokenFor } from "./fixtures.js";
 import { ManualClock } from "./manual-clock.js";
+import { Receiver } from "./webhook-receiver.js";
 
 const SECRET = `whsec_${Buffer.from("flowsmith-emulator-webhook-test-secret").toString("base64")}`;
 const RETRY_DELAYS_MS = [1000, 5000];
-
-interface Delivery {
-  readonly headers: IncomingHttpHeaders;
-  readonly raw: string;
-}
-
-/** A webhook receiver that answers with the statuses it is given (then 204), and hands each request to the test as it arrives. */
-class Receiver {
-  readonly server: Server;
-  private readonly arrived: Delivery[] = [];
-  private readonly waiting: ((delivery: Delivery) => void)[] = [];
-  statuses: number[] = [];
-
-  constructor() {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.on("end", () => {
-        res.writeHead(this.statuses.shift() ?? 204).end();
-        const delivery = { headers: req.headers, raw: Buffer.concat(chunks).toString("utf8") };
-        const waiter = this.waiting.shift();
-        if (waiter) waiter(delivery);
-        else this.arrived.push(delivery);
-      });
-    });
-  }
-
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-
-  /** The next delivery attempt (jest's timeout bounds the wait). */
-  next(): Promise<Delivery> {
-    const ready = this.arrived.shift();
-    return ready ? Promise.resolve(ready) : new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  get unread(): number {
-    return this.arrived.length;
-  }
-
-  /** Closes at once: a connection the emulator left open would hold server.close() for seconds. */
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.server.close(() => {
-        resolve();
-      });
-      this.server.closeAllConnections();
-    });
-  }
-}
 
 /** Creates a session and ends it: code 123456 accepts; three wrong codes reject. */
 async function endSession(emulator: RunningEmulator, clock: ManualClock, token: string, decision: "ACCEPTED" | "REJECTED"): Promise<string> {
@@ -187,13 +136,21 @@ describe("webhooks, unsigned", () => {
     }
   });
 
-  test.each([["not-a-whsec-secret"], ["whsec_"], ["whsec_!!!not base64!!!"]])("a webhookSecret of %j is refused at start without echoing it", async (secret) => {
+  test.each([
+    ["not-a-whsec-secret"],
+    ["whsec_"],
+    ["whsec_!!!not base64!!!"],
+    // Issue 20: one zero byte is the empty key to HMAC; 31 bytes are short of the 32 the runtime's handler asks.
+    ["whsec_AA=="],
+    [`whsec_${Buffer.from("thirty-one-bytes-of-secret-text").toString("base64")}`],
+  ])("a webhookSecret of %j is refused at start without echoing it, saying how to make one", async (secret) => {
     const error = await startEmulator({ flows: ALL_FLOWS, webhookSecret: secret }).then(
       () => undefined,
       (caught: unknown) => caught as Error,
     );
-    expect(error?.message).toContain("webhookSecret (--webhook-secret) must be a Standard Webhooks secret");
-    if (secret.length > "whsec_".length) expect(error?.message).not.toContain(secret);
+    expect(error?.message).toContain("webhookSecret (--webhook-secret) must be a Standard Webhooks secret, \"whsec_\" followed by the base64 of at least 32 random bytes");
+    expect(error?.message).toContain("openssl rand -base64 32");
+    if (secret.length > "whsec_".length) expect(error?.message).not.toContain(secret.slice("whsec_".length));
   });
 });
 

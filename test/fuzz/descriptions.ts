@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { stringify } from "yaml";
 import type { CodegenErrorCode } from "../../generator/errors.js";
 import { MAX_SCHEMA_DEPTH } from "../../generator/model/limits.js";
+import { catastrophicPattern, unsupportedPattern, type CatastrophicPattern } from "./catastrophic-patterns.js";
 import { hostileText, safeFlowId, unsafeFlowId } from "./hostile-text.js";
 import { chain, objectNode, type ArrayNode, type Field, type Json, type Leaf, type Node, type ObjectNode, type TreeOptions } from "./request-tree.js";
 
@@ -26,6 +27,16 @@ export interface FlowCase {
   /** The name the file is given (in the config, and in the generated header). */
   readonly display: string;
   readonly expect: Expectation;
+  /** Requests the generated validator must check at once (test/support/bounded.ts), and what it must say of `field`. */
+  readonly probes?: readonly Probe[];
+}
+
+export interface Probe {
+  readonly request: Json;
+  /** The instancePath of the value probed. */
+  readonly field: string;
+  /** Whether the value matches the field's pattern. */
+  readonly matches: boolean;
 }
 
 type Forms = "json" | "multipart" | "both";
@@ -59,7 +70,32 @@ export function flowCases(): fc.Arbitrary<FlowCase> {
     { weight: 3, arbitrary: fc.tuple(flow(), mutations()).map(([built, edits]) => mutated(built, edits)) },
     { weight: 1, arbitrary: fc.tuple(flow(), unsafeFlowId()).map(([built, id]) => flowCase("unsafe flow id", { ...built, id }, { kind: "refused", code: "UNSAFE_FLOW_ID" })) },
     { weight: 1, arbitrary: fc.tuple(flow(), fc.integer({ min: MAX_BLOCK_LEVELS - 4, max: MAX_BLOCK_LEVELS + 3 })).map(([built, levels]) => deep(built, levels)) },
+    { weight: 1, arbitrary: fc.tuple(flow(), catastrophicPattern()).map(([built, pattern]) => catastrophic(built, pattern)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(flow(), unsupportedPattern())
+        .map(([built, pattern]) => flowCase("unsupported pattern", { ...built, blocks: [patternBlock(pattern)] }, { kind: "refused", code: "UNSUPPORTED_PATTERN" })),
+    },
   );
+}
+
+/** One block with one required string field under the pattern, and requests with a hostile value and a matching one. */
+function catastrophic(built: Flow, { pattern, hostile, matching }: CatastrophicPattern): FlowCase {
+  const request = (value: string): Json => ({ input: { hostile: { value } }, metadata: { subjectId: "probe" } });
+  const field = "/input/hostile/value";
+  return {
+    ...flowCase("catastrophic pattern", { ...built, blocks: [patternBlock(pattern)] }, { kind: "generates" }),
+    probes: [
+      { request: request(hostile), field, matches: false },
+      { request: request(matching), field, matches: true },
+    ],
+  };
+}
+
+function patternBlock(pattern: string): Field {
+  const value: Field = { name: "value", required: true, nullable: false, viaRef: false, node: { kind: "string", pattern } };
+  return { name: "hostile", required: true, nullable: false, viaRef: false, node: { kind: "object", fields: [value] } };
 }
 
 function flow(): fc.Arbitrary<Flow> {

@@ -6,17 +6,22 @@
  *   what the model says;
  * - the validator is ajv's JavaScript plus imports and one type annotation;
  *   with those taken out (by position, from the syntax tree) it runs in a
- *   fresh context, and an empty request must miss `metadata`.
+ *   fresh context, and an empty request must miss `metadata`;
+ * - a case's probes (a hostile value for a catastrophic pattern, and a
+ *   matching one) are checked within a bound (test/support/bounded.ts):
+ *   the hostile one fails its pattern, the matching one passes it.
  */
 import ts from "typescript";
 import { runInNewContext } from "node:vm";
 import { validatorFormats, validatorRuntime } from "@flowsmith/runtime";
 import { toFlowSpec } from "../../generator/emit/flow-spec.js";
 import type { FlowModel } from "../../generator/model/types.js";
+import { finishedOrThrow } from "../support/bounded.js";
+import type { Probe } from "./descriptions.js";
 
 interface Validate {
   (data: unknown): boolean;
-  errors?: readonly { keyword: string; params: { missingProperty?: string } }[] | null;
+  errors?: readonly { keyword: string; instancePath: string; params: { missingProperty?: string } }[] | null;
 }
 
 /** `validator`: validate.ts as parsed (test/fuzz/type-check.ts parses each once). */
@@ -37,6 +42,22 @@ export function runtimeProblems(model: FlowModel, index: ts.SourceFile, validato
     if (valid || !missing.includes("metadata")) problems.push(`validate({}) gives ${String(valid)}, errors ${JSON.stringify(validate.errors)}`);
   } catch (error) {
     problems.push(`the validator does not run: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return problems;
+}
+
+/** What the validator says of each probe's field, run within the no-hang bound. */
+export function probeProblems(validator: ts.SourceFile, probes: readonly Probe[]): string[] {
+  const problems: string[] = [];
+  for (const probe of probes) {
+    try {
+      const validate = validatorOf(validator);
+      finishedOrThrow(() => validate(probe.request));
+      const failed = (validate.errors ?? []).some((error) => error.keyword === "pattern" && error.instancePath === probe.field);
+      if (failed === probe.matches) problems.push(`the ${probe.matches ? "matching" : "hostile"} value at ${probe.field} ${failed ? "failed" : "passed"} its pattern`);
+    } catch (error) {
+      problems.push(`probing ${probe.field}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
   return problems;
 }

@@ -5,6 +5,7 @@
  * multipart form or both, so both forms always describe the same request.
  */
 import fc from "fast-check";
+import { catastrophicPattern } from "./catastrophic-patterns.js";
 import { hostileName, hostileText, literalPattern } from "./hostile-text.js";
 
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
@@ -88,7 +89,8 @@ function stringLeaf(): fc.Arbitrary<Leaf> {
   return fc
     .record({
       enum: optional(fc.array(hostileName(), { minLength: 1, maxLength: 5 })),
-      pattern: optional(literalPattern(), 4),
+      // Hostile text as a literal pattern, or a pattern that backtracks catastrophically on a native RegExp.
+      pattern: optional(fc.oneof({ weight: 3, arbitrary: literalPattern() }, { weight: 1, arbitrary: catastrophicPattern().map((each) => each.pattern) }), 4),
       format: optional(fc.oneof(fc.constantFrom("date", "date-time", "uri", "email", "uuid"), hostileText(2)), 4),
       lengths: optional(fc.tuple(fc.nat({ max: 20 }), fc.nat({ max: 200 }))),
     })

@@ -101,12 +101,20 @@ describe("flowsmith codegen (CLI)", () => {
     expect(otherVersion.code).toBe(0);
     expect(otherVersion.stdout).toMatch(/note: generated\/\.flowsmith-manifest\.json was written by flowsmith 0\.0\.9 \(@flowsmith\/runtime [^)]+\); this is flowsmith [^.]+\.[^.]+\.[^ ]+ .*the check passes/);
 
-    await writeFile(path.join(dir, "generated/signing/index.ts"), "// stale\n");
+    // A description changed since the output was written: stale.
+    const description = path.join(dir, "flows/signing.yaml");
+    await writeFile(description, (await readFile(description, "utf8")).replace("summary: Create a session", "summary: Start a session"));
     const stale = await cli(["codegen", "--check"], dir);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toMatch(/changed\s+generated\/signing\/index\.ts/);
     expect(stale.stderr).toContain("Run `npx flowsmith codegen` and commit the result.");
     expect(stale.stderr).not.toMatch(/npm run/);
+
+    // A generated file edited by hand: the check says a write refuses it, and how to go on.
+    await writeFile(path.join(dir, "generated/index.ts"), "// mine\n");
+    const edited = await cli(["codegen", "--check"], dir);
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toContain("generated/index.ts: edited by hand, so `npx flowsmith codegen` refuses to replace it; move the change out of generated/, or discard it with `npx flowsmith codegen --force`");
   });
 
   it("a run that fails prints no flow as generated, and exits 1 with the code and the place", async () => {

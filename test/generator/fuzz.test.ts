@@ -8,6 +8,11 @@
  * a validator that works), and is byte-identical when generated again (in
  * reverse order, after all others); or be refused with a typed CodegenError
  * naming the file, when its case allows that. One tsc program checks a batch.
+ * Patterns include ones that backtrack catastrophically on a native RegExp:
+ * their validators must check a value of thousands of characters built to
+ * make them do so, at once (within a bound a backtracking run would exceed
+ * by many orders of magnitude); patterns the linear-time engine cannot run
+ * (backreferences, lookaround) must be refused with UNSUPPORTED_PATTERN.
  *
  * A fixed seed and 300 cases in `npm test`; `npm run fuzz` runs more cases
  * with a random seed. FUZZ_RUNS, FUZZ_SEED (a number, or `random`) and
@@ -18,7 +23,7 @@ import fc from "fast-check";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { flowCases, type FlowCase } from "../fuzz/descriptions.js";
-import { runtimeProblems } from "../fuzz/evaluate.js";
+import { probeProblems, runtimeProblems } from "../fuzz/evaluate.js";
 import { problemsOf } from "../fuzz/oracle.js";
 import { runCodegen, type Outcome } from "../fuzz/run-codegen.js";
 import { checkProgram, RUNTIME_IMPORT, VIRTUAL_ROOT } from "../fuzz/type-check.js";
@@ -87,7 +92,9 @@ async function checkBatch(done: readonly Done[]): Promise<string[]> {
     const { model } = each.outcome;
     for (const problem of problemsOf(checked, model, pathOf(each, index.path), pathOf(each, validator.path))) fail(each, problem);
     const indexFile = checked.sourceFileOrThrow(pathOf(each, index.path));
-    for (const problem of runtimeProblems(model, indexFile, checked.validatorFileOrThrow(pathOf(each, validator.path)))) fail(each, problem);
+    const validatorFile = checked.validatorFileOrThrow(pathOf(each, validator.path));
+    for (const problem of runtimeProblems(model, indexFile, validatorFile)) fail(each, problem);
+    for (const problem of probeProblems(validatorFile, each.flowCase.probes ?? [])) fail(each, problem);
   }
   return failures;
 }

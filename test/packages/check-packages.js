@@ -2,14 +2,14 @@
 "use strict";
 /**
  * `npm run test:packages` (part of `npm test`): what `npm pack` gives users.
- * Packs flowsmith and @flowsmith/runtime once, then checks each tarball:
+ * Packs flowsmith, @flowsmith/runtime and @flowsmith/redis once, then checks each tarball:
  * its files (built dist/ with types, README, LICENSE; no sources, tests,
  * benches or fixtures; no install script), @arethetypeswrong/cli (types
  * resolve under node10, node16 CJS and ESM, bundler) and publint, and holds
- * the runtime's production install to its budget. Exits 1 listing every
- * problem.
+ * the runtime's production install to its budget (ioredis and BullMQ are
+ * @flowsmith/redis's, never the runtime's). Exits 1 listing every problem.
  *
- * It builds both packages first (`npm run build`), then packs what was built
+ * It builds the packages first (`npm run build`), then packs what was built
  * with `--ignore-scripts`: each package's prepack would build it again.
  * `--built` (as `npm test` runs it, right after its own build and beside
  * jest, which reads dist/) skips that build: a build there would rewrite
@@ -38,6 +38,12 @@ const PACKAGES = [
     required: ["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts"],
     allowedSources: /^$/,
   },
+  {
+    name: "@flowsmith/redis",
+    packArgs: ["-w", "@flowsmith/redis"],
+    required: ["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts", "dist/token-store.js", "dist/webhook-queue.js"],
+    allowedSources: /^$/,
+  },
 ];
 
 const FORBIDDEN = [/^test\//, /^bench\//, /fixtures\//, /^generated\//, /^flows\//, /\.tsbuildinfo$/, /\.map$/, /^\.ci\//, /^examples\//];
@@ -62,7 +68,7 @@ function main() {
     process.stderr.write(`check-packages: ${problems.length} problem(s):\n${problems.map((problem) => `  - ${problem}`).join("\n")}\n`);
     process.exitCode = 1;
   } else {
-    log("both packages are fine");
+    log("all three packages are fine");
   }
 }
 

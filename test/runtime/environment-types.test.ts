@@ -23,6 +23,17 @@ test("createClient keeps the environment literal in the client's type", async ()
   const anyEnvironment: Client = live;
   expect([stagingIsStaging, stagingIsLive, anyEnvironment]).toHaveLength(3);
 
+  // An environment read at run time: the client is either environment's, and checking narrows it.
+  const fromConfig: "staging" | "live" = process.env.NO_SUCH_VARIABLE === "staging" ? "staging" : "live";
+  const chosen = createClient({ ...common, environment: fromConfig });
+  const either: Client<"staging"> | Client<"live"> = chosen;
+  const narrowed = () => {
+    // @ts-expect-error not narrowed yet: it may be a staging client
+    void createLiveSession(chosen, { metadata: { subjectId: "x" } });
+    if (chosen.environment === "live") void createLiveSession(chosen, { metadata: { subjectId: "x" } });
+  };
+  expect([either, typeof narrowed]).toEqual([chosen, "function"]);
+
   const stagingSpec: FlowSpec<"staging"> = { ...AML_SPEC, environment: "staging" };
   const typed = () => {
     // @ts-expect-error a live flow with a staging client
@@ -40,6 +51,6 @@ test("createClient keeps the environment literal in the client's type", async ()
   expect(staging.environment).toBe("staging");
   expect(live.environment).toBe("live");
   expect(service.authRequests.length + service.apiRequests.length).toBe(0);
-  await Promise.all([staging.close(), live.close()]);
+  await Promise.all([staging.close(), live.close(), chosen.close()]);
   await service.close();
 });

@@ -67,12 +67,14 @@ describe("each service status becomes its error class and code", () => {
     expect(apiError.message).not.toContain("127.0.0.1");
   });
 
-  test("403 says that a missing User-Agent is the usual cause", async () => {
+  test("403 names credentials of another environment as the likely cause, not a User-Agent the runtime always sends", async () => {
     service.onApi((_req, res) => {
       json(res, 403, {});
     });
     const error = await client.listFlows().catch((e: unknown) => e);
-    expect((error as Error).message).toMatch(/missing User-Agent|without a User-Agent/);
+    expect(service.apiRequests[0]?.headers["user-agent"]).toBeTruthy();
+    expect((error as Error).message).toMatch(/likely cause is credentials of another environment: The path's environment \(staging\) must equal/);
+    expect((error as Error).message).not.toMatch(/usual cause is a request without a User-Agent/);
   });
 
   test("422 FILE_TOO_LARGE on session creation names POST, the flow path and the body code", async () => {

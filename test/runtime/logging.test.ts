@@ -4,7 +4,7 @@
  * code; response bodies only at debug, scrubbed; a logger that throws does
  * not fail the call.
  */
-import { ConfigurationError, createSessionFor, type Client, type Logger } from "../../runtime/index.js";
+import { ConfigurationError, createMemoryTokenStore, createSessionFor, type Client, type Logger, type TokenStore } from "../../runtime/index.js";
 import { arrayLogger } from "./support/array-logger.js";
 import { clientFor } from "./support/clients.js";
 import { createdSession, json, startFakeService, subjectIdOfJson, type FakeService } from "./support/fake-service.js";
@@ -21,8 +21,8 @@ afterEach(async () => {
   await service.close();
 });
 
-function client<E extends "staging" | "live" = "staging">(logger: Logger, environment: E = "staging" as E): Client<E> {
-  const made = clientFor<E>(service, { logger, environment, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 } });
+function client<E extends "staging" | "live" = "staging">(logger: Logger, environment: E = "staging" as E, tokenStore?: TokenStore): Client<E> {
+  const made = clientFor<E>(service, { logger, environment, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 }, ...(tokenStore ? { tokenStore } : {}) });
   clients.push(made);
   return made;
 }
@@ -46,6 +46,30 @@ test("one entry per attempt: the token request, a retried 503, a 401 resent with
     { level: "info", kind: "api", method: "GET", route, attempt: 3, status: 200, durationMs: "number" },
   ]);
   expect(logger.entries[4]?.message).toMatch(/^flowsmith GET \/gw\/api\/v1\/\{environment\}\/sessions\/\{sessionId\} 200 \(attempt 3, [\d.]+ ms\)$/);
+});
+
+test("clients sharing a token store: the one token request is logged once, by the client that made it; each call's attempt by its own", async () => {
+  service.onToken((_req, res) => {
+    // Slow enough that the other clients find the lease held and wait for the store.
+    setTimeout(() => {
+      json(res, 200, { access_token: "fleet-token-value", expires_in: 3600, token_type: "Bearer" });
+    }, 50);
+  });
+  service.onApi((_req, res) => {
+    json(res, 200, [{ id: "f" }]);
+  });
+  const tokenStore = createMemoryTokenStore();
+  const loggers = [arrayLogger(), arrayLogger(), arrayLogger()];
+  await Promise.all(loggers.map((logger) => client(logger, "staging", tokenStore).listFlows()));
+  expect(service.authRequests).toHaveLength(1);
+  const tokenEntries = loggers.flatMap((logger) => logger.entries.filter((entry) => entry.fields.kind === "token"));
+  expect(tokenEntries.map(({ level, fields }) => ({ level, ...fields, durationMs: typeof fields.durationMs }))).toEqual([
+    { level: "info", kind: "token", method: "POST", route: "/oidc/token", attempt: 1, status: 200, durationMs: "number" },
+  ]);
+  for (const logger of loggers) {
+    expect(logger.entries.filter((entry) => entry.fields.kind === "api").map((entry) => entry.fields.status)).toEqual([200]);
+    expect(JSON.stringify(logger.entries)).not.toContain("fleet-token-value");
+  }
 });
 
 test("an attempt without an answer is logged with its error code; the token request's refusal as AUTH_FAILED", async () => {

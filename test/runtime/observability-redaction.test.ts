@@ -11,7 +11,7 @@ import { context, propagation, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { createSessionFor, type AuthMethod, type Client } from "../../runtime/index.js";
+import { createMemoryTokenStore, createSessionFor, type AuthMethod, type Client } from "../../runtime/index.js";
 import { arrayLogger } from "./support/array-logger.js";
 import { CLIENT_ID, CLIENT_SECRET, clientFor } from "./support/clients.js";
 import { createdSession, json, startFakeService, subjectIdOfJson, type FakeService } from "./support/fake-service.js";
@@ -62,11 +62,21 @@ const REQUEST = {
 };
 const ACTION = { type: "VALIDATE_OTP", code: "code-marker-0001" };
 
-test.each<[AuthMethod]>([["client_secret_post"], ["client_secret_basic"]])(
-  "with %s, no log entry and no span holds a secret, a token or a request's values",
-  async (authMethod) => {
+test.each<[AuthMethod, string]>([
+  ["client_secret_post", "its own token"],
+  ["client_secret_basic", "its own token"],
+  // The first token comes from the store, fetched by another client: this one never saw it arrive.
+  ["client_secret_post", "a token from a shared token store"],
+])(
+  "with %s and %s, no log entry and no span holds a secret, a token or a request's values",
+  async (authMethod, tokens) => {
     const logger = arrayLogger({ debug: true });
-    const live: Client<"live"> = clientFor<"live">(service, { environment: "live", authMethod, logger, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 } });
+    const tokenStore = createMemoryTokenStore();
+    if (tokens !== "its own token") {
+      const fetcher: Client<"live"> = clientFor<"live">(service, { environment: "live", authMethod, tokenStore });
+      await fetcher.getSession("session-0").finally(() => fetcher.close());
+    }
+    const live: Client<"live"> = clientFor<"live">(service, { environment: "live", authMethod, logger, tokenStore, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 } });
     try {
       await createSessionFor(live, AML_SPEC, acceptAll, REQUEST, { headers: { "x-request-id": "request-id-marker-0001" } });
       await createSessionFor(live, AML_SPEC, acceptAll, REQUEST);

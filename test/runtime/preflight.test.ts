@@ -77,7 +77,7 @@ const cases: Case[] = [
     () => createSessionFor(live, AML_SPEC, amlValidator, amlRequest({}, { email: "a@b.c" })),
     "INVALID_METADATA",
     /remove "email"/,
-    'metadata["email"]',
+    "metadata.email",
   ],
   [
     "a locale the flow does not list",
@@ -211,6 +211,44 @@ test("the checks give the most specific code first: metadata before the validato
     (e: unknown) => e,
   );
   expect(error).toMatchObject({ code: "INVALID_METADATA" });
+});
+
+describe("every problem at once (issue 20)", () => {
+  test("a bad metadata key, a bad locale and a 3000-character state: one error naming all three, each once", async () => {
+    const error = (await createSessionFor(live, AML_SPEC, amlValidator, amlRequest({ state: "s".repeat(3000) }, { email: "a@b.c", locale: "xx" })).catch(
+      (e: unknown) => e,
+    )) as RequestValidationError;
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.code).toBe("INVALID_METADATA");
+    expect(error.message).toBe(
+      'The request has 3 problems: (1) metadata may only have subjectId and locale; remove "email". ' +
+        '(2) metadata.locale "xx" is not offered by flow aml-flow; it accepts en, de. (3) state has 3000 characters; at most 2048 are allowed.',
+    );
+    expect(error.issues.map((issue) => issue.path)).toEqual(["metadata.email", "metadata.locale", "state"]);
+    expect(service.apiRequests).toHaveLength(0);
+  });
+
+  test("the flow's validator's own findings join them, the paths already named left out", async () => {
+    const request = { input: { basicIdentity: { givenName: "Ada" } }, metadata: { subjectId: "s", locale: "fr", other: 1 } };
+    const error = (await createSessionFor(live, AML_SPEC, amlValidator, request).catch((e: unknown) => e)) as RequestValidationError;
+    expect(error.code).toBe("INVALID_METADATA");
+    expect(error.message).toMatch(/^The request has 3 problems: \(1\) metadata may only have .* \(2\) metadata\.locale "fr" .* \(3\) Request is invalid: input\.basicIdentity\.familyName is required\.$/);
+    expect(error.issues.map((issue) => issue.path)).toEqual(["metadata.other", "metadata.locale", "input.basicIdentity.familyName"]);
+  });
+
+  test("multipart: a bad locale, a file over the limit and one that is not an image, in one error", async () => {
+    const error = (await createSession(staging, imageSpec(8), images(JPEG, { data: GIF, filename: "back.gif" }, "xx")).catch(
+      (e: unknown) => e,
+    )) as RequestValidationError;
+    expect(error.code).toBe("UNSUPPORTED_LOCALE");
+    expect(error.message).toMatch(/^The request has 4 problems: \(1\) metadata\.locale "xx" .* \(2\) input\.documentImages\.frontSide has 10 bytes; this flow accepts at most 8\. \(3\) input\.documentImages\.backSide has 12 bytes; .* \(4\) input\.documentImages\.backSide is not a JPEG or PNG image/);
+    expect(service.apiRequests).toHaveLength(0);
+  });
+
+  test("one problem reads as it always did", async () => {
+    const error = (await createSessionFor(live, AML_SPEC, amlValidator, amlRequest({}, { locale: "fr" })).catch((e: unknown) => e)) as RequestValidationError;
+    expect(error.message).toBe('metadata.locale "fr" is not offered by flow aml-flow; it accepts en, de');
+  });
 });
 
 test("valid images pass: JPEG and PNG by their bytes, sent with the sniffed media type", async () => {

@@ -10,7 +10,7 @@ import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentele
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import type { Client } from "../../runtime/index.js";
+import { createMemoryTokenStore, type Client } from "../../runtime/index.js";
 import { clientFor } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
 
@@ -131,4 +131,46 @@ test("middleware runs inside the attempt's span", async () => {
   await client.listFlows();
   const listed = clientSpans().find((span) => span.name === "GET /gw/api/v1/flows/{environment}");
   expect(seenSpanId).toBe(listed?.spanContext().spanId);
+});
+
+test("a token fetched for every client of a token store has its own span, under the call that fetched it; a call that took it from the store has none", async () => {
+  registerSdk();
+  service.onToken((_req, res) => {
+    // Slow enough that the other client finds the lease held and waits for the store.
+    setTimeout(() => {
+      json(res, 200, { access_token: "fleet-token-value", expires_in: 3600, token_type: "Bearer" });
+    }, 50);
+  });
+  service.onApi((_req, res) => {
+    json(res, 200, [{ id: "f" }]);
+  });
+  const tokenStore = createMemoryTokenStore();
+  await client.close();
+  client = clientFor(service, { tokenStore });
+  const other = clientFor(service, { tokenStore });
+  try {
+    const tracer = trace.getTracer("backend");
+    const parents = await Promise.all(
+      [client, other].map((each, index) =>
+        tracer.startActiveSpan(`handle request ${String(index)}`, async (span) => {
+          await each.listFlows();
+          span.end();
+          return span.spanContext();
+        }),
+      ),
+    );
+    expect(service.authRequests).toHaveLength(1);
+    const tokens = clientSpans().filter((span) => span.name === "POST /oidc/token");
+    expect(tokens).toHaveLength(1);
+    const [token] = tokens as [ReadableSpan];
+    const fetchedFor = parents.find((parent) => parent.spanId === token.parentSpanContext?.spanId);
+    expect(fetchedFor?.traceId).toBe(token.spanContext().traceId);
+    expect(token.attributes).toMatchObject({ "url.template": "/oidc/token", "http.response.status_code": 200 });
+    expect(service.authRequests[0]?.headers.traceparent).toBe(`00-${token.spanContext().traceId}-${token.spanContext().spanId}-01`);
+    // Each call's own attempt, under its own caller, whichever client fetched the token.
+    const listed = clientSpans().filter((span) => span.name === "GET /gw/api/v1/flows/{environment}");
+    expect(listed.map((span) => span.parentSpanContext?.spanId).sort()).toEqual(parents.map((parent) => parent.spanId).sort());
+  } finally {
+    await other.close();
+  }
 });

@@ -5,6 +5,7 @@
  * answer that never crash and always reach onError.
  */
 import { expect } from "@jest/globals";
+import { createHmac, randomBytes } from "node:crypto";
 import { createWebhookHandler, NotFoundError, TimeoutError, WebhookError } from "../../runtime/index.js";
 import { deliver, eventBody, SECRET, signed, useWebhookTestbed, WRONG_SECRET } from "./support/webhook-testbed.js";
 
@@ -77,6 +78,9 @@ describe("signature verification", () => {
     ["no signature header", (body) => ({ body, headers: without(signed(body), "webhook-signature") })],
     ["no timestamp header", (body) => ({ body, headers: without(signed(body), "webhook-timestamp") })],
     ["no id header", (body) => ({ body, headers: without(signed(body), "webhook-id") })],
+    // Issue 20: HMAC with an empty key is what a one-zero-byte secret (whsec_AA==) computes; no secret the handler takes is that key.
+    ["a signature made with an empty HMAC key", (body) => ({ body, headers: signedWithKey(body, Buffer.alloc(0)) })],
+    ["a signature made with 32 zero bytes (the empty key to HMAC)", (body) => ({ body, headers: signedWithKey(body, Buffer.alloc(32)) })],
   ];
   const cases = made.map(([name, make]): [string, Make, string] => [name, make, codeFor(name)]);
 
@@ -107,6 +111,54 @@ describe("signature verification", () => {
     expect(() => createWebhookHandler({ client: sessions().client, onSessionEnded: () => undefined, secret: "whsec_not base64!" })).toThrow(
       expect.objectContaining({ code: "INVALID_OPTIONS", message: expect.not.stringContaining("not base64!") }),
     );
+  });
+});
+
+/** Signed as Standard Webhooks does, with any key, the empty one included (the library refuses to make one). */
+function signedWithKey(body: string, key: Buffer): Record<string, string> {
+  const id = `msg_${randomBytes(8).toString("hex")}`;
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const mac = createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64");
+  return { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": `v1,${mac}` };
+}
+
+describe("webhook secrets: at least 32 bytes of HMAC key, as createRedirectState asks", () => {
+  const whsec = (bytes: Buffer) => `whsec_${bytes.toString("base64")}`;
+  const refused: [string, string, RegExp][] = [
+    ["one zero byte (whsec_AA==, the empty key to HMAC)", "whsec_AA==", /decodes to 1 byte\(s\), of which HMAC uses 0/],
+    ["31 random bytes", whsec(randomBytes(31)), /decodes to 31 byte\(s\)\./],
+    ["32 zero bytes", whsec(Buffer.alloc(32)), /decodes to 32 byte\(s\), of which HMAC uses 0 \(zero bytes at the end of a key change nothing\)/],
+    ["16 random bytes, then 16 zero bytes", whsec(Buffer.concat([randomBytes(16).fill(7, 15), Buffer.alloc(16)])), /of which HMAC uses 16/],
+    ["the base64 of 32 bytes without whsec_", randomBytes(32).toString("base64"), /must be a Standard Webhooks secret/],
+    ["not base64", "whsec_not base64!", /this one is not base64/],
+    ["empty", "", /must be a Standard Webhooks secret/],
+  ];
+  test.each(refused)("%s: refused when the handler is made, saying how to make one, never quoting it", (_name, secret, why) => {
+    for (const given of [secret, [SECRET, secret]]) {
+      let error: unknown;
+      try {
+        createWebhookHandler({ client: sessions().client, onSessionEnded: () => undefined, secret: given });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toMatchObject({ name: "ConfigurationError", code: "INVALID_OPTIONS" });
+      const message = (error as Error).message;
+      expect(message).toMatch(why);
+      expect(message).toMatch(/^createWebhookHandler: secret(\[1\])? must be a Standard Webhooks secret, "whsec_" followed by the base64 of at least 32 random bytes/);
+      expect(message).toContain("randomBytes(32)");
+      expect(message).toContain("openssl rand -base64 32");
+      if (secret.length > "whsec_".length) expect(message).not.toContain(secret.slice("whsec_".length));
+    }
+  });
+
+  test("32 random bytes pass, and so do 32 bytes ending in zeros past the 32nd", async () => {
+    const padded = whsec(Buffer.concat([randomBytes(32).fill(1, 31), Buffer.alloc(8)]));
+    const hook = await receiver({ secret: padded });
+    const sessionId = await endedSession("ACCEPTED");
+    const body = eventBody(sessionId);
+    expect((await deliver(hook.url, body, signed(body, { secret: padded }))).status).toBe(204);
+    await hook.handler.drain();
+    expect(hook.handled).toHaveLength(1);
   });
 });
 

@@ -11,6 +11,8 @@
  * as it would on any other wrong answer.
  */
 
+import type { FaultView, GeneratorErrorView, JournalEntry, WebhookRecord } from "../../emulator/index.js";
+
 /** A file as a data block references it (docs/service.md "Files"). */
 interface FileReference {
   readonly vaultEntryId: string;
@@ -51,7 +53,18 @@ export interface AnswerBody {
   };
   // Lists.
   readonly sessions: readonly { readonly sessionId: string }[];
-  readonly flows: readonly { readonly id: string }[];
+  readonly flows: readonly { readonly id: string; readonly version: number }[];
+  readonly flowVersion: number;
+  // The emulator's control API (README, "Control API").
+  readonly id: string;
+  readonly field?: string;
+  readonly generator?: GeneratorErrorView;
+  readonly faults: readonly FaultView[];
+  readonly cleared: number;
+  readonly requests: readonly JournalEntry[];
+  readonly next: number;
+  readonly webhooks: readonly WebhookRecord[];
+  readonly previousVersion: number | null;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   RedirectStateError,
   stateFromReturnUrl,
   verifyRedirectState,
+  webhookSecretProblem,
   type Client,
   type Decision,
   type RedirectStateErrorCode,
@@ -24,7 +25,7 @@ declare const staging: Client<"staging">;
 declare const live: Client<"live">;
 
 // The handler is a node:http request listener.
-const handler = createWebhookHandler({ client: staging, secret: "whsec_c2VjcmV0", onSessionEnded: () => undefined });
+const handler = createWebhookHandler({ client: staging, secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", onSessionEnded: () => undefined });
 // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the point: it fits where node:http takes a listener (it never rejects)
 createServer(handler);
 export const listener: (req: IncomingMessage, res: ServerResponse) => Promise<void> = handler;
@@ -64,6 +65,11 @@ createWebhookHandler({ onSessionEnded: () => undefined });
 createWebhookHandler({ client: staging, onSessionEnded: () => undefined, secret: new Uint8Array(32) });
 // @ts-expect-error unknown options are typos
 createWebhookHandler({ client: staging, onSessionEnded: () => undefined, maxBody: 10 });
+
+// A secret from configuration, checked at startup: what is wrong with it, or undefined.
+export const secretProblem: string | undefined = webhookSecretProblem(process.env["WEBHOOK_SECRET"]);
+// @ts-expect-error a fit secret has no problem: the answer may be undefined
+export const alwaysProblem: string = webhookSecretProblem("whsec_...");
 
 // The parser's result is the typed event.
 const event = parseSessionEndedEvent("{}");

@@ -133,6 +133,28 @@ describe("flowsmith add", () => {
     expect((await cli(["codegen", "--config", config], {})).code).toBe(0);
   });
 
+  it.each<[string, string, string]>([
+    ["an empty flows list", '{ "outputDir": "generated", "flows": [] }\n', '{ "outputDir": "generated", "flows": [\n  ENTRY\n] }\n'],
+    [
+      "comments and trailing commas (JSONC), kept where they were",
+      '{\n  // our flows\n  "outputDir": "generated",\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } }, // the live one\n  ],\n}\n',
+      '{\n  // our flows\n  "outputDir": "generated",\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } }, // the live one\n    ENTRY,\n  ],\n}\n',
+    ],
+    [
+      "a comment after the last entry, no trailing comma",
+      '{\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } } /* live */\n  ]\n}\n',
+      '{\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } }, /* live */\n    ENTRY\n  ]\n}\n',
+    ],
+  ])("adds into %s", async (_name, given, want) => {
+    const { config } = await project();
+    await writeFile(config, given);
+    const run = await cli(["add", SIGNING, "--environment", "staging", "--config", config], service.env);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    const entry = `{ "name": "signing", "source": { "api": { "flowId": "${SIGNING}", "environment": "staging" } } }`;
+    expect(await readFile(config, "utf8")).toBe(want.replace("ENTRY", entry));
+    expect((await cli(["codegen", "--config", config], {})).code).toBe(0);
+  });
+
   it("refuses to add the same flow twice", async () => {
     const { config } = await project();
     expect((await cli(["add", SIGNING, "--environment", "staging", "--config", config], service.env)).code).toBe(0);
@@ -185,6 +207,19 @@ describe("what a failed fetch says to check", () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe("FLOWSMITH_AUTH_URL set to the API host (issue 20)", () => {
+  it("`flowsmith flows`: the token request gets 404, and the message names FLOWSMITH_AUTH_URL, not the credentials", async () => {
+    const env = { ...service.env, FLOWSMITH_AUTH_URL: service.env["FLOWSMITH_BASE_URL"] as string };
+    const run = await cli(["flows", "--environment", "staging"], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/FETCH_FAILED: .*Token request to \S+\/oidc\/token failed with status 404/);
+    expect(run.stderr).toContain(
+      'The token URL was not found, so the credentials were not even checked: FLOWSMITH_AUTH_URL (or "service": { "authUrl" }) must be {auth_url}, the token host, not {base_url}, the API host (it is the same as baseUrl). authUrl comes from environment variable FLOWSMITH_AUTH_URL',
+    );
+    expect(run.stderr).not.toMatch(/check FLOWSMITH_STAGING_CLIENT_ID/);
   });
 });
 

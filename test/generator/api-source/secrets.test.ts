@@ -134,3 +134,84 @@ it("a service that echoes the token or the secret in what it returns: refused, o
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+/** A loopback service that answers the token request and the API with `answer`. */
+async function withService(
+  answer: (url: string, body: string) => { status: number; text: string },
+  run: (env: Record<string, string>) => Promise<void>,
+): Promise<void> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const { status, text } = answer(req.url ?? "", Buffer.concat(chunks).toString("utf8"));
+      res.writeHead(status, { "content-type": "application/json" }).end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await run({ ...service.env, FLOWSMITH_BASE_URL: url, FLOWSMITH_AUTH_URL: url });
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+function fragmentsOf(value: string, length = 8): string[] {
+  return Array.from({ length: value.length - length + 1 }, (_, start) => value.slice(start, start + length));
+}
+
+/**
+ * Issue 20's probe: the auth host echoes the client secret JSON-escaped
+ * (`\u002d` for `-`, as some encoders write every punctuation mark) inside a
+ * long error_description, the secret across the 300th character of the
+ * message. Not a piece of it reaches codegen's output.
+ */
+it("an auth host that echoes the secret JSON-escaped across the message's cut: no piece of it in codegen's output", async () => {
+  const { clientSecret } = CLIENTS.staging;
+  const escaped = clientSecret.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const padding = "y".repeat(300 - "invalid_client: ".length - (clientSecret.length - 3));
+  await withService(
+    (url) => ({
+      status: url === "/oidc/token" ? 401 : 500,
+      text: `{"error":"invalid_client","error_description":"${padding}${escaped} was not accepted"}`,
+    }),
+    async (env) => {
+      const project = await makeProject({ flows: [] });
+      await writeConfig(project.config, { flows: [{ name: "signing", source: { api: { ...SAMPLE_IDS.signing, snapshot: "flows/signing.json" } } }] });
+      const ran = await cli(["codegen", "--refresh", "--config", project.config], env);
+      expect(ran).toMatchObject({ code: 1, stderr: expect.stringContaining("FETCH_FAILED") as unknown });
+      expect(ran.stderr).toContain(`invalid_client: ${padding.slice(0, 20)}`);
+      expect(fragmentsOf(clientSecret).filter((fragment) => (ran.stdout + ran.stderr).includes(fragment))).toEqual([]);
+    },
+  );
+});
+
+/**
+ * Issue 20's probe: a description carrying base64 of the token request's body
+ * (the secret form-encoded, at a byte offset inside the base64 string): it
+ * is refused, and nothing is written, at each of the three offsets.
+ */
+it.each([0, 1, 2])("a description carrying base64(<token request body>), %i bytes shifted: SECRET_IN_DESCRIPTION, nothing written", async (shift) => {
+  const document = load(await readFile(path.join(__dirname, "../../../flows/signing.yaml"), "utf8")) as { info: Record<string, unknown> };
+  let tokenRequest = "";
+  await withService(
+    (url, body) => {
+      if (url === "/oidc/token") {
+        tokenRequest = body;
+        return { status: 200, text: JSON.stringify({ access_token: "tok-b64-probe", expires_in: 3600, token_type: "Bearer" }) };
+      }
+      const echoed = Buffer.from(`${"r".repeat(shift)}request: ${tokenRequest}`).toString("base64");
+      return { status: 200, text: JSON.stringify({ ...document, info: { ...document.info, "x-echo": echoed } }) };
+    },
+    async (env) => {
+      const project = await makeProject({ flows: ["aml-screening"] });
+      await writeConfig(project.config, { flows: [{ name: "signing", source: { api: { ...SAMPLE_IDS.signing, snapshot: "flows/signing.json" } } }] });
+      const before = await listRelativeFiles(project.root);
+      const ran = await cli(["codegen", "--refresh", "--config", project.config], env);
+      expect(tokenRequest).toContain("client_secret=");
+      expect(ran).toMatchObject({ code: 1, stderr: expect.stringContaining("SECRET_IN_DESCRIPTION") as unknown });
+      expect(await listRelativeFiles(project.root)).toEqual(before);
+    },
+  );
+});

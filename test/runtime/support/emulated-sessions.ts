@@ -3,7 +3,7 @@
  * sessions of the AML fixture flow (JSON, staging) that start at their OTP
  * step at once, and ways to end them ACCEPTED or REJECTED through the API.
  */
-import { startEmulator, ACCEPTED_CODE, MAX_WRONG_CODES, type RunningEmulator } from "../../../emulator/index.js";
+import { startEmulator, ACCEPTED_CODE, MAX_WRONG_CODES, type EmulatorOptions, type RunningEmulator } from "../../../emulator/index.js";
 import { createClient, type Client } from "../../../runtime/index.js";
 import { ALL_FLOWS, AML_ID, bearer, call, tokenFor } from "../../emulator/fixtures.js";
 
@@ -17,9 +17,10 @@ export interface EmulatedSessions {
   close(): Promise<void>;
 }
 
-export async function startEmulatedSessions(): Promise<EmulatedSessions> {
+/** `options` adds to the emulator's (a webhookUrl, its secret). */
+export async function startEmulatedSessions(options: EmulatorOptions = {}): Promise<EmulatedSessions> {
   // No CREATED or START phase: a session waits at its OTP step as soon as it exists.
-  const emulator = await startEmulator({ flows: ALL_FLOWS, createdMs: 0, stepMs: 0 });
+  const emulator = await startEmulator({ flows: ALL_FLOWS, createdMs: 0, stepMs: 0, ...options });
   const token = await tokenFor(emulator, "staging");
   const client = createClient<"staging">({
     baseUrl: emulator.baseUrl,

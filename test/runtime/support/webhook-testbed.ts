@@ -18,8 +18,8 @@ import {
 import type { AnswerBody } from "../../support/answer-body.js";
 import { startEmulatedSessions, type EmulatedSessions } from "./emulated-sessions.js";
 
-export const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
-export const WRONG_SECRET = `whsec_${randomBytes(24).toString("base64")}`;
+export const SECRET = `whsec_${randomBytes(32).toString("base64")}`;
+export const WRONG_SECRET = `whsec_${randomBytes(32).toString("base64")}`;
 
 interface Receiver {
   readonly url: string;

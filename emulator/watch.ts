@@ -1,0 +1,94 @@
+/**
+ * `--watch`: the config and the descriptions it names are watched
+ * (chokidar), and a change reloads them: changed flows are published as new
+ * versions, flows gone from the config are withdrawn (flow-catalog.ts). A
+ * set that does not load (a broken description, a config error) changes
+ * nothing: the emulator keeps serving what it served, and says why. Changes
+ * that come together (an editor's save, a checkout) make one reload.
+ */
+import { watch, type FSWatcher } from "chokidar";
+import { readConfiguredFlowsOrThrow, type FlowCatalog } from "./flow-catalog.js";
+import type { Reload } from "./options.js";
+
+/** Changes closer together than this are one reload. Real time: the files are on a real disk. */
+const SETTLE_MS = 100;
+
+export interface ConfigWatch {
+  close(): Promise<void>;
+}
+
+interface WatchSetup {
+  readonly configPath: string;
+  /** The files of the last load, the config first. */
+  readonly files: readonly string[];
+  readonly catalog: FlowCatalog;
+  readonly onReload: (reload: Reload) => void;
+}
+
+/** Resolves once the watcher is ready: a change made after that is seen. */
+export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
+  let watched = new Set(setup.files);
+  const watcher: FSWatcher = watch([...watched], { ignoreInitial: true, persistent: true });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let closed = false;
+
+  const reload = async (): Promise<void> => {
+    let result: Reload;
+    try {
+      const configured = await readConfiguredFlowsOrThrow(setup.configPath);
+      if (closed) return;
+      const changes = setup.catalog.loadConfiguredOrThrow(configured.flows);
+      watched = rewatch(watcher, watched, configured.files);
+      result = { ok: true, changes };
+    } catch (error) {
+      result = { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
+    }
+    if (!closed) setup.onReload(result);
+  };
+  const run = (): void => {
+    timer = undefined;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = reload().finally(() => {
+      running = undefined;
+      if (again && !closed) {
+        again = false;
+        schedule();
+      }
+    });
+  };
+  const schedule = (): void => {
+    if (closed) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(run, SETTLE_MS);
+  };
+
+  watcher.on("all", schedule);
+  // An unheard "error" event would throw; a watcher that fails is reported as a reload that did not happen.
+  watcher.on("error", (error: unknown) => {
+    if (!closed) setup.onReload({ ok: false, error: error instanceof Error ? error : new Error(String(error)) });
+  });
+  await new Promise<void>((resolve) => watcher.once("ready", resolve));
+  return {
+    close: async () => {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await watcher.close();
+      await running;
+    },
+  };
+}
+
+/** Watches the files the config names now; a file it no longer names is let go (the config itself always stays). */
+function rewatch(watcher: FSWatcher, watched: ReadonlySet<string>, files: readonly string[]): Set<string> {
+  const next = new Set(files);
+  const added = [...next].filter((file) => !watched.has(file));
+  const gone = [...watched].filter((file) => !next.has(file));
+  if (added.length > 0) watcher.add(added);
+  if (gone.length > 0) watcher.unwatch(gone);
+  return next;
+}

@@ -1,0 +1,98 @@
+/**
+ * The text of codegen.config.json: JSON with comments and trailing commas
+ * (JSONC, as editors write tsconfig.json), read by jsonc-parser into a value
+ * and a syntax tree, so every message can name the line and column of what
+ * it is about. `flowsmith add` edits the same text (append-flow.ts).
+ */
+import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { pointerTokens } from "@flowsmith/runtime/json";
+import { CodegenError } from "../errors.js";
+
+/** 1-based, as editors show them. */
+interface TextPosition {
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface ConfigText {
+  readonly value: unknown;
+  /**
+   * Where the pointer's value starts; with `key`, where that key of the
+   * pointer's object is written (an unknown key is shown at its name).
+   */
+  positionOfOrUndefined(pointer: string, key?: string): TextPosition | undefined;
+}
+
+const JSONC = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false } as const;
+
+/** What jsonc-parser's codes mean, in the words of the message. */
+const FAULTS: Readonly<Record<string, string>> = {
+  InvalidSymbol: "unexpected character",
+  InvalidNumberFormat: "not a number",
+  PropertyNameExpected: "a key in double quotes was expected",
+  ValueExpected: "a value was expected",
+  ColonExpected: "a colon was expected",
+  CommaExpected: "a comma was expected",
+  CloseBraceExpected: "a closing } was expected",
+  CloseBracketExpected: "a closing ] was expected",
+  EndOfFileExpected: "nothing may follow the closing }",
+  InvalidCommentToken: "an unfinished comment",
+  UnexpectedEndOfComment: "a /* comment is not closed",
+  UnexpectedEndOfString: "a string is not closed",
+  UnexpectedEndOfNumber: "a number is cut off",
+  InvalidUnicode: "a bad \\u escape",
+  InvalidEscapeCharacter: "a bad escape in a string",
+  InvalidCharacter: "a control character in a string",
+};
+
+export function parseConfigTextOrThrow(text: string, file: string): ConfigText {
+  if (text.trim() === "") {
+    throw new CodegenError("CONFIG_INVALID", 'the config file is empty: write at least { "outputDir": "generated", "flows": [...] } (README, codegen.config.json)', { file });
+  }
+  const faults: ParseError[] = [];
+  const root = parseTree(text, faults, JSONC);
+  const fault = faults[0];
+  if (fault || !root) {
+    const at = positionAt(text, fault?.offset ?? 0);
+    const what = fault ? (FAULTS[printParseErrorCode(fault.error)] ?? printParseErrorCode(fault.error)) : "no JSON value";
+    throw new CodegenError("CONFIG_INVALID", `not valid JSON (comments and trailing commas are allowed): ${what}`, { file, ...at });
+  }
+  refuseProtoKeysOrThrow(root, text, file);
+  return {
+    value: getNodeValue(root) as unknown,
+    positionOfOrUndefined: (pointer, key) => {
+      const node = nodeAt(root, pointerTokens(pointer.replace(/^#/, "")));
+      if (!node) return undefined;
+      if (key === undefined) return positionAt(text, node.offset);
+      const member = node.type === "object" ? node.children?.find((property) => property.children?.[0]?.value === key) : undefined;
+      return positionAt(text, (member ?? node).offset);
+    },
+  };
+}
+
+/**
+ * jsonc-parser builds objects by assignment, where `"__proto__": {...}` would
+ * set the prototype instead of a key. No key of the config is named so; say
+ * it is unknown before it can be misread.
+ */
+function refuseProtoKeysOrThrow(node: Node, text: string, file: string): void {
+  if (node.type === "property" && node.children?.[0]?.value === "__proto__") {
+    throw new CodegenError("CONFIG_INVALID", 'unknown key "__proto__"', { file, ...positionAt(text, node.offset) });
+  }
+  for (const child of node.children ?? []) refuseProtoKeysOrThrow(child, text, file);
+}
+
+function nodeAt(root: Node, tokens: readonly string[]): Node | undefined {
+  let node: Node | undefined = root;
+  for (const token of tokens) {
+    if (node?.type === "array") node = /^(0|[1-9]\d*)$/.test(token) ? node.children?.[Number(token)] : undefined;
+    else if (node?.type === "object") node = node.children?.find((property) => property.children?.[0]?.value === token)?.children?.[1];
+    else return undefined;
+  }
+  return node;
+}
+
+function positionAt(text: string, offset: number): TextPosition {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+}

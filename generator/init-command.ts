@@ -1,0 +1,318 @@
+/**
+ * `flowsmith init`: from nothing to a generated client. Finds the flow
+ * descriptions under the working directory (init/find-descriptions.ts), or
+ * lists the service's flows with the FLOWSMITH_* credentials; asks which to
+ * use and where the clients go on a terminal (@clack/prompts), takes flags
+ * otherwise; writes codegen.config.json (never over an existing one), runs
+ * the first codegen (the codegen command itself), and prints a first call
+ * (init/first-call.ts). Exit codes: 0 done, 1 failure, 2 usage.
+ */
+import { access, readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
+import { prepareApiFlowOrThrow, removeNewSnapshot, writePreparedSnapshotOrThrow, type PreparedApiFlow } from "./add-command.js";
+import { ENV, type UserFlowConfig } from "./config/config-types.js";
+import { writeNewConfigOrThrow } from "./config/append-flow.js";
+import { configFromTextOrThrow, DEFAULT_CONFIG_FILE, DEFAULT_SCHEMA_PATH, findConfigOrUndefined, newConfig, resolveServiceOrThrow, type Env } from "./config/load-config.js";
+import { CodegenError, errorLine } from "./errors.js";
+import { ServiceClients } from "./fetch/service-clients.js";
+import { firstCallSnippet } from "./init/first-call.js";
+import { findDescriptions, type FoundDescription } from "./init/find-descriptions.js";
+import { askInteractively, type Choices, type ListedFlow } from "./init/prompts.js";
+import type { FlowModel } from "./model/types.js";
+import { MANIFEST_FILE } from "./output/manifest.js";
+import { assertOutputDirSafeOrThrow } from "./output/output-safety.js";
+
+interface CommandIo {
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stdin?: { readonly isTTY?: boolean };
+  readonly env?: Env;
+}
+
+export const usage = `Usage: flowsmith init [options]
+
+Starts a project: finds the flow descriptions under this folder (not in
+node_modules, .git or generated output), or with --from-api lists the flows
+the service publishes (FLOWSMITH_BASE_URL, FLOWSMITH_AUTH_URL and
+FLOWSMITH_<ENV>_CLIENT_ID/_SECRET); writes codegen.config.json here with
+$schema; runs the first \`flowsmith codegen\`; prints a first call. On a
+terminal it asks which flows and where the clients go; otherwise it takes
+the flags below. It never overwrites a codegen.config.json.
+
+Options:
+  --yes                use every flow found (or listed) and the default
+                       outputDir without asking
+  --from-api           flows from the service instead of files (their
+                       descriptions are kept as snapshots in flows/)
+  --flow <id>          only this flow (repeatable): its flow id, its name,
+                       or (a file) its path
+  --output-dir <dir>   where the clients go (default: src/generated when
+                       ./src exists, else generated)
+  -h, --help           this help
+
+Without a terminal, pass --yes or at least one --flow.
+
+Exit codes: 0 done, 1 an error (a config already here, nothing found, the service), 2 usage error.
+`;
+
+/** One flow the config will list. */
+interface Planned {
+  readonly entry: UserFlowConfig & { readonly name: string };
+  readonly model: FlowModel;
+  /** An api flow's snapshot, written before the config. */
+  readonly prepared?: PreparedApiFlow;
+}
+
+export async function run(args: readonly string[], io: CommandIo = process): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: [...args],
+      options: {
+        yes: { type: "boolean" },
+        "from-api": { type: "boolean" },
+        flow: { type: "string", multiple: true },
+        "output-dir": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: false,
+      strict: true,
+    }).values;
+  } catch (error) {
+    return usageError((error as Error).message, io);
+  }
+  if (values.help) {
+    io.stdout.write(usage);
+    return 0;
+  }
+  const interactive = !values.yes && (io.stdin ?? process.stdin).isTTY === true && io.stdout.isTTY === true;
+  if (!interactive && !values.yes && !values.flow?.length) {
+    return usageError("no terminal to ask on: pass --yes to use every flow found, or --flow <id> for each flow to use", io);
+  }
+  const env = io.env ?? process.env;
+  const cwd = process.cwd();
+  const configPath = path.join(cwd, DEFAULT_CONFIG_FILE);
+  if (await exists(configPath)) {
+    io.stderr.write(`flowsmith init: ${DEFAULT_CONFIG_FILE} already exists here; init never overwrites a config. \`npx flowsmith add\` adds a flow to it, \`npx flowsmith codegen\` generates.\n`);
+    return 1;
+  }
+  const above = await findConfigOrUndefined(path.dirname(cwd));
+  if (above) io.stderr.write(`note: ${above} is a config of a folder above; init starts a separate one here.\n`);
+  let clients: ServiceClients | undefined;
+  // Made on first use: a run from files never needs the service.
+  const service = () => (clients ??= new ServiceClients(resolveServiceOrThrow(undefined, DEFAULT_CONFIG_FILE, env), env, DEFAULT_CONFIG_FILE));
+  try {
+    const outputDefault = values["output-dir"] ?? ((await isFolder(path.join(cwd, "src"))) ? "src/generated" : "generated");
+    const fromApi = values["from-api"] ?? false;
+    const found = fromApi ? { found: [], skipped: [], truncated: false } : await findDescriptions(cwd);
+    for (const file of found.skipped) io.stderr.write(`note: ${file.display} is not a flow description flowsmith can generate (${file.why})\n`);
+    // Nothing to ask about: no description here, and no API client to list the service's flows with.
+    if (!fromApi && found.found.length === 0 && environmentsWithCredentials(env).length === 0) throw noDescriptionError(cwd);
+    const base = { outputDir: outputDefault, flows: values.flow ?? [] };
+    const choices: Choices | "cancelled" = interactive
+      ? await askInteractively({
+          found: found.found,
+          fromApi,
+          credentials: environmentsWithCredentials(env),
+          outputDir: outputDefault,
+          outputDirGiven: values["output-dir"] !== undefined,
+          listApi: () => listedFlowsOrThrow(service(), env),
+        })
+      : { ...base, source: fromApi ? "api" : "files" };
+    if (choices === "cancelled") {
+      io.stderr.write("flowsmith init: cancelled; nothing was written.\n");
+      return 1;
+    }
+    const start = newConfig(configPath, env, choices.outputDir);
+    await assertOutputDirSafeOrThrow(start.config);
+    await refuseFilledOutputDirOrThrow(start.config.outputDir, start.config.outputDisplay);
+    let planned: Planned[];
+    if (choices.source === "api") {
+      planned = await plannedApiFlowsOrThrow(choices, start.config, service(), env);
+    } else {
+      planned = plannedFileFlowsOrThrow(found.found, choices, cwd);
+    }
+    const text = configText(await schemaPath(cwd), choices.outputDir, planned, choices.source === "api" ? start.config.service : undefined);
+    configFromTextOrThrow(text, configPath, env);
+    await writeAllOrThrow(configPath, text, planned);
+    io.stdout.write(`Wrote ${DEFAULT_CONFIG_FILE} with ${planned.length} flow(s): ${planned.map((flow) => flow.entry.name).join(", ")}.\n`);
+    const { run: codegen } = await import("./cli.js");
+    const code = await codegen(["--config", configPath], io);
+    if (code !== 0) {
+      io.stderr.write(`flowsmith init: ${DEFAULT_CONFIG_FILE} was written, but the first codegen failed (above); fix that and run \`npx flowsmith codegen\`.\n`);
+      return 1;
+    }
+    printFirstCall(planned, choices.outputDir, cwd, io);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof CodegenError)) throw error;
+    io.stderr.write(`${errorLine(error)}\n`);
+    return 1;
+  } finally {
+    await clients?.close();
+  }
+}
+
+function plannedFileFlowsOrThrow(found: readonly FoundDescription[], choices: Choices, cwd: string): Planned[] {
+  const wanted = choices.selected ?? found.filter((file) => matches(choices.flows, [file.model.id, file.model.name, file.display]));
+  refuseUnmatchedOrThrow(choices.flows, found.map((file) => [file.model.id, file.model.name, file.display]));
+  if (wanted.length === 0) throw noDescriptionError(cwd);
+  const names = uniqueNames(wanted.map((file) => file.model));
+  return wanted.map((file, index) => {
+    const name = names[index] ?? file.model.name;
+    return { entry: { name, source: { file: file.display } }, model: file.model };
+  });
+}
+
+/** Every flow the service lists in each environment whose API client is set. */
+async function listedFlowsOrThrow(clients: ServiceClients, env: Env): Promise<ListedFlow[]> {
+  const environments = environmentsWithCredentials(env);
+  if (environments.length === 0) {
+    throw new CodegenError("CREDENTIALS_MISSING", `no API client is set: set ${ENV.clientId.staging} and ${ENV.clientSecret.staging} (or the LIVE pair), with ${ENV.baseUrl} and ${ENV.authUrl}`);
+  }
+  const listed: ListedFlow[] = [];
+  for (const environment of environments) {
+    for (const record of await clients.listFlowsOrThrow(environment, { what: `the flows of ${environment}` })) {
+      const about = Object.entries(record)
+        .filter(([key, value]) => key !== "id" && key !== "environment" && (typeof value === "string" || typeof value === "number"))
+        .map(([key, value]) => `${key} ${clients.withoutCredentials(String(value)).replace(/[^\w .:/@+-]/g, "?")}`)
+        .join(", ");
+      listed.push({ flowId: record.id, environment, about });
+    }
+  }
+  return listed;
+}
+
+async function plannedApiFlowsOrThrow(choices: Choices, config: ReturnType<typeof newConfig>["config"], clients: ServiceClients, env: Env): Promise<Planned[]> {
+  let wanted = choices.selectedApi;
+  if (!wanted) {
+    const listed = await listedFlowsOrThrow(clients, env);
+    refuseUnmatchedOrThrow(choices.flows, listed.map((flow) => [flow.flowId]));
+    wanted = listed.filter((flow) => matches(choices.flows, [flow.flowId]));
+  }
+  if (wanted.length === 0) {
+    throw new CodegenError("FETCH_FAILED", `the service lists no flows for ${environmentsWithCredentials(env).join(" or ") || "any environment"}; publish one in the dashboard, or set the API client of the other environment`);
+  }
+  // A flow in both environments (promoted to live) is two entries: each named after its environment.
+  const twice = new Set(wanted.filter((flow, index) => wanted.findIndex((other) => other.flowId === flow.flowId) !== index).map((flow) => flow.flowId));
+  const planned: Planned[] = [];
+  for (const flow of wanted) {
+    const taken = planned.map((done) => done.entry.name);
+    const prepared = await prepareApiFlowOrThrow({ flowId: flow.flowId, environment: flow.environment }, config, clients, taken, (derived) => (twice.has(flow.flowId) ? `${derived}-${flow.environment}` : derived));
+    planned.push({ entry: { ...prepared.entry, name: prepared.entry.name ?? prepared.model.name }, model: prepared.model, prepared });
+  }
+  return planned;
+}
+
+function noDescriptionError(cwd: string): CodegenError {
+  return new CodegenError(
+    "SOURCE_NOT_FOUND",
+    `no flow description found under ${cwd} (node_modules, .git and generated output are not searched): download one from the dashboard ` +
+      `(flow versions view) into this folder, for example flows/onboarding.yaml, or pass --from-api with ${ENV.baseUrl}, ${ENV.authUrl} and ${ENV.clientId.staging}/_SECRET set`,
+  );
+}
+
+/** Names from titles, made unique: a title in both environments gets `-staging`/`-live`, then `-2`, `-3`. */
+function uniqueNames(models: readonly FlowModel[]): string[] {
+  const count = (name: string) => models.filter((model) => model.name === name).length;
+  const names: string[] = [];
+  for (const model of models) {
+    let name = count(model.name) > 1 ? `${model.name}-${model.environment}` : model.name;
+    for (let suffix = 2; names.includes(name); suffix += 1) name = `${model.name}-${model.environment}-${String(suffix)}`;
+    names.push(name);
+  }
+  return names;
+}
+
+function matches(wanted: readonly string[], keys: readonly string[]): boolean {
+  return wanted.length === 0 || keys.some((key) => wanted.includes(key));
+}
+
+function refuseUnmatchedOrThrow(wanted: readonly string[], keys: readonly (readonly string[])[]): void {
+  const unknown = wanted.filter((flow) => !keys.some((each) => each.includes(flow)));
+  if (unknown.length === 0) return;
+  throw new CodegenError("UNKNOWN_FLOW", `--flow ${unknown.join(", ")}: no such flow (found: ${keys.map((each) => each[0]).join(", ") || "none"})`);
+}
+
+function environmentsWithCredentials(env: Env): Environment[] {
+  return ENVIRONMENTS.filter((environment) => (env[ENV.clientId[environment]] ?? "").trim() !== "");
+}
+
+/** The config as init writes it: one flow a line, as `flowsmith add` appends them. */
+function configText(schema: string, outputDir: string, planned: readonly Planned[], service: ReturnType<typeof newConfig>["config"]["service"] | undefined): string {
+  const line = (value: unknown) => JSON.stringify(value, null, 1).replace(/\n\s*/g, " ");
+  const serviceLine = service?.baseUrl && service.authUrl ? [`  "service": ${line({ baseUrl: service.baseUrl.value, authUrl: service.authUrl.value })},`] : [];
+  return [
+    "{",
+    `  "$schema": ${JSON.stringify(schema)},`,
+    `  "outputDir": ${JSON.stringify(outputDir)},`,
+    ...serviceLine,
+    '  "flows": [',
+    planned.map((flow) => `    ${line(flow.entry)}`).join(",\n"),
+    "  ]",
+    "}",
+    "",
+  ].join("\n");
+}
+
+/** Snapshots first, then the config, created (never replaced); a config that cannot be created takes the new snapshots back. */
+async function writeAllOrThrow(configPath: string, text: string, planned: readonly Planned[]): Promise<void> {
+  const written: PreparedApiFlow[] = [];
+  try {
+    for (const flow of planned) {
+      if (flow.prepared && (await writePreparedSnapshotOrThrow(flow.prepared))) written.push(flow.prepared);
+    }
+    await writeNewConfigOrThrow(configPath, text);
+  } catch (error) {
+    await Promise.all(written.map(removeNewSnapshot));
+    throw error;
+  }
+}
+
+/** codegen refuses a first run into a folder holding files; say it before anything is written. */
+async function refuseFilledOutputDirOrThrow(outputDir: string, display: string): Promise<void> {
+  const entries = await readdir(outputDir).catch((): string[] => []);
+  if (entries.length === 0 || entries.includes(MANIFEST_FILE)) return;
+  throw new CodegenError("OUTPUT_DIR_NOT_EMPTY", `${display} already holds files (${entries.slice(0, 5).join(", ")}); choose another folder with --output-dir, one flowsmith can own`);
+}
+
+/** `$schema`: the installed flowsmith's schema, relative to the config, when it is in a node_modules above; else the usual place. */
+async function schemaPath(cwd: string): Promise<string> {
+  for (let dir = cwd; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules", "flowsmith", "codegen.config.schema.json");
+    if (await exists(candidate)) return `./${path.relative(cwd, candidate).split(path.sep).join("/")}`;
+    if (path.dirname(dir) === dir) return DEFAULT_SCHEMA_PATH;
+  }
+}
+
+function printFirstCall(planned: readonly Planned[], outputDir: string, cwd: string, io: CommandIo): void {
+  const first = planned[0];
+  if (!first) return;
+  const folder = path.relative(cwd, path.resolve(cwd, outputDir)).split(path.sep).join("/");
+  const snippet = firstCallSnippet({ ...first.model, name: first.entry.name }, `./${folder}/${first.entry.name}/index.js`);
+  io.stdout.write(
+    `\nYour first call (for example first-call.mts beside ${DEFAULT_CONFIG_FILE}; \`npx tsx first-call.mts\` runs it;\n` +
+      `\`npx flowsmith emulator\` prints a local service's addresses and credentials for the FLOWSMITH_* variables):\n\n${snippet}\n\n`,
+  );
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function isFolder(dir: string): Promise<boolean> {
+  return stat(dir).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
+}
+
+function usageError(message: string, io: CommandIo): number {
+  io.stderr.write(`flowsmith init: ${message}\nRun \`flowsmith init --help\` for the options.\n`);
+  return 2;
+}

@@ -1,0 +1,187 @@
+/**
+ * A text as each escaping a server may have applied to it reads once undone:
+ * JSON string escapes (`\/`, `\u002B`, `\"`...), then percent escapes (in
+ * either case of hex digit, UTF-8 decoded), with or without `+` read as a
+ * space as a form body writes it. Each view keeps, for every character, where
+ * it came from in the text, so a secret found in a view is replaced in the
+ * text. A search in the views finds a secret however its characters were
+ * escaped, each in its own way or not at all, where listing the escaped
+ * forms of a secret would never end (redaction.ts).
+ *
+ * Each view is one pass over the text, and no view is longer than the text.
+ */
+
+export interface TextView {
+  readonly text: string;
+  /**
+   * For each character of `text`, where it starts in the source; one more at
+   * the end: where the last decoded character ends in the source (before an
+   * escape the text was cut through, which is not decoded).
+   */
+  readonly from: Int32Array;
+}
+
+const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
+/**
+ * The views of `source` searched for secrets. `cut`: the text is the start of
+ * a longer one, so an escape or a UTF-8 sequence broken at its end is left
+ * out of every view (its first character is where the view ends).
+ */
+export function viewsOf(source: string, cut: boolean): TextView[] {
+  const raw = identity(source, cut);
+  const json = source.includes("\\") ? jsonUnescaped(raw, cut) : raw;
+  const views = [raw];
+  if (json !== raw) views.push(json);
+  if (json.text.includes("%")) views.push(percentDecoded(json, false, cut));
+  if (json.text.includes("+") || json.text.includes("%")) views.push(percentDecoded(json, true, cut));
+  return views;
+}
+
+/** The text as it is; cut, without the U+FFFD that a character cut through at a byte limit decodes to. */
+function identity(source: string, cut: boolean): TextView {
+  let end = source.length;
+  if (cut) while (end > 0 && source.charCodeAt(end - 1) === 0xfffd) end--;
+  const from = new Int32Array(end + 1);
+  for (let i = 0; i <= end; i++) from[i] = i;
+  return { text: end === source.length ? source : source.slice(0, end), from };
+}
+
+function jsonUnescaped(view: TextView, cut: boolean): TextView {
+  const out = new Builder(view);
+  const text = view.text;
+  let i = 0;
+  while (i < text.length) {
+    const slash = text.indexOf("\\", i);
+    if (slash === -1) {
+      out.copy(i, text.length);
+      break;
+    }
+    out.copy(i, slash);
+    const kind = text[slash + 1];
+    const simple = kind === undefined ? undefined : JSON_ESCAPES[kind];
+    if (simple !== undefined) {
+      out.put(simple, slash);
+      i = slash + 2;
+    } else if (kind === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(slash + 2, slash + 6))) {
+      out.put(String.fromCharCode(parseInt(text.slice(slash + 2, slash + 6), 16)), slash);
+      i = slash + 6;
+    } else if (cut && (kind === undefined || (kind === "u" && isHexEnd(text, slash + 2, 3)))) {
+      // An escape cut through: not part of the view.
+      return out.done(slash);
+    } else {
+      out.put("\\", slash);
+      i = slash + 1;
+    }
+  }
+  return out.done(text.length);
+}
+
+function percentDecoded(view: TextView, plusAsSpace: boolean, cut: boolean): TextView {
+  const out = new Builder(view);
+  const text = view.text;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code === 0x2b /* + */ && plusAsSpace) {
+      out.put(" ", i++);
+      continue;
+    }
+    if (code !== 0x25 /* % */) {
+      const stop = nextSpecial(text, i + 1, plusAsSpace);
+      out.copy(i, stop);
+      i = stop;
+      continue;
+    }
+    const bytes = byteAt(text, i);
+    if (bytes === undefined) {
+      if (cut && isHexEnd(text, i + 1, 1)) return out.done(i);
+      out.put("%", i++);
+      continue;
+    }
+    const decoded = utf8At(text, i, bytes);
+    if (decoded === "cut") {
+      if (cut) return out.done(i);
+      out.copy(i, i + 3);
+      i += 3;
+    } else if (decoded === undefined) {
+      out.copy(i, i + 3);
+      i += 3;
+    } else {
+      out.put(decoded.character, i);
+      i = decoded.end;
+    }
+  }
+  return out.done(text.length);
+}
+
+function nextSpecial(text: string, from: number, plusAsSpace: boolean): number {
+  let i = from;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x25 || (code === 0x2b && plusAsSpace)) break;
+  }
+  return i;
+}
+
+/** Whether the text ends within `most` characters from `from`, with hex digits only: an escape cut through. */
+function isHexEnd(text: string, from: number, most: number): boolean {
+  return text.length - from <= most && /^[0-9a-fA-F]*$/.test(text.slice(from));
+}
+
+/** The byte of the escape `%XX` at `at`, or undefined when there is none. */
+function byteAt(text: string, at: number): number | undefined {
+  if (text.charCodeAt(at) !== 0x25) return undefined;
+  const hex = text.slice(at + 1, at + 3);
+  return /^[0-9a-fA-F]{2}$/.test(hex) ? parseInt(hex, 16) : undefined;
+}
+
+/**
+ * The character whose UTF-8 bytes are written as escapes from `at`, where its
+ * first byte is `first`; "cut" when the text ends before its last byte,
+ * undefined when the bytes are not a UTF-8 sequence.
+ */
+function utf8At(text: string, at: number, first: number): { character: string; end: number } | "cut" | undefined {
+  const length = first < 0x80 ? 1 : first >= 0xc2 && first <= 0xdf ? 2 : first >= 0xe0 && first <= 0xef ? 3 : first >= 0xf0 && first <= 0xf4 ? 4 : 0;
+  if (length === 0) return undefined;
+  let point = length === 1 ? first : first & (0xff >> (length + 1));
+  for (let k = 1; k < length; k++) {
+    const position = at + 3 * k;
+    const next = byteAt(text, position);
+    if (next === undefined) return position >= text.length || (text.charCodeAt(position) === 0x25 && isHexEnd(text, position + 1, 1)) ? "cut" : undefined;
+    if ((next & 0xc0) !== 0x80) return undefined;
+    point = (point << 6) | (next & 0x3f);
+  }
+  if (point > 0x10ffff) return undefined;
+  return { character: String.fromCodePoint(point), end: at + 3 * length };
+}
+
+/** A view being written: its characters, and for each where it came from in the source of the view it decodes. */
+class Builder {
+  private readonly parts: string[] = [];
+  private readonly from: Int32Array;
+  private length = 0;
+
+  constructor(private readonly of: TextView) {
+    this.from = new Int32Array(of.text.length + 1);
+  }
+
+  /** Characters start..end of the view decoded, as they are. */
+  copy(start: number, end: number): void {
+    if (end <= start) return;
+    this.parts.push(this.of.text.slice(start, end));
+    for (let i = start; i < end; i++) this.from[this.length++] = this.of.from[i] as number;
+  }
+
+  /** Characters decoded from an escape at `at` (two for a code point above U+FFFF, both from there). */
+  put(characters: string, at: number): void {
+    this.parts.push(characters);
+    for (let k = 0; k < characters.length; k++) this.from[this.length++] = this.of.from[at] as number;
+  }
+
+  /** The view, its last character ending where `end` of the view decoded starts. */
+  done(end: number): TextView {
+    this.from[this.length] = this.of.from[end] as number;
+    return { text: this.parts.join(""), from: this.from.subarray(0, this.length + 1) };
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The webhook queue seam (docs/many-instances.md): createWebhookHandler
+ * with a `queue` verifies a delivery, hands it to the queue, and answers 2xx
+ * only once the queue has stored it; workers of the queue, in any process,
+ * then read the session (readSessionEnded, session-ended.ts) and call the
+ * backend's callback, with retries. Without a queue the handler processes
+ * each delivery itself, in its own process, after answering.
+ * `@flowsmith/redis` has a queue on Redis (BullMQ).
+ */
+import type { SessionEndedEvent } from "./webhook-event.js";
+
+/** A verified session.ended delivery, as the handler hands it over. */
+export interface QueuedDelivery {
+  /** The delivery's webhook-id: every retry of an event keeps it, so a queue stores an event once by it. */
+  readonly webhookId: string | undefined;
+  readonly event: SessionEndedEvent;
+}
+
+export interface WebhookQueue {
+  /**
+   * Resolves once the delivery is stored durably (or was already: a
+   * duplicate), and only then is the delivery answered 204. Rejects when it
+   * cannot be stored, within a bounded time: the delivery is answered 503
+   * and the sender retries it.
+   */
+  enqueue(delivery: QueuedDelivery): Promise<void>;
+}
