@@ -3,7 +3,8 @@
 /**
  * `npm run test:consumer`: the consumer test (consumer-test.js) on this Node, and the same
  * packed packages and generated clients on Bun 1.x and Deno 2.x: the consumer in both
- * projects (ES module and CommonJS), and a webhook receiver on Bun.serve and Deno.serve
+ * projects (ES module and CommonJS; its token in Redis and its webhook through the Redis
+ * queue, @flowsmith/redis), and a webhook receiver on Bun.serve and Deno.serve
  * (handler.fetch) fed by the emulator's signed deliveries. Each runtime is the npm
  * registry's build of it (`@oven/bun-linux-x64`, `@deno/linux-x64-glibc`: the registry is
  * the only download a CI machine has), installed into a temp folder for the run and
