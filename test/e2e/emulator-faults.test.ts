@@ -19,7 +19,7 @@ import { settledWebhook } from "../emulator/webhook-receiver.js";
 import { VirtualClock } from "../runtime/support/virtual-clock.js";
 
 const REPO = path.join(__dirname, "..", "..");
-const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
+const SECRET = `whsec_${randomBytes(32).toString("base64")}`;
 const SESSIONS_PATH = amlScreening.flow.path;
 
 const emulatorClock = new ManualClock();
