@@ -118,6 +118,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
           credentials: environmentsWithCredentials(env),
           outputDir: outputDefault,
           outputDirGiven: values["output-dir"] !== undefined,
+          flows: base.flows,
           listApi: () => listedFlowsOrThrow(service(), env),
         })
       : { ...base, source: fromApi ? "api" : "files" };

@@ -136,9 +136,9 @@ describe("flowsmith init with flags", () => {
 
 (hasScript ? describe : describe.skip)("flowsmith init on a terminal (a pseudo-terminal through `script`)", () => {
   /** Runs init under `script`, answering each prompt once its text is printed. */
-  function onTerminal(dir: string, answers: readonly (readonly [RegExp, string])[]): Promise<{ code: number | null; out: string }> {
+  function onTerminal(dir: string, answers: readonly (readonly [RegExp, string])[], args: readonly string[] = []): Promise<{ code: number | null; out: string }> {
     return new Promise((resolve, reject) => {
-      const command = `stty cols 120 rows 40; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} init`;
+      const command = `stty cols 120 rows 40; exec ${[process.execPath, CLI, "init", ...args].map((word) => JSON.stringify(word)).join(" ")}`;
       const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: dir, env: { ...ENV, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "pipe"] });
       let out = "";
       let next = 0;
@@ -179,6 +179,15 @@ describe("flowsmith init with flags", () => {
     expect(await config(dir)).toMatchObject({ outputDir: "src/clients", flows: [{ name: "aml-screening", source: { file: "flows/aml-screening.yaml" } }] });
     expect(run.out).toMatch(/Wrote src\/clients\/ \(\d+ file\(s\) changed\)/);
     expect(await firstCallErrors(dir, run.out)).toEqual([]);
+  });
+
+  it("--flow on a terminal picks the flows: only the output dir is asked", async () => {
+    const dir = await project();
+    await cp(path.join(REPO, "flows/signing.yaml"), path.join(dir, "flows/signing.yaml"));
+    const run = await onTerminal(dir, [[/Where do the generated clients go\?[\s\S]*generated/, "\r"]], ["--flow", "signing"]);
+    expect(run.code).toBe(0);
+    expect(run.out).not.toMatch(/Which flows/);
+    expect(await config(dir)).toMatchObject({ outputDir: "generated", flows: [{ name: "signing", source: { file: "flows/signing.yaml" } }] });
   });
 
   it("an empty folder and no API client: says where to get a description, asking nothing", async () => {
