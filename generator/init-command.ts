@@ -11,7 +11,7 @@ import { access, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
-import { prepareApiFlowOrThrow, removeNewSnapshot, writePreparedSnapshotOrThrow, type PreparedApiFlow } from "./add-command.js";
+import { fetchApiFlowOrThrow, namedApiFlowOrThrow, removeNewSnapshot, writePreparedSnapshotOrThrow, type FetchedApiFlow, type PreparedApiFlow } from "./add-command.js";
 import { ENV, type UserFlowConfig } from "./config/config-types.js";
 import { writeNewConfigOrThrow } from "./config/append-flow.js";
 import { configFromTextOrThrow, DEFAULT_CONFIG_FILE, DEFAULT_SCHEMA_PATH, findConfigOrUndefined, newConfig, resolveServiceOrThrow, type Env } from "./config/load-config.js";
@@ -196,12 +196,13 @@ async function plannedApiFlowsOrThrow(choices: Choices, config: ReturnType<typeo
   if (wanted.length === 0) {
     throw new CodegenError("FETCH_FAILED", `the service lists no flows for ${environmentsWithCredentials(env).join(" or ") || "any environment"}; publish one in the dashboard, or set the API client of the other environment`);
   }
-  // A flow in both environments (promoted to live) is two entries: each named after its environment.
-  const twice = new Set(wanted.filter((flow, index) => wanted.findIndex((other) => other.flowId === flow.flowId) !== index).map((flow) => flow.flowId));
+  // Named as files are: a title two flows share (a flow in staging and in live, under one id or two) gets the environment.
+  const fetched: FetchedApiFlow[] = [];
+  for (const [index, flow] of wanted.entries()) fetched.push(await fetchApiFlowOrThrow({ flowId: flow.flowId, environment: flow.environment }, config, clients, index));
+  const names = uniqueNames(fetched.map((flow) => flow.model));
   const planned: Planned[] = [];
-  for (const flow of wanted) {
-    const taken = planned.map((done) => done.entry.name);
-    const prepared = await prepareApiFlowOrThrow({ flowId: flow.flowId, environment: flow.environment }, config, clients, taken, (derived) => (twice.has(flow.flowId) ? `${derived}-${flow.environment}` : derived));
+  for (const [index, flow] of fetched.entries()) {
+    const prepared = await namedApiFlowOrThrow(flow, names[index] ?? flow.model.name, config, planned.map((done) => done.entry.name));
     planned.push({ entry: { ...prepared.entry, name: prepared.entry.name ?? prepared.model.name }, model: prepared.model, prepared });
   }
   return planned;

@@ -132,6 +132,26 @@ describe("flowsmith init with flags", () => {
     }
     expect(await firstCallErrors(dir, run.out)).toEqual([]);
   });
+
+  it("--from-api --yes: two flows with one title under two ids (staging and live) are named after their environments", async () => {
+    const aml = await readFile(path.join(REPO, "flows/aml-screening.yaml"), "utf8");
+    const liveId = "a41f0c6d-0000-47c9-8d13-b9e60f27c8a5";
+    const file = path.join(root, "aml-live.yaml");
+    await writeFile(file, aml.replaceAll(SAMPLE_IDS["aml-screening"].flowId, liveId).replace("x-environment: staging", "x-environment: live").replace("/staging/sessions:", "/live/sessions:"));
+    const both = await startService(["flows/aml-screening.yaml", path.relative(REPO, file)]);
+    try {
+      const dir = await mkdtemp(path.join(root, "api-two-ids-"));
+      const run = await runCli(["init", "--from-api", "--yes"], dir, both.env);
+      expect(run.out).not.toMatch(/DUPLICATE_NAME/);
+      expect(run.code).toBe(0);
+      expect((await config(dir)).flows).toEqual([
+        { name: "aml-screening-staging", source: { api: { flowId: SAMPLE_IDS["aml-screening"].flowId, environment: "staging" } } },
+        { name: "aml-screening-live", source: { api: { flowId: liveId, environment: "live" } } },
+      ]);
+    } finally {
+      await both.close();
+    }
+  });
 });
 
 (hasScript ? describe : describe.skip)("flowsmith init on a terminal (a pseudo-terminal through `script`)", () => {
