@@ -18,7 +18,7 @@ import { configFromTextOrThrow, DEFAULT_CONFIG_FILE, DEFAULT_SCHEMA_PATH, findCo
 import { CodegenError, errorLine } from "./errors.js";
 import { ServiceClients } from "./fetch/service-clients.js";
 import { firstCallSnippet } from "./init/first-call.js";
-import { findDescriptions, type FoundDescription } from "./init/find-descriptions.js";
+import { FIND_LIMITS, findDescriptions, type FoundDescription } from "./init/find-descriptions.js";
 import { askInteractively, type Choices, type ListedFlow } from "./init/prompts.js";
 import type { FlowModel } from "./model/types.js";
 import { MANIFEST_FILE } from "./output/manifest.js";
@@ -108,6 +108,9 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     const fromApi = values["from-api"] ?? false;
     const found = fromApi ? { found: [], skipped: [], truncated: false } : await findDescriptions(cwd);
     for (const file of found.skipped) io.stderr.write(`note: ${file.display} is not a flow description flowsmith can generate (${file.why})\n`);
+    if (found.truncated) {
+      io.stderr.write(`note: stopped looking after ${String(FIND_LIMITS.maxFiles)} files (nearest folders first); a description not found can be added to the "flows" of codegen.config.json by hand\n`);
+    }
     // Nothing to ask about: no description here, and no API client to list the service's flows with.
     if (!fromApi && found.found.length === 0 && environmentsWithCredentials(env).length === 0) throw noDescriptionError(cwd);
     const base = { outputDir: outputDefault, flows: values.flow ?? [] };

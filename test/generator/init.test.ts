@@ -7,9 +7,11 @@
  * overwrites a config. Every wait is for printed text, bounded.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { makeTempDir, removeDir, typeCheck } from "../fixtures/golden/compile";
+import { FIND_LIMITS } from "../../generator/init/find-descriptions";
 import { REPO } from "./codegen-project";
 import { SAMPLE_IDS, startService, type Service } from "./api-source/service";
 
@@ -48,9 +50,9 @@ async function project(): Promise<string> {
   return dir;
 }
 
-function runCli(args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+function runCli(args: readonly string[], cwd: string, env: Record<string, string> = {}, as: { uid?: number; gid?: number } = {}): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...ENV, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...ENV, ...env }, stdio: ["ignore", "pipe", "pipe"], ...as });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
@@ -106,6 +108,36 @@ describe("flowsmith init with flags", () => {
     expect(run.code).toBe(code);
     expect(run.out).toMatch(says);
     expect(await readdir(dir)).not.toContain("codegen.config.json");
+  });
+
+  it("a file it cannot read is said and passed over; the rest is used", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "flowsmith-init-unreadable-"));
+    try {
+      await mkdir(path.join(dir, "flows"));
+      await cp(path.join(REPO, "flows/aml-screening.yaml"), path.join(dir, "flows/aml-screening.yaml"));
+      await cp(path.join(REPO, "flows/signing.yaml"), path.join(dir, "locked.yaml"));
+      await chmod(path.join(dir, "locked.yaml"), 0o000);
+      await chmod(dir, 0o777);
+      // root reads any file: the CLI then runs as nobody, for whom the mode holds.
+      const root = process.getuid?.() === 0;
+      const run = await runCli(["init", "--yes"], dir, {}, root ? { uid: 65534, gid: 65534 } : {});
+      expect(run.out).toMatch(/note: locked\.yaml .*cannot be read \(EACCES\)/);
+      expect(run.out).not.toMatch(/unexpected error/);
+      expect(run.code).toBe(0);
+      expect(await config(dir)).toMatchObject({ flows: [{ name: "aml-screening" }] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("past the walk's bound it says it stopped, and still uses the descriptions it reached", async () => {
+    const dir = await project();
+    await mkdir(path.join(dir, "src/many"), { recursive: true });
+    for (let index = 0; index < FIND_LIMITS.maxFiles + 10; index += 1) await writeFile(path.join(dir, "src/many", `${String(index)}.ts`), "");
+    const run = await runCli(["init", "--yes"], dir);
+    expect(run.out).toMatch(new RegExp(`note: stopped looking after ${String(FIND_LIMITS.maxFiles)} files`));
+    expect(run.code).toBe(0);
+    expect(await config(dir)).toMatchObject({ flows: [{ name: "aml-screening", source: { file: "flows/aml-screening.yaml" } }] });
   });
 
   it("says where to get a description when the folder has none", async () => {
