@@ -138,7 +138,8 @@ describe("flowsmith init with flags", () => {
     expect(run.out).toMatch(new RegExp(`note: stopped looking after ${String(FIND_LIMITS.maxFiles)} files`));
     expect(run.code).toBe(0);
     expect(await config(dir)).toMatchObject({ flows: [{ name: "aml-screening", source: { file: "flows/aml-screening.yaml" } }] });
-  });
+    // Twenty thousand files made and walked on a shared machine.
+  }, 90_000);
 
   it("says where to get a description when the folder has none", async () => {
     const dir = await mkdtemp(path.join(root, "empty-"));
