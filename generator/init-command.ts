@@ -297,8 +297,11 @@ function printFirstCall(planned: readonly Planned[], outputDir: string, cwd: str
   if (!first) return;
   const folder = path.relative(cwd, path.resolve(cwd, outputDir)).split(path.sep).join("/");
   const snippet = firstCallSnippet({ ...first.model, name: first.entry.name }, `./${folder}/${first.entry.name}/index.js`);
+  // The flow takes files: the call reads them from disk, so say which, or its first run ends in ENOENT.
+  const files = [...new Set([...snippet.matchAll(/fileFromPath\("([\w.-]+)"\)/g)].map((match) => match[1]))];
+  const reads = files.length > 0 ? `;\nit reads ${files.join(" and ")}: put such a file beside it;` : ";";
   io.stdout.write(
-    `\nYour first call (for example first-call.mts beside ${DEFAULT_CONFIG_FILE}; \`npx tsx first-call.mts\` runs it;\n` +
+    `\nYour first call (for example first-call.mts beside ${DEFAULT_CONFIG_FILE}; \`npx tsx first-call.mts\` runs it${reads}\n` +
       `\`npx flowsmith emulator\` prints a local service's addresses and credentials for the FLOWSMITH_* variables):\n\n${snippet}\n\n`,
   );
 }

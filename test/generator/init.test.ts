@@ -163,6 +163,8 @@ describe("flowsmith init with flags", () => {
       expect(JSON.parse(await readFile(path.join(dir, `flows/signing-${environment}.json`), "utf8"))).toMatchObject({ info: { "x-flow-id": signing, "x-environment": environment } });
       expect(run.out).toMatch(new RegExp(`signing-${environment} .* ${environment} .* generated`));
     }
+    // Signing takes a file: the printed call reads it from disk, and says so.
+    expect(run.out).toMatch(/runs it;\nit reads document\.pdf: put such a file beside it;\n/);
     expect(await firstCallErrors(dir, run.out)).toEqual([]);
   });
 
