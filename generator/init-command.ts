@@ -130,7 +130,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
       return 1;
     }
     const start = newConfig(configPath, env, choices.outputDir);
-    await assertOutputDirSafeOrThrow(start.config);
+    await assertOutputDirSafeOrThrow(start.config, true);
     await refuseFilledOutputDirOrThrow(start.config.outputDir, start.config.outputDisplay);
     let planned: Planned[];
     if (choices.source === "api") {

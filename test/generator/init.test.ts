@@ -102,6 +102,8 @@ describe("flowsmith init with flags", () => {
     ["no terminal and no --yes", ["init"], 2, /no terminal to ask on: pass --yes/],
     ["an unknown --flow", ["init", "--flow", "nope"], 1, /UNKNOWN_FLOW: --flow nope: no such flow \(found: a41f0c6d/],
     ["an outputDir holding files", ["init", "--yes", "--output-dir", "flows"], 1, /UNSAFE_OUTPUT_DIR|OUTPUT_DIR_NOT_EMPTY/],
+    // No config exists yet: the message names the flag, not a key of a file.
+    ["the project folder as outputDir", ["init", "--yes", "--output-dir", "."], 1, /error UNSAFE_OUTPUT_DIR: outputDir \S+ is the folder of the config .*; choose another with --output-dir$/m],
   ])("refuses %s, writing nothing", async (_name, args, code, says) => {
     const dir = await project();
     const run = await runCli(args, dir);
