@@ -7,7 +7,7 @@
  * bounded.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { makeProject, removeProjects, REPO, writeConfig, type Project } from "./codegen-project";
 
@@ -110,6 +110,23 @@ it("a changed config is read again, and the new flow's description is watched to
   const run = await printed(/Watching 3 file\(s\)/);
   expect(run).toMatch(/codegen\.config\.json changed/);
   expect(run).toMatch(/signing .* generated/);
+});
+
+it("a description's folder removed and made again (a branch checked out) is watched again", async () => {
+  const flows = path.join(project.dir, "flows");
+  const names = ["aml-screening.yaml", "signing.yaml"];
+  const texts = await Promise.all(names.map((name) => readFile(path.join(flows, name), "utf8")));
+  await rm(flows, { recursive: true });
+  expect(await printed(/nothing was written[\s\S]*?Watching 3 file\(s\)/)).toMatch(/SOURCE_NOT_FOUND/);
+  await mkdir(flows);
+  const added = (texts[0] ?? "").replace("        birthPlace:\n", "        mothersName:\n          type: string\n        birthPlace:\n");
+  await Promise.all([writeFile(path.join(flows, "signing.yaml"), texts[1] ?? ""), writeFile(description(), added)]);
+  await printed(/input\.basicIdentity\.mothersName\s+field added[\s\S]*?Watching 3 file\(s\)/);
+  expect(await generated()).toContain("mothersName");
+  // An edit in the folder made again: seen through a watch on it, not on the one removed.
+  await save(description(), texts[0] ?? "");
+  expect(await printed(/Watching 3 file\(s\)/)).toMatch(/input\.basicIdentity\.mothersName\s+field removed/);
+  expect(await generated()).not.toContain("mothersName");
 });
 
 it("SIGINT ends it with exit 0", async () => {
