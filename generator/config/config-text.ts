@@ -33,8 +33,8 @@ const JSONC = { allowTrailingComma: true, disallowComments: false, allowEmptyCon
  */
 const MAX_CONFIG_DEPTH = 64;
 
-/** jsonc-parser's SyntaxKind members for brackets (a const enum, which isolated modules cannot import). */
-const TOKEN = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, eof: 17 } as const;
+/** jsonc-parser's SyntaxKind members this code reads (a const enum, which isolated modules cannot import). */
+export const TOKEN = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, comma: 5, lineComment: 12, blockComment: 13, lineBreak: 14, space: 15, eof: 17 } as const;
 
 /** What jsonc-parser's codes mean, in the words of the message. */
 const FAULTS: Readonly<Record<string, string>> = {

@@ -145,6 +145,14 @@ describe("flowsmith add", () => {
       '{\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } } /* live */\n  ]\n}\n',
       '{\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } }, /* live */\n    ENTRY\n  ]\n}\n',
     ],
+    // Comments in an empty list were dropped with it; several after the last entry moved to the new one's line.
+    ["an empty flows list holding comments", '{\n  "flows": [ // none yet\n    /* signing next */\n  ]\n}\n', '{\n  "flows": [ // none yet\n    /* signing next */\n    ENTRY\n  ]\n}\n'],
+    ["an empty flows list with a comment on one line", '{ "flows": [ /* soon */ ] }\n', '{ "flows": [ /* soon */\n  ENTRY\n] }\n'],
+    [
+      "two comments after the last entry's comma",
+      '{\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } }, /* live */ // keep\n  ]\n}\n',
+      '{\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } }, /* live */ // keep\n    ENTRY,\n  ]\n}\n',
+    ],
   ])("adds into %s", async (_name, given, want) => {
     const { config } = await project();
     await writeFile(config, given);
