@@ -6,7 +6,7 @@
  * array ends; the file is replaced whole by a rename, so a reader never
  * sees half of it.
  */
-import { link, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, link, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createScanner, findNodeAtLocation, parseTree } from "jsonc-parser";
 import { CodegenError } from "../errors.js";
@@ -70,10 +70,14 @@ function indentOfLineAt(text: string, offset: number): string {
 }
 
 export async function writeConfigOrThrow(file: string, text: string): Promise<void> {
-  const partial = `${file}.flowsmith-${process.pid}.partial`;
+  // Through a symbolic link to the file it names: the link stays a link, and a shared config gets the entry. The file keeps its mode.
+  const target = await realpath(file).catch(() => file);
+  const mode = (await stat(target).catch(() => undefined))?.mode;
+  const partial = `${target}.flowsmith-${process.pid}.partial`;
   try {
     await writeFile(partial, text);
-    await rename(partial, file);
+    if (mode !== undefined) await chmod(partial, mode & 0o7777);
+    await rename(partial, target);
   } finally {
     // force ignores a missing file, not ENOTDIR: the cleanup must not replace the error being reported.
     await rm(partial, { force: true }).catch(() => undefined);
