@@ -21,6 +21,7 @@ import { firstCallSnippet } from "./init/first-call.js";
 import { FIND_LIMITS, findDescriptions, type FoundDescription } from "./init/find-descriptions.js";
 import { askInteractively, type Choices, type ListedFlow } from "./init/prompts.js";
 import type { FlowModel } from "./model/types.js";
+import { firstPairOfOneFlowOrUndefined } from "./model/unique-flows.js";
 import { MANIFEST_FILE } from "./output/manifest.js";
 import { assertOutputDirSafeOrThrow } from "./output/output-safety.js";
 
@@ -163,6 +164,16 @@ function plannedFileFlowsOrThrow(found: readonly FoundDescription[], choices: Ch
   const wanted = choices.selected ?? found.filter((file) => matches(choices.flows, [file.model.id, file.model.name, file.display]));
   refuseUnmatchedOrThrow(choices.flows, found.map((file) => [file.model.id, file.model.name, file.display]));
   if (wanted.length === 0) throw noDescriptionError(cwd);
+  // Two copies of one flow (an old download kept beside the new): codegen would refuse the config, so none is written.
+  const twice = firstPairOfOneFlowOrUndefined(wanted, (file) => file.model);
+  if (twice) {
+    const [first, second] = twice;
+    throw new CodegenError(
+      "DUPLICATE_FLOW",
+      `${first.display} (version ${String(first.model.version)}) and ${second.display} (version ${String(second.model.version)}) are both flow "${second.model.id}" in ${second.model.environment}; ` +
+        "the service runs one published version per flow and environment: choose one with --flow <path> (on a terminal, select one), or remove the other",
+    );
+  }
   const names = uniqueNames(wanted.map((file) => file.model));
   return wanted.map((file, index) => {
     const name = names[index] ?? file.model.name;

@@ -102,10 +102,13 @@ describe("flowsmith init with flags", () => {
     ["no terminal and no --yes", ["init"], 2, /no terminal to ask on: pass --yes/],
     ["an unknown --flow", ["init", "--flow", "nope"], 1, /UNKNOWN_FLOW: --flow nope: no such flow \(found: a41f0c6d/],
     ["an outputDir holding files", ["init", "--yes", "--output-dir", "flows"], 1, /UNSAFE_OUTPUT_DIR|OUTPUT_DIR_NOT_EMPTY/],
+    // A second copy of the flow elsewhere in the folder: the config codegen would refuse is not written.
+    ["two copies of one flow", ["init", "--yes"], 1, /error DUPLICATE_FLOW: flows\/aml-screening\.yaml \(version 7\) and old-download\/aml-screening\.yaml \(version 7\) are both flow .*choose one with --flow <path>/],
     // No config exists yet: the message names the flag, not a key of a file.
     ["the project folder as outputDir", ["init", "--yes", "--output-dir", "."], 1, /error UNSAFE_OUTPUT_DIR: outputDir \S+ is the folder of the config .*; choose another with --output-dir$/m],
-  ])("refuses %s, writing nothing", async (_name, args, code, says) => {
+  ])("refuses %s, writing nothing", async (name, args, code, says) => {
     const dir = await project();
+    if (name === "two copies of one flow") await cp(path.join(dir, "flows"), path.join(dir, "old-download"), { recursive: true });
     const run = await runCli(args, dir);
     expect(run.code).toBe(code);
     expect(run.out).toMatch(says);
