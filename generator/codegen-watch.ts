@@ -59,6 +59,10 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
     folders = next;
     const made = watch(folders, { ignoreInitial: true, depth: 0, persistent: true });
     made.on("all", onEvent);
+    // An unheard "error" event would throw and end the watch (a folder it may not read, the system's limit of watches).
+    made.on("error", (error: unknown) => {
+      options.say(`flowsmith: cannot watch for changes (${error instanceof Error ? error.message : String(error)}); the files already watched still are`);
+    });
     await new Promise<void>((resolve) => made.once("ready", resolve));
     watcher = made;
   };
