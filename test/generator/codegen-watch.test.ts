@@ -150,7 +150,9 @@ it("a folder it may not watch is said, and the watch goes on (chokidar's error e
   let printedHere = "";
   const until = (pattern: RegExp) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => { reject(new Error(`waited ${WAIT_MS} ms for ${String(pattern)}; printed:\n${printedHere}`)); }, WAIT_MS);
+      const timer = setTimeout(() => {
+        reject(new Error(`waited ${WAIT_MS} ms for ${String(pattern)}; printed:\n${printedHere}`));
+      }, WAIT_MS);
       const listener = (chunk: Buffer) => {
         printedHere += chunk.toString("utf8");
         if (!pattern.test(printedHere)) return;
