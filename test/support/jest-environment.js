@@ -51,6 +51,17 @@ const worker = {
   },
   /** Parsed declarations from node_modules by path and parse options (type-check-host.ts). */
   sourceFiles: new Map(),
+  /**
+   * openapi-typescript's Node API, imported once per worker (test/judge/their-types.ts). It is
+   * an ES module whose dependencies are ES modules only: jest's CommonJS sandbox cannot load it,
+   * the worker's own import() can. It takes a document and gives TypeScript syntax (printed to
+   * text with its astToString), and it builds them with the worker's one TypeScript.
+   */
+  openapiTypescript: undefined,
+  loadOpenapiTypescript() {
+    this.openapiTypescript ??= import("openapi-typescript");
+    return this.openapiTypescript;
+  },
 };
 
 class WorkerTypeScriptEnvironment extends TestEnvironment {
