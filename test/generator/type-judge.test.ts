@@ -7,8 +7,8 @@
  * fuzz suite (fuzz.test.ts) runs the same judge over its descriptions.
  *
  * And the judge can fail: emission broken on purpose (an optional field
- * emitted as required, an enum value dropped) is caught, naming the flow,
- * the path and both types.
+ * emitted as required, an enum value dropped, and more) is caught, naming
+ * the flow, the path and both types.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -68,53 +68,89 @@ test(`openapi-typescript agrees with our types on ${String(SOURCES.length)} desc
   expect([...forms].sort()).toEqual(["json", "json+multipart", "multipart"]);
 }, 120_000);
 
-describe("the judge catches emission broken on purpose", () => {
-  test("an optional field emitted as required, in the JSON form and as a part", async () => {
-    const aml = await source("flows/aml-screening.yaml");
-    const signing = await source("flows/signing.yaml");
-    const required = (property: Property): Property => ({ ...property, required: true });
-    const verdicts = await judgeFlows([
-      await broken(aml, withProperty(aml.model, ["input", "basicIdentity", "name"], required)),
-      await broken(signing, withProperty(signing.model, ["input", "basicIdentity", "birthPlace"], required)),
-    ]);
-    expect(verdicts.map(headlines)).toEqual([
-      ["flow aml-screening (flows/aml-screening.yaml): request.input.basicIdentity.name: required in ours, optional in theirs"],
-      ['flow signing (flows/signing.yaml): part "input[basicIdentity][birthPlace]": required in ours, optional in theirs'],
-    ]);
-    // Both types, as each side spells them.
-    expect(verdicts[0]?.[0]).toContain("\n  ours:   string\n  theirs: string | undefined");
-  });
+const required = (property: Property): Property => ({ ...property, required: true });
+const withoutValue = (value: string) => (property: Property): Property => {
+  const schema = property.schema;
+  if (schema.kind !== "string" || !schema.enum) throw new Error(`${property.name} has no string enum`);
+  return { ...property, schema: { ...schema, enum: schema.enum.filter((member) => member !== value) } };
+};
 
-  test("an enum value dropped, from a part and from the response", async () => {
-    const verification = await source("flows/document-verification.yaml");
-    const aml = await source("flows/aml-screening.yaml");
-    const without = (value: string) => (property: Property): Property => {
-      const schema = property.schema;
-      if (schema.kind !== "string" || !schema.enum) throw new Error(`${property.name} has no string enum`);
-      return { ...property, schema: { ...schema, enum: schema.enum.filter((member) => member !== value) } };
-    };
-    const verdicts = await judgeFlows([
-      await broken(verification, withProperty(verification.model, ["input", "documentImages", "documentType"], without("ID_CARD"))),
-      await broken(aml, { ...aml.model, response: changedAt(aml.model.response, ["environment"], without("live")) }),
-    ]);
-    expect(verdicts.map(headlines)).toEqual([
-      ['flow bank-account-and-address-check (flows/document-verification.yaml): part "input[documentImages][documentType]": only theirs admits "ID_CARD"'],
-      ['flow aml-screening (flows/aml-screening.yaml): response.environment: only theirs admits "live"'],
-    ]);
-    expect(verdicts[0]?.[0]).toContain('\n  ours:   "BANK_STATEMENT" | "UTILITY_BILL"\n  theirs: "BANK_STATEMENT" | "UTILITY_BILL" | "ID_CARD"');
-  });
+/** Emission broken on purpose: which flow, how, and the first line the judge must report (flow, path, what). */
+const BROKEN: readonly [string, { flow: string; break: (model: FlowModel) => FlowModel; want: string }][] = [
+  [
+    "an optional field emitted as required",
+    { flow: "flows/aml-screening.yaml", break: (model) => withProperty(model, ["input", "basicIdentity", "name"], required), want: "request.input.basicIdentity.name: required in ours, optional in theirs" },
+  ],
+  [
+    "an optional part emitted as required",
+    { flow: "flows/signing.yaml", break: (model) => withProperty(model, ["input", "basicIdentity", "birthPlace"], required), want: 'part "input[basicIdentity][birthPlace]": required in ours, optional in theirs' },
+  ],
+  [
+    "an enum value dropped from a part",
+    {
+      flow: "flows/document-verification.yaml",
+      break: (model) => withProperty(model, ["input", "documentImages", "documentType"], withoutValue("ID_CARD")),
+      want: 'part "input[documentImages][documentType]": only theirs admits "ID_CARD"',
+    },
+  ],
+  [
+    "an enum value dropped from the response",
+    { flow: "flows/aml-screening.yaml", break: (model) => ({ ...model, response: changedAt(model.response, ["environment"], withoutValue("live")) }), want: 'response.environment: only theirs admits "live"' },
+  ],
+  [
+    "an optional response field emitted as required",
+    { flow: "flows/signing.yaml", break: (model) => ({ ...model, response: changedAt(model.response, ["sessionContext", "createdAt"], required) }), want: "response.sessionContext.createdAt: required in ours, optional in theirs" },
+  ],
+  [
+    "nullable dropped",
+    {
+      flow: "flows/nullable leaves, objects and arrays.yaml",
+      break: (model) => withProperty(model, ["input", "a", "s"], (property) => ({ ...property, schema: { ...property.schema, nullable: false } })),
+      want: "request.input.a.s: only theirs admits null",
+    },
+  ],
+  [
+    "an optional field left out",
+    {
+      flow: "flows/aml-screening.yaml",
+      break: (model) => withProperty(model, ["input", "basicIdentity"], (block) => ({ ...block, schema: without(block.schema, "birthPlace") })),
+      want: "request.input.basicIdentity.birthPlace: only theirs has this property",
+    },
+  ],
+  [
+    "an integer part typed as a string",
+    {
+      flow: "flows/parts of every kind of leaf.yaml",
+      break: (model) => withProperty(model, ["input", "a", "i"], (property) => ({ ...property, schema: { kind: "string", pointer: property.schema.pointer, nullable: false, ...(property.schema.part ? { part: property.schema.part } : {}) } })),
+      want: 'part "input[a][i]": only ours admits string; only theirs admits number',
+    },
+  ],
+];
 
-  test("open data blocks typed closed are a disagreement, unless the flow was generated so (the closed-object option)", async () => {
-    const flow = await source("flows/extra keys left out, true, false, {} and typed.yaml");
-    const closed = withProperty(flow.model, ["input"], closeBlocks);
-    const verdicts = await judgeFlows([await broken(flow, closed), await broken(flow, closed, { closedDataBlocks: true })]);
-    expect(headlines(verdicts[0] ?? [])).toEqual(
-      ["open", "yes", "any", "described", "typed.c", "typed[key]", "typedObjects[key]"].map(
-        (at) => `flow test-flow (flows/extra keys left out, true, false, {} and typed.yaml): request.input.${at}[key]: only theirs has an index signature`,
-      ),
-    );
-    expect(verdicts[1]).toEqual([]);
-  });
+test("the judge catches emission broken on purpose, naming the flow, the path and both types", async () => {
+  const flows = await Promise.all(BROKEN.map(async ([, each]) => {
+    const flow = await source(each.flow);
+    return broken(flow, each.break(flow.model));
+  }));
+  const verdicts = await judgeFlows(flows);
+  expect(verdicts.map((found, index) => [BROKEN[index]?.[0], headlines(found)])).toEqual(
+    BROKEN.map(([name, each], index) => [name, [`flow ${flows[index]?.model.name ?? ""} (${each.flow}): ${each.want}`]]),
+  );
+  // Both types, as each side spells them.
+  expect(verdicts[0]?.[0]).toContain("\n  ours:   string\n  theirs: string | undefined");
+  expect(verdicts[2]?.[0]).toContain('\n  ours:   "BANK_STATEMENT" | "UTILITY_BILL"\n  theirs: "BANK_STATEMENT" | "UTILITY_BILL" | "ID_CARD"');
+});
+
+test("open data blocks typed closed are a disagreement, unless the flow was generated so (the closed-object option)", async () => {
+  const flow = await source("flows/extra keys left out, true, false, {} and typed.yaml");
+  const closed = withProperty(flow.model, ["input"], closeBlocks);
+  const verdicts = await judgeFlows([await broken(flow, closed), await broken(flow, closed, { closedDataBlocks: true })]);
+  expect(headlines(verdicts[0] ?? [])).toEqual(
+    ["open", "yes", "any", "described", "typed.c", "typed[key]", "typedObjects[key]"].map(
+      (at) => `flow test-flow (flows/extra keys left out, true, false, {} and typed.yaml): request.input.${at}[key]: only theirs has an index signature`,
+    ),
+  );
+  expect(verdicts[1]).toEqual([]);
 });
 
 /** The model with the property at `path` (from the request) changed. */
@@ -134,6 +170,12 @@ function changedAt(schema: Schema, path: readonly string[], change: (property: P
       return rest.length === 0 ? change(property) : { ...property, schema: changedAt(property.schema, rest, change) };
     }),
   };
+}
+
+/** An object schema without one of its properties. */
+function without(schema: Schema, name: string): Schema {
+  if (schema.kind !== "object") throw new Error("not an object");
+  return { ...schema, properties: schema.properties.filter((property) => property.name !== name) };
 }
 
 /** `input` whose data blocks admit no key they do not declare, as the closed-object option types them. */
