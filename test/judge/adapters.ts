@@ -7,8 +7,8 @@
  * (open-objects.ts: an object without `additionalProperties` is open); one
  * is an option of openapi-typescript's (their-types.ts: `defaultNonNullable`).
  *
- * This file is compiled with each judged description (judge-module.ts
- * imports it), not run.
+ * This file is compiled with each judged description (the comparison
+ * module judge.ts writes imports it), not run.
  */
 import type { FileInput } from "../../runtime/index.js";
 
@@ -140,8 +140,9 @@ export type FormFrame<F> = { metadata: { subjectId: unknown } & ("metadata[local
  * multipart form then, since only it has the part names
  * (generator/model/request-body.ts), and the JSON form is held to the same
  * paths, required-ness and kinds (form-comparison.ts). What the multipart
- * form cannot say is not compared: that an object, or an array of them, is
- * `null` (an object there is only the parts under it).
+ * form cannot say is not compared: that an object or an array is `null`
+ * (there, an object or a `[]` group is only the parts under it). Its
+ * openness neither: open-objects.ts leaves such a JSON form as written.
  */
 export type BesideMultipart<T> = T extends readonly (infer E)[] ? BesideMultipart<Containers<E>>[] : T extends object ? { [K in keyof T]: BesideMultipart<Containers<T[K]>> } : T;
 

@@ -66,17 +66,18 @@ export interface OurRequest {
 
 export function formDisagreements(checker: ts.TypeChecker, ours: OurRequest, theirs: ts.Type, parts: readonly SentPart[], enclosing?: ts.Node): Disagreement[] {
   const declared = new Map(checker.getPropertiesOfType(theirs).map((symbol) => [symbol.name, symbol]));
+  const show = (type: ts.Type): string => checker.typeToString(type, enclosing, ts.TypeFormatFlags.NoTruncation);
   const found: Disagreement[] = [];
   const matched = new Map<string, { path: readonly Step[]; at: Resolved }>();
   for (const part of parts) {
     const at = resolve(checker, ours.framed, part.path);
     if (!at) {
-      if (!resolve(checker, ours.whole, part.path)) found.push({ path: `part ${JSON.stringify(part.name)}`, what: "sent, but not in our request type", ours: readable(part.path), theirs: "" });
+      if (!resolve(checker, ours.whole, part.path)) found.push({ path: `part ${JSON.stringify(part.name)}`, what: "sent, but not in our request type", ours: readable(part.path), theirs: "(not compared)" });
       continue;
     }
     const key = declaredKey(part, declared);
     if (!key) {
-      found.push({ path: `part ${JSON.stringify(part.name)}`, what: "only ours sends this part", ours: checker.typeToString(at.type), theirs: "(no property)" });
+      found.push({ path: `part ${JSON.stringify(part.name)}`, what: "only ours sends this part", ours: show(at.type), theirs: "(no property)" });
       continue;
     }
     if (!matched.has(key.name)) {
@@ -90,12 +91,12 @@ export function formDisagreements(checker: ts.TypeChecker, ours: OurRequest, the
     const where = `part ${JSON.stringify(name)}`;
     const type = checker.getTypeOfSymbol(symbol);
     if (!mine) {
-      found.push({ path: where, what: "only theirs has this part", ours: "(not sent)", theirs: checker.typeToString(type) });
+      found.push({ path: where, what: "only theirs has this part", ours: "(not sent)", theirs: show(type) });
       continue;
     }
     const theirsOptional = (symbol.flags & ts.SymbolFlags.Optional) !== 0;
     if (mine.at.optional !== theirsOptional) {
-      found.push({ path: where, what: mine.at.optional ? "optional in ours, required in theirs" : "required in ours, optional in theirs", ours: `${readable(mine.path)}: ${checker.typeToString(mine.at.type)}`, theirs: checker.typeToString(type) });
+      found.push({ path: where, what: mine.at.optional ? "optional in ours, required in theirs" : "required in ours, optional in theirs", ours: `${readable(mine.path)}: ${show(mine.at.type)}`, theirs: show(type) });
     }
     found.push(...compareTypes(checker, mine.at.type, type, where, { defined: true, enclosing }));
   }

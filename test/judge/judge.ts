@@ -52,6 +52,8 @@ export interface JudgedFlow {
 export interface Prepared {
   /** Path → text, for the program. */
   readonly files: ReadonlyMap<string, string>;
+  /** Why openapi-typescript could not read the description (then there are no files). */
+  readonly unread?: string;
   /** The parts our runtime sends for a request with every field present. */
   readonly parts: readonly SentPart[];
 }
@@ -63,7 +65,13 @@ export async function prepareJudgement(flow: JudgedFlow): Promise<Prepared> {
   const both = forms.length === 2;
   openObjects(document, { jsonForm: !both });
   const { json, multipart } = operationOf(document);
-  const theirs = await theirTypesOf(document);
+  let theirs: string;
+  try {
+    theirs = await theirTypesOf(document);
+  } catch (error) {
+    // A finding, for the flow: a description the generator reads and openapi-typescript cannot.
+    return { files: new Map(), parts: [], unread: error instanceof Error ? error.message : String(error) };
+  }
   const module = join(flow.dir, "judge.ts");
   const adapters = relative(dirname(module), ADAPTERS).split(sep).join("/");
   const lines = [
@@ -102,6 +110,7 @@ export async function prepareJudgement(flow: JudgedFlow): Promise<Prepared> {
 /** Every disagreement of one flow, each naming it; the program holds its prepared files. */
 export function verdictOf(program: ts.Program, flow: JudgedFlow, prepared: Prepared): string[] {
   const name = `flow ${flow.model.name} (${flow.model.source.file})`;
+  if (prepared.unread !== undefined) return [`${name}: openapi-typescript cannot read it: ${prepared.unread}`];
   const [theirs, judge] = ["theirs.ts", "judge.ts"].map((file) => {
     const source = program.getSourceFile(join(flow.dir, file));
     if (!source) throw new Error(`${flow.dir}/${file} is not in the program`);

@@ -38,29 +38,53 @@ export async function theirTypesOf(document: unknown): Promise<string> {
   const worker = (globalThis as { __flowsmithWorker?: () => Worker }).__flowsmithWorker;
   if (typeof worker !== "function") throw new Error("their-types.ts: run with test/support/jest-environment.js (jest.config.js testEnvironment)");
   const api = await worker().loadOpenapiTypescript();
-  const renamed = renameUnreadable(document);
+  const standIns = renameUnreadable(document);
   let text = api.astToString(await api.default(document, THEIR_OPTIONS));
-  for (const [stand, name] of renamed) text = text.replaceAll(stand, JSON.stringify(name));
+  for (const [standIn, name] of standIns) text = text.replaceAll(standIn, stringLiteral(name));
   return text;
 }
 
 /**
- * Property names openapi-typescript 7.13 cannot read: its reader
- * (@redocly/openapi-core 1.34) looks each name up in a plain object, finds
- * Object.prototype's method of that name and calls it ("Cannot convert
- * undefined or null to object"). `constructor`, `toString` and `__proto__`
- * read fine. The judge hands these names over as stand-ins (identifiers no
- * document holds) and puts the names back into the module it gets.
+ * Property names openapi-typescript 7.13 cannot read:
+ * - those of Object.prototype's methods that its reader (@redocly/openapi-core
+ *   1.34) finds when it looks a name up in a plain object, and calls
+ *   ("Cannot convert undefined or null to object"); `constructor`,
+ *   `toString` and `__proto__` read fine;
+ * - a name with a `%` that is not an escape (`50%`, `%zz`): it makes a JSON
+ *   pointer of each name and decodes it (decodeURIComponent, "URI malformed").
+ * The judge hands such names over as stand-ins (identifiers no document
+ * holds) and puts the names back into the module it gets.
  */
-const UNREADABLE = new Set([
+const METHODS = new Set([
   "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__",
   "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "valueOf",
 ]);
 
+function isUnreadable(name: string): boolean {
+  if (METHODS.has(name)) return true;
+  try {
+    decodeURIComponent(name);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** Renames the unreadable keys of every `properties` object (and their `required` entries); stand-in → name. */
 function renameUnreadable(document: unknown): Map<string, string> {
-  const renamed = new Map<string, string>();
-  const standIn = (name: string): string => `flowsmithJudgeStandIn${String([...UNREADABLE].indexOf(name))}`;
+  const standIns = new Map<string, string>();
+  const byName = new Map<string, string>();
+  const standIn = (name: string): string => {
+    let found = byName.get(name);
+    if (found === undefined) {
+      // Ends in `_`: no stand-in is the start of another.
+      found = `flowsmithJudgeStandIn_${String(byName.size)}_`;
+      byName.set(name, found);
+      standIns.set(found, name);
+    }
+    return found;
+  };
+  const rename = (name: string): string => (isUnreadable(name) ? standIn(name) : name);
   const visit = (node: unknown): void => {
     if (typeof node !== "object" || node === null) return;
     if (Array.isArray(node)) {
@@ -70,16 +94,16 @@ function renameUnreadable(document: unknown): Map<string, string> {
     const record = node as Record<string, unknown>;
     const properties = record["properties"];
     if (typeof properties === "object" && properties !== null && !Array.isArray(properties)) {
-      const entries = Object.entries(properties).map(([name, schema]): [string, unknown] => {
-        if (!UNREADABLE.has(name)) return [name, schema];
-        renamed.set(standIn(name), name);
-        return [standIn(name), schema];
-      });
-      record["properties"] = Object.fromEntries(entries);
-      if (Array.isArray(record["required"])) record["required"] = record["required"].map((name: unknown) => (typeof name === "string" && UNREADABLE.has(name) ? standIn(name) : name));
+      record["properties"] = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [rename(name), schema]));
+      if (Array.isArray(record["required"])) record["required"] = record["required"].map((name: unknown) => (typeof name === "string" ? rename(name) : name));
     }
     Object.values(record).forEach(visit);
   };
   visit(document);
-  return renamed;
+  return standIns;
+}
+
+/** `text` as a TypeScript string literal, ASCII only. */
+function stringLiteral(text: string): string {
+  return JSON.stringify(text).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
