@@ -109,7 +109,13 @@ export type TheirsInFrame<T> = T extends object
 
 type InputFrame<T> = "input" extends keyof T ? InputNeeded<Exclude<T["input" & keyof T], undefined>> : unknown;
 
-type InputNeeded<I> = Record<string, never> extends NonNullable<I> ? { input?: DataBlocks<I> } : { input: DataBlocks<I> };
+type InputNeeded<I> = [RequiredKeys<Known<NonNullable<I>>>] extends [never] ? { input?: DataBlocks<I> } : { input: DataBlocks<I> };
+
+/**
+ * The keys `T` requires. (Not "is `{}` assignable to it": `{}` has Object's
+ * members, so an optional `toString` of another type would count as required.)
+ */
+type RequiredKeys<T> = { [K in keyof T]-?: T extends Record<K, T[K]> ? K : never }[keyof T];
 
 type DataBlocks<I> = I extends object ? ([keyof Known<I>] extends [never] ? I : Known<I>) : I;
 

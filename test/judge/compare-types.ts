@@ -154,22 +154,22 @@ class Walk {
     return a.filter((member) => !b.some((other) => same(member, other)));
   }
 
-  /** The objects (or arrays) of two unions, each paired with a member of the other side it agrees with: what is left of each. */
+  /**
+   * The objects (or arrays) of two unions, each with a member of the other
+   * side it agrees with (a union may hold two alike, the other side one):
+   * those that have none.
+   */
   private pairUp(mine: readonly ts.Type[], yours: readonly ts.Type[], pair: Pair): { mine: ts.Type[]; yours: ts.Type[] } {
-    const left = { mine: [...mine], yours: [...yours] };
-    if (mine.length <= 1 && yours.length <= 1) return left;
-    for (const member of mine) {
-      const partner = left.yours.find((other) => {
-        const trial = new Walk(this.checker, this.enclosing);
-        pair(trial, member, other, "");
-        return trial.found.length === 0;
-      });
-      if (partner) {
-        left.mine.splice(left.mine.indexOf(member), 1);
-        left.yours.splice(left.yours.indexOf(partner), 1);
-      }
-    }
-    return left;
+    if (mine.length <= 1 && yours.length <= 1) return { mine: [...mine], yours: [...yours] };
+    const agree = (a: ts.Type, b: ts.Type): boolean => {
+      const trial = new Walk(this.checker, this.enclosing);
+      pair(trial, a, b, "");
+      return trial.found.length === 0;
+    };
+    return {
+      mine: mine.filter((member) => !yours.some((other) => agree(member, other))),
+      yours: yours.filter((member) => !mine.some((other) => agree(other, member))),
+    };
   }
 
   private stringIndex(type: ts.Type): ts.Type | undefined {

@@ -6,29 +6,37 @@
 
 export type JsonObject = Record<string, unknown>;
 
+export interface Media {
+  /** As written (`application/json; charset=utf-8`). */
+  readonly key: string;
+  readonly media: JsonObject;
+}
+
 export interface Operation {
   /** The request body's media type objects by form, under the keys as written (`application/json; charset=utf-8`). */
-  readonly json?: { readonly key: string; readonly media: JsonObject };
-  readonly multipart?: { readonly key: string; readonly media: JsonObject };
+  readonly json?: Media;
+  readonly multipart?: Media;
   /** The 201 response's `application/json` media type object. */
-  readonly created?: JsonObject;
+  readonly created?: Media;
 }
 
 export function operationOf(document: unknown): Operation {
   const [item] = Object.values(objectOrUndefined(objectOrUndefined(document)?.["paths"]) ?? {});
   const operation = resolve(document, objectOrUndefined(item)?.["post"]);
-  const content = objectOrUndefined(resolve(document, operation?.["requestBody"])?.["content"]) ?? {};
-  // The first key of each form, as the generator finds it (generator/model/request-body.ts).
-  const form = (type: string): { key: string; media: JsonObject } | undefined => {
-    const key = Object.keys(content).find((each) => each.split(";")[0]?.trim().toLowerCase() === type);
-    const media = key === undefined ? undefined : resolve(document, content[key]);
-    return key === undefined || !media ? undefined : { key, media };
-  };
-  const created = resolve(document, objectOrUndefined(resolve(document, operation?.["responses"]))?.["201"]);
-  const json = form("application/json");
-  const multipart = form("multipart/form-data");
-  const body = resolve(document, objectOrUndefined(created?.["content"])?.["application/json"]);
+  const content = resolve(document, operation?.["requestBody"])?.["content"];
+  const created = resolve(document, objectOrUndefined(operation?.["responses"])?.["201"]);
+  const json = mediaOf(document, content, "application/json");
+  const multipart = mediaOf(document, content, "multipart/form-data");
+  const body = mediaOf(document, created?.["content"], "application/json");
   return { ...(json ? { json } : {}), ...(multipart ? { multipart } : {}), ...(body ? { created: body } : {}) };
+}
+
+/** The first media type of `content` whose type is `type`, parameters aside, as the generator finds it (generator/model/request-body.ts, response.ts). */
+function mediaOf(document: unknown, content: unknown, type: string): Media | undefined {
+  const media = objectOrUndefined(content) ?? {};
+  const key = Object.keys(media).find((each) => each.split(";")[0]?.trim().toLowerCase() === type);
+  const found = key === undefined ? undefined : resolve(document, media[key]);
+  return key === undefined || !found ? undefined : { key, media: found };
 }
 
 /** The object `value` is, or refers to (`#/...`; the generator refuses any other reference). */

@@ -64,7 +64,7 @@ export async function prepareJudgement(flow: JudgedFlow): Promise<Prepared> {
   const forms = flow.model.declaredBodyForms;
   const both = forms.length === 2;
   openObjects(document, { jsonForm: !both });
-  const { json, multipart } = operationOf(document);
+  const { json, multipart, created } = operationOf(document);
   let theirs: string;
   try {
     theirs = await theirTypesOf(document);
@@ -75,13 +75,13 @@ export async function prepareJudgement(flow: JudgedFlow): Promise<Prepared> {
   const module = join(flow.dir, "judge.ts");
   const adapters = relative(dirname(module), ADAPTERS).split(sep).join("/");
   const lines = [
-    `import type { CreateSessionRequest, CreateSessionResponse } from "./${flow.model.name}/index.js";`,
+    `import type { CreateSessionRequest, CreateSessionResponse } from ${JSON.stringify(`./${flow.model.name}/index.js`)};`,
     `import type { operations } from "./theirs.js";`,
     `import type * as Adapt from "${adapters.startsWith(".") ? adapters : `./${adapters}`}";`,
     `type Operation = operations["createSession"];`,
     `type Body = NonNullable<Operation["requestBody"]>["content"];`,
     `export type ResponseOurs = Adapt.Ours<CreateSessionResponse>;`,
-    `export type ResponseTheirs = Adapt.Theirs<Operation["responses"][201]["content"]["application/json"]>;`,
+    `export type ResponseTheirs = Adapt.Theirs<Operation["responses"][201]["content"][${JSON.stringify(created?.key ?? "application/json")}]>;`,
     `export type RequestOurs = Adapt.Ours<CreateSessionRequest>;`,
   ];
   if (json) {

@@ -43,5 +43,5 @@ export function openObjects(document: unknown, scope: OpenObjectsScope): void {
     // `input` too: without data blocks its extra keys are typed as it says (with blocks, ServiceFrame closes it).
     open(objectOrUndefined(root?.["properties"])?.["input"]);
   }
-  open(operation.created?.["schema"]);
+  open(operation.created?.media["schema"]);
 }
