@@ -14,13 +14,12 @@
  * are closed, as openapi-typescript reads them), nor in a JSON form beside
  * one (our types come from the multipart form then), nor on the request
  * itself and `metadata`, whose keys the service fixes (adapters.ts,
- * ServiceFrame, as for `input` with data blocks).
+ * TheirsInFrame, as for `input` with data blocks).
  */
-
 import { objectOrUndefined, operationOf, resolve } from "./document.js";
 
 export interface OpenObjectsScope {
-  /** Open the JSON form's data blocks (false beside a multipart form, or when the flow types data blocks closed). */
+  /** Open the JSON form's objects (not beside a multipart form). */
   readonly jsonForm: boolean;
 }
 
@@ -40,7 +39,7 @@ export function openObjects(document: unknown, scope: OpenObjectsScope): void {
   };
   if (scope.jsonForm && operation.json) {
     const root = resolve(document, operation.json.media["schema"]);
-    // `input` too: without data blocks its extra keys are typed as it says (with blocks, ServiceFrame closes it).
+    // `input` too: without data blocks its extra keys are typed as it says (with blocks, TheirsInFrame closes it).
     open(objectOrUndefined(root?.["properties"])?.["input"]);
   }
   open(operation.created?.media["schema"]);
