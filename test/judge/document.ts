@@ -6,7 +6,7 @@
 
 export type JsonObject = Record<string, unknown>;
 
-export interface Media {
+interface Media {
   /** As written (`application/json; charset=utf-8`). */
   readonly key: string;
   readonly media: JsonObject;
