@@ -16,6 +16,13 @@ try {
   }
   throw error;
 }
+// A reader that goes away (`flowsmith flows | head -1`) ends only the printing: the run finishes, and
+// what it writes to disk is not cut short by an EPIPE thrown from a later line of output.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error) => {
+    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+  });
+}
 cli.main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });

@@ -153,15 +153,22 @@ export interface PreparedApiFlow {
  * and checks its name and snapshot path against `config` (and `taken`, names
  * about to be added beside it). Writes nothing.
  */
-export async function prepareApiFlowOrThrow(
-  args: AddArgs,
-  config: ResolvedConfig,
-  clients: ServiceClients,
-  taken: readonly string[] = [],
-  /** The name of a flow without --name, from the one its title gives (init makes names unique with it). */
-  nameOf: (derived: string) => string = (derived) => derived,
-): Promise<PreparedApiFlow> {
-  const pointer = `#/flows/${config.flows.length + taken.length}`;
+export async function prepareApiFlowOrThrow(args: AddArgs, config: ResolvedConfig, clients: ServiceClients, taken: readonly string[] = []): Promise<PreparedApiFlow> {
+  const fetched = await fetchApiFlowOrThrow(args, config, clients, taken.length);
+  return namedApiFlowOrThrow(fetched, args.name ?? fetched.model.name, config, taken);
+}
+
+/** A flow's description fetched, checked and modelled, not yet named (init names several at once, from all their titles). */
+export interface FetchedApiFlow {
+  readonly args: AddArgs;
+  readonly model: FlowModel;
+  readonly text: string;
+  readonly where: { readonly file: string; readonly pointer: string };
+}
+
+/** `added`: entries added before this one beside the config's, for its pointer. */
+export async function fetchApiFlowOrThrow(args: AddArgs, config: ResolvedConfig, clients: ServiceClients, added = 0): Promise<FetchedApiFlow> {
+  const pointer = `#/flows/${config.flows.length + added}`;
   const where = { file: config.configDisplay, pointer };
   const what = `the description of flow ${args.flowId} (${args.environment})`;
   const document = await clients.fetchDescriptionOrThrow(args.flowId, args.environment, { ...where, what });
@@ -179,7 +186,12 @@ export async function prepareApiFlowOrThrow(
       where,
     );
   }
-  const name = args.name ?? nameOf(model.name);
+  return { args, model, text, where };
+}
+
+/** The fetched flow under `name`: its entry and snapshot path, checked against `config` and `taken`. */
+export async function namedApiFlowOrThrow(fetched: FetchedApiFlow, name: string, config: ResolvedConfig, taken: readonly string[] = []): Promise<PreparedApiFlow> {
+  const { args, model, text, where } = fetched;
   refuseNameInUseOrThrow(name, config, taken);
   const relative = args.snapshot ?? `${CONFIG_DEFAULTS.snapshotDir}/${name}.json`;
   const snapshot = snapshotPathOrThrow(relative, config);

@@ -7,11 +7,14 @@
  * last one (an editor's save is several events), one run at a time: changes
  * during a run start one more run after it. Stopping waits for a run under
  * way. The files are watched through their folders (chokidar, one level
- * deep), so a save that replaces a file by a rename is seen too.
+ * deep), so a save that replaces a file by a rename is seen too, and a
+ * folder removed and made again is watched again.
  */
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import { loadConfigOrThrow, type Env } from "./config/load-config.js";
+import { isSameOrInside } from "./output/file-tree.js";
 
 export interface WatchOptions {
   /** The config file, absolute. */
@@ -33,6 +36,7 @@ const WATCH_DEFAULTS = { debounceMs: 100 } as const;
 export async function watchCodegen(options: WatchOptions): Promise<void> {
   const debounceMs = options.debounceMs ?? WATCH_DEFAULTS.debounceMs;
   let files = await watchedFiles(options, new Set([options.configPath]));
+  let folders: string[] = [];
   let watcher: FSWatcher | undefined;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -43,18 +47,34 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
   const current = (): Promise<void> | undefined => running;
   const changed = new Set<string>();
 
+  /**
+   * Watched through the nearest folder of each file that exists: a folder
+   * removed and made again (a branch checked out) is watched anew, and a
+   * folder not made yet is waited for in the one above it.
+   */
+  const rewatch = async (): Promise<void> => {
+    const next = await watchedFolders(files);
+    if (watcher && sameSet(new Set(next), new Set(folders))) return;
+    await watcher?.close();
+    folders = next;
+    const made = watch(folders, { ignoreInitial: true, depth: 0, persistent: true });
+    made.on("all", onEvent);
+    // An unheard "error" event would throw and end the watch (a folder it may not read, the system's limit of watches).
+    made.on("error", (error: unknown) => {
+      options.say(`flowsmith: cannot watch for changes (${error instanceof Error ? error.message : String(error)}); the files already watched still are`);
+    });
+    await new Promise<void>((resolve) => made.once("ready", resolve));
+    watcher = made;
+  };
+  // Before each run, so a change made while it runs is seen and runs again.
   const runNow = async (): Promise<void> => {
     const names = [...changed].map((file) => display(file)).sort();
     changed.clear();
     if (names.length > 0) options.say(`\n${names.join(", ")} changed; generating again`);
+    files = await watchedFiles(options, files);
+    await rewatch();
     await options.runOnce();
-    const next = await watchedFiles(options, files);
-    if (!sameSet(next, files)) {
-      await watcher?.close();
-      files = next;
-      watcher = await startWatcher();
-    }
-    options.say(watchingLine(files));
+    if (!isStopping()) options.say(watchingLine(files));
   };
   const schedule = () => {
     pending += 1;
@@ -68,25 +88,22 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
       running = undefined;
     });
   };
-  const onEvent = (file: string) => {
+  function onEvent(event: string, file: string): void {
     const absolute = path.resolve(file);
-    if (!files.has(absolute)) return;
-    changed.add(absolute);
+    const folderEvent = event === "addDir" || event === "unlinkDir";
+    // A folder made or removed on the way to a watched file: its files may have come or gone with it.
+    const touched = folderEvent ? [...files].filter((each) => isSameOrInside(each, absolute)) : files.has(absolute) ? [absolute] : [];
+    if (touched.length === 0) return;
+    if (folderEvent) folders = [];
+    for (const each of touched) changed.add(each);
     clearTimeout(timer);
     timer = setTimeout(schedule, debounceMs);
-  };
-  const startWatcher = async (): Promise<FSWatcher> => {
-    const folders = [...new Set([...files].map((file) => path.dirname(file)))];
-    const made = watch(folders, { ignoreInitial: true, depth: 0, persistent: true });
-    made.on("add", onEvent).on("change", onEvent).on("unlink", onEvent);
-    await new Promise<void>((resolve) => made.once("ready", resolve));
-    return made;
-  };
+  }
 
   running = (async () => {
+    await rewatch();
     await options.runOnce();
-    watcher = await startWatcher();
-    options.say(watchingLine(files));
+    if (!isStopping()) options.say(watchingLine(files));
   })().finally(() => {
     running = undefined;
   });
@@ -96,6 +113,24 @@ export async function watchCodegen(options: WatchOptions): Promise<void> {
   // A run under way finishes: its write is all or nothing, and stopping must not leave a half-done one to recover.
   for (let run = current(); run !== undefined; run = current()) await run;
   await watcher?.close();
+}
+
+/** For each file, its folder, or the nearest folder above it that exists. */
+async function watchedFolders(files: ReadonlySet<string>): Promise<string[]> {
+  const folders = new Set<string>();
+  for (const file of files) {
+    let folder = path.dirname(file);
+    while (!(await isFolder(folder)) && path.dirname(folder) !== folder) folder = path.dirname(folder);
+    folders.add(folder);
+  }
+  return [...folders].sort();
+}
+
+async function isFolder(folder: string): Promise<boolean> {
+  return stat(folder).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
 }
 
 /** The config, and each flow's description or snapshot; a config that does not load keeps the last set. */

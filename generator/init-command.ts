@@ -11,16 +11,17 @@ import { access, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
-import { prepareApiFlowOrThrow, removeNewSnapshot, writePreparedSnapshotOrThrow, type PreparedApiFlow } from "./add-command.js";
+import { fetchApiFlowOrThrow, namedApiFlowOrThrow, removeNewSnapshot, writePreparedSnapshotOrThrow, type FetchedApiFlow, type PreparedApiFlow } from "./add-command.js";
 import { ENV, type UserFlowConfig } from "./config/config-types.js";
 import { writeNewConfigOrThrow } from "./config/append-flow.js";
 import { configFromTextOrThrow, DEFAULT_CONFIG_FILE, DEFAULT_SCHEMA_PATH, findConfigOrUndefined, newConfig, resolveServiceOrThrow, type Env } from "./config/load-config.js";
 import { CodegenError, errorLine } from "./errors.js";
 import { ServiceClients } from "./fetch/service-clients.js";
 import { firstCallSnippet } from "./init/first-call.js";
-import { findDescriptions, type FoundDescription } from "./init/find-descriptions.js";
+import { FIND_LIMITS, findDescriptions, type FoundDescription } from "./init/find-descriptions.js";
 import { askInteractively, type Choices, type ListedFlow } from "./init/prompts.js";
 import type { FlowModel } from "./model/types.js";
+import { firstPairOfOneFlowOrUndefined } from "./model/unique-flows.js";
 import { MANIFEST_FILE } from "./output/manifest.js";
 import { assertOutputDirSafeOrThrow } from "./output/output-safety.js";
 
@@ -108,6 +109,9 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     const fromApi = values["from-api"] ?? false;
     const found = fromApi ? { found: [], skipped: [], truncated: false } : await findDescriptions(cwd);
     for (const file of found.skipped) io.stderr.write(`note: ${file.display} is not a flow description flowsmith can generate (${file.why})\n`);
+    if (found.truncated) {
+      io.stderr.write(`note: stopped looking after ${String(FIND_LIMITS.maxFiles)} files (nearest folders first); a description not found can be added to the "flows" of codegen.config.json by hand\n`);
+    }
     // Nothing to ask about: no description here, and no API client to list the service's flows with.
     if (!fromApi && found.found.length === 0 && environmentsWithCredentials(env).length === 0) throw noDescriptionError(cwd);
     const base = { outputDir: outputDefault, flows: values.flow ?? [] };
@@ -118,6 +122,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
           credentials: environmentsWithCredentials(env),
           outputDir: outputDefault,
           outputDirGiven: values["output-dir"] !== undefined,
+          flows: base.flows,
           listApi: () => listedFlowsOrThrow(service(), env),
         })
       : { ...base, source: fromApi ? "api" : "files" };
@@ -126,7 +131,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
       return 1;
     }
     const start = newConfig(configPath, env, choices.outputDir);
-    await assertOutputDirSafeOrThrow(start.config);
+    await assertOutputDirSafeOrThrow(start.config, true);
     await refuseFilledOutputDirOrThrow(start.config.outputDir, start.config.outputDisplay);
     let planned: Planned[];
     if (choices.source === "api") {
@@ -159,6 +164,16 @@ function plannedFileFlowsOrThrow(found: readonly FoundDescription[], choices: Ch
   const wanted = choices.selected ?? found.filter((file) => matches(choices.flows, [file.model.id, file.model.name, file.display]));
   refuseUnmatchedOrThrow(choices.flows, found.map((file) => [file.model.id, file.model.name, file.display]));
   if (wanted.length === 0) throw noDescriptionError(cwd);
+  // Two copies of one flow (an old download kept beside the new): codegen would refuse the config, so none is written.
+  const twice = firstPairOfOneFlowOrUndefined(wanted, (file) => file.model);
+  if (twice) {
+    const [first, second] = twice;
+    throw new CodegenError(
+      "DUPLICATE_FLOW",
+      `${first.display} (version ${String(first.model.version)}) and ${second.display} (version ${String(second.model.version)}) are both flow "${second.model.id}" in ${second.model.environment}; ` +
+        "the service runs one published version per flow and environment: choose one with --flow <path> (on a terminal, select one), or remove the other",
+    );
+  }
   const names = uniqueNames(wanted.map((file) => file.model));
   return wanted.map((file, index) => {
     const name = names[index] ?? file.model.name;
@@ -195,12 +210,13 @@ async function plannedApiFlowsOrThrow(choices: Choices, config: ReturnType<typeo
   if (wanted.length === 0) {
     throw new CodegenError("FETCH_FAILED", `the service lists no flows for ${environmentsWithCredentials(env).join(" or ") || "any environment"}; publish one in the dashboard, or set the API client of the other environment`);
   }
-  // A flow in both environments (promoted to live) is two entries: each named after its environment.
-  const twice = new Set(wanted.filter((flow, index) => wanted.findIndex((other) => other.flowId === flow.flowId) !== index).map((flow) => flow.flowId));
+  // Named as files are: a title two flows share (a flow in staging and in live, under one id or two) gets the environment.
+  const fetched: FetchedApiFlow[] = [];
+  for (const [index, flow] of wanted.entries()) fetched.push(await fetchApiFlowOrThrow({ flowId: flow.flowId, environment: flow.environment }, config, clients, index));
+  const names = uniqueNames(fetched.map((flow) => flow.model));
   const planned: Planned[] = [];
-  for (const flow of wanted) {
-    const taken = planned.map((done) => done.entry.name);
-    const prepared = await prepareApiFlowOrThrow({ flowId: flow.flowId, environment: flow.environment }, config, clients, taken, (derived) => (twice.has(flow.flowId) ? `${derived}-${flow.environment}` : derived));
+  for (const [index, flow] of fetched.entries()) {
+    const prepared = await namedApiFlowOrThrow(flow, names[index] ?? flow.model.name, config, planned.map((done) => done.entry.name));
     planned.push({ entry: { ...prepared.entry, name: prepared.entry.name ?? prepared.model.name }, model: prepared.model, prepared });
   }
   return planned;
@@ -292,8 +308,11 @@ function printFirstCall(planned: readonly Planned[], outputDir: string, cwd: str
   if (!first) return;
   const folder = path.relative(cwd, path.resolve(cwd, outputDir)).split(path.sep).join("/");
   const snippet = firstCallSnippet({ ...first.model, name: first.entry.name }, `./${folder}/${first.entry.name}/index.js`);
+  // The flow takes files: the call reads them from disk, so say which, or its first run ends in ENOENT.
+  const files = [...new Set([...snippet.matchAll(/fileFromPath\("([\w.-]+)"\)/g)].map((match) => match[1]))];
+  const reads = files.length > 0 ? `;\nit reads ${files.join(" and ")}: put such a file beside it;` : ";";
   io.stdout.write(
-    `\nYour first call (for example first-call.mts beside ${DEFAULT_CONFIG_FILE}; \`npx tsx first-call.mts\` runs it;\n` +
+    `\nYour first call (for example first-call.mts beside ${DEFAULT_CONFIG_FILE}; \`npx tsx first-call.mts\` runs it${reads}\n` +
       `\`npx flowsmith emulator\` prints a local service's addresses and credentials for the FLOWSMITH_* variables):\n\n${snippet}\n\n`,
   );
 }

@@ -6,10 +6,11 @@
  * array ends; the file is replaced whole by a rename, so a reader never
  * sees half of it.
  */
-import { link, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, link, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { findNodeAtLocation, parseTree } from "jsonc-parser";
+import { createScanner, findNodeAtLocation, parseTree } from "jsonc-parser";
 import { CodegenError } from "../errors.js";
+import { TOKEN } from "./config-text.js";
 import type { UserFlowConfig } from "./config-types.js";
 
 /** The new text; `text` is a config that loadConfigOrThrow accepted (so `flows` is an array). */
@@ -24,18 +25,37 @@ export function withFlowAppended(text: string, entry: UserFlowConfig): string {
   if (last) {
     const end = last.offset + last.length;
     const indent = indentOfLineAt(text, last.offset);
-    // What follows the last entry on its line: a trailing comma, a comment (JSONC). Both stay on that line.
-    const rest = /^([ \t]*)(,?)([ \t]*(?:\/\/[^\r\n]*|\/\*[^\r\n]*?\*\/)?[ \t]*)(?=\r?\n)/.exec(text.slice(end));
-    if (!rest || rest[0].trim() === "") return `${text.slice(0, end)},${eol}${indent}${json}${text.slice(end)}`;
-    const [whole, space = "", comma = "", comment = ""] = rest;
-    const lineEnd = end + whole.length;
-    return `${text.slice(0, end)},${space}${comment}${eol}${indent}${json}${comma}${text.slice(lineEnd)}`;
+    // What follows the last entry on its line: a trailing comma, comments (JSONC). They stay on that line.
+    const rest = restOfLineOrUndefined(text, end);
+    const tail = rest ? text.slice(end, rest.lineEnd) : "";
+    if (!rest || tail.trim() === "") return `${text.slice(0, end)},${eol}${indent}${json}${text.slice(end)}`;
+    const withoutComma = rest.comma === undefined ? tail : text.slice(end, rest.comma) + text.slice(rest.comma + 1, rest.lineEnd);
+    return `${text.slice(0, end)},${withoutComma}${eol}${indent}${json}${rest.comma === undefined ? "" : ","}${text.slice(rest.lineEnd)}`;
   }
-  // An empty array: the entry one level deeper than the line holding `"flows": [`.
+  // An empty array: the entry one level deeper than the line holding `"flows": [`, after what is inside (comments only).
   const outer = indentOfLineAt(text, flows.offset);
   const unit = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
   const close = flows.offset + flows.length - 1;
-  return `${text.slice(0, flows.offset + 1)}${eol}${outer}${unit}${json}${eol}${outer}${text.slice(close)}`;
+  const inside = text.slice(flows.offset + 1, close).trimEnd();
+  return `${text.slice(0, flows.offset + 1)}${inside}${eol}${outer}${unit}${json}${eol}${outer}${text.slice(close)}`;
+}
+
+/**
+ * After `offset`, up to the end of its line: spaces, at most one comma and
+ * comments (one scan by jsonc-parser's scanner, in linear time). Undefined
+ * when anything else follows on the line, or a comment runs on to the next.
+ */
+function restOfLineOrUndefined(text: string, offset: number): { comma: number | undefined; lineEnd: number } | undefined {
+  const scanner = createScanner(text, false);
+  scanner.setPosition(offset);
+  let comma: number | undefined;
+  for (let token: number = scanner.scan(); ; token = scanner.scan()) {
+    const at = scanner.getTokenOffset();
+    if (token === TOKEN.lineBreak || token === TOKEN.eof) return { comma, lineEnd: at };
+    if (token === TOKEN.comma && comma === undefined) comma = at;
+    else if (token === TOKEN.blockComment && /[\r\n]/.test(text.slice(at, scanner.getPosition()))) return undefined;
+    else if (token !== TOKEN.space && token !== TOKEN.lineComment && token !== TOKEN.blockComment) return undefined;
+  }
 }
 
 /** `{ "name": "x", "source": { ... } }`, as the config's own entries are written. */
@@ -50,10 +70,14 @@ function indentOfLineAt(text: string, offset: number): string {
 }
 
 export async function writeConfigOrThrow(file: string, text: string): Promise<void> {
-  const partial = `${file}.flowsmith-${process.pid}.partial`;
+  // Through a symbolic link to the file it names: the link stays a link, and a shared config gets the entry. The file keeps its mode.
+  const target = await realpath(file).catch(() => file);
+  const mode = (await stat(target).catch(() => undefined))?.mode;
+  const partial = `${target}.flowsmith-${process.pid}.partial`;
   try {
     await writeFile(partial, text);
-    await rename(partial, file);
+    if (mode !== undefined) await chmod(partial, mode & 0o7777);
+    await rename(partial, target);
   } finally {
     // force ignores a missing file, not ENOTDIR: the cleanup must not replace the error being reported.
     await rm(partial, { force: true }).catch(() => undefined);

@@ -35,6 +35,11 @@ export function configProblemOrUndefined(errors: readonly ErrorObject[], raw: un
   const pointer = `#${error.instancePath}`;
   if (error.keyword !== "additionalProperties") return { message: describe(error), pointer };
   const key = String((error.params as { additionalProperty?: unknown }).additionalProperty);
+  // Each branch of `source` names the other's key unknown; the slip is writing both.
+  const source = valueAtTokens(raw, pointerTokens(error.instancePath));
+  if (/\/source\/oneOf\/\d\/additionalProperties$/.test(error.schemaPath) && isRecord(source) && Object.hasOwn(source, "file") && Object.hasOwn(source, "api")) {
+    return { message: '"source" takes "file" or "api", not both: a flow comes from a description file or from the service', pointer, key };
+  }
   const known = knownKeys(schema, error.schemaPath);
   const closest = closestOrUndefined(key, known);
   const missing = candidates

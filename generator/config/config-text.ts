@@ -4,7 +4,7 @@
  * and a syntax tree, so every message can name the line and column of what
  * it is about. `flowsmith add` edits the same text (append-flow.ts).
  */
-import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { createScanner, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import { pointerTokens } from "@flowsmith/runtime/json";
 import { CodegenError } from "../errors.js";
 
@@ -24,6 +24,17 @@ export interface ConfigText {
 }
 
 const JSONC = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false } as const;
+
+/**
+ * Deepest nesting of objects and arrays a config may have. The schema's
+ * deepest key is five levels down; jsonc-parser parses by recursion, so a
+ * file nested tens of thousands deep would overflow the stack before any
+ * message could name where.
+ */
+const MAX_CONFIG_DEPTH = 64;
+
+/** jsonc-parser's SyntaxKind members this code reads (a const enum, which isolated modules cannot import). */
+export const TOKEN = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, comma: 5, lineComment: 12, blockComment: 13, lineBreak: 14, space: 15, eof: 17 } as const;
 
 /** What jsonc-parser's codes mean, in the words of the message. */
 const FAULTS: Readonly<Record<string, string>> = {
@@ -49,6 +60,7 @@ export function parseConfigTextOrThrow(text: string, file: string): ConfigText {
   if (text.trim() === "") {
     throw new CodegenError("CONFIG_INVALID", 'the config file is empty: write at least { "outputDir": "generated", "flows": [...] } (README, codegen.config.json)', { file });
   }
+  refuseDeepNestingOrThrow(text, file);
   const faults: ParseError[] = [];
   const root = parseTree(text, faults, JSONC);
   const fault = faults[0];
@@ -68,6 +80,22 @@ export function parseConfigTextOrThrow(text: string, file: string): ConfigText {
       return positionAt(text, (member ?? node).offset);
     },
   };
+}
+
+/** One pass of jsonc-parser's scanner (a loop, not recursion), before the parser recurses. */
+function refuseDeepNestingOrThrow(text: string, file: string): void {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let token: number = scanner.scan(); token !== TOKEN.eof; token = scanner.scan()) {
+    if (token === TOKEN.openBrace || token === TOKEN.openBracket) depth += 1;
+    else if (token === TOKEN.closeBrace || token === TOKEN.closeBracket) depth -= 1;
+    if (depth > MAX_CONFIG_DEPTH) {
+      throw new CodegenError("CONFIG_INVALID", `nested more than ${String(MAX_CONFIG_DEPTH)} levels deep here; a config is a few levels deep (README, codegen.config.json)`, {
+        file,
+        ...positionAt(text, scanner.getTokenOffset()),
+      });
+    }
+  }
 }
 
 /**

@@ -34,6 +34,8 @@ export interface AskContext {
   readonly outputDir: string;
   /** --output-dir given: not asked. */
   readonly outputDirGiven?: boolean;
+  /** --flow values: the flows are not asked for, as the output dir is not when given. */
+  readonly flows?: readonly string[];
   readonly listApi: () => Promise<readonly ListedFlow[]>;
 }
 
@@ -55,7 +57,10 @@ export async function askInteractively(context: AskContext): Promise<Choices | "
   }
   let selected: readonly FoundDescription[] | undefined;
   let selectedApi: readonly ListedFlow[] | undefined;
-  if (source === "files") {
+  const flows = context.flows ?? [];
+  if (flows.length > 0) {
+    // Picked by --flow: init matches them against what it found or listed, as without a terminal.
+  } else if (source === "files") {
     const picked = await prompts.multiselect({
       message: "Which flows? (space toggles, enter accepts)",
       options: context.found.map((file) => ({ value: file, label: `${file.display}  ${file.model.title} (${file.model.environment}, v${String(file.model.version)})` })),
@@ -90,5 +95,5 @@ export async function askInteractively(context: AskContext): Promise<Choices | "
     outputDir = answer.trim() === "" ? context.outputDir : answer.trim();
   }
   prompts.outro("writing codegen.config.json and generating");
-  return { source, outputDir, flows: [], selected, selectedApi };
+  return { source, outputDir, flows, selected, selectedApi };
 }

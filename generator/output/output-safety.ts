@@ -13,12 +13,14 @@ import { isSameOrInside } from "./file-tree.js";
 /** Names that mark a folder as someone's project or repository, anywhere under outputDir. */
 const PROJECT_MARKERS = ["package.json", ".git"];
 
-export async function assertOutputDirSafeOrThrow(config: ResolvedConfig): Promise<void> {
+/** `fromFlag`: the folder came from `init --output-dir` (or its question), not a config on disk, so the message names that. */
+export async function assertOutputDirSafeOrThrow(config: ResolvedConfig, fromFlag = false): Promise<void> {
   const unsafe = (reason: string) =>
     new CodegenError(
       "UNSAFE_OUTPUT_DIR",
-      `outputDir ${config.outputDisplay} ${reason}. flowsmith replaces what is in outputDir, so it must be a folder of its own, such as "generated"; change "outputDir"`,
-      { file: config.configDisplay, pointer: "#/outputDir" },
+      `outputDir ${config.outputDisplay} ${reason}. flowsmith replaces what is in outputDir, so it must be a folder of its own, such as "generated"; ` +
+        (fromFlag ? "choose another with --output-dir" : 'change "outputDir"'),
+      fromFlag ? {} : { file: config.configDisplay, pointer: "#/outputDir" },
     );
   const outputDir = config.outputDir;
   const stat = await lstat(outputDir).catch(async (error: unknown) => {

@@ -3,7 +3,7 @@
  * or for an api source its snapshot (fetch/ writes it; reading never goes
  * to the network). The one place that reads a description.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import type { FlowSource } from "../config/config-types.js";
 import { CodegenError } from "../errors.js";
 
@@ -32,6 +32,9 @@ export interface SourceContext {
 export function readSourceOrThrow(source: FlowSource, where?: SourceContext): Promise<SourceBytes> {
   const file = source.kind === "api" ? source.snapshot : source;
   try {
+    // A device or a pipe would be read until it ends, which /dev/zero never does and a pipe without a writer waits for.
+    const stats = statSync(file.path);
+    if (!stats.isFile() && !stats.isDirectory()) throw Object.assign(new Error("not a regular file"), { code: NOT_A_FILE });
     return Promise.resolve({ bytes: withLfLineEndings(readFileSync(file.path)), display: file.display });
   } catch (error) {
     return Promise.reject(unreadable(error, source, where));
@@ -50,6 +53,9 @@ function withLfLineEndings(bytes: Buffer): Buffer {
   return Buffer.from(bytes.toString("latin1").replace(/\r\n/g, "\n"), "latin1");
 }
 
+/** Not an errno: what readSourceOrThrow says of a path that is neither a file nor a folder. */
+const NOT_A_FILE = "NOT_A_FILE";
+
 function unreadable(error: unknown, source: FlowSource, where: SourceContext | undefined): CodegenError {
   const flow = where?.flow ? { flow: where.flow } : {};
   const code = (error as NodeJS.ErrnoException).code;
@@ -60,7 +66,9 @@ function unreadable(error: unknown, source: FlowSource, where: SourceContext | u
         ? `no snapshot of flow ${source.flowId} (${source.environment}) at ${source.snapshot.display} yet: run \`npx flowsmith codegen\` to fetch it`
         : code === "EISDIR"
           ? `the snapshot path ${source.snapshot.display} is a folder; "snapshot" names a .json file`
-          : `cannot read the snapshot ${source.snapshot.display} (${code ?? String(error)})`,
+          : code === NOT_A_FILE
+            ? `the snapshot path ${source.snapshot.display} is not a regular file (a device, a pipe or a socket); "snapshot" names a .json file`
+            : `cannot read the snapshot ${source.snapshot.display} (${code ?? String(error)})`,
       where ? { file: where.configFile, pointer: `${where.pointer}/source/api`, ...flow } : { file: source.snapshot.display },
       { cause: error },
     );
@@ -71,7 +79,9 @@ function unreadable(error: unknown, source: FlowSource, where: SourceContext | u
       ? `flow description not found: ${source.display}`
       : code === "EISDIR"
         ? `${source.display} is a folder; "file" names one description file (such as flows/onboarding.yaml)`
-        : `cannot read ${source.display} (${code ?? String(error)})`,
+        : code === NOT_A_FILE
+          ? `${source.display} is not a regular file (a device, a pipe or a socket); "file" names one description file (such as flows/onboarding.yaml)`
+          : `cannot read ${source.display} (${code ?? String(error)})`,
     where ? { file: where.configFile, pointer: `${where.pointer}/source/file`, ...flow } : { file: source.display },
     { cause: error },
   );

@@ -5,6 +5,7 @@
  * matters. Exit codes are the same for every command: 0 success, 1 failure
  * or out-of-date output, 2 usage error.
  */
+import { spawn } from "node:child_process";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { main } from "../../cli/main";
@@ -50,6 +51,19 @@ describe("flowsmith (the dispatcher)", () => {
     const run = await cli(args);
     expect(run.code).toBe(code);
     expect(run[out]).toMatch(says);
+  });
+
+  it("a reader that goes away (| head -1) ends the printing, not the run: exit 0, output written, no EPIPE trace (the built bin)", async () => {
+    const project = await makeProject({ flows: ["signing"] });
+    const child = spawn(process.execPath, [path.join(REPO, "bin/flowsmith.js"), "codegen", "--config", project.config], { stdio: ["ignore", "pipe", "pipe"] });
+    // Closed before the first line is printed: every write to stdout meets a closed pipe.
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+    expect(stderr).not.toMatch(/EPIPE|unexpected error|Unhandled/);
+    expect(code).toBe(0);
+    expect(await readdir(project.out)).toEqual(expect.arrayContaining(["signing", "index.ts"]));
   });
 
   it("--help describes every option each command accepts", async () => {

@@ -7,7 +7,7 @@
  * bounded.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { makeProject, removeProjects, REPO, writeConfig, type Project } from "./codegen-project";
 
@@ -112,6 +112,23 @@ it("a changed config is read again, and the new flow's description is watched to
   expect(run).toMatch(/signing .* generated/);
 });
 
+it("a description's folder removed and made again (a branch checked out) is watched again", async () => {
+  const flows = path.join(project.dir, "flows");
+  const names = ["aml-screening.yaml", "signing.yaml"];
+  const texts = await Promise.all(names.map((name) => readFile(path.join(flows, name), "utf8")));
+  await rm(flows, { recursive: true });
+  expect(await printed(/nothing was written[\s\S]*?Watching 3 file\(s\)/)).toMatch(/SOURCE_NOT_FOUND/);
+  await mkdir(flows);
+  const added = (texts[0] ?? "").replace("        birthPlace:\n", "        mothersName:\n          type: string\n        birthPlace:\n");
+  await Promise.all([writeFile(path.join(flows, "signing.yaml"), texts[1] ?? ""), writeFile(description(), added)]);
+  await printed(/input\.basicIdentity\.mothersName\s+field added[\s\S]*?Watching 3 file\(s\)/);
+  expect(await generated()).toContain("mothersName");
+  // An edit in the folder made again: seen through a watch on it, not on the one removed.
+  await save(description(), texts[0] ?? "");
+  expect(await printed(/Watching 3 file\(s\)/)).toMatch(/input\.basicIdentity\.mothersName\s+field removed/);
+  expect(await generated()).not.toContain("mothersName");
+});
+
 it("SIGINT ends it with exit 0", async () => {
   const exited = new Promise<number | null>((resolve) => {
     child.once("exit", (code) => {
@@ -120,4 +137,40 @@ it("SIGINT ends it with exit 0", async () => {
   });
   child.kill("SIGINT");
   expect(await exited).toBe(0);
+});
+
+it("a folder it may not watch is said, and the watch goes on (chokidar's error event ended the process)", async () => {
+  const locked = await makeProject({ flows: ["signing"] });
+  // The folder can be passed through, not listed: codegen reads the description by its path, a watch cannot list the folder.
+  await chmod(path.join(locked.dir, "flows"), 0o311);
+  for (const dir of [locked.root, locked.dir]) await chmod(dir, 0o777);
+  // root may list any folder: the watch then runs as nobody, for whom the mode holds.
+  const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const watching = spawn(process.execPath, [path.join(REPO, "bin/flowsmith.js"), "codegen", "--watch"], { cwd: locked.dir, ...asNobody });
+  let printedHere = "";
+  const until = (pattern: RegExp) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new Error(`waited ${WAIT_MS} ms for ${String(pattern)}; printed:\n${printedHere}`));
+      }, WAIT_MS);
+      const listener = (chunk: Buffer) => {
+        printedHere += chunk.toString("utf8");
+        if (!pattern.test(printedHere)) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      watching.stdout.on("data", listener);
+      watching.stderr.on("data", listener);
+    });
+  try {
+    await until(/Watching 2 file\(s\)/);
+    expect(printedHere).toMatch(/cannot watch for changes \(EACCES: permission denied, watch '[^']*flows'\)/);
+    expect(watching.exitCode).toBeNull();
+    const exited = new Promise<number | null>((resolve) => watching.once("exit", resolve));
+    watching.kill("SIGINT");
+    expect(await exited).toBe(0);
+  } finally {
+    if (watching.exitCode === null) watching.kill("SIGKILL");
+    await chmod(path.join(locked.dir, "flows"), 0o755);
+  }
 });

@@ -150,6 +150,8 @@ describe("runCodegen", () => {
   it.each([
     ["a missing description", { source: { file: "flows/nope.yaml" } }, "SOURCE_NOT_FOUND", /#\/flows\/0\/source\/file: flow description not found: flows\/nope\.yaml/],
     ["a folder named as the description", { source: { file: "flows" } }, "SOURCE_NOT_FOUND", /#\/flows\/0\/source\/file: flows is a folder; "file" names one description file/],
+    // A device is read until it ends: /dev/zero never does (the run hung, its memory growing).
+    ["a device named as the description", { source: { file: "/dev/zero" } }, "SOURCE_NOT_FOUND", /#\/flows\/0\/source\/file: \S*dev\/zero is not a regular file \(a device, a pipe or a socket\)/],
   ])("names the config entry of %s", async (_name, flow, code, message) => {
     const { config } = await makeProject();
     await writeConfig(config, { flows: [{ name: "x", ...flow }] });

@@ -6,8 +6,10 @@
  * names, holds no statement or JSDoc tag that came from text, reads back its
  * names and title exactly, loads and runs (flow and spec as the model says,
  * a validator that works), and is byte-identical when generated again (in
- * reverse order, after all others); or be refused with a typed CodegenError
- * naming the file, when its case allows that. One tsc program checks a batch.
+ * reverse order, after all others), and agree with openapi-typescript's
+ * reading of the same document (the judge, test/judge/judge.ts); or be
+ * refused with a typed CodegenError naming the file, when its case allows
+ * that. One tsc program checks a batch.
  * Patterns include ones that backtrack catastrophically on a native RegExp:
  * their validators must check a value of thousands of characters built to
  * make them do so, at once (within a bound a backtracking run would exceed
@@ -27,6 +29,7 @@ import { probeProblems, runtimeProblems } from "../fuzz/evaluate.js";
 import { problemsOf } from "../fuzz/oracle.js";
 import { runCodegen, type Outcome } from "../fuzz/run-codegen.js";
 import { checkProgram, RUNTIME_IMPORT, VIRTUAL_ROOT } from "../fuzz/type-check.js";
+import { prepareJudgement, verdictOf, type JudgedFlow, type Prepared } from "../judge/judge.js";
 
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 300);
 const SEED = process.env["FUZZ_SEED"] === "random" ? Date.now() % 2 ** 31 : Number(process.env["FUZZ_SEED"] ?? 20_251_010);
@@ -40,7 +43,7 @@ interface Done {
   readonly outcome: Outcome;
 }
 
-test(`${String(RUNS)} generated descriptions (seed ${String(SEED)}): compile, exact exports, no injection, deterministic, or a typed refusal`, async () => {
+test(`${String(RUNS)} generated descriptions (seed ${String(SEED)}): compile, exact exports, no injection, deterministic, openapi-typescript agrees, or a typed refusal`, async () => {
   const cases = fc.sample(flowCases(), { seed: SEED, numRuns: RUNS });
   const failures: string[] = [];
   let generated = 0;
@@ -72,10 +75,16 @@ async function checkBatch(done: readonly Done[]): Promise<string[]> {
   };
   const files = new Map<string, string>();
   const pathOf = (each: Done, file: string): string => join(VIRTUAL_ROOT, `case${String(each.index)}`, file);
+  const judged = new Map<Done, { flow: JudgedFlow; prepared: Prepared }>();
   for (const each of done) {
     const problem = expectationProblem(each);
     if (problem) fail(each, problem);
-    if (each.outcome.kind === "generated") for (const file of each.outcome.files) files.set(pathOf(each, file.path), file.content);
+    if (each.outcome.kind !== "generated") continue;
+    for (const file of each.outcome.files) files.set(pathOf(each, file.path), file.content);
+    const flow: JudgedFlow = { dir: pathOf(each, ""), model: each.outcome.model, text: each.flowCase.text };
+    const prepared = await prepareJudgement(flow);
+    for (const [path, text] of prepared.files) files.set(path, text);
+    judged.set(each, { flow, prepared });
   }
   // Again, last case first: output must not depend on what was generated before.
   for (const each of [...done].reverse()) {
@@ -95,6 +104,8 @@ async function checkBatch(done: readonly Done[]): Promise<string[]> {
     const validatorFile = checked.validatorFileOrThrow(pathOf(each, validator.path));
     for (const problem of runtimeProblems(model, indexFile, validatorFile)) fail(each, problem);
     for (const problem of probeProblems(validatorFile, each.flowCase.probes ?? [])) fail(each, problem);
+    const judgement = judged.get(each);
+    if (judgement) for (const problem of verdictOf(checked.program, judgement.flow, judgement.prepared)) fail(each, `openapi-typescript disagrees: ${problem}`);
   }
   return failures;
 }

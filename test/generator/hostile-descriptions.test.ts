@@ -17,6 +17,7 @@ import { MAX_SCHEMA_COUNT, MAX_SCHEMA_DEPTH } from "../../generator/model/limits
 import { MAX_DOCUMENT_DEPTH } from "../../generator/read/document-shape.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import { parseDescriptionOrThrow } from "../../generator/read/load-description.js";
+import { deepSchema, file, HOSTILE_GENERATES as GENERATES } from "../fixtures/descriptions/hostile.js";
 import { description, jsonForm, multipartForm, type DescriptionParts } from "../fixtures/descriptions/make-description.js";
 import { makeTempDir, removeDir, runtimeImportFor, typeCheck, writeFiles } from "../fixtures/golden/compile.js";
 
@@ -36,67 +37,6 @@ function refusal(parts: DescriptionParts | string): CodegenError {
   }
   throw new Error("built without error");
 }
-
-const file = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ type: "string", format: "binary", ...extra });
-
-/** Descriptions that generate, each into its own folder, all type-checked together below. */
-const GENERATES: readonly [string, DescriptionParts][] = [
-  ["a description with /*", { multipart: multipartForm({ "input[id][scan]": file({ description: "Scan of the ID card, image/* accepted." }) }) }],
-  ["a pattern with /*", { multipart: multipartForm({ "input[a][b]": { type: "string", pattern: "^[a-z]/*$" } }) }],
-  ["an encoding of image/*", { multipart: multipartForm({ "input[a][b]": file() }, [], { "input[a][b]": { contentType: "image/*" } }) }],
-  ["a description of */ only", { multipart: multipartForm({ "input[a][b]": { type: "string", description: "*/".repeat(40) } }) }],
-  [
-    "every comment opener, closer and tag",
-    {
-      info: { title: "/* // */ @param x", description: "a\n@deprecated\r\n{@link y}\u2028*/ export const pwned = 1; /*\u2029// z" },
-      json: jsonForm({ b: { type: "object", description: "\t@tab @at x@y.z \u0000\u001b[31m \ud800 \u202e", properties: { c: { type: "string", format: "*/ //", default: "/**/" } } } }),
-    },
-  ],
-  ["a property named require(x)", { multipart: multipartForm({ "input[a][require(x)]": { type: "string" }, "input[a][require(\"fs\").x]": { type: "string" } }) }],
-  ["enum values ending in a backslash, then /*", { json: jsonForm({ a: { type: "object", properties: { b: { type: "string", enum: ["\\", "x\\\\"] }, c: { type: "string", enum: ["/*"] } } } }) }],
-  [
-    "a file in both forms",
-    {
-      json: jsonForm({ docs: { type: "object", required: ["scan"], properties: { scan: file() } } }, ["docs"]),
-      multipart: multipartForm({ "input[docs][scan]": file() }, ["input[docs][scan]"]),
-    },
-  ],
-  [
-    "a required [] group",
-    { multipart: multipartForm({ "input[docs][documents][][templateId]": { type: "string" }, "input[docs][documents][][source]": file() }, ["input[docs][documents][][templateId]"]) },
-  ],
-  [
-    "required arrays with counts",
-    { json: jsonForm({ a: { type: "object", required: ["one", "few"], properties: { one: { type: "array", items: { type: "string" } }, few: { type: "array", minItems: 2, maxItems: 3, items: { type: "integer" } }, many: { type: "array", minItems: 20, items: { type: "string" } } } } }) },
-  ],
-  ["required Object.prototype names", { json: jsonForm({ a: { type: "object", required: ["__proto__", "constructor", "toString"], properties: { ["__proto__"]: { type: "string" }, constructor: { type: "string" }, toString: { type: "string" } } } }, ["a"]) }],
-  ["no data blocks", { json: { schema: { type: "object", required: ["metadata"], properties: { metadata: { type: "object", required: ["subjectId"], properties: { subjectId: { type: "string" } } } } } } }],
-  ["a repeated enum value", { json: jsonForm({ a: { type: "object", properties: { b: { type: "string", enum: ["x", "y", "x"] } } } }) }],
-  ["a title of 500 characters", { info: { title: "Very long ".repeat(50) }, json: jsonForm({}) }],
-  ["a title of punctuation", { info: { title: "!!! ??? ---" }, json: jsonForm({}) }],
-  ["a title without Latin letters", { info: { title: "検証フロー" }, json: jsonForm({}) }],
-  [
-    "allOf members that differ only in words, and additionalProperties: {}",
-    {
-      schemas: { Name: { type: "string", maxLength: 9, description: "a name", example: "Ada", title: "Name", default: "x" } },
-      json: jsonForm({ a: { type: "object", additionalProperties: { description: "anything" }, properties: { n: { allOf: [{ $ref: "#/components/schemas/Name" }, { example: "Bo", "x-note": 1, default: "y" }], description: "own" } } } }),
-    },
-  ],
-  ["64 levels of nesting, the most there may be", { json: jsonForm({ deep: deepSchema(62) }, ["deep"]) }],
-  ["letters newer than TypeScript's identifier tables", { json: jsonForm({ "\u088f": { type: "object", properties: { "\u{2b73a}x": { type: "string" }, "a\u1c89": { type: "string" } } } }) }],
-  [
-    "optional Object.prototype names, on fields and a data block",
-    {
-      json: jsonForm(
-        {
-          a: { type: "object", properties: { constructor: { type: "object", properties: { z: { type: "integer" } } }, toString: { type: "boolean" }, valueOf: { type: "number" }, hasOwnProperty: { type: "string" } } },
-          constructor: { type: "object", properties: { x: { type: "string" } } },
-        },
-        ["a"],
-      ),
-    },
-  ],
-];
 
 describe("descriptions that generate", () => {
   const dir = makeTempDir();
@@ -328,13 +268,6 @@ describe("nesting and size", () => {
     expect(error.message).toContain(`more than ${String(MAX_SCHEMA_COUNT)} schemas`);
   });
 });
-
-/** A data block nested `levels` objects deep (the block included), one required field a level. */
-function deepSchema(levels: number): Record<string, unknown> {
-  let schema: Record<string, unknown> = { type: "string" };
-  for (let level = levels - 1; level >= 0; level -= 1) schema = { type: "object", required: [`k${String(level)}`], properties: { [`k${String(level)}`]: schema } };
-  return schema;
-}
 
 /** Whether tsc emits JavaScript for `files` (it ran out of stack on a validator nested 250 levels deep); emit needs no lib. */
 function emitsJavaScript(files: readonly string[]): boolean {

@@ -7,9 +7,11 @@
  * overwrites a config. Every wait is for printed text, bounded.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { makeTempDir, removeDir, typeCheck } from "../fixtures/golden/compile";
+import { FIND_LIMITS } from "../../generator/init/find-descriptions";
 import { REPO } from "./codegen-project";
 import { SAMPLE_IDS, startService, type Service } from "./api-source/service";
 
@@ -50,9 +52,9 @@ async function project(): Promise<string> {
   return dir;
 }
 
-function runCli(args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+function runCli(args: readonly string[], cwd: string, env: Record<string, string> = {}, as: { uid?: number; gid?: number } = {}): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...ENV, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...ENV, ...env }, stdio: ["ignore", "pipe", "pipe"], ...as });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
@@ -102,13 +104,49 @@ describe("flowsmith init with flags", () => {
     ["no terminal and no --yes", ["init"], 2, /no terminal to ask on: pass --yes/],
     ["an unknown --flow", ["init", "--flow", "nope"], 1, /UNKNOWN_FLOW: --flow nope: no such flow \(found: a41f0c6d/],
     ["an outputDir holding files", ["init", "--yes", "--output-dir", "flows"], 1, /UNSAFE_OUTPUT_DIR|OUTPUT_DIR_NOT_EMPTY/],
-  ])("refuses %s, writing nothing", async (_name, args, code, says) => {
+    // A second copy of the flow elsewhere in the folder: the config codegen would refuse is not written.
+    ["two copies of one flow", ["init", "--yes"], 1, /error DUPLICATE_FLOW: flows\/aml-screening\.yaml \(version 7\) and old-download\/aml-screening\.yaml \(version 7\) are both flow .*choose one with --flow <path>/],
+    // No config exists yet: the message names the flag, not a key of a file.
+    ["the project folder as outputDir", ["init", "--yes", "--output-dir", "."], 1, /error UNSAFE_OUTPUT_DIR: outputDir \S+ is the folder of the config .*; choose another with --output-dir$/m],
+  ])("refuses %s, writing nothing", async (name, args, code, says) => {
     const dir = await project();
+    if (name === "two copies of one flow") await cp(path.join(dir, "flows"), path.join(dir, "old-download"), { recursive: true });
     const run = await runCli(args, dir);
     expect(run.code).toBe(code);
     expect(run.out).toMatch(says);
     expect(await readdir(dir)).not.toContain("codegen.config.json");
   });
+
+  it("a file it cannot read is said and passed over; the rest is used", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "flowsmith-init-unreadable-"));
+    try {
+      await mkdir(path.join(dir, "flows"));
+      await cp(path.join(REPO, "flows/aml-screening.yaml"), path.join(dir, "flows/aml-screening.yaml"));
+      await cp(path.join(REPO, "flows/signing.yaml"), path.join(dir, "locked.yaml"));
+      await chmod(path.join(dir, "locked.yaml"), 0o000);
+      await chmod(dir, 0o777);
+      // root reads any file: the CLI then runs as nobody, for whom the mode holds.
+      const root = process.getuid?.() === 0;
+      const run = await runCli(["init", "--yes"], dir, {}, root ? { uid: 65534, gid: 65534 } : {});
+      expect(run.out).toMatch(/note: locked\.yaml .*cannot be read \(EACCES\)/);
+      expect(run.out).not.toMatch(/unexpected error/);
+      expect(run.code).toBe(0);
+      expect(await config(dir)).toMatchObject({ flows: [{ name: "aml-screening" }] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("past the walk's bound it says it stopped, and still uses the descriptions it reached", async () => {
+    const dir = await project();
+    await mkdir(path.join(dir, "src/many"), { recursive: true });
+    for (let index = 0; index < FIND_LIMITS.maxFiles + 10; index += 1) await writeFile(path.join(dir, "src/many", `${String(index)}.ts`), "");
+    const run = await runCli(["init", "--yes"], dir);
+    expect(run.out).toMatch(new RegExp(`note: stopped looking after ${String(FIND_LIMITS.maxFiles)} files`));
+    expect(run.code).toBe(0);
+    expect(await config(dir)).toMatchObject({ flows: [{ name: "aml-screening", source: { file: "flows/aml-screening.yaml" } }] });
+    // Twenty thousand files made and walked on a shared machine.
+  }, 90_000);
 
   it("says where to get a description when the folder has none", async () => {
     const dir = await mkdtemp(path.join(root, "empty-"));
@@ -132,15 +170,37 @@ describe("flowsmith init with flags", () => {
       expect(JSON.parse(await readFile(path.join(dir, `flows/signing-${environment}.json`), "utf8"))).toMatchObject({ info: { "x-flow-id": signing, "x-environment": environment } });
       expect(run.out).toMatch(new RegExp(`signing-${environment} .* ${environment} .* generated`));
     }
+    // Signing takes a file: the printed call reads it from disk, and says so.
+    expect(run.out).toMatch(/runs it;\nit reads document\.pdf: put such a file beside it;\n/);
     expect(await firstCallErrors(dir, run.out)).toEqual([]);
+  });
+
+  it("--from-api --yes: two flows with one title under two ids (staging and live) are named after their environments", async () => {
+    const aml = await readFile(path.join(REPO, "flows/aml-screening.yaml"), "utf8");
+    const liveId = "a41f0c6d-0000-47c9-8d13-b9e60f27c8a5";
+    const file = path.join(root, "aml-live.yaml");
+    await writeFile(file, aml.replaceAll(SAMPLE_IDS["aml-screening"].flowId, liveId).replace("x-environment: staging", "x-environment: live").replace("/staging/sessions:", "/live/sessions:"));
+    const both = await startService(["flows/aml-screening.yaml", path.relative(REPO, file)]);
+    try {
+      const dir = await mkdtemp(path.join(root, "api-two-ids-"));
+      const run = await runCli(["init", "--from-api", "--yes"], dir, both.env);
+      expect(run.out).not.toMatch(/DUPLICATE_NAME/);
+      expect(run.code).toBe(0);
+      expect((await config(dir)).flows).toEqual([
+        { name: "aml-screening-staging", source: { api: { flowId: SAMPLE_IDS["aml-screening"].flowId, environment: "staging" } } },
+        { name: "aml-screening-live", source: { api: { flowId: liveId, environment: "live" } } },
+      ]);
+    } finally {
+      await both.close();
+    }
   });
 });
 
 (hasScript ? describe : describe.skip)("flowsmith init on a terminal (a pseudo-terminal through `script`)", () => {
   /** Runs init under `script`, answering each prompt once its text is printed. */
-  function onTerminal(dir: string, answers: readonly (readonly [RegExp, string])[]): Promise<{ code: number | null; out: string }> {
+  function onTerminal(dir: string, answers: readonly (readonly [RegExp, string])[], args: readonly string[] = []): Promise<{ code: number | null; out: string }> {
     return new Promise((resolve, reject) => {
-      const command = `stty cols 120 rows 40; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} init`;
+      const command = `stty cols 120 rows 40; exec ${[process.execPath, CLI, "init", ...args].map((word) => JSON.stringify(word)).join(" ")}`;
       const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: dir, env: { ...ENV, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "pipe"] });
       let out = "";
       let next = 0;
@@ -181,6 +241,15 @@ describe("flowsmith init with flags", () => {
     expect(await config(dir)).toMatchObject({ outputDir: "src/clients", flows: [{ name: "aml-screening", source: { file: "flows/aml-screening.yaml" } }] });
     expect(run.out).toMatch(/Wrote src\/clients\/ \(\d+ file\(s\) changed\)/);
     expect(await firstCallErrors(dir, run.out)).toEqual([]);
+  });
+
+  it("--flow on a terminal picks the flows: only the output dir is asked", async () => {
+    const dir = await project();
+    await cp(path.join(REPO, "flows/signing.yaml"), path.join(dir, "flows/signing.yaml"));
+    const run = await onTerminal(dir, [[/Where do the generated clients go\?[\s\S]*generated/, "\r"]], ["--flow", "signing"]);
+    expect(run.code).toBe(0);
+    expect(run.out).not.toMatch(/Which flows/);
+    expect(await config(dir)).toMatchObject({ outputDir: "generated", flows: [{ name: "signing", source: { file: "flows/signing.yaml" } }] });
   });
 
   it("an empty folder and no API client: says where to get a description, asking nothing", async () => {

@@ -51,6 +51,19 @@ const worker = {
   },
   /** Parsed declarations from node_modules by path and parse options (type-check-host.ts). */
   sourceFiles: new Map(),
+  /**
+   * openapi-typescript's Node API, imported once per worker, for the judge
+   * (test/judge/their-types.ts). Its dependencies are ES modules only, which jest's CommonJS
+   * sandbox cannot load; the worker's own import() can. Like TypeScript it is safe to share: it
+   * takes a document and gives syntax trees of the worker's one TypeScript, which the judge prints
+   * to text at once, and it keeps nothing between calls but an enum cache for an option the judge
+   * does not set.
+   */
+  openapiTypescript: undefined,
+  loadOpenapiTypescript() {
+    this.openapiTypescript ??= import("openapi-typescript");
+    return this.openapiTypescript;
+  },
 };
 
 class WorkerTypeScriptEnvironment extends TestEnvironment {

@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFile, writeFile } from "node:fs/promises";
+import { chmod, lstat, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { makeProject, removeProjects, snapshot, type Project } from "../codegen-project";
 import { cli, SAMPLE_IDS, startService, type Service } from "./service";
@@ -145,6 +145,14 @@ describe("flowsmith add", () => {
       '{\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } } /* live */\n  ]\n}\n',
       '{\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } }, /* live */\n    ENTRY\n  ]\n}\n',
     ],
+    // Comments in an empty list were dropped with it; several after the last entry moved to the new one's line.
+    ["an empty flows list holding comments", '{\n  "flows": [ // none yet\n    /* signing next */\n  ]\n}\n', '{\n  "flows": [ // none yet\n    /* signing next */\n    ENTRY\n  ]\n}\n'],
+    ["an empty flows list with a comment on one line", '{ "flows": [ /* soon */ ] }\n', '{ "flows": [ /* soon */\n  ENTRY\n] }\n'],
+    [
+      "two comments after the last entry's comma",
+      '{\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } }, /* live */ // keep\n  ]\n}\n',
+      '{\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } }, /* live */ // keep\n    ENTRY,\n  ]\n}\n',
+    ],
   ])("adds into %s", async (_name, given, want) => {
     const { config } = await project();
     await writeFile(config, given);
@@ -153,6 +161,19 @@ describe("flowsmith add", () => {
     const entry = `{ "name": "signing", "source": { "api": { "flowId": "${SIGNING}", "environment": "staging" } } }`;
     expect(await readFile(config, "utf8")).toBe(want.replace("ENTRY", entry));
     expect((await cli(["codegen", "--config", config], {})).code).toBe(0);
+  });
+
+  it("a config that is a symbolic link: the file it names gets the entry and keeps its mode; the link stays", async () => {
+    const { dir, config } = await project();
+    const shared = path.join(dir, "shared.config.json");
+    await rename(config, shared);
+    await chmod(shared, 0o640);
+    await symlink("shared.config.json", config);
+    const run = await cli(["add", SIGNING, "--environment", "staging", "--config", config], service.env);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect((await lstat(config)).isSymbolicLink()).toBe(true);
+    expect(await readFile(shared, "utf8")).toContain(`"flowId": "${SIGNING}"`);
+    expect((await stat(shared)).mode & 0o777).toBe(0o640);
   });
 
   it("refuses to add the same flow twice", async () => {
