@@ -5,7 +5,13 @@
  * set that does not load (a broken description, a config error) changes
  * nothing: the emulator keeps serving what it served, and says why. Changes
  * that come together (an editor's save, a checkout) make one reload.
+ *
+ * The folders holding the files are watched, not the files: chokidar lets go
+ * of a watched file once it is deleted (a checkout, `git stash`), so the file
+ * written again, and every later edit, would go unseen. Only the files the
+ * config names count; the rest of each folder is ignored.
  */
+import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import { readConfiguredFlowsOrThrow, type FlowCatalog } from "./flow-catalog.js";
 import type { Reload } from "./options.js";
@@ -27,8 +33,14 @@ interface WatchSetup {
 
 /** Resolves once the watcher is ready: a change made after that is seen. */
 export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
-  let watched = new Set(setup.files);
-  const watcher: FSWatcher = watch([...watched], { ignoreInitial: true, persistent: true });
+  let watched = new Set(setup.files.map((file) => path.resolve(file)));
+  let folders = foldersOf(watched);
+  const watcher: FSWatcher = watch([...folders], {
+    ignoreInitial: true,
+    persistent: true,
+    depth: 0,
+    ignored: (entry) => !folders.has(entry) && !watched.has(entry),
+  });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -40,7 +52,11 @@ export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
       const configured = await readConfiguredFlowsOrThrow(setup.configPath);
       if (closed) return;
       const changes = setup.catalog.loadConfiguredOrThrow(configured.flows);
-      watched = rewatch(watcher, watched, configured.files);
+      // The new sets first: chokidar asks `ignored` about what it finds in a folder added now.
+      const previous = folders;
+      watched = new Set(configured.files.map((file) => path.resolve(file)));
+      folders = foldersOf(watched);
+      rewatch(watcher, previous, folders);
       result = { ok: true, changes };
     } catch (error) {
       result = { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
@@ -67,7 +83,9 @@ export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
     timer = setTimeout(run, SETTLE_MS);
   };
 
-  watcher.on("all", schedule);
+  watcher.on("all", (_event, entry) => {
+    if (watched.has(path.resolve(entry))) schedule();
+  });
   // An unheard "error" event would throw; a watcher that fails is reported as a reload that did not happen.
   watcher.on("error", (error: unknown) => {
     if (!closed) setup.onReload({ ok: false, error: error instanceof Error ? error : new Error(String(error)) });
@@ -83,12 +101,14 @@ export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
   };
 }
 
-/** Watches the files the config names now; a file it no longer names is let go (the config itself always stays). */
-function rewatch(watcher: FSWatcher, watched: ReadonlySet<string>, files: readonly string[]): Set<string> {
-  const next = new Set(files);
-  const added = [...next].filter((file) => !watched.has(file));
-  const gone = [...watched].filter((file) => !next.has(file));
+function foldersOf(files: ReadonlySet<string>): Set<string> {
+  return new Set([...files].map((file) => path.dirname(file)));
+}
+
+/** Watches the folders of the files the config names now; a folder that holds none of them is let go. */
+function rewatch(watcher: FSWatcher, watched: ReadonlySet<string>, next: ReadonlySet<string>): void {
+  const added = [...next].filter((folder) => !watched.has(folder));
+  const gone = [...watched].filter((folder) => !next.has(folder));
   if (added.length > 0) watcher.add(added);
   if (gone.length > 0) watcher.unwatch(gone);
-  return next;
 }
