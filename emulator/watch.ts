@@ -6,10 +6,12 @@
  * nothing: the emulator keeps serving what it served, and says why. Changes
  * that come together (an editor's save, a checkout) make one reload.
  *
- * The folders holding the files are watched, not the files: chokidar lets go
- * of a watched file once it is deleted (a checkout, `git stash`), so the file
- * written again, and every later edit, would go unseen. Only the files the
- * config names count; the rest of each folder is ignored.
+ * The folders holding the files are watched, not the files, and so are
+ * their parents: chokidar lets go of a watched file, or folder, once it is
+ * deleted (a checkout, `git stash`), so the file written again, and every
+ * later edit, would go unseen. A folder that comes back is watched again.
+ * Only the files the config names (and their folders) count; the rest of
+ * each folder is ignored.
  */
 import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
@@ -35,11 +37,12 @@ interface WatchSetup {
 export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
   let watched = new Set(setup.files.map((file) => path.resolve(file)));
   let folders = foldersOf(watched);
-  const watcher: FSWatcher = watch([...folders], {
+  let roots = rootsOf(folders);
+  const watcher: FSWatcher = watch([...roots], {
     ignoreInitial: true,
     persistent: true,
     depth: 0,
-    ignored: (entry) => !folders.has(entry) && !watched.has(entry),
+    ignored: (entry) => !roots.has(entry) && !watched.has(entry),
   });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -53,10 +56,11 @@ export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
       if (closed) return;
       const changes = setup.catalog.loadConfiguredOrThrow(configured.flows);
       // The new sets first: chokidar asks `ignored` about what it finds in a folder added now.
-      const previous = folders;
+      const previous = roots;
       watched = new Set(configured.files.map((file) => path.resolve(file)));
       folders = foldersOf(watched);
-      rewatch(watcher, previous, folders);
+      roots = rootsOf(folders);
+      rewatch(watcher, previous, roots);
       result = { ok: true, changes };
     } catch (error) {
       result = { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
@@ -83,8 +87,14 @@ export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
     timer = setTimeout(run, SETTLE_MS);
   };
 
-  watcher.on("all", (_event, entry) => {
-    if (watched.has(path.resolve(entry))) schedule();
+  watcher.on("all", (event, entry) => {
+    const changed = path.resolve(entry);
+    if (event === "addDir" && folders.has(changed)) {
+      // Back after it was deleted: chokidar watches it again only when asked to; what it holds now is new.
+      watcher.add(changed);
+      schedule();
+    }
+    if (watched.has(changed)) schedule();
   });
   // An unheard "error" event would throw; a watcher that fails is reported as a reload that did not happen.
   watcher.on("error", (error: unknown) => {
@@ -105,10 +115,20 @@ function foldersOf(files: ReadonlySet<string>): Set<string> {
   return new Set([...files].map((file) => path.dirname(file)));
 }
 
-/** Watches the folders of the files the config names now; a folder that holds none of them is let go. */
+/** The folders and their parents: a parent sees its folder deleted and come back. */
+function rootsOf(folders: ReadonlySet<string>): Set<string> {
+  return new Set([...folders].flatMap((folder) => [folder, path.dirname(folder)]));
+}
+
+/**
+ * Watches the roots of the files the config names now; one that no longer holds any is let go. A
+ * folder chokidar no longer watches (deleted, with its parent, while the config named it) is
+ * watched again.
+ */
 function rewatch(watcher: FSWatcher, watched: ReadonlySet<string>, next: ReadonlySet<string>): void {
-  const added = [...next].filter((folder) => !watched.has(folder));
-  const gone = [...watched].filter((folder) => !next.has(folder));
+  const live = watcher.getWatched();
+  const added = [...next].filter((root) => !watched.has(root) || !(root in live));
+  const gone = [...watched].filter((root) => !next.has(root));
   if (added.length > 0) watcher.add(added);
   if (gone.length > 0) watcher.unwatch(gone);
 }

@@ -4,7 +4,7 @@
  * however long the file was gone. Waits are for chokidar's events, bounded
  * by jest's timeout.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "@jest/globals";
@@ -73,6 +73,16 @@ describe("startEmulator({ watch: true })", () => {
     await reloads.next(published(8));
     writeFileSync(path.join(dir, "flows", "aml.yaml"), versioned(9));
     await reloads.next(published(9));
+  });
+
+  test("a folder of descriptions taken away and brought back (a checkout) is watched again, with its files", async () => {
+    renameSync(path.join(dir, "flows"), path.join(dir, "away"));
+    await reloads.next((reload) => !reload.ok);
+    writeFileSync(path.join(dir, "away", "aml.yaml"), versioned(10));
+    renameSync(path.join(dir, "away"), path.join(dir, "flows"));
+    await reloads.next(published(10));
+    writeFileSync(path.join(dir, "flows", "aml.yaml"), versioned(11));
+    await reloads.next(published(11));
   });
 
   test("a file already in a watched folder, once the config names it, is watched: its edits are published", async () => {
