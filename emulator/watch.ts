@@ -37,7 +37,9 @@ interface WatchSetup {
 export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
   let watched = new Set(setup.files.map((file) => path.resolve(file)));
   let folders = foldersOf(watched);
-  let roots = rootsOf(folders);
+  // The project holding the config is not expected to go and come back: its parent (a folder of projects) is not watched.
+  const configFolder = path.dirname(path.resolve(setup.configPath));
+  let roots = rootsOf(folders, configFolder);
   const watcher: FSWatcher = watch([...roots], {
     ignoreInitial: true,
     persistent: true,
@@ -59,7 +61,7 @@ export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
       const previous = roots;
       watched = new Set(configured.files.map((file) => path.resolve(file)));
       folders = foldersOf(watched);
-      roots = rootsOf(folders);
+      roots = rootsOf(folders, configFolder);
       rewatch(watcher, previous, roots);
       result = { ok: true, changes };
     } catch (error) {
@@ -115,9 +117,9 @@ function foldersOf(files: ReadonlySet<string>): Set<string> {
   return new Set([...files].map((file) => path.dirname(file)));
 }
 
-/** The folders and their parents: a parent sees its folder deleted and come back. */
-function rootsOf(folders: ReadonlySet<string>): Set<string> {
-  return new Set([...folders].flatMap((folder) => [folder, path.dirname(folder)]));
+/** The folders and their parents (but the config's): a parent sees its folder deleted and come back. */
+function rootsOf(folders: ReadonlySet<string>, configFolder: string): Set<string> {
+  return new Set([...folders].flatMap((folder) => (folder === configFolder ? [folder] : [folder, path.dirname(folder)])));
 }
 
 /**
