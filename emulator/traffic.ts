@@ -122,7 +122,8 @@ function dropInsteadOfAnswering(req: IncomingMessage, res: ServerResponse, dropp
 
 function answerFault(res: ServerResponse, fault: Fault, status: number): void {
   if (res.headersSent || res.closed) return;
-  const body = fault.body ?? { status, code: "INJECTED_FAULT", message: `answered by ${fault.id} (POST /__emulator/faults)` };
+  // Only an absent body gets the default: `null` is a JSON body a test may want answered.
+  const body = fault.body === undefined ? { status, code: "INJECTED_FAULT", message: `answered by ${fault.id} (POST /__emulator/faults)` } : fault.body;
   const text = typeof body === "string" ? body : JSON.stringify(body);
   const type = typeof body === "string" ? "text/plain; charset=utf-8" : "application/json; charset=utf-8";
   // 204 and 304 have no body by definition.

@@ -5,7 +5,15 @@
  * set that does not load (a broken description, a config error) changes
  * nothing: the emulator keeps serving what it served, and says why. Changes
  * that come together (an editor's save, a checkout) make one reload.
+ *
+ * The folders holding the files are watched, not the files, and so are
+ * their parents: chokidar lets go of a watched file, or folder, once it is
+ * deleted (a checkout, `git stash`), so the file written again, and every
+ * later edit, would go unseen. A folder that comes back is watched again.
+ * Only the files the config names (and their folders) count; the rest of
+ * each folder is ignored.
  */
+import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import { readConfiguredFlowsOrThrow, type FlowCatalog } from "./flow-catalog.js";
 import type { Reload } from "./options.js";
@@ -27,8 +35,17 @@ interface WatchSetup {
 
 /** Resolves once the watcher is ready: a change made after that is seen. */
 export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
-  let watched = new Set(setup.files);
-  const watcher: FSWatcher = watch([...watched], { ignoreInitial: true, persistent: true });
+  let watched = new Set(setup.files.map((file) => path.resolve(file)));
+  let folders = foldersOf(watched);
+  // The project holding the config is not expected to go and come back: its parent (a folder of projects) is not watched.
+  const configFolder = path.dirname(path.resolve(setup.configPath));
+  let roots = rootsOf(folders, configFolder);
+  const watcher: FSWatcher = watch([...roots], {
+    ignoreInitial: true,
+    persistent: true,
+    depth: 0,
+    ignored: (entry) => !roots.has(entry) && !watched.has(entry),
+  });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -40,7 +57,12 @@ export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
       const configured = await readConfiguredFlowsOrThrow(setup.configPath);
       if (closed) return;
       const changes = setup.catalog.loadConfiguredOrThrow(configured.flows);
-      watched = rewatch(watcher, watched, configured.files);
+      // The new sets first: chokidar asks `ignored` about what it finds in a folder added now.
+      const previous = roots;
+      watched = new Set(configured.files.map((file) => path.resolve(file)));
+      folders = foldersOf(watched);
+      roots = rootsOf(folders, configFolder);
+      rewatch(watcher, previous, roots);
       result = { ok: true, changes };
     } catch (error) {
       result = { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
@@ -67,7 +89,15 @@ export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
     timer = setTimeout(run, SETTLE_MS);
   };
 
-  watcher.on("all", schedule);
+  watcher.on("all", (event, entry) => {
+    const changed = path.resolve(entry);
+    if (event === "addDir" && folders.has(changed)) {
+      // Back after it was deleted: chokidar watches it again only when asked to; what it holds now is new.
+      watcher.add(changed);
+      schedule();
+    }
+    if (watched.has(changed)) schedule();
+  });
   // An unheard "error" event would throw; a watcher that fails is reported as a reload that did not happen.
   watcher.on("error", (error: unknown) => {
     if (!closed) setup.onReload({ ok: false, error: error instanceof Error ? error : new Error(String(error)) });
@@ -83,12 +113,24 @@ export async function watchConfig(setup: WatchSetup): Promise<ConfigWatch> {
   };
 }
 
-/** Watches the files the config names now; a file it no longer names is let go (the config itself always stays). */
-function rewatch(watcher: FSWatcher, watched: ReadonlySet<string>, files: readonly string[]): Set<string> {
-  const next = new Set(files);
-  const added = [...next].filter((file) => !watched.has(file));
-  const gone = [...watched].filter((file) => !next.has(file));
+function foldersOf(files: ReadonlySet<string>): Set<string> {
+  return new Set([...files].map((file) => path.dirname(file)));
+}
+
+/** The folders and their parents (but the config's): a parent sees its folder deleted and come back. */
+function rootsOf(folders: ReadonlySet<string>, configFolder: string): Set<string> {
+  return new Set([...folders].flatMap((folder) => (folder === configFolder ? [folder] : [folder, path.dirname(folder)])));
+}
+
+/**
+ * Watches the roots of the files the config names now; one that no longer holds any is let go. A
+ * folder chokidar no longer watches (deleted, with its parent, while the config named it) is
+ * watched again.
+ */
+function rewatch(watcher: FSWatcher, watched: ReadonlySet<string>, next: ReadonlySet<string>): void {
+  const live = watcher.getWatched();
+  const added = [...next].filter((root) => !watched.has(root) || !(root in live));
+  const gone = [...watched].filter((root) => !next.has(root));
   if (added.length > 0) watcher.add(added);
   if (gone.length > 0) watcher.unwatch(gone);
-  return next;
 }

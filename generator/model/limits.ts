@@ -15,6 +15,13 @@ export const MAX_SCHEMA_DEPTH = 64;
 export const MAX_SCHEMA_COUNT = 10_000;
 
 /**
+ * Values of one `enum`. Each is a member of a generated union type and of the validators' checks,
+ * and ajv's meta-schema compares every value with every other (uniqueItems): past this a long list
+ * costs minutes, not milliseconds. Real enums (countries, currencies) have some hundred.
+ */
+export const MAX_ENUM_VALUES = 10_000;
+
+/**
  * Refuses an object or array at `level` (1 = the root) beyond MAX_SCHEMA_DEPTH.
  * Called before its children are read, so no reader recurses further.
  */
@@ -34,6 +41,16 @@ export function countSchemaOrThrow(context: BuildContext, pointer: string): void
   throw context.error(
     "TOO_LARGE",
     `the request and response hold more than ${String(MAX_SCHEMA_COUNT)} schemas once $refs are expanded; a flow description has at most some hundred fields`,
+    pointer,
+  );
+}
+
+/** Refuses an `enum` of more than MAX_ENUM_VALUES values, before any of them is looked at. */
+export function checkEnumLengthOrThrow(context: BuildContext, length: number, pointer: string): void {
+  if (length <= MAX_ENUM_VALUES) return;
+  throw context.error(
+    "TOO_LARGE",
+    `the enum lists ${String(length)} values, more than ${String(MAX_ENUM_VALUES)}; a field with that many choices is a plain string (or number) checked by your own code`,
     pointer,
   );
 }

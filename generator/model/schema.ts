@@ -8,8 +8,7 @@ import { valueText } from "../read/value-text.js";
 import type { BuildContext, Located } from "./build-context.js";
 import { flattenSchemaOrThrow } from "./flat-schema.js";
 import type { FlatSchema } from "./flat-schema-types.js";
-import { jsonEqual } from "./json-equal.js";
-import { checkDepthOrThrow, countSchemaOrThrow } from "./limits.js";
+import { checkDepthOrThrow, checkEnumLengthOrThrow, countSchemaOrThrow } from "./limits.js";
 import { checkItemCountsOrThrow, propertyOrThrow } from "./property.js";
 import { inferKindOrThrow } from "./schema-kind.js";
 import { DEFAULT_MAX_FILE_BYTES } from "@flowsmith/runtime/service-limits";
@@ -206,8 +205,12 @@ function base(flat: FlatSchema): { pointer: string; nullable: boolean; descripti
 function enumOrThrow<T>(context: BuildContext, flat: FlatSchema, isMember: (value: unknown) => value is T): readonly T[] | undefined {
   const values = flat.keywords["enum"];
   if (!Array.isArray(values)) return undefined;
+  checkEnumLengthOrThrow(context, values.length, appendPointer(flat.pointer, "enum"));
   const nullable = flat.keywords["nullable"] === true;
   const members: T[] = [];
+  // Members are strings, numbers or booleans (isMember): a set tells a repeat at once, where comparing
+  // each value with every member kept was quadratic in the enum's length.
+  const seen = new Set<unknown>();
   values.forEach((value: unknown, index) => {
     if (value === null && nullable) return;
     if (!isMember(value)) {
@@ -217,7 +220,9 @@ function enumOrThrow<T>(context: BuildContext, flat: FlatSchema, isMember: (valu
         appendPointer(flat.pointer, "enum", index),
       );
     }
-    if (!members.some((member) => jsonEqual(member, value))) members.push(value);
+    if (seen.has(value)) return;
+    seen.add(value);
+    members.push(value);
   });
   return members;
 }

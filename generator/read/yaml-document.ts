@@ -33,15 +33,18 @@ export function parseWithPositionsOrThrow(text: string, file: string): ParsedYam
   if (first) {
     const line = lineCounter.linePos(first.pos[0]).line;
     const message = first.message.split("\n")[0] ?? first.message;
-    if (first.code === "DUPLICATE_KEY") {
-      const key = duplicateKeyOrUndefined(parsed, first.pos[0]);
-      const pointer = key ? appendPointer(key.mapPointer, key.name) : undefined;
-      const what = key ? `${valueText(key.name)} appears twice in one mapping` : "the same key appears twice in one mapping";
-      throw new CodegenError("DUPLICATE_NAME", `${what}; names must be unique`, { file, line, pointer });
-    }
     // The yaml package composes collections recursively and reports running out of stack this way.
     if (first.code === "RESOURCE_EXHAUSTION") throw tooDeep(file, line);
     throw new CodegenError("SYNTAX_ERROR", `not valid YAML or JSON: ${message}`, { file, line });
+  }
+  const repeated = firstRepeatedKeyOrUndefined(parsed);
+  if (repeated) {
+    const line = lineCounter.linePos(repeated.offset).line;
+    throw new CodegenError("DUPLICATE_NAME", `${valueText(repeated.name)} appears twice in one mapping; names must be unique`, {
+      file,
+      line,
+      pointer: appendPointer(repeated.mapPointer, repeated.name),
+    });
   }
   try {
     return { document: parsed.toJS({ maxAliasCount: 1000 }), lineOfOrUndefined, scalarTextOrUndefined };
@@ -53,7 +56,9 @@ export function parseWithPositionsOrThrow(text: string, file: string): ParsedYam
 
 function parseOrThrow(text: string, file: string, lineCounter: LineCounter): Document {
   try {
-    return yaml().parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    // Repeated keys are found by firstRepeatedKeyOrUndefined: the package's own check (uniqueKeys)
+    // compares each key with every earlier one of its mapping, quadratic in the mapping's size.
+    return yaml().parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   } catch (error) {
     if (error instanceof RangeError) throw tooDeep(file, undefined, error);
     throw error;
@@ -92,26 +97,49 @@ function locateOrUndefined(parsed: Document, pointer: string): { node: unknown; 
   return { node, offset };
 }
 
-/** The repeated key at `offset` and the pointer of the mapping holding it. */
-function duplicateKeyOrUndefined(parsed: Document, offset: number): { mapPointer: string; name: string } | undefined {
-  const visit = (node: unknown, pointer: string): { mapPointer: string; name: string } | undefined => {
-    if (yaml().isMap(node)) {
-      for (const pair of node.items) {
-        const name = keyText(pair.key);
-        if (name === undefined) continue;
-        if (offsetOf(pair.key) === offset) return { mapPointer: pointer, name };
-        const found = visit(pair.value, appendPointer(pointer, name));
-        if (found) return found;
-      }
-    } else if (yaml().isSeq(node)) {
-      for (const [index, item] of node.items.entries()) {
-        const found = visit(item, appendPointer(pointer, index));
-        if (found) return found;
-      }
-    }
+/**
+ * The first key, in the order of the file, that repeats an earlier key of its mapping (keys equal as
+ * the yaml package compares them: the same scalar value), with the pointer of that mapping and the
+ * key's offset. One pass with a set per mapping; an explicit stack, so no depth the parse took can
+ * overflow it.
+ */
+function firstRepeatedKeyOrUndefined(parsed: Document): { mapPointer: string; name: string; offset: number } | undefined {
+  interface Frame {
+    readonly items: readonly unknown[];
+    readonly pointer: string;
+    /** Scalar key values seen so far; undefined for a sequence. */
+    readonly keys: Set<unknown> | undefined;
+    next: number;
+  }
+  const frameOf = (node: unknown, pointer: string): Frame | undefined => {
+    if (yaml().isMap(node)) return { items: node.items, pointer, keys: new Set(), next: 0 };
+    if (yaml().isSeq(node)) return { items: node.items, pointer, keys: undefined, next: 0 };
     return undefined;
   };
-  return visit(parsed.contents, "#");
+  const root = frameOf(parsed.contents, "#");
+  const stack = root ? [root] : [];
+  for (let frame = stack.at(-1); frame; frame = stack.at(-1)) {
+    const index = frame.next++;
+    if (index >= frame.items.length) {
+      stack.pop();
+      continue;
+    }
+    const item = frame.items[index];
+    if (!frame.keys) {
+      const child = frameOf(item, appendPointer(frame.pointer, index));
+      if (child) stack.push(child);
+      continue;
+    }
+    if (!yaml().isPair(item)) continue;
+    const name = keyText(item.key);
+    if (name === undefined) continue;
+    const value = (item.key as { value: unknown }).value;
+    if (frame.keys.has(value)) return { mapPointer: frame.pointer, name, offset: offsetOf(item.key) ?? 0 };
+    frame.keys.add(value);
+    const child = frameOf(item.value, appendPointer(frame.pointer, name));
+    if (child) stack.push(child);
+  }
+  return undefined;
 }
 
 function keyText(key: unknown): string | undefined {

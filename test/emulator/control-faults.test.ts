@@ -59,6 +59,15 @@ describe("a fault", () => {
     expect([answer.status, answer.headers["content-type"], answer.text]).toEqual([502, "text/html", "<html>bad gateway</html>"]);
   });
 
+  test("a JSON body that is null, false or 0 is sent as that JSON, as GET /faults lists it", async () => {
+    for (const body of [null, false, 0]) {
+      await addFault({ path: "/api/v1/flows/staging", status: 200, body });
+      expect((await control("faults")).json.faults.map((fault) => fault.body)).toEqual([body]);
+      const answer = await api("/flows/staging");
+      expect([answer.status, answer.headers["content-type"], answer.text]).toEqual([200, "application/json; charset=utf-8", JSON.stringify(body)]);
+    }
+  });
+
   test("`*` matches one whole segment; method and host must match when given", async () => {
     const created = await createSession();
     const sessionId = created.json.sessionContext.sessionId;

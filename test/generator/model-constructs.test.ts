@@ -1,4 +1,5 @@
 import { buildFlowModelOrThrow } from "../../generator/model/build-flow-model";
+import { MAX_ENUM_VALUES } from "../../generator/model/limits";
 import { kebabCase } from "../../generator/model/names";
 import type { FlowModel, Schema } from "../../generator/model/types";
 import { CodegenError, type CodegenErrorCode } from "../../generator/errors";
@@ -70,6 +71,13 @@ describe("schema constructs (JSON form)", () => {
     ["boolean", { given: { type: "boolean", default: true }, want: { kind: "boolean", default: true } }],
     ["nullable enum without null", { given: { type: "string", nullable: true, enum: ["a", null] }, want: { kind: "string", nullable: true, enum: ["a"] } }],
     ["type inferred from enum", { given: { enum: ["x", "y"] }, want: { kind: "string", enum: ["x", "y"] } }],
+    [
+      "the longest enum, repeats kept once",
+      {
+        given: { type: "number", enum: [...Array.from({ length: MAX_ENUM_VALUES - 2 }, (_, index) => index), 0, MAX_ENUM_VALUES - 3] },
+        want: { kind: "number", enum: Array.from({ length: MAX_ENUM_VALUES - 2 }, (_, index) => index) },
+      },
+    ],
     ["type inferred from maxLength", { given: { maxLength: 3 }, want: { kind: "string", maxLength: 3 } }],
     [
       "array",
@@ -273,6 +281,7 @@ describe("errors name the file and the JSON pointer", () => {
     ["file in a JSON-only form", { given: { json: jsonForm({ a: { type: "string", format: "binary" } }) }, want: { code: "UNSUPPORTED_CONSTRUCT", pointer: `${J}/input/properties/a`, says: /file .* JSON-only request: .* needs a multipart\/form-data form/ } }],
     ["file in the response", { given: { json: jsonForm({}), operation: { responses: { "201": { description: "x", content: { "application/json": { schema: { type: "string", format: "binary" } } } } } } }, want: { code: "UNSUPPORTED_CONSTRUCT", pointer: `${OPERATION}/responses/201/content/application~1json/schema`, says: /cannot appear in the response/ } }],
     ["required names an unknown property", { given: { json: jsonForm({ a: { type: "object", required: ["zz"], properties: {} } }) }, want: { code: "INVALID_SCHEMA", pointer: `${J}/input/properties/a/required`, says: /"zz"/ } }],
+    ["enum too long", { given: { json: jsonForm({ a: { type: "string", enum: Array.from({ length: MAX_ENUM_VALUES + 1 }, (_, index) => `v${String(index)}`) } }) }, want: { code: "TOO_LARGE", pointer: `${J}/input/properties/a/enum`, says: /10001 values, more than 10000/ } }],
     ["enum value of the wrong type", { given: { json: jsonForm({ a: { type: "string", enum: ["a", 1] } }) }, want: { code: "INVALID_SCHEMA", pointer: `${J}/input/properties/a/enum/1`, says: /enum value 1/ } }],
     ["invalid pattern", { given: { json: jsonForm({ a: { type: "string", pattern: "([a-" } }) }, want: { code: "INVALID_OPENAPI", pointer: `${J}/input/properties/a/pattern`, says: /must match format "regex"/ } }],
     ["pattern invalid as a unicode regex", { given: { json: jsonForm({ a: { type: "string", pattern: "a\\-b" } }) }, want: { code: "INVALID_SCHEMA", pointer: `${J}/input/properties/a/pattern`, says: /not a valid regular expression/ } }],
