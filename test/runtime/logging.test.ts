@@ -7,7 +7,7 @@
 import { ConfigurationError, createMemoryTokenStore, createSessionFor, type Client, type Logger, type TokenStore } from "../../runtime/index.js";
 import { arrayLogger } from "./support/array-logger.js";
 import { clientFor } from "./support/clients.js";
-import { createdSession, json, startFakeService, subjectIdOfJson, type FakeService } from "./support/fake-service.js";
+import { createdSession, json, slowTokenAndFlows, startFakeService, subjectIdOfJson, type FakeService } from "./support/fake-service.js";
 import { acceptAll, AML_SPEC } from "./support/specs.js";
 
 let service: FakeService;
@@ -49,15 +49,7 @@ test("one entry per attempt: the token request, a retried 503, a 401 resent with
 });
 
 test("clients sharing a token store: the one token request is logged once, by the client that made it; each call's attempt by its own", async () => {
-  service.onToken((_req, res) => {
-    // Slow enough that the other clients find the lease held and wait for the store.
-    setTimeout(() => {
-      json(res, 200, { access_token: "fleet-token-value", expires_in: 3600, token_type: "Bearer" });
-    }, 50);
-  });
-  service.onApi((_req, res) => {
-    json(res, 200, [{ id: "f" }]);
-  });
+  slowTokenAndFlows(service, "fleet-token-value");
   const tokenStore = createMemoryTokenStore();
   const loggers = [arrayLogger(), arrayLogger(), arrayLogger()];
   await Promise.all(loggers.map((logger) => client(logger, "staging", tokenStore).listFlows()));

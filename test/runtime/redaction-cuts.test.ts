@@ -7,7 +7,7 @@
  * is searched for every 8-character piece of the secret as it was sent.
  */
 import type { ServerResponse } from "node:http";
-import { AuthError, createClient, ServerError, type Client } from "../../runtime/index.js";
+import { AuthError, createClient, ServerError, type Client, type ClientOptions } from "../../runtime/index.js";
 import { Redactor } from "../../runtime/redaction.js";
 import { USER_AGENT } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
@@ -26,7 +26,15 @@ beforeEach(async () => {
   service.onToken((_req, res) => {
     json(res, 200, { access_token: TOKEN, expires_in: 3600, token_type: "Bearer" });
   });
-  client = createClient({
+  client = cutsClient();
+});
+afterEach(async () => {
+  await client.close();
+  await service.close();
+});
+
+function cutsClient(extra: Partial<ClientOptions<"live">> = {}): Client<"live"> {
+  return createClient({
     baseUrl: service.baseUrl,
     authUrl: service.authUrl,
     environment: "live",
@@ -34,12 +42,9 @@ beforeEach(async () => {
     clientSecret: SECRET,
     userAgent: USER_AGENT,
     retry: { maxRetries: 0 },
+    ...extra,
   });
-});
-afterEach(async () => {
-  await client.close();
-  await service.close();
-});
+}
 
 /** Every piece of `FRAGMENT` characters of `value`. */
 function fragmentsOf(value: string): string[] {
@@ -118,14 +123,7 @@ describe("ApiError: the token across the 64 KiB cut of the error body", () => {
     expect((streamed.body as string).startsWith("y".repeat(1000))).toBe(true);
     expect(leaksIn(streamed.body as string, TOKEN, written)).toEqual([]);
     // A middleware's own answer is cut at the same limit, and scrubbed as cut.
-    const answering = createClient({
-      baseUrl: service.baseUrl,
-      authUrl: service.authUrl,
-      environment: "live",
-      clientId: "cid-cuts",
-      clientSecret: SECRET,
-      userAgent: USER_AGENT,
-      retry: { maxRetries: 0 },
+    const answering = cutsClient({
       middleware: [
         async (request, next) => (request.kind === "api" ? { status: 500, headers: { "content-type": "text/plain" }, body: across } : next(request)),
       ],

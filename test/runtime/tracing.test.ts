@@ -12,7 +12,7 @@ import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { createMemoryTokenStore, type Client } from "../../runtime/index.js";
 import { clientFor } from "./support/clients.js";
-import { json, startFakeService, type FakeService } from "./support/fake-service.js";
+import { json, slowTokenAndFlows, startFakeService, type FakeService } from "./support/fake-service.js";
 
 let service: FakeService;
 let client: Client<"staging">;
@@ -135,15 +135,7 @@ test("middleware runs inside the attempt's span", async () => {
 
 test("a token fetched for every client of a token store has its own span, under the call that fetched it; a call that took it from the store has none", async () => {
   registerSdk();
-  service.onToken((_req, res) => {
-    // Slow enough that the other client finds the lease held and waits for the store.
-    setTimeout(() => {
-      json(res, 200, { access_token: "fleet-token-value", expires_in: 3600, token_type: "Bearer" });
-    }, 50);
-  });
-  service.onApi((_req, res) => {
-    json(res, 200, [{ id: "f" }]);
-  });
+  slowTokenAndFlows(service, "fleet-token-value");
   const tokenStore = createMemoryTokenStore();
   await client.close();
   client = clientFor(service, { tokenStore });

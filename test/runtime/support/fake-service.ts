@@ -111,6 +111,21 @@ export function subjectIdOfJson(body: Buffer): string | undefined {
   }
 }
 
+/**
+ * For clients sharing a token store: the token answered late, so the other
+ * clients find the lease held and wait for the store; and listFlows answered.
+ */
+export function slowTokenAndFlows(service: FakeService, token: string): void {
+  service.onToken((_req, res) => {
+    setTimeout(() => {
+      json(res, 200, { access_token: token, expires_in: 3600, token_type: "Bearer" });
+    }, 50);
+  });
+  service.onApi((_req, res) => {
+    json(res, 200, [{ id: "f" }]);
+  });
+}
+
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
