@@ -108,6 +108,8 @@ function pathOrThrow(value: unknown): string {
   if (value.split("/").some((segment) => segment !== "*" && segment.includes("*"))) {
     throw invalidField("path", `a * stands for one whole segment ("/sessions/*"), not part of one, got ${shown(value)}`);
   }
+  // Control calls are answered before faults are looked up, so such a fault would be listed and never apply.
+  if (value.split("/")[1] === "__emulator") throw invalidField("path", `the control API (/__emulator/...) is never faulted, got ${shown(value)}`);
   return value;
 }
 

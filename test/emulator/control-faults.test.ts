@@ -145,6 +145,7 @@ describe("the faults endpoint", () => {
     ["a relative path", { path: "api/v1", status: 500 }, "path"],
     ["a path with a query", { path: "/x?y=1", status: 500 }, "path"],
     ["a partial wildcard", { path: "/api/v1/sess*", status: 500 }, "path"],
+    ["a control path, which would never apply", { path: "/__emulator/requests", status: 500 }, "path"],
     ["an unknown host", { host: "player", path: "/x", status: 500 }, "host"],
     ["a method that is no token", { method: "GET /", path: "/x", status: 500 }, "method"],
     ["times 0", { path: "/x", status: 500, times: 0 }, "times"],
