@@ -36,7 +36,7 @@ module.exports = {
     "^\\./config-validator\\.generated\\.js$": "<rootDir>/test/support/built-config-validator.js",
     // Tests run the runtime from its sources, as tsconfig.json's paths do for tsc.
     "^@flowsmith/runtime$": "<rootDir>/runtime/index.ts",
-    "^@flowsmith/runtime/(json|service-limits|linear-pattern)$": "<rootDir>/runtime/$1.ts",
+    "^@flowsmith/runtime/(service-limits|internal)$": "<rootDir>/runtime/$1.ts",
     "^@flowsmith/redis$": "<rootDir>/redis/index.ts",
     // The web example imports the emulator as users do (the package's ./emulator export).
     "^flowsmith/emulator$": "<rootDir>/emulator/index.ts",

@@ -10,7 +10,7 @@ import path from "node:path";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { Environment } from "@flowsmith/runtime";
-import { linearRegExp } from "@flowsmith/runtime/linear-pattern";
+import { linearRegExp } from "@flowsmith/runtime/internal";
 import { checkOneVersionPerFlowOrThrow, hasFile, JSON_SCHEMA_AJV_OPTIONS, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
 import { EmulatorControlError } from "./control/control-error.js";
 import { notFound } from "./errors.js";

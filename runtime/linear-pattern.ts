@@ -9,8 +9,8 @@
  * emulator through ajv's `code.regExp` option; the generator checks each
  * pattern of a description with it, so what codegen accepts also runs.
  *
- * Also `@flowsmith/runtime/linear-pattern`, which loads nothing else (the
- * generator's import); re2js itself is loaded with the first pattern.
+ * The generator and the emulator import it through `@flowsmith/runtime/internal`
+ * (internal.ts); re2js itself is loaded with the first pattern.
  */
 import type { RegExpEngine } from "ajv/dist/types";
 import type { RE2JS } from "re2js";

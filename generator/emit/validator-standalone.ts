@@ -14,7 +14,7 @@
 import Ajv, { _ } from "ajv";
 import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone";
-import { linearRegExp } from "@flowsmith/runtime/linear-pattern";
+import { linearRegExp } from "@flowsmith/runtime/internal";
 import type { FlowModel } from "../model/types.js";
 import { invalidSchema, type ValidatorInput, type ValidatorRole } from "./validator-input.js";
 

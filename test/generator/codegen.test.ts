@@ -33,7 +33,7 @@ describe("runCodegen", () => {
       expect({ file, require: content.includes("require(") }).toEqual({ file, require: false });
       expect(content.split("\n")[0]).toContain("Do not edit: run `npx flowsmith codegen`.");
       const specifiers = [...content.matchAll(/from "([^"]+)"/g)].map((match) => match[1]);
-      for (const specifier of specifiers) expect(specifier).toMatch(/^(@flowsmith\/runtime|\.\/[a-z-]+(\/index)?\.js)$/);
+      for (const specifier of specifiers) expect(specifier).toMatch(/^(@flowsmith\/runtime(\/internal)?|\.\/[a-z-]+(\/index)?\.js)$/);
     }
   });
 
