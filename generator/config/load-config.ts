@@ -11,6 +11,7 @@ import type { ValidateFunction } from "ajv";
 import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime/service-limits";
 import { CodegenError, type CodegenErrorContext } from "../errors.js";
 import { precompiledValidatorOrUndefined } from "../precompiled-validator.js";
+import { checkConfigNamesOrThrow } from "../unique-flows.js";
 import { configProblemOrUndefined } from "./config-errors.js";
 import { parseConfigTextOrThrow, type ConfigText } from "./config-text.js";
 import configSchema from "../../codegen.config.schema.json";
@@ -176,24 +177,12 @@ function validateConfigOrThrow(parsed: ConfigText, file: string, options: LoadCo
         at("#/flows"),
       );
     }
-    rejectDuplicateNamesOrThrow(config.flows, at);
+    checkConfigNamesOrThrow(config.flows, at);
     return config;
   }
   const problem = configProblemOrUndefined(validateConfig.errors ?? [], raw, configSchema);
   if (!problem) throw new CodegenError("CONFIG_INVALID", "does not match codegen.config.schema.json", at("#"));
   throw new CodegenError("CONFIG_INVALID", problem.message, at(problem.pointer, problem.key));
-}
-
-function rejectDuplicateNamesOrThrow(flows: readonly UserFlowConfig[], at: (pointer: string) => CodegenErrorContext): void {
-  const seen = new Map<string, number>();
-  flows.forEach((flow, index) => {
-    if (flow.name === undefined) return;
-    const first = seen.get(flow.name);
-    if (first !== undefined) {
-      throw new CodegenError("DUPLICATE_NAME", `flow name "${flow.name}" is also used by #/flows/${first}; names must be unique`, at(`#/flows/${index}/name`));
-    }
-    seen.set(flow.name, index);
-  });
 }
 
 interface ConfigFile {

@@ -40,7 +40,7 @@ export function parseWithPositionsOrThrow(text: string, file: string): ParsedYam
   const repeated = firstRepeatedKeyOrUndefined(parsed);
   if (repeated) {
     const line = lineCounter.linePos(repeated.offset).line;
-    throw new CodegenError("DUPLICATE_NAME", `${valueText(repeated.name)} appears twice in one mapping; names must be unique`, {
+    throw new CodegenError("DUPLICATE_KEY", `${valueText(repeated.name)} appears twice in one mapping; names must be unique`, {
       file,
       line,
       pointer: appendPointer(repeated.mapPointer, repeated.name),

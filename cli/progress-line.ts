@@ -3,10 +3,10 @@
  * line rewritten in place ("generating 37/100 signing") once the run has
  * taken SHOW_AFTER_MS, erased when it ends. Elsewhere (CI logs): a plain
  * line at most every LOG_EVERY_MS, so a short run prints none. Per-flow
- * lines come after the run, once its outcome is known (cli.ts).
+ * lines come after the run, once its outcome is known (commands/codegen-report.ts).
  */
 import { performance } from "node:perf_hooks";
-import type { Progress } from "./pipeline.js";
+import type { Progress } from "../generator/pipeline.js";
 
 const SHOW_AFTER_MS = 300;
 const REDRAW_EVERY_MS = 50;
