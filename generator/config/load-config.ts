@@ -137,7 +137,7 @@ export const PRECOMPILED_CONFIG_VALIDATOR = "config-validator.generated.js";
 
 let validateConfig: ValidateFunction | undefined;
 
-/** Loaded (or, from the .ts sources, compiled) once per process: compiling the schema was a fiftieth of a cold run. */
+/** Loaded (or, from the .ts sources, compiled) once per process: the build compiles the schema, not each run (bench/analysis.md). */
 function configValidator(): ValidateFunction {
   validateConfig ??=
     precompiledValidatorOrUndefined(PRECOMPILED_CONFIG_VALIDATOR, () =>
@@ -157,7 +157,7 @@ export function configValidatorSource(): string {
 }
 
 function compileConfigValidator() {
-  // Loaded here only: with the build's precompiled validator, a run does not load ajv (60 ms).
+  // Loaded here only: with the build's precompiled validator, a run does not load ajv.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { default: Ajv } = require("ajv") as typeof import("ajv");
   const ajv = new Ajv({ allErrors: true, strict: false, code: { source: true } });
