@@ -18,7 +18,7 @@ export interface CommandIo {
   readonly stopped?: Promise<void>;
 }
 
-export interface Output {
+interface Output {
   write(text: string): unknown;
   /** A terminal: progress is drawn in place. */
   readonly isTTY?: boolean;

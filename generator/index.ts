@@ -1,7 +1,8 @@
 /**
  * The generator as other parts of flowsmith see it: the flows of a config as
- * models, and the model's types. The emulator imports only this module, so a
- * flow's rules are read one way everywhere.
+ * models, the model's types, the uniqueness rules, and the watch of a config
+ * and its descriptions. The emulator imports only this module, so a flow's
+ * rules are read one way everywhere.
  */
 export { loadFlowFromTextOrThrow, loadFlowsOrThrow } from "./load-flows.js";
 export { CodegenError } from "./errors.js";

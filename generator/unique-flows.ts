@@ -32,12 +32,12 @@ export interface FlowIdentity extends ServiceFlow {
 const ONE_VERSION = "the service runs one published version per flow and environment";
 
 /** The first two items, in order, with the same name; items without one are passed over. */
-export function firstPairOfOneNameOrUndefined<T>(items: readonly T[], nameOf: (item: T) => string | undefined): [T, T] | undefined {
+function firstPairOfOneNameOrUndefined<T>(items: readonly T[], nameOf: (item: T) => string | undefined): [T, T] | undefined {
   return firstPairOrUndefined(items, nameOf);
 }
 
 /** The first two items, in order, whose flows have the same id and environment. */
-export function firstPairOfOneFlowOrUndefined<T>(items: readonly T[], flowOf: (item: T) => ServiceFlow): [T, T] | undefined {
+function firstPairOfOneFlowOrUndefined<T>(items: readonly T[], flowOf: (item: T) => ServiceFlow): [T, T] | undefined {
   return firstPairOrUndefined(items, (item) => {
     const { id, environment } = flowOf(item);
     return `${environment}\u0000${id}`;

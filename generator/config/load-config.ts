@@ -9,7 +9,7 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { ValidateFunction } from "ajv";
 import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime/service-limits";
-import { CodegenError, type CodegenErrorContext } from "../errors.js";
+import { CodegenError } from "../errors.js";
 import { precompiledValidatorOrUndefined } from "../precompiled-validator.js";
 import { checkConfigNamesOrThrow } from "../unique-flows.js";
 import { configProblemOrUndefined } from "./config-errors.js";
