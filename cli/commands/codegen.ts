@@ -6,7 +6,6 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { findConfigOrThrow } from "../../generator/config/load-config.js";
-import { watchConfig } from "../../generator/config-watch.js";
 import { CodegenError } from "../../generator/errors.js";
 import { runCodegen } from "../../generator/pipeline.js";
 import { EXIT, stoppedBy, usageError, type CommandIo } from "../command.js";
@@ -142,6 +141,8 @@ async function watchOrUsage(values: Values, io: CommandIo): Promise<number> {
     return EXIT.failed;
   }
   let stopping = false;
+  // Loaded for --watch only: chokidar is no part of a single run.
+  const { watchConfig } = await import("../../generator/config-watch.js");
   const watch = await watchConfig({
     configPath,
     ...(io.env ? { env: io.env } : {}),

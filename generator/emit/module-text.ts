@@ -2,8 +2,8 @@
  * A generated module's text from its statements: printed once by ts-morph,
  * already in prettier's layout (2-space indents, double quotes, one
  * declaration a block, blank lines between declarations), so prettier is
- * not run on it: running it cost 4-8 ms a module, more than all the rest of
- * emitting one, and over 100 ms for a deeply nested flow. Prettier runs only
+ * not run on it: running it cost more than all the rest of emitting a
+ * module (bench/analysis.md, "One path per job"). Prettier runs only
  * where that layout is not certain: a code line wider than prettier's
  * printWidth (a long union, a long import), or a literal, brace or blank
  * prettier writes its own way. escape.ts writes strings and numbers as

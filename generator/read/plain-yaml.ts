@@ -1,17 +1,17 @@
 /**
  * The fast way to read a description (yaml-source.ts): js-yaml, which makes
- * plain values directly, several times faster than the yaml package, which
- * builds a tree of nodes with their positions first (a seventh of a cold
- * codegen run of 100 flows; bench/analysis.md). Taken only where both read a
- * document alike: js-yaml with YAML 1.2's core schema as the yaml package
- * resolves it (the regular expressions below are that package's), and only
- * for documents without the constructs where the two differ or that need
- * the yaml package's care (anchors and aliases, tags, directives, tabs,
- * explicit or collection keys, null keys, `__proto__`). Anything else, and
- * anything js-yaml refuses (duplicate keys, syntax errors, depth), is
- * undefined here: yaml-source.ts reads it with the yaml package as before,
- * so its messages and lines are unchanged. test/generator/plain-yaml.test.ts
- * compares the two on every description in the repository.
+ * plain values directly, faster than the yaml package, which builds a tree
+ * of nodes with their positions first (what that saves: bench/analysis.md,
+ * "One path per job"). Taken only where both read a document alike: js-yaml
+ * with YAML 1.2's core schema as the yaml package resolves it (the regular
+ * expressions below are that package's), and only for documents without
+ * the constructs where the two differ or that need the yaml package's care
+ * (anchors and aliases, tags, directives, tabs, explicit or collection keys,
+ * null keys, `__proto__`). Anything else, and anything js-yaml refuses
+ * (duplicate keys, syntax errors, depth), is undefined here: yaml-source.ts
+ * reads it with the yaml package as before, so its messages and lines are
+ * unchanged. test/generator/plain-yaml.test.ts compares the two on every
+ * description in the repository.
  */
 import { FAILSAFE_SCHEMA, load, Type } from "js-yaml";
 

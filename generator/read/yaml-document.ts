@@ -152,7 +152,7 @@ function offsetOf(node: unknown): number | undefined {
 
 let yamlPackage: typeof import("yaml") | undefined;
 
-/** The yaml package, loaded on first use: a run whose documents plain-yaml.ts reads never loads it (a fiftieth of a cold run). */
+/** The yaml package, loaded on first use: a run whose documents plain-yaml.ts reads never loads it. */
 function yaml(): typeof import("yaml") {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   yamlPackage ??= require("yaml") as typeof import("yaml");
