@@ -7,7 +7,7 @@
  * own CPU time, so the report can show it was not the bottleneck.
  *
  * Also GET session (ended, ACCEPTED) and GET datablocks, what a webhook's
- * processing reads (benchmark 12).
+ * processing reads (benchmark 13).
  *
  * Two listeners, because the service's auth and API hosts are different.
  * IPC messages in: "stats", "reset". Out: { ready }, { stats }.

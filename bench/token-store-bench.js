@@ -1,5 +1,5 @@
 "use strict";
-/** Benchmark 11, the parent side: one run of bench/token-store-client.js, as a row against the in-memory store. */
+/** Benchmark 12, the parent side: one run of bench/token-store-client.js, as a row against the in-memory store. */
 const { runNodeOrThrow, lastJsonLine } = require("./processes.js");
 
 const GOAL = 0.95;
@@ -24,7 +24,7 @@ async function benchTokenStore(flow, { rounds, durationMs, warmupMs }) {
       },
     ],
     details: [
-      `Token stores (benchmark 11): ${report.tokenRequests} token request(s) in all; within-round ratios Redis / in-memory, middle half of the rounds: ${quartiles}.`,
+      `Token stores (benchmark 12): ${report.tokenRequests} token request(s) in all; within-round ratios Redis / in-memory, middle half of the rounds: ${quartiles}.`,
     ],
   };
 }

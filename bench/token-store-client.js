@@ -1,6 +1,6 @@
 "use strict";
 /**
- * Benchmark 11, the client process: JSON createSession at concurrency 16
+ * Benchmark 12, the client process: JSON createSession at concurrency 16
  * through the generated client, with the token in the client's memory (the
  * default store) and with the Redis token store (@flowsmith/redis, a real
  * redis-server started here). Each process keeps a local copy of the token,

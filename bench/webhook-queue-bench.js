@@ -1,5 +1,5 @@
 "use strict";
-/** Benchmark 12, the parent side: one run of bench/webhook-queue-client.js, as rows against the inline handler. */
+/** Benchmark 13, the parent side: one run of bench/webhook-queue-client.js, as rows against the inline handler. */
 const { runNodeOrThrow, lastJsonLine } = require("./processes.js");
 
 async function benchWebhookQueue({ deliveries, warmup }) {
@@ -31,7 +31,7 @@ async function benchWebhookQueue({ deliveries, warmup }) {
       },
     ],
     details: [
-      `Webhook queue (benchmark 12): added latency from delivery to onSessionEnded, queue minus inline: median ${ms(queue.medianMs - inline.medianMs)}, p99 ${ms(queue.p99Ms - inline.p99Ms)}; ` +
+      `Webhook queue (benchmark 13): added latency from delivery to onSessionEnded, queue minus inline: median ${ms(queue.medianMs - inline.medianMs)}, p99 ${ms(queue.p99Ms - inline.p99Ms)}; ` +
         `each worker process runs 8 jobs at once; the inline handler answers 204 before it reads the session, the queue's only once Redis has the job.`,
     ],
   };

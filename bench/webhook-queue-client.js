@@ -1,6 +1,6 @@
 "use strict";
 /**
- * Benchmark 12, the client process: webhook deliveries, signed as the
+ * Benchmark 13, the client process: webhook deliveries, signed as the
  * service signs them, sent at concurrency 16 to a createWebhookHandler on
  * node:http, first processed inline (no queue: the handler reads the session
  * itself after answering), then through the Redis queue (@flowsmith/redis, a

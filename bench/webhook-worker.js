@@ -1,6 +1,6 @@
 "use strict";
 /**
- * Benchmark 12, one worker process: the webhook queue's worker on the built
+ * Benchmark 13, one worker process: the webhook queue's worker on the built
  * @flowsmith/redis, reading each session from the stub server, and telling
  * the parent (IPC) when onSessionEnded ran, on a clock every process on the
  * machine shares. Usage: forked with '<json settings>'; "stop" ends it.

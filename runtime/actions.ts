@@ -8,7 +8,7 @@ import type { ClientContext } from "./client-context.js";
 import { RequestValidationError } from "./errors.js";
 import type { ActionBody, RequestOptions, Step, StepAction } from "./resources.js";
 import { headerValueProblem } from "./header-value.js";
-import { sessionPath } from "./paths.js";
+import { ROUTES, sessionPath } from "./paths.js";
 import { getStep } from "./session-calls.js";
 import { describeIssues, issuesFromAjv } from "./validation-issues.js";
 
@@ -27,7 +27,7 @@ export async function submitAction(
   const offered = offeredActionOrThrow(step, type, sessionId);
   validateOrThrow(offered, action);
   return ctx.api.json(
-    { method: "POST", path, headers: { "x-ticket-id": ticketId }, body: { json: JSON.stringify(action) }, ...options },
+    { ...options, method: "POST", path, route: ROUTES.actions, own: { "x-ticket-id": ticketId }, body: { json: JSON.stringify(action) } },
     // The response shape is not shown (docs/service.md 4): any JSON, or nothing, is the answer.
     { issuesOf: () => [], tookEffect: "The action WAS sent and accepted: sending it again would send it twice" },
   );

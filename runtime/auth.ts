@@ -3,16 +3,24 @@
  * `{authUrl}/oidc/token`, cached until shortly before expiry, one request in
  * flight at a time however many calls wait for it, and one for every
  * process that shares the client's token store (shared-tokens.ts).
+ *
+ * Three parts: TokenCache keeps this process's token and its single flight;
+ * TokenRequest asks the auth server (through the client's exchange path, as
+ * every call, so it has its own log entry and span); between the two, the
+ * token store's side (storedTokens, shared-tokens.ts) hands out the fleet's
+ * token and lets only the lease holder's TokenRequest run.
  */
-import type { RequestTarget } from "./base-url.js";
+import type { Operation } from "./abort.js";
+import type { Clock } from "./clock.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { AuthError, ClientClosedError, FlowsmithError, type AuthErrorCode } from "./errors.js";
+import type { TextLimits } from "./exchange/answer.js";
+import type { WireSettings } from "./exchange/dispatch.js";
+import type { Exchange } from "./exchange/exchange.js";
 import { headerValueProblem } from "./header-value.js";
 import type { Redactor } from "./redaction.js";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "./service-limits.js";
 import { SharedTokens, type HeldToken } from "./shared-tokens.js";
-import { exchangeText, type TextLimits } from "./text-exchange.js";
-import type { Transport } from "./transport.js";
 
 /** A token response, or an error from the auth server, is small; more is not read. */
 const BODY_LIMIT = 16 * 1024;
@@ -20,37 +28,36 @@ const TOKEN_LIMITS: TextLimits = { okBytes: BODY_LIMIT, errorBytes: BODY_LIMIT }
 /** Characters of the auth server's own words kept in an AuthError's message. */
 const REFUSAL_CHARS = 300;
 
+/** Where TokenCache gets a new token, and whom it tells that the API refused one. */
+export interface TokenSource {
+  /** A valid token: fetched, or another process's from the token store. */
+  issue(): Promise<HeldToken>;
+  /** The API refused `token` (a 401). */
+  refused(token: string): void;
+}
+
+/** The token in use in this process, and the one request in flight for a new one. */
 export class TokenCache {
   private cached: HeldToken | undefined;
   private inFlight: Promise<string> | undefined;
-  private readonly target: RequestTarget;
-  /** The token store's side (shared-tokens.ts): asked only when this process has no valid token. */
-  private readonly shared: SharedTokens;
 
   constructor(
-    private readonly options: ResolvedClientOptions,
-    private readonly transport: Transport,
-    private readonly redactor: Redactor,
-  ) {
-    const url = new URL(options.tokenUrl);
-    this.target = { origin: url.origin, path: url.pathname, displayPath: url.pathname };
-    this.shared = new SharedTokens(options.tokenStore, options, options.clock, transport.lifecycle.signal);
-  }
+    private readonly clock: Clock,
+    private readonly source: TokenSource,
+  ) {}
 
   /** The cached token while it is still valid, else undefined: the synchronous path of nearly every call. */
   cachedToken(): string | undefined {
-    return this.cached && this.options.clock.now() < this.cached.renewAt ? this.cached.value : undefined;
+    return this.cached && this.clock.now() < this.cached.renewAt ? this.cached.value : undefined;
   }
 
-  /** A valid token: the cached one, the one being fetched, or one from the token store (which fetches it if need be). */
+  /** A valid token: the cached one, the one being fetched, or a new one from the source. */
   getToken(): Promise<string> {
     const cached = this.cachedToken();
     if (cached !== undefined) return Promise.resolve(cached);
-    this.inFlight ??= this.shared
-      .obtain(() => this.fetchToken(), { method: "POST", path: this.target.displayPath })
+    this.inFlight ??= this.source
+      .issue()
       .then((token) => {
-        // From the store it was never seen here: scrubbed from every error from now on, as a fetched one is.
-        this.redactor.rememberToken(token.value);
         this.cached = token;
         return token.value;
       })
@@ -63,17 +70,68 @@ export class TokenCache {
   /** The API refused `token`: forget it (here and in the store), unless a newer one has replaced it meanwhile. */
   invalidate(token: string): void {
     if (this.cached?.value === token) this.cached = undefined;
-    this.shared.invalidate(token);
+    this.source.refused(token);
+  }
+}
+
+/**
+ * Tokens through the client's token store (its own memory by default): the
+ * stored one while it is valid, else `request` fetches one under the store's
+ * lease while other processes wait for it. Only a fetch here goes on the
+ * wire, so a token request has its own log entry and span even when it is
+ * made on the fleet's behalf.
+ */
+export function storedTokens(options: ResolvedClientOptions, closing: AbortSignal, request: TokenRequest, redactor: Redactor): TokenSource {
+  const shared = new SharedTokens(options.tokenStore, options, options.clock, closing);
+  return {
+    issue: async () => {
+      const token = await shared.obtain(() => request.fetch(), request.operation);
+      // From the store it was never seen here: scrubbed from every error from now on, as a fetched one is.
+      redactor.rememberToken(token.value);
+      return token;
+    },
+    refused: (token) => {
+      shared.invalidate(token);
+    },
+  };
+}
+
+/** The token request itself (docs/service.md 5.2-5.4). */
+export class TokenRequest {
+  /** What a wait for the token names (shared-tokens.ts): POST and the token URL's path. */
+  readonly operation: Operation;
+  private readonly origin: string;
+  private readonly path: string;
+  private readonly settings: WireSettings;
+
+  constructor(
+    private readonly options: ResolvedClientOptions,
+    private readonly exchange: Exchange,
+    private readonly redactor: Redactor,
+  ) {
+    const url = new URL(options.tokenUrl);
+    this.origin = url.origin;
+    this.path = url.pathname;
+    this.operation = { method: "POST", path: url.pathname };
+    this.settings = { timeoutMs: options.timeoutMs, limits: TOKEN_LIMITS };
   }
 
-  private async fetchToken(): Promise<HeldToken> {
-    const response = await exchangeText(
-      this.transport,
-      { method: "POST", ...this.target, headers: this.requestHeaders(), body: this.requestBody(), timeoutMs: this.options.timeoutMs },
-      TOKEN_LIMITS,
-    ).catch((error: unknown) => {
+  /** A new token from the auth server; an AuthError (scrubbed) when there is none to be had. */
+  async fetch(): Promise<HeldToken> {
+    const request = {
+      kind: "token" as const,
+      method: "POST" as const,
+      origin: this.origin,
+      path: this.path,
+      route: this.path,
+      headers: this.requestHeaders(),
+      body: this.requestBody(),
+      attempt: 1,
+      signal: undefined,
+    };
+    const response = await this.exchange.send(request, this.settings).catch((error: unknown) => {
       if (error instanceof ClientClosedError) throw error;
-      throw this.authError(undefined, error instanceof FlowsmithError ? error.message : "the auth server could not be reached", error);
+      throw this.authError(undefined, error instanceof FlowsmithError ? error.message : "no answer came (a middleware failed: see the cause)", error);
     });
     if (response.failure) {
       if (response.failure instanceof ClientClosedError) throw response.failure;
@@ -91,6 +149,7 @@ export class TokenCache {
     const headers: Record<string, string> = {
       "content-type": "application/x-www-form-urlencoded",
       accept: "application/json",
+      "user-agent": this.options.userAgent,
     };
     if (this.options.authMethod === "client_secret_basic") {
       const { clientId, clientSecret } = this.options;
@@ -143,8 +202,9 @@ export class TokenCache {
   }
 
   private authError(status: number | undefined, detail: string, cause?: unknown, code?: AuthErrorCode): AuthError {
-    const safeCause = cause instanceof FlowsmithError ? cause : undefined;
-    return this.redactor.error(new AuthError(this.options.tokenUrl, status, detail, { cause: safeCause, code }));
+    // Failures on the wire arrive typed (exchange/failures.ts); anything else is a middleware's own error.
+    // Either way the Redactor scrubs the cause chain (a foreign error is replaced by a scrubbed copy).
+    return this.redactor.error(new AuthError(this.options.tokenUrl, status, detail, { cause, code }));
   }
 }
 

@@ -10,6 +10,8 @@ export interface RequestTarget {
   readonly path: string;
   /** What errors name: the path with the baseUrl's prefix, without host. */
   readonly displayPath: string;
+  /** The path's template under the same prefix (paths.ts ROUTES), as logs and spans name it. */
+  readonly route: string;
 }
 
 export class BaseUrl {
@@ -28,8 +30,8 @@ export class BaseUrl {
    * none of them a dot segment: it is appended as it is, never normalized,
    * so what is sent is exactly what paths.ts built.
    */
-  resolve(path: string): RequestTarget {
+  resolve(path: string, route: string): RequestTarget {
     const full = this.prefix + path;
-    return { origin: this.origin, path: full, displayPath: full };
+    return { origin: this.origin, path: full, displayPath: full, route: this.prefix + route };
   }
 }

@@ -2,9 +2,13 @@
  * createClient's options: what the user writes (ClientOptions) and what the
  * runtime works with (ResolvedClientOptions). Defaults live here and only here.
  */
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { systemClock, type Clock } from "./clock.js";
 import { ConfigurationError } from "./errors.js";
+import { dispatcherOrThrow, type ProxyOption } from "./exchange/dispatcher.js";
+import { loggerOrThrow, type Logger } from "./exchange/logging.js";
+import type { Middleware } from "./exchange/messages.js";
+import { middlewareOrThrow } from "./exchange/middleware.js";
 import { nonNegative, nonNegativeInteger, positive } from "./option-numbers.js";
 import { ENVIRONMENTS, RECOMMENDED_POLL_INTERVAL_MS, type Environment } from "./service-limits.js";
 import { createMemoryTokenStore, tokenStoreProblem, type TokenStore } from "./token-store.js";
@@ -43,8 +47,23 @@ export interface ClientOptions<E extends Environment = Environment> {
   readonly pollIntervalMs?: number;
   /** waitForStep gives up after this long. Default 600000 (10 minutes). */
   readonly waitTimeoutMs?: number;
-  /** An undici dispatcher (proxy, custom TLS). Default: an Agent owned by the client, closed by close(). */
+  /** An undici dispatcher (custom TLS, pools). Default: an Agent owned by the client, closed by close(). */
   readonly dispatcher?: Dispatcher;
+  /**
+   * Send through a proxy: "env" reads HTTP_PROXY, HTTPS_PROXY and NO_PROXY
+   * (undici's EnvHttpProxyAgent), a URL names the proxy. For this client
+   * only; not with `dispatcher`. Default: no proxy.
+   */
+  readonly proxy?: ProxyOption;
+  /** Run on every attempt (retries and token requests included), the first outermost. Default: none. */
+  readonly middleware?: readonly Middleware[];
+  /**
+   * One entry per attempt (pino's shape; console works): method, route
+   * template, status, duration, attempt, error code. Response bodies, scrubbed
+   * and cut, at debug only. Never headers, request bodies, secrets or tokens.
+   * Default: none.
+   */
+  readonly logger?: Logger;
   /**
    * The time token expiry, waitForStep's polling and retry backoff go by.
    * Default: the real clock (`Date.now()` and timers). Tests pass a virtual
@@ -76,6 +95,8 @@ export interface ResolvedClientOptions<E extends Environment = Environment> {
   readonly dispatcher: Dispatcher;
   /** Whether close() should close the dispatcher (only when the client created it). */
   readonly ownsDispatcher: boolean;
+  readonly middleware: readonly Middleware[];
+  readonly logger: Logger | undefined;
   readonly clock: Clock;
   readonly tokenStore: TokenStore;
 }
@@ -105,8 +126,9 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
   if (authMethod !== "client_secret_post" && authMethod !== "client_secret_basic") {
     throw new ConfigurationError(`authMethod must be "client_secret_post" or "client_secret_basic"`);
   }
-  const ownsDispatcher = options.dispatcher === undefined;
-  return {
+  const middleware = middlewareOrThrow(options.middleware);
+  const logger = loggerOrThrow(options.logger);
+  const resolved = {
     baseUrl: httpUrlOrThrow(options.baseUrl, "baseUrl"),
     tokenUrl: `${httpUrlOrThrow(options.authUrl, "authUrl")}/oidc/token`,
     environment: options.environment,
@@ -125,11 +147,13 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
     pollIntervalMs: nonNegative(options.pollIntervalMs, DEFAULTS.pollIntervalMs, "pollIntervalMs"),
     waitTimeoutMs: positive(options.waitTimeoutMs, DEFAULTS.waitTimeoutMs, "waitTimeoutMs"),
     clock: clockOrThrow(options.clock),
+    middleware,
+    logger,
     tokenStore: tokenStoreOrThrow(options.tokenStore),
-    // Last: an Agent is made only once every option has been accepted.
-    dispatcher: options.dispatcher ?? new Agent(),
-    ownsDispatcher,
   };
+  // Last: an Agent (or proxy agent) is made only once every other option has been accepted.
+  const { dispatcher, owned } = dispatcherOrThrow(options.dispatcher, options.proxy);
+  return { ...resolved, dispatcher, ownsDispatcher: owned };
 }
 
 function clockOrThrow(clock: Clock | undefined): Clock {

@@ -5,9 +5,13 @@
  */
 import { submitAction } from "./actions.js";
 import { ApiCaller } from "./api-call.js";
-import { TokenCache } from "./auth.js";
+import { storedTokens, TokenCache, TokenRequest } from "./auth.js";
 import { registerClientContext, type ClientContext } from "./client-context.js";
-import { resolveClientOptionsOrThrow, type ClientOptions } from "./client-options.js";
+import { resolveClientOptionsOrThrow, type ClientOptions, type ResolvedClientOptions } from "./client-options.js";
+import { Exchange } from "./exchange/exchange.js";
+import { AttemptLogger } from "./exchange/logging.js";
+import type { AttemptObserver } from "./exchange/observer.js";
+import { attemptTracerOrUndefined } from "./exchange/tracing.js";
 import { getFlowDescription, type FlowDescriptionOptions } from "./flow-description.js";
 import type { Environment } from "./service-limits.js";
 import { LatestSteps } from "./latest-steps.js";
@@ -68,11 +72,12 @@ export function createClient<E extends Environment>(options: ClientOptions<E>): 
   const resolved = resolveClientOptionsOrThrow(options);
   const lifecycle = new ClientLifecycle();
   const redactor = new Redactor(resolved);
-  const transport = { dispatcher: resolved.dispatcher, userAgent: resolved.userAgent, lifecycle };
-  const tokens = new TokenCache(resolved, transport, redactor);
+  const exchange = new Exchange({ dispatcher: resolved.dispatcher, lifecycle, middleware: resolved.middleware, observers: observersOf(resolved, redactor) });
+  const tokenRequest = new TokenRequest(resolved, exchange, redactor);
+  const tokens = new TokenCache(resolved.clock, storedTokens(resolved, lifecycle.signal, tokenRequest, redactor));
   const context: ClientContext = {
     options: resolved,
-    api: new ApiCaller(resolved, transport, tokens, redactor),
+    api: new ApiCaller(resolved, exchange, tokens, redactor),
     steps: new LatestSteps(),
     lifecycle,
     redactor,
@@ -111,4 +116,13 @@ export function createClient<E extends Environment>(options: ClientOptions<E>): 
   const made = Object.freeze(client) as Client<E>;
   registerClientContext(made, context);
   return made;
+}
+
+/** What watches each attempt: the logger when one is given, OpenTelemetry when it is installed. */
+function observersOf(options: ResolvedClientOptions, redactor: Redactor): AttemptObserver[] {
+  const observers: AttemptObserver[] = [];
+  if (options.logger) observers.push(new AttemptLogger(options.logger, redactor));
+  const tracer = attemptTracerOrUndefined();
+  if (tracer) observers.push(tracer);
+  return observers;
 }

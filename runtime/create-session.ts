@@ -14,7 +14,7 @@ import { clientContextOrThrow } from "./client-context.js";
 import type { Client } from "./client.js";
 import type { ValidationIssue } from "./errors.js";
 import type { FlowSpec } from "./flow-spec.js";
-import { createSessionPath } from "./paths.js";
+import { createSessionPath, ROUTES } from "./paths.js";
 import type { Environment } from "./service-limits.js";
 import { preflightOrThrow, type PreparedBody } from "./preflight.js";
 import { Redactor } from "./redaction.js";
@@ -83,9 +83,9 @@ export function createSessionWith<Response>(
 
 const NO_OPTIONS: RequestOptions = Object.freeze({});
 
-/** The options named one by one: a JavaScript caller's other fields (headers, say) are not passed on. */
+/** The options named one by one: a JavaScript caller's other fields are not passed on. */
 function sessionRequest(path: string, body: PreparedBody, options: RequestOptions): ApiRequest {
-  return { method: "POST", path, body, signal: options.signal, timeoutMs: options.timeoutMs };
+  return { method: "POST", path, route: ROUTES.createSession, body, signal: options.signal, timeoutMs: options.timeoutMs, headers: options.headers };
 }
 
 const SESSION_CREATED =

@@ -27,7 +27,7 @@ export async function getFlowDescription(ctx: ClientContext, flowId: string, opt
     .join(segmentOrThrow(flowId, "flowId"))
     .split("{environment}")
     .join(segmentOrThrow(ctx.options.environment, "environment"));
-  return ctx.api.json<unknown>({ method: "GET", path, ...request }, { issuesOf: descriptionIssues });
+  return ctx.api.json<unknown>({ ...request, method: "GET", path, route: template }, { issuesOf: descriptionIssues });
 }
 
 function descriptionIssues(body: unknown): { path: string; message: string }[] {

@@ -4,9 +4,10 @@
  * FormData whose file entries are Blobs (undici streams them), and compute the
  * encoded body's exact length before anything is sent.
  */
-import { FormData } from "undici";
+import type { FormData } from "undici";
 import { RequestValidationError } from "./errors.js";
 import { FlowsmithError } from "./errors.js";
+import { undici } from "./exchange/undici.js";
 import { isFileInput, type FileInput } from "./files.js";
 import type { FieldSpec, PartName } from "./flow-spec.js";
 import { readablePath } from "./validation-issues.js";
@@ -43,7 +44,8 @@ export function collectPartsOrThrow(request: unknown, fields: FieldSpec): Part[]
 }
 
 export function buildForm(parts: readonly EncodablePart[]): FormData {
-  const form = new FormData();
+  // undici's own FormData, whose encoding encodedLength follows (on Bun, `undici` would be Bun's).
+  const form = new undici.FormData();
   for (const part of parts) {
     // The Blobs are node:buffer Files; undici's typings name the DOM Blob.
     form.append(part.name, part.value);

@@ -5,13 +5,12 @@
  * A list linked through the exchanges themselves, not a Set: every call adds
  * and removes one, and with a Set that churn made V8 carry each call's whole
  * object graph (exchange, request, promises) through young-generation
- * collections into the old generation, about 3.5 KB a call: scavenges cost
- * 8.5 µs a call instead of 1.4, and the old generation filled up every
- * second (measured, bench/analysis.md, row 4). The likely cause: a Set's
- * table is replaced as entries come and go, and a dead table that had
- * reached the old generation still points at its entries and its successor,
- * which a young collection takes for live references. Here an exchange that
- * ends unlinks itself and keeps no pointer to another.
+ * collections into the old generation (measured: bench/analysis.md, row 4).
+ * The likely cause: a Set's table is replaced as entries come and go, and a
+ * dead table that had reached the old generation still points at its
+ * entries and its successor, which a young collection takes for live
+ * references. Here an exchange that ends unlinks itself and keeps no pointer
+ * to another.
  */
 
 /** An exchange that close() can end. Its links belong to the OpenExchanges it is in. */

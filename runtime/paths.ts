@@ -11,6 +11,20 @@ import { FlowsmithError } from "./errors.js";
 import type { FlowSpec } from "./flow-spec.js";
 import type { Environment } from "./service-limits.js";
 
+/**
+ * The paths' templates, as logs and spans name a call (`url.template`): one
+ * per endpoint, whatever its values.
+ */
+export const ROUTES = {
+  createSession: "/api/v1/flows/{flowId}/{environment}/sessions",
+  flows: "/api/v1/flows/{environment}",
+  session: "/api/v1/{environment}/sessions/{sessionId}",
+  dataBlocks: "/api/v1/{environment}/sessions/{sessionId}/datablocks",
+  step: "/api/v1/{environment}/sessions/{sessionId}/step",
+  actions: "/api/v1/{environment}/sessions/{sessionId}/actions",
+  file: "/api/v1/{environment}/files/{vaultEntryId}",
+} as const;
+
 /** Per spec object: createSession is the hot path, and a generated module passes the same spec on every call. */
 const sessionPaths = new WeakMap<object, { readonly id: string; readonly environment: string; readonly path: string }>();
 

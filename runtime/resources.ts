@@ -9,6 +9,12 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** Overrides the client's timeoutMs for this call (per attempt). */
   readonly timeoutMs?: number;
+  /**
+   * Headers of this call (a request id): sent on every attempt. Headers the
+   * runtime sets (authorization, user-agent, content-type, content-length,
+   * host, x-ticket-id) are refused with a ConfigurationError.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface WaitForStepOptions {

@@ -7,7 +7,7 @@
  */
 import type { ClientContext } from "./client-context.js";
 import { BadRequestError } from "./errors.js";
-import { filePath, flowsPath, sessionPath } from "./paths.js";
+import { filePath, flowsPath, ROUTES, sessionPath } from "./paths.js";
 import { pollUntilSettled } from "./polling.js";
 import type {
   DataBlocks,
@@ -23,24 +23,27 @@ import { dataBlocksIssues, flowListOrIssues, sessionRecordIssues, stepIssues } f
 
 export async function listFlows(ctx: ClientContext, options: RequestOptions = {}): Promise<readonly FlowRecord[]> {
   const path = flowsPath(ctx.options.environment);
-  const body = await ctx.api.json<unknown>({ method: "GET", path, ...options }, { issuesOf: (b) => flowListOrIssues(b).issues });
+  const body = await ctx.api.json<unknown>({ ...options, method: "GET", path, route: ROUTES.flows }, { issuesOf: (b) => flowListOrIssues(b).issues });
   return flowListOrIssues(body).list as FlowRecord[];
 }
 
 export function getSession(ctx: ClientContext, sessionId: string, options: RequestOptions = {}): Promise<SessionRecord> {
   const path = sessionPath(ctx.options.environment, sessionId);
-  return ctx.api.json<SessionRecord>({ method: "GET", path, ...options }, { issuesOf: sessionRecordIssues });
+  return ctx.api.json<SessionRecord>({ ...options, method: "GET", path, route: ROUTES.session }, { issuesOf: sessionRecordIssues });
 }
 
 export function getDataBlocks(ctx: ClientContext, sessionId: string, options: RequestOptions = {}): Promise<DataBlocks> {
   const path = `${sessionPath(ctx.options.environment, sessionId)}/datablocks`;
-  return ctx.api.json<DataBlocks>({ method: "GET", path, ...options }, { issuesOf: dataBlocksIssues });
+  return ctx.api.json<DataBlocks>({ ...options, method: "GET", path, route: ROUTES.dataBlocks }, { issuesOf: dataBlocksIssues });
 }
+
+/** getFile takes whatever type the file has. */
+const ANY_TYPE = Object.freeze({ accept: "*/*" });
 
 /** The file's bytes as a stream, never buffered whole; the time limit covers the wait for headers only. */
 export async function getFile(ctx: ClientContext, vaultEntryId: string, options: RequestOptions = {}): Promise<FileDownload> {
   const path = filePath(ctx.options.environment, vaultEntryId);
-  const response = await ctx.api.send({ method: "GET", path, headers: { accept: "*/*" }, ...options });
+  const response = await ctx.api.send({ ...options, method: "GET", path, route: ROUTES.file, own: ANY_TYPE });
   const length = Number(response.headers["content-length"]);
   const contentType = response.headers["content-type"];
   return {
@@ -52,7 +55,7 @@ export async function getFile(ctx: ClientContext, vaultEntryId: string, options:
 
 export async function getStep(ctx: ClientContext, sessionId: string, options: RequestOptions = {}): Promise<Step> {
   const path = `${sessionPath(ctx.options.environment, sessionId)}/step`;
-  const body = await ctx.api.json<Step>({ method: "GET", path, ...options }, { issuesOf: stepIssues });
+  const body = await ctx.api.json<Step>({ ...options, method: "GET", path, route: ROUTES.step }, { issuesOf: stepIssues });
   // An absent or empty ticketId is no ticket.
   const ticketId = typeof body.ticketId === "string" && body.ticketId !== "" ? body.ticketId : null;
   const step: Step = { ...body, ticketId };
@@ -66,7 +69,7 @@ export async function getStep(ctx: ClientContext, sessionId: string, options: Re
  * `START`, and a named step whose ticketId is null.
  */
 export function waitForStep(ctx: ClientContext, sessionId: string, options: WaitForStepOptions = {}): Promise<Step> {
-  const operation = { method: "GET", path: ctx.api.displayPath({ path: `${sessionPath(ctx.options.environment, sessionId)}/step` }) };
+  const operation = { method: "GET", path: ctx.api.displayPath(`${sessionPath(ctx.options.environment, sessionId)}/step`) };
   return pollUntilSettled(ctx, { name: "waitForStep", operation, once: (callOptions) => stepOrUndefined(ctx, sessionId, callOptions), settled: isSettled, waitingFor: "a step that waits for an action, or END" }, options);
 }
 
@@ -77,7 +80,7 @@ export function waitForStep(ctx: ClientContext, sessionId: string, options: Wait
  * interval, the caller's signal, close().
  */
 export function waitForOutcome(ctx: ClientContext, sessionId: string, options: WaitForOutcomeOptions = {}): Promise<SessionRecord> {
-  const operation = { method: "GET", path: ctx.api.displayPath({ path: sessionPath(ctx.options.environment, sessionId) }) };
+  const operation = { method: "GET", path: ctx.api.displayPath(sessionPath(ctx.options.environment, sessionId)) };
   return pollUntilSettled(ctx, { name: "waitForOutcome", operation, once: (callOptions) => getSession(ctx, sessionId, callOptions), settled: hasOutcome, waitingFor: "the session's outcome" }, options);
 }
 

@@ -4,7 +4,7 @@
  * (webhook-queue.ts) do it wherever they run.
  */
 import { decisionOf } from "./webhook-event.js";
-import type { SessionEnded, WebhookClient } from "./webhook-handler.js";
+import type { SessionEnded, WebhookClient } from "./webhook-options.js";
 
 /** How long the API may take to show the outcome a webhook announced, and how often it is asked meanwhile. */
 export interface OutcomeWait {

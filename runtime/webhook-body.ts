@@ -5,6 +5,7 @@
  * Buffer or string, as express.raw() and Fastify's buffer parser leave it).
  */
 import type { IncomingMessage } from "node:http";
+import type { ReadableStreamReadResult } from "node:stream/web";
 import { WebhookError } from "./webhook-errors.js";
 
 /** What node:http, Express and Fastify hand the handler: a request, perhaps with its body already read. */
@@ -76,4 +77,37 @@ function readStreamOrThrow(req: IncomingMessage, maxBytes: number): Promise<Buff
 
 function tooLarge(maxBytes: number): WebhookError {
   return new WebhookError("WEBHOOK_BODY_TOO_LARGE", `Webhook delivery refused: the body is larger than maxBodyBytes (${maxBytes} bytes)`, 413);
+}
+
+/** A Fetch-API request's body (Bun.serve, Deno.serve, Hono, Next.js route handlers), read up to maxBytes. */
+export async function readFetchBodyOrThrow(request: Request, maxBytes: number): Promise<DeliveryBody> {
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await request.body?.cancel().catch(() => undefined);
+    throw tooLarge(maxBytes);
+  }
+  if (request.bodyUsed) {
+    throw new WebhookError("WEBHOOK_BODY_UNAVAILABLE", "Webhook body unavailable: the request body was read before the handler; pass the request to the handler unread", 500);
+  }
+  if (request.body === null) return { kind: "text", text: "" };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      // Request's body is a byte stream; the global typings leave its chunks untyped.
+      next = (await reader.read()) as ReadableStreamReadResult<Uint8Array>;
+    } catch (cause) {
+      throw new WebhookError("WEBHOOK_BODY_UNAVAILABLE", "Webhook body unavailable: the connection broke before the body ended", 400, { cause });
+    }
+    if (next.done) break;
+    size += next.value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(next.value);
+  }
+  return { kind: "text", text: Buffer.concat(chunks, size).toString("utf8") };
 }

@@ -84,9 +84,19 @@ export class ServiceClients {
     const baseUrl = this.urlOrThrow(this.service.baseUrl, "baseUrl", ENV.baseUrl, where);
     const authUrl = this.urlOrThrow(this.service.authUrl, "authUrl", ENV.authUrl, where);
     const { clientId, clientSecret } = this.credentialsOrThrow(environment, where);
-    const client = runtime().createClient({ baseUrl, authUrl, environment, clientId, clientSecret, userAgent: `flowsmith-cli/${flowsmithVersion()}` });
+    const client = runtime().createClient({ baseUrl, authUrl, environment, clientId, clientSecret, userAgent: `flowsmith-cli/${flowsmithVersion()}`, proxy: this.proxy() });
     this.clients.set(environment, client);
     return client;
+  }
+
+  /**
+   * HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the CLI's environment, as npm
+   * and curl read them (the lower-case form first); none set: no proxy.
+   */
+  private proxy(): { httpProxy?: string; httpsProxy?: string; noProxy?: string } {
+    const variable = (name: string) => this.env[name.toLowerCase()] ?? this.env[name];
+    const [httpProxy, httpsProxy, noProxy] = ["HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"].map(variable);
+    return { ...(httpProxy ? { httpProxy } : {}), ...(httpsProxy ? { httpsProxy } : {}), ...(noProxy !== undefined ? { noProxy } : {}) };
   }
 
   /** Both variables of the environment's API client; a missing one is named, and nothing has been sent. */

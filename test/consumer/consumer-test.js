@@ -18,7 +18,10 @@
  * Then README's "Install and first call" step by step in an empty folder:
  * `npm init -y`, the tarballs, `npx flowsmith init --yes`, the printed first
  * call saved as first-call.mts and run with tsx against `npx flowsmith
- * emulator`. Exits 1 on the first failure.
+ * emulator`. With FLOWSMITH_CONSUMER_RUNTIMES (on-runtimes.js), the same
+ * consumer on Bun and Deno too, and in the ES module project a webhook
+ * receiver on Bun.serve / Deno.serve (handler.fetch). Exits 1 on the first
+ * failure.
  *
  * Installs use npm's cache first (`--prefer-offline`): after `npm ci` in the
  * repository, every dependency is already there.
@@ -27,7 +30,7 @@ const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const { consumerSource, PROJECTS } = require("./projects.js");
+const { consumerSource, PROJECTS, webhookCheckSource } = require("./projects.js");
 const { randomBytes } = require("node:crypto");
 const { freePort } = require("../support/free-port.js");
 const { startRedis } = require("../support/redis-server.js");
@@ -89,12 +92,15 @@ async function tryProject(project, dir, tarballs, redis) {
   }
   fs.mkdirSync(path.join(dir, "src"), { recursive: true });
   fs.writeFileSync(path.join(dir, "src", "main.ts"), consumerSource());
+  if (project.packageJson.type === "module") fs.writeFileSync(path.join(dir, "webhook-check.mjs"), webhookCheckSource());
 
   log(`${project.name}: npm install (the three tarballs, typescript, @types/node)`);
   const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
   await run("npm", [...install, tarballs.runtime, tarballs.redis], { cwd: dir });
   await run("npm", [...install, "--save-dev", tarballs.cli, `typescript@${devVersion("typescript")}`, `@types/node@${devVersion("@types/node")}`], { cwd: dir });
   assertNoRepoPaths(dir);
+  // An optional peer: npm must not install it, and everything below runs without it.
+  if (fs.existsSync(path.join(dir, "node_modules", "@opentelemetry", "api"))) throw new Error(`${project.name}: npm installed the optional peer @opentelemetry/api`);
 
   log(`${project.name}: npx flowsmith codegen`);
   await run("npx", ["--no-install", "flowsmith", "codegen"], { cwd: dir });
@@ -117,19 +123,52 @@ async function tryProject(project, dir, tarballs, redis) {
     await run("npx", ["--no-install", "tsc", "-p", name, ...(name === project.emitWith ? [] : ["--noEmit"])], { cwd: dir });
   }
 
-  log(`${project.name}: npx flowsmith emulator, then the consumer against it and Redis (a scenario and a fault too)`);
+  await runConsumer(project, dir, redis, "node", "node");
+  for (const [name, command] of Object.entries(otherRuntimes())) await tryRuntime(project, dir, redis, name, command);
+  log(`${project.name}: passed`);
+}
+
+/** The compiled consumer on one runtime, against `npx flowsmith emulator` and Redis. */
+async function runConsumer(project, dir, redis, name, command) {
+  log(`${project.name}: npx flowsmith emulator, then the consumer on ${name} against it and Redis (a scenario and a fault too)`);
   const webhook = { port: await freePort(), secret: `whsec_${randomBytes(32).toString("base64")}` };
   await withEmulator(dir, webhook, async (emulator) => {
     const env = { ...process.env, EMULATOR: JSON.stringify(emulator), REDIS_URL: redis.url, WEBHOOK_PORT: String(webhook.port), WEBHOOK_SECRET: webhook.secret };
-    const output = await run("node", [path.join("out", "main.js")], { cwd: dir, env });
-    if (!/^decision ACCEPTED$/m.test(output)) throw new Error(`${project.name}: the consumer did not report ACCEPTED:\n${output}`);
+    const output = await run(command, runArgs(name, path.join("out", "main.js")), { cwd: dir, env });
+    const on = name === "node" ? "" : ` on ${name}`;
+    if (!/^decision ACCEPTED$/m.test(output)) throw new Error(`${project.name}: the consumer${on} did not report ACCEPTED:\n${output}`);
     if (!/^webhook through the Redis queue for this session decision ACCEPTED$/m.test(output)) {
-      throw new Error(`${project.name}: the consumer did not receive its webhook through the Redis queue:\n${output}`);
+      throw new Error(`${project.name}: the consumer${on} did not receive its webhook through the Redis queue:\n${output}`);
     }
-    if (!/scenario REJECTED/.test(output)) throw new Error(`${project.name}: the test_rejected scenario did not end REJECTED:\n${output}`);
-    if (!/fault NetworkError 201/.test(output)) throw new Error(`${project.name}: the reset-after fault was not a NetworkError with a 201 in the journal:\n${output}`);
+    if (!/scenario REJECTED/.test(output)) throw new Error(`${project.name}: the test_rejected scenario did not end REJECTED${on}:\n${output}`);
+    if (!/fault NetworkError 201/.test(output)) throw new Error(`${project.name}: the reset-after fault was not a NetworkError with a 201 in the journal${on}:\n${output}`);
   });
-  log(`${project.name}: passed`);
+}
+
+/**
+ * Runtimes besides Node to run the consumer on, from FLOWSMITH_CONSUMER_RUNTIMES
+ * (`{"bun": "/path/to/bun", "deno": "/path/to/deno"}`, set by on-runtimes.js).
+ */
+function otherRuntimes() {
+  const given = process.env.FLOWSMITH_CONSUMER_RUNTIMES;
+  return given ? JSON.parse(given) : {};
+}
+
+function runArgs(name, file) {
+  return name === "deno" ? ["run", "--allow-all", file] : [file];
+}
+
+/** The consumer on Bun or Deno; in the ES module project also the webhook receiver on the runtime's own server. */
+async function tryRuntime(project, dir, redis, name, command) {
+  await runConsumer(project, dir, redis, name, command);
+  if (project.packageJson.type !== "module") return;
+  log(`${project.name}: a webhook receiver on ${name === "bun" ? "Bun.serve" : "Deno.serve"} (handler.fetch), fed by the emulator`);
+  const webhook = { port: await freePort(), secret: `whsec_${randomBytes(32).toString("base64")}` };
+  await withEmulator(dir, webhook, async (emulator) => {
+    const env = { ...process.env, EMULATOR: JSON.stringify(emulator), WEBHOOK_PORT: String(webhook.port), WEBHOOK_SECRET: webhook.secret };
+    const output = await run(command, runArgs(name, "webhook-check.mjs"), { cwd: dir, env });
+    if (!output.includes(`webhook ACCEPTED on ${name}`)) throw new Error(`${project.name}: the webhook receiver on ${name} did not report ACCEPTED:\n${output}`);
+  });
 }
 
 /** README's "Install and first call", as written there (tsx from the registry, as a newcomer installs it). */

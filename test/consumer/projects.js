@@ -143,4 +143,84 @@ main().catch((error: unknown) => {
 `;
 }
 
-module.exports = { PROJECTS, consumerSource };
+/**
+ * What the runtimes test (on-runtimes.js) runs beside the consumer, as plain
+ * JavaScript in the ES module project: a webhook receiver on the runtime's own
+ * Fetch-API server (Bun.serve, Deno.serve) with handler.fetch, fed by the
+ * emulator's real, signed deliveries, while a session is followed to its end
+ * with the generated client; the node:http front's refusals on the runtime's
+ * node:http; and on Bun, a dispatcher from Bun's undici stand-in refused by
+ * name. Prints "webhook <decision> on <runtime>".
+ */
+function webhookCheckSource() {
+  return `import { createClient, createWebhookHandler } from "@flowsmith/runtime";
+import { signing } from "./out/generated/index.js";
+
+const emulator = JSON.parse(process.env.EMULATOR ?? "");
+const port = Number(process.env.WEBHOOK_PORT);
+const runtime = typeof globalThis.Bun !== "undefined" ? "bun" : typeof globalThis.Deno !== "undefined" ? "deno" : "node";
+const client = createClient({
+  baseUrl: emulator.baseUrl,
+  authUrl: emulator.authUrl,
+  environment: "staging",
+  ...emulator.clients.staging,
+  userAgent: "flowsmith-consumer-test/1.0",
+});
+let announce;
+const ended = new Promise((resolve) => (announce = resolve));
+const handler = createWebhookHandler({ client, secret: process.env.WEBHOOK_SECRET, outcomePollIntervalMs: 20, onSessionEnded: (event) => announce(event), onError: () => undefined });
+const server =
+  runtime === "bun"
+    ? globalThis.Bun.serve({ port, hostname: "127.0.0.1", fetch: handler.fetch })
+    : globalThis.Deno.serve({ port, hostname: "127.0.0.1", onListen: () => undefined }, handler.fetch);
+try {
+  if (runtime === "bun") {
+    // Bun's built-in \`undici\` stand-in: its Agent cannot dispatch, and createClient says so by name.
+    const shim = await import("undici");
+    let refused;
+    try {
+      createClient({ baseUrl: emulator.baseUrl, authUrl: emulator.authUrl, environment: "staging", ...emulator.clients.staging, userAgent: "x", dispatcher: new shim.Agent() });
+    } catch (error) {
+      refused = error;
+    }
+    if (refused?.code !== "INVALID_OPTIONS" || !/Bun/.test(refused.message)) throw new Error(\`Bun's stand-in dispatcher was not refused by name: \${refused}\`);
+  }
+  const unsigned = await fetch(\`http://127.0.0.1:\${port}/webhooks\`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  if (unsigned.status !== 401) throw new Error(\`an unsigned delivery was answered \${unsigned.status}, not 401\`);
+  // The node:http front too, on the runtime's node:http: refusals answered as on Node.
+  const { createServer } = await import("node:http");
+  const nodeServer = createServer(handler);
+  await new Promise((resolve) => nodeServer.listen(0, "127.0.0.1", resolve));
+  const nodeUrl = \`http://127.0.0.1:\${nodeServer.address().port}/webhooks\`;
+  const answers = [
+    await fetch(nodeUrl, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
+    await fetch(nodeUrl, { method: "GET" }),
+  ].map((answer) => answer.status);
+  await new Promise((resolve) => nodeServer.close(resolve));
+  if (answers.join() !== "401,405") throw new Error(\`the node:http front answered \${answers.join()}, not 401,405\`);
+  const session = await signing.createSession(client, {
+    input: {
+      basicIdentity: { givenName: "Ada", familyName: "Lovelace" },
+      documentsToSign: { documents: [{ templateId: "tpl-1", source: { data: new TextEncoder().encode("%PDF-1.7"), filename: "c.pdf", contentType: "application/pdf" } }] },
+    },
+    metadata: { subjectId: "consumer-webhook" },
+  });
+  const sessionId = session.sessionContext.sessionId;
+  let step = await client.waitForStep(sessionId, { intervalMs: 20, timeoutMs: 30000 });
+  for (let attempt = 0; step.stepType !== "END" && attempt < 5; attempt += 1) {
+    await client.submitAction(sessionId, step.ticketId, { type: "VALIDATE_OTP", code: "123456" });
+    step = await client.waitForStep(sessionId, { intervalMs: 20, timeoutMs: 30000 });
+  }
+  const timeout = new Promise((_resolve, reject) => setTimeout(() => reject(new Error("no session-ended delivery within 30 s")), 30000).unref?.());
+  const event = await Promise.race([ended, timeout]);
+  if (event.sessionId !== sessionId) throw new Error(\`the delivery named session \${event.sessionId}, not \${sessionId}\`);
+  console.log(\`webhook \${event.decision} on \${runtime}\`);
+} finally {
+  await handler.drain();
+  await client.close();
+  await (runtime === "bun" ? server.stop(true) : server.shutdown());
+}
+`;
+}
+
+module.exports = { PROJECTS, consumerSource, webhookCheckSource };

@@ -83,6 +83,20 @@ test("a connection reset after createSession was processed is a NetworkError say
   expect(subjects).toContain("cust-reset");
 });
 
+test("a createSession whose connection was refused is a NetworkError that does not say the session may exist", async () => {
+  // A port nothing listens on: the connection never opens, so nothing reached a service.
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const client = clientOf(emulator, { baseUrl: `http://127.0.0.1:${String(port)}` });
+  const error = await amlScreening.createSession(client, request("cust-refused")).catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(NetworkError);
+  expect(error).toMatchObject({ code: "NETWORK_ERROR", method: "POST", path: SESSIONS_PATH });
+  expect((error as Error).message).toContain("ECONNREFUSED");
+  expect((error as Error).message).not.toContain("may have received");
+});
+
 test("a reset before a GET is processed is a NetworkError the runtime retries", async () => {
   const clock = new VirtualClock();
   const client = clientOf(emulator, { clock });

@@ -13,6 +13,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { emitFlowOrThrow } from "../../generator/emit/emit-flow.js";
+import { withClosedDataBlocks } from "../../generator/model/closed-data-blocks.js";
 import type { FlowModel, ObjectSchema, Property, Schema } from "../../generator/model/types.js";
 import { HOSTILE_GENERATES } from "../fixtures/descriptions/hostile.js";
 import { JUDGE_CONSTRUCTS } from "../fixtures/descriptions/judge-constructs.js";
@@ -151,6 +152,15 @@ test("open data blocks typed closed are a disagreement, unless the flow was gene
     ),
   );
   expect(verdicts[1]).toEqual([]);
+});
+
+test("with the closed-object option (the generator's own closedDataBlocks step), every description still agrees through its one adapter", async () => {
+  const flows = await Promise.all(SOURCES.map((each) => emitted(each.display, each.text)));
+  const verdicts = await judgeFlows(await Promise.all(flows.map((flow) => broken(flow, withClosedDataBlocks(flow.model), { closedDataBlocks: true }))));
+  expect(verdicts.flat()).toEqual([]);
+  // The option did close something the judge would otherwise see as a disagreement.
+  const unadapted = await judgeFlows(await Promise.all(flows.map((flow) => broken(flow, withClosedDataBlocks(flow.model)))));
+  expect(unadapted.flat().length).toBeGreaterThan(0);
 });
 
 /** The model with the property at `path` (from the request) changed. */

@@ -158,7 +158,8 @@ type Containers<V> = [Extract<V, object>] extends [never] ? V : Exclude<V, null>
  * The closed-object option (issue 24; theirs, applied when a flow is
  * generated with it): open JSON data blocks typed without index signatures,
  * at the user's choice. Their extra keys (`[key: string]: unknown`) are
- * then not compared; typed extra keys still are.
+ * then not compared where the object declares properties; typed extra keys,
+ * and objects with no properties, still are.
  */
 export type ClosedDataBlocks<T> = { [K in keyof T]: K extends "input" ? Blocks<T[K]> : T[K] };
 
@@ -170,4 +171,5 @@ type WithoutOpenIndex<T> = T extends readonly (infer E)[]
     ? { [K in keyof Unopened<T>]: WithoutOpenIndex<Unopened<T>[K]> }
     : T;
 
-type Unopened<M> = string extends keyof M ? (unknown extends M[string] ? Known<M> : M) : M;
+/** Only an object that declares properties is closed: one with none is free-form JSON and stays open, as the option leaves it. */
+type Unopened<M> = string extends keyof M ? (unknown extends M[string] ? ([keyof Known<M>] extends [never] ? M : Known<M>) : M) : M;

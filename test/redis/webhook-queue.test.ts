@@ -11,6 +11,8 @@ import { expect } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import { Hono } from "hono";
 import { createWebhookQueue, RedisUnavailableError, type FailedDelivery, type RedisWebhookQueue, type WebhookQueueOptions } from "../../redis/index.js";
 import {
   ConfigurationError,
@@ -50,8 +52,12 @@ interface Instance {
 
 let queueNumber = 0;
 
-/** One instance of a backend: a queue object of its own on a queue shared by `name`, and a handler on a node:http server. */
-async function instance(name: string, options: Partial<WebhookQueueOptions>): Promise<Instance> {
+/**
+ * One instance of a backend: a queue object of its own on a queue shared by
+ * `name`, and a handler on a node:http server (or, `fetch`, its Fetch-API
+ * front under Hono).
+ */
+async function instance(name: string, options: Partial<WebhookQueueOptions>, front: "node:http" | "fetch" = "node:http"): Promise<Instance> {
   const queue = createWebhookQueue({
     connection: redis.url,
     client: sessions.client,
@@ -65,10 +71,25 @@ async function instance(name: string, options: Partial<WebhookQueueOptions>): Pr
   opened.push(queue);
   const refused: Instance["refused"] = [];
   const handler = createWebhookHandler({ client: sessions.client, secret: SECRET, queue, onError: (error, delivery) => void refused.push({ error, delivery }) });
-  const server: Server = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const server = front === "fetch" ? await honoServer(handler) : await nodeServer(handler);
   opened.push({ close: () => new Promise((resolve) => server.close(resolve)) });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, queue, handler, refused };
+}
+
+async function nodeServer(handler: WebhookHandler): Promise<Server> {
+  const server: Server = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return server;
+}
+
+async function honoServer(handler: WebhookHandler): Promise<ServerType> {
+  const app = new Hono();
+  app.all("/webhooks", (c) => handler.fetch(c.req.raw));
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => {
+      resolve(server);
+    });
+  });
 }
 
 /** A fresh queue name per test, and the callback's calls. */
@@ -224,6 +245,32 @@ test("Redis unreachable: deliveries are answered 503 (never 2xx) and reported on
   await waitFor("a 204 after Redis came back", async () => (await send(a.url, sessionId)).status === 204);
   await waitFor("onSessionEnded after Redis came back", () => handled.length === 1);
   expect(handled[0]!.sessionId).toBe(sessionId);
+});
+
+test("the Fetch-API front (handler.fetch, under Hono) hands deliveries to the queue as the node:http one does: 204 once stored, 503 while Redis is away", async () => {
+  const { name, handled, onSessionEnded } = fixture();
+  const a = await instance(name, { onSessionEnded, enqueueTimeoutMs: 2_000 }, "fetch");
+  const sessionId = await endedSession();
+  expect((await send(a.url, sessionId)).status).toBe(204);
+  // Stored before the answer: the job waits in Redis, and no worker runs yet.
+  expect(await a.queue.queue.getWaitingCount()).toBe(1);
+  await a.queue.startWorker();
+  await waitFor("onSessionEnded", () => handled.length === 1);
+  expect(await settled(a.queue)).toMatchObject({ completed: 1, failed: 0 });
+
+  const later = await endedSession();
+  await redis.stop();
+  let during: { status: number };
+  try {
+    during = await send(a.url, later);
+  } finally {
+    await redis.start();
+  }
+  expect(during.status).toBe(503);
+  expect(a.refused.map(({ error, delivery }) => [(error as WebhookError).code, delivery.status])).toEqual([["WEBHOOK_QUEUE_UNAVAILABLE", 503]]);
+  await waitFor("a 204 after Redis came back", async () => (await send(a.url, later)).status === 204);
+  await waitFor("onSessionEnded after Redis came back", () => handled.length === 2);
+  expect(handled.map((ended) => ended.sessionId)).toEqual([sessionId, later]);
 });
 
 describe("options", () => {

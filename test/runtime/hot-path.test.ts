@@ -103,10 +103,12 @@ describe("request paths", () => {
     ["http://127.0.0.1:1/gw/v2/", "/api/v1/staging/sessions/%C3%BC~x.y_z", "/gw/v2/api/v1/staging/sessions/%C3%BC~x.y_z"],
     ["http://127.0.0.1:1/verification", "/api/v1/staging/sessions/.hidden", "/verification/api/v1/staging/sessions/.hidden"],
   ])("%s + %s is sent as built, under the baseUrl's prefix, never normalized", (base, path, sent) => {
-    expect(new BaseUrl(base.replace(/\/$/, "")).resolve(path)).toEqual({
+    const prefix = sent.slice(0, sent.length - path.length);
+    expect(new BaseUrl(base.replace(/\/$/, "")).resolve(path, "/api/v1/{environment}/sessions/{sessionId}")).toEqual({
       origin: "http://127.0.0.1:1",
       path: sent,
       displayPath: sent,
+      route: `${prefix}/api/v1/{environment}/sessions/{sessionId}`,
     });
   });
 

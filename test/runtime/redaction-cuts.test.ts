@@ -7,7 +7,7 @@
  * is searched for every 8-character piece of the secret as it was sent.
  */
 import type { ServerResponse } from "node:http";
-import { AuthError, createClient, ServerError, type Client } from "../../runtime/index.js";
+import { AuthError, createClient, ServerError, type Client, type ClientOptions } from "../../runtime/index.js";
 import { Redactor } from "../../runtime/redaction.js";
 import { USER_AGENT } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
@@ -26,7 +26,15 @@ beforeEach(async () => {
   service.onToken((_req, res) => {
     json(res, 200, { access_token: TOKEN, expires_in: 3600, token_type: "Bearer" });
   });
-  client = createClient({
+  client = cutsClient();
+});
+afterEach(async () => {
+  await client.close();
+  await service.close();
+});
+
+function cutsClient(extra: Partial<ClientOptions<"live">> = {}): Client<"live"> {
+  return createClient({
     baseUrl: service.baseUrl,
     authUrl: service.authUrl,
     environment: "live",
@@ -34,12 +42,9 @@ beforeEach(async () => {
     clientSecret: SECRET,
     userAgent: USER_AGENT,
     retry: { maxRetries: 0 },
+    ...extra,
   });
-});
-afterEach(async () => {
-  await client.close();
-  await service.close();
-});
+}
 
 /** Every piece of `FRAGMENT` characters of `value`. */
 function fragmentsOf(value: string): string[] {
@@ -104,6 +109,41 @@ describe("ApiError: the token across the 64 KiB cut of the error body", () => {
     expect(body).not.toContain("after the cut");
     expect(leaksIn(body, TOKEN, written)).toEqual([]);
     expect(leaksIn(error.message, TOKEN, written)).toEqual([]);
+  });
+
+  test("the cut is known, not guessed: a streamed (getFile) or middleware-made body is scrubbed as cut, one that ends at the limit is whole", async () => {
+    const written = TOKEN.replace(/\//g, "\\/");
+    const across = `${"y".repeat(LIMIT - 9)}${written} after the cut`;
+    // getFile reads its error body from the stream, up to the limit.
+    service.onApi((_req, res) => {
+      sendRaw(res, 500, "text/plain", across);
+    });
+    const streamed = (await client.getFile("v-1").catch((e: unknown) => e)) as ServerError;
+    expect(streamed).toBeInstanceOf(ServerError);
+    expect((streamed.body as string).startsWith("y".repeat(1000))).toBe(true);
+    expect(leaksIn(streamed.body as string, TOKEN, written)).toEqual([]);
+    // A middleware's own answer is cut at the same limit, and scrubbed as cut.
+    const answering = cutsClient({
+      middleware: [
+        async (request, next) => (request.kind === "api" ? { status: 500, headers: { "content-type": "text/plain" }, body: across } : next(request)),
+      ],
+    });
+    try {
+      const made = (await answering.getSession("s-1").catch((e: unknown) => e)) as ServerError;
+      expect(made).toBeInstanceOf(ServerError);
+      expect((made.body as string).startsWith("y".repeat(1000))).toBe(true);
+      expect(made.body).not.toContain("after the cut");
+      expect(leaksIn(made.body as string, TOKEN, written)).toEqual([]);
+    } finally {
+      await answering.close();
+    }
+    // Exactly the limit, nothing after it: not cut, so its end (an escape a cut would drop) stays as sent.
+    const whole = `${"y".repeat(LIMIT - 8)}at 100 %`;
+    service.onApi((_req, res) => {
+      sendRaw(res, 500, "text/plain", whole);
+    });
+    const error = (await client.getSession("s-1").catch((e: unknown) => e)) as ServerError;
+    expect(error.body).toBe(whole);
   });
 
   test("base64 of the request, the token at each offset of a 3-byte group, cut through it", async () => {

@@ -95,6 +95,25 @@ test("a 401 invalidates the shared token once: the other client takes the new on
   expect(service.authRequests).toHaveLength(2);
 });
 
+test("a token taken from the store is scrubbed from that client's errors, though it never fetched it", async () => {
+  const token = "store-only-token-value-0001";
+  service.onToken((_req, res) => {
+    json(res, 200, { access_token: token, expires_in: 3600 });
+  });
+  const store = createMemoryTokenStore();
+  const [a, b] = [client(store), client(store)];
+  await a.listFlows();
+  // Echoed in a form no echo pattern knows: only a client that knows the token finds it.
+  service.onApi((req, res) => {
+    json(res, 500, { status: 500, message: `seen ${Buffer.from(String(req.headers.authorization)).toString("base64")}` });
+  });
+  const error = (await b.listFlows().catch((e: unknown) => e)) as Error & { body?: unknown };
+  expect(service.authRequests).toHaveLength(1);
+  const shown = `${error.message} ${JSON.stringify(error.body)} ${String(error.stack)}`;
+  expect(shown).toContain("seen ");
+  expect(shown).not.toContain(Buffer.from(`Bearer ${token}`).toString("base64").slice(10, 30));
+});
+
 test("an expired token is renewed once for all the clients of a store (virtual clock)", async () => {
   const clock = new VirtualClock();
   const store = createMemoryTokenStore();

@@ -12,6 +12,8 @@ interface Recorded {
   readonly headers: IncomingMessage["headers"];
   /** The body, unless the handler consumed the stream itself (then empty). */
   readonly body: Buffer;
+  /** Where the connection came from (a proxy's outbound address, or the client's). */
+  readonly remoteAddress: string | undefined;
 }
 
 /** Return true when the handler reads the request body itself (streams, busboy). */
@@ -72,7 +74,7 @@ async function record(
   streaming: boolean,
 ): Promise<void> {
   const body = streaming ? Buffer.alloc(0) : await readAll(req);
-  const recorded = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body };
+  const recorded = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, remoteAddress: req.socket.remoteAddress };
   into.push(recorded);
   try {
     await handler(req, res, recorded);
@@ -107,6 +109,21 @@ export function subjectIdOfJson(body: Buffer): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * For clients sharing a token store: the token answered late, so the other
+ * clients find the lease held and wait for the store; and listFlows answered.
+ */
+export function slowTokenAndFlows(service: FakeService, token: string): void {
+  service.onToken((_req, res) => {
+    setTimeout(() => {
+      json(res, 200, { access_token: token, expires_in: 3600, token_type: "Bearer" });
+    }, 50);
+  });
+  service.onApi((_req, res) => {
+    json(res, 200, [{ id: "f" }]);
+  });
 }
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -1,5 +1,5 @@
 /**
- * Answers read whole (runtime/text-exchange.ts: every call but getFile) go
+ * Answers read whole (runtime/exchange/dispatch.ts: every call but getFile) go
  * through undici's dispatch handler rather than request()'s body stream.
  * What the stream gave for free must still hold: bodies in many chunks,
  * a byte order mark, 1xx answers before the real one, limits on what is
@@ -124,5 +124,43 @@ describe("a call still waiting for a connection", () => {
     const queued = client.getSession("queued").catch((e: unknown) => e);
     await client.close();
     await expect(queued).resolves.toMatchObject({ name: "ClientClosedError", path: "/api/v1/staging/sessions/queued" });
+  });
+});
+
+describe("a streamed body (getFile)", () => {
+  test("a reader that lags pauses undici: what waits in memory stays small, and every byte arrives in order", async () => {
+    const size = 32 * 1024 * 1024;
+    const chunk = Buffer.alloc(64 * 1024);
+    for (let i = 0; i < chunk.length; i++) chunk[i] = i % 251;
+    service.onApi(
+      (_req, res) => {
+        res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(size) });
+        let sent = 0;
+        const pump = (): void => {
+          while (sent < size) {
+            sent += chunk.length;
+            if (!res.write(chunk)) {
+              res.once("drain", pump);
+              return;
+            }
+          }
+          res.end();
+        };
+        pump();
+      },
+      { streaming: true },
+    );
+    const file = await client.getFile("big");
+    // Nobody reads for a while: undici must stop feeding the stream rather than buffer the file.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(file.body.readableLength).toBeLessThan(1024 * 1024);
+    let received = 0;
+    let inOrder = true;
+    for await (const piece of file.body as AsyncIterable<Buffer>) {
+      for (let i = 0; i < piece.length; i += 4096) if (piece[i] !== ((received + i) % chunk.length) % 251) inOrder = false;
+      received += piece.length;
+    }
+    expect(received).toBe(size);
+    expect(inOrder).toBe(true);
   });
 });

@@ -1,0 +1,86 @@
+/**
+ * The undici dispatcher a client sends through: its own Agent by default,
+ * a proxy agent for `proxy` (scoped to the client: the global dispatcher is
+ * never set), or one the caller passes. A dispatcher that cannot dispatch is
+ * refused here by name, not found out by a TypeError on the first call.
+ */
+import type { Dispatcher } from "undici";
+import { ConfigurationError } from "../errors.js";
+import { undici } from "./undici.js";
+
+/**
+ * A string: "env", or a proxy's URL. "env": HTTP_PROXY, HTTPS_PROXY and NO_PROXY (or their lower-case forms),
+ * as npm and curl read them; a URL: every request through that proxy; an
+ * object: the same three settings given rather than read from process.env
+ * (each one left out is read from it).
+ */
+export type ProxyOption = string | URL | ProxySettings;
+
+export interface ProxySettings {
+  /** The proxy for http: URLs (HTTP_PROXY). */
+  readonly httpProxy?: string;
+  /** The proxy for https: URLs (HTTPS_PROXY); default httpProxy. */
+  readonly httpsProxy?: string;
+  /** Hosts reached directly, comma-separated (NO_PROXY): `localhost,.internal,10.0.0.1:8080`, or `*`. */
+  readonly noProxy?: string;
+}
+
+export interface ChosenDispatcher {
+  readonly dispatcher: Dispatcher;
+  /** Whether close() should close it (only when the client made it). */
+  readonly owned: boolean;
+}
+
+/** Called last by the option resolver: a dispatcher is made only once every other option has been accepted. */
+export function dispatcherOrThrow(given: unknown, proxy: unknown): ChosenDispatcher {
+  if (given !== undefined && proxy !== undefined) {
+    throw new ConfigurationError("pass either dispatcher or proxy, not both (configure the proxy on your dispatcher, or leave dispatcher out)");
+  }
+  if (given !== undefined) return { dispatcher: dispatcherThatDispatchesOrThrow(given), owned: false };
+  if (proxy === undefined) return { dispatcher: new undici.Agent(), owned: true };
+  if (proxy === "env") return { dispatcher: new undici.EnvHttpProxyAgent(), owned: true };
+  if (typeof proxy === "object" && proxy !== null && !(proxy instanceof URL)) return { dispatcher: new undici.EnvHttpProxyAgent(proxySettingsOrThrow(proxy)), owned: true };
+  return { dispatcher: new undici.ProxyAgent(proxyUrlOrThrow(proxy)), owned: true };
+}
+
+function proxySettingsOrThrow(settings: object): ProxySettings {
+  const { httpProxy, httpsProxy, noProxy, ...others } = settings as Record<string, unknown>;
+  const unknown = Object.keys(others);
+  if (unknown.length > 0) throw new ConfigurationError(`proxy: unknown setting ${unknown.join(", ")} (known: httpProxy, httpsProxy, noProxy)`);
+  if (noProxy !== undefined && typeof noProxy !== "string") throw new ConfigurationError("proxy.noProxy must be a string of hosts, comma-separated");
+  return {
+    ...(httpProxy === undefined ? {} : { httpProxy: proxyUrlOrThrow(httpProxy, "proxy.httpProxy") }),
+    ...(httpsProxy === undefined ? {} : { httpsProxy: proxyUrlOrThrow(httpsProxy, "proxy.httpsProxy") }),
+    ...(noProxy === undefined ? {} : { noProxy }),
+  };
+}
+
+function dispatcherThatDispatchesOrThrow(given: unknown): Dispatcher {
+  const candidate = given as Partial<Dispatcher> | null;
+  if (typeof candidate === "object" && candidate !== null && typeof candidate.dispatch === "function") return candidate as Dispatcher;
+  const bun = typeof process.versions.bun === "string";
+  throw new ConfigurationError(
+    bun
+      ? "dispatcher has no dispatch() method: on Bun, `undici` imports Bun's built-in stand-in, whose Agent cannot dispatch; " +
+          'import the package by its file (require("undici/index.js")) to make one, or leave dispatcher out'
+      : "dispatcher must be an undici Dispatcher (an Agent, Pool or ProxyAgent from undici 7)",
+  );
+}
+
+/** An http(s) URL; its credentials, if any, are used by undici and never shown. */
+function proxyUrlOrThrow(proxy: unknown, name = "proxy"): string {
+  let url: URL | undefined;
+  try {
+    url = typeof proxy === "string" || proxy instanceof URL ? new URL(String(proxy)) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new ConfigurationError(
+      name === "proxy"
+        ? 'proxy must be "env" (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), the http(s) URL of a proxy, such as "http://proxy.internal:3128", or { httpProxy, httpsProxy, noProxy }'
+        : `${name} must be the http(s) URL of a proxy, such as "http://proxy.internal:3128"`,
+    );
+  }
+  return url.href;
+}

@@ -1,0 +1,154 @@
+/**
+ * createWebhookHandler's options: what the user writes, what the handler
+ * works with, and the defaults (here and only here).
+ */
+import type { Client } from "./client.js";
+import { ConfigurationError } from "./errors.js";
+import { isRecord } from "./json.js";
+import type { DataBlocks, SessionRecord } from "./resources.js";
+import type { Decision } from "./webhook-event.js";
+import type { WebhookQueue } from "./webhook-queue.js";
+import { SignatureVerifier } from "./webhook-signature.js";
+
+/** What the handler needs of a client: createClient's result fits. */
+export type WebhookClient = Pick<Client, "environment" | "waitForOutcome" | "getDataBlocks">;
+
+/** What onSessionEnded receives: all of it read from the API, none of it from the delivery's body. */
+export interface SessionEnded {
+  readonly sessionId: string;
+  /** The delivery's webhook-id (absent only without a secret, when the sender sent none). */
+  readonly webhookId: string | undefined;
+  /** GET session: sessionStatus, outcome, metadata (metadata.subjectId is your reference). */
+  readonly session: SessionRecord;
+  /** The outcome's decision; undefined when the outcome has a shape the runtime does not know (read `session.outcome`). */
+  readonly decision: Decision | undefined;
+  /** GET datablocks. */
+  readonly dataBlocks: DataBlocks;
+}
+
+/** Which delivery an onError call is about. */
+export interface WebhookDelivery {
+  readonly webhookId: string | undefined;
+  /** Known once the body was parsed. */
+  readonly sessionId: string | undefined;
+  /** The status the delivery was answered with: 2xx means accepted and then lost, so recover it yourself. */
+  readonly status: number;
+}
+
+export interface WebhookHandlerOptions {
+  /** Reads the outcome and data blocks; its environment must be the webhook's. */
+  readonly client: WebhookClient;
+  /** Called once per accepted session.ended delivery, after the answer. */
+  readonly onSessionEnded: (ended: SessionEnded) => void | Promise<void>;
+  /** With onSessionEnded, none: see QueuedWebhookHandlerOptions. */
+  readonly queue?: undefined;
+  /** Standard Webhooks secret(s) ("whsec_" + base64 of at least 32 random bytes); several while rotating. Without one, deliveries are not authenticated. */
+  readonly secret?: string | readonly string[];
+  /** Every delivery not handled: refused ones (4xx/5xx) and accepted ones whose API read or callback failed. Default: one line on console.error. */
+  readonly onError?: (error: unknown, delivery: WebhookDelivery) => void | Promise<void>;
+  /** Larger bodies get 413. Default 65536. */
+  readonly maxBodyBytes?: number;
+  /** Delivery ids remembered to drop duplicates. Default { maxEntries: 10000, ttlMs: 86400000 }. */
+  readonly dedupe?: { readonly maxEntries?: number; readonly ttlMs?: number };
+  /** Deliveries processed at once; beyond it 503 (the sender retries). Default 100. */
+  readonly maxInFlight?: number;
+  /** How long the API may take to show the outcome the webhook announced. Default 30000. */
+  readonly outcomeTimeoutMs?: number;
+  /** GET session interval while waiting for it. Default 1000. */
+  readonly outcomePollIntervalMs?: number;
+  /** Clock of the duplicate memory, in ms. Default Date.now. */
+  readonly now?: () => number;
+}
+
+/** Deliveries handed to a queue, whose workers (in any process) call their own onSessionEnded. */
+export interface QueuedWebhookHandlerOptions extends Omit<WebhookHandlerOptions, "onSessionEnded" | "queue"> {
+  /** Where accepted deliveries go (`@flowsmith/redis`'s createWebhookQueue): answered 204 once it has them, 503 when it cannot take them. */
+  readonly queue: WebhookQueue;
+  /** The queue's workers call it, not the handler. */
+  readonly onSessionEnded?: undefined;
+}
+
+export const WEBHOOK_DEFAULTS = {
+  maxBodyBytes: 65_536,
+  dedupe: { maxEntries: 10_000, ttlMs: 86_400_000 },
+  maxInFlight: 100,
+  outcomeTimeoutMs: 30_000,
+  outcomePollIntervalMs: 1_000,
+} as const;
+
+export interface ResolvedWebhookOptions {
+  readonly client: WebhookClient;
+  /** Who processes an accepted delivery: this process, or the queue's workers. */
+  readonly processor: { readonly onSessionEnded: WebhookHandlerOptions["onSessionEnded"] } | { readonly queue: WebhookQueue };
+  readonly onError: NonNullable<WebhookHandlerOptions["onError"]>;
+  readonly verifier: SignatureVerifier | undefined;
+  readonly maxBodyBytes: number;
+  readonly dedupe: { readonly maxEntries: number; readonly ttlMs: number };
+  readonly maxInFlight: number;
+  readonly outcomeTimeoutMs: number;
+  readonly outcomePollIntervalMs: number;
+  readonly now: () => number;
+}
+
+/** `given` as JavaScript callers may pass it: absent, or with any field missing or of the wrong kind. */
+export function resolveWebhookOptionsOrThrow(given: WebhookHandlerOptions | QueuedWebhookHandlerOptions | undefined): ResolvedWebhookOptions {
+  const options: Partial<WebhookHandlerOptions | QueuedWebhookHandlerOptions> = given ?? {};
+  const { client, onSessionEnded, queue, onError } = options;
+  if (
+    !isRecord(client) ||
+    typeof client.waitForOutcome !== "function" || typeof client.getDataBlocks !== "function" || typeof client.environment !== "string"
+  ) {
+    throw new ConfigurationError("createWebhookHandler: client must be a client from createClient()");
+  }
+  const processor = processorOrThrow(onSessionEnded, queue);
+  if (onError !== undefined && typeof onError !== "function") throw new ConfigurationError("createWebhookHandler: onError must be a function");
+  if (options.now !== undefined && typeof options.now !== "function") throw new ConfigurationError("createWebhookHandler: now must be a function");
+  return {
+    client,
+    processor,
+    onError:
+      onError ??
+      ((error, delivery) => {
+        logWebhookError(error, delivery, "not handled");
+      }),
+    verifier: options.secret === undefined ? undefined : new SignatureVerifier(options.secret),
+    maxBodyBytes: positiveIntegerOrThrow("maxBodyBytes", options.maxBodyBytes ?? WEBHOOK_DEFAULTS.maxBodyBytes),
+    dedupe: {
+      maxEntries: positiveIntegerOrThrow("dedupe.maxEntries", options.dedupe?.maxEntries ?? WEBHOOK_DEFAULTS.dedupe.maxEntries),
+      ttlMs: positiveIntegerOrThrow("dedupe.ttlMs", options.dedupe?.ttlMs ?? WEBHOOK_DEFAULTS.dedupe.ttlMs),
+    },
+    maxInFlight: positiveIntegerOrThrow("maxInFlight", options.maxInFlight ?? WEBHOOK_DEFAULTS.maxInFlight),
+    outcomeTimeoutMs: positiveIntegerOrThrow("outcomeTimeoutMs", options.outcomeTimeoutMs ?? WEBHOOK_DEFAULTS.outcomeTimeoutMs),
+    outcomePollIntervalMs: positiveIntegerOrThrow(
+      "outcomePollIntervalMs",
+      options.outcomePollIntervalMs ?? WEBHOOK_DEFAULTS.outcomePollIntervalMs,
+    ),
+    now: options.now ?? Date.now,
+  };
+}
+
+function processorOrThrow(onSessionEnded: unknown, queue: unknown): ResolvedWebhookOptions["processor"] {
+  if (onSessionEnded !== undefined && queue !== undefined) {
+    throw new ConfigurationError("createWebhookHandler: give onSessionEnded or queue, not both (with a queue, its workers call their own onSessionEnded)");
+  }
+  if (queue !== undefined) {
+    if (!isRecord(queue) || typeof queue.enqueue !== "function") throw new ConfigurationError("createWebhookHandler: queue must have an enqueue(delivery) method");
+    return { queue: queue as unknown as WebhookQueue };
+  }
+  if (typeof onSessionEnded !== "function") throw new ConfigurationError("createWebhookHandler: onSessionEnded must be a function (or give a queue)");
+  return { onSessionEnded: onSessionEnded as WebhookHandlerOptions["onSessionEnded"] };
+}
+
+function positiveIntegerOrThrow(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new ConfigurationError(`createWebhookHandler: ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** The default onError, and what an onError that throws leaves: one line on console.error. */
+export function logWebhookError(error: unknown, delivery: WebhookDelivery, what: string): void {
+  const detail = error instanceof Error ? `${error.name}${"code" in error ? ` ${String(error.code)}` : ""}: ${error.message}` : String(error);
+  const ids = [delivery.webhookId && `webhook-id ${delivery.webhookId}`, delivery.sessionId && `session ${delivery.sessionId}`].filter(Boolean);
+  console.error(`flowsmith webhook (${[...ids, `answered ${delivery.status}`].join(", ")}): ${what}: ${detail}`);
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+"use strict";
+/**
+ * `npm run test:consumer`: the consumer test (consumer-test.js) on this Node, and the same
+ * packed packages and generated clients on Bun 1.x and Deno 2.x: the consumer in both
+ * projects (ES module and CommonJS; its token in Redis and its webhook through the Redis
+ * queue, @flowsmith/redis), and a webhook receiver on Bun.serve and Deno.serve
+ * (handler.fetch) fed by the emulator's signed deliveries. Each runtime is the npm
+ * registry's build of it (`@oven/bun-linux-x64`, `@deno/linux-x64-glibc`: the registry is
+ * the only download a CI machine has), installed into a temp folder for the run and
+ * removed after (about 200 MB; npm's cache keeps the tarballs for the next run), not a
+ * devDependency every install would carry. Linux on x64 only (the packages are built for
+ * it); elsewhere, or when the registry cannot deliver them, the consumer test runs on
+ * Node alone and says which runtimes it did not try.
+ */
+const { spawn } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+
+const RUNTIMES = {
+  bun: { spec: "@oven/bun-linux-x64@1", binary: ["@oven", "bun-linux-x64", "bin", "bun"] },
+  deno: { spec: "@deno/linux-x64-glibc@2", binary: ["@deno", "linux-x64-glibc", "deno"] },
+};
+// A bound on each command: the consumer test bounds its own steps; an install that hangs is stopped here.
+const COMMAND_TIMEOUT_MS = 900_000;
+
+async function main() {
+  const prefix = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-runtimes-"));
+  try {
+    const found = {};
+    if (process.platform === "linux" && process.arch === "x64") {
+      for (const [name, { spec, binary }] of Object.entries(RUNTIMES)) {
+        log(`npm install ${spec}`);
+        try {
+          // A folder each: an install with --no-save removes what an earlier one in the same folder added.
+          const folder = path.join(prefix, name);
+          await run("npm", ["install", "--prefix", folder, "--no-save", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", spec], process.env);
+          const file = path.join(folder, "node_modules", ...binary);
+          log(`${name} ${(await run(file, ["--version"], process.env, "pipe")).trim()}`);
+          found[name] = file;
+        } catch (error) {
+          // The registry, not flowsmith: said loudly, and not counted as a failure of the packages.
+          log(`${name}: NOT TRIED, could not install it from the registry (${error.message})`);
+        }
+      }
+    } else {
+      log(`Bun and Deno not tried: the registry's builds used here run on Linux x64, this is ${process.platform} ${process.arch}`);
+    }
+    const env = { ...process.env, FLOWSMITH_CONSUMER_RUNTIMES: JSON.stringify(found) };
+    await run(process.execPath, [path.join(__dirname, "consumer-test.js"), ...process.argv.slice(2)], env);
+    log(`passed on Node ${process.version}${Object.keys(found).map((name) => `, ${name}`).join("")}`);
+    return 0;
+  } catch (error) {
+    log(`FAILED: ${error.message}`);
+    return 1;
+  } finally {
+    fs.rmSync(prefix, { recursive: true, force: true });
+  }
+}
+
+/** Runs a command to its end; its output goes to ours, or with "pipe" is returned. */
+function run(command, args, env, stdout = "inherit") {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ["ignore", stdout, "inherit"], timeout: COMMAND_TIMEOUT_MS });
+    let output = "";
+    child.stdout?.on("data", (chunk) => (output += chunk));
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      if (code === 0) resolve(output);
+      else reject(new Error(`${path.basename(command)} ${args.join(" ")} ended with ${signal ?? `exit code ${code}`}`));
+    });
+  });
+}
+
+function log(message) {
+  process.stdout.write(`consumer-test (runtimes): ${message}\n`);
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    log(`unexpected error: ${error.stack ?? error}`);
+    process.exitCode = 1;
+  },
+);
