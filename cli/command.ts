@@ -8,8 +8,8 @@ import type { Env } from "../generator/config/load-config.js";
 
 /** Where a command prints, and what it reads from its surroundings; `process` fits. */
 export interface CommandIo {
-  readonly stdout: Output;
-  readonly stderr: Output;
+  readonly stdout: CommandOutput;
+  readonly stderr: CommandOutput;
   /** Whether a person is there to answer (`init`'s questions). Default process.stdin. */
   readonly stdin?: { readonly isTTY?: boolean };
   /** The environment commands read (the service's address and credentials, the emulator's secrets). Default process.env. */
@@ -18,7 +18,8 @@ export interface CommandIo {
   readonly stopped?: Promise<void>;
 }
 
-interface Output {
+/** stdout or stderr (the progress line draws on stderr too). */
+export interface CommandOutput {
   write(text: string): unknown;
   /** A terminal: progress is drawn in place. */
   readonly isTTY?: boolean;

@@ -104,5 +104,5 @@ function rejectUnknownFlowsOrThrow(flows: readonly FlowOutcome[], run: Run): voi
 /** The flows that end up in outputDir, by name (unique-flows.ts: one name per flow, one version per flow and environment). */
 function plannedFlowsOrThrow(flows: readonly FlowInOutputDir[], config: ResolvedConfig): Map<string, PlannedFiles<ManifestFlow>> {
   checkFlowsInOutputDirOrThrow(flows, config.configDisplay);
-  return new Map(flows.map((flow) => [flow.name, { entry: flow.entry, ...(flow.files ? { files: flow.files } : {}) }]));
+  return new Map(flows.map((flow) => [flow.name, flow.planned]));
 }

@@ -9,6 +9,7 @@ import type { ResolvedFlowConfig } from "../config/config-types.js";
 import type { FetchedSnapshot } from "../fetch/api-source.js";
 import type { DescriptionChange } from "../output/description-copy.js";
 import type { ManifestFlow } from "../output/manifest.js";
+import type { PlannedFiles } from "../output/output-plan.js";
 import type { Run } from "./run-context.js";
 
 export type FlowOutcome = GeneratedFlow | ReusedFlow | LeftOutFlow;
@@ -59,12 +60,12 @@ export interface FlowReport {
   readonly changed?: DescriptionChange;
 }
 
-/** A flow as outputDir will hold it after this run, with its manifest entry and, when generated, its files. */
+/** A flow as outputDir will hold it after this run: its manifest entry, and its new files or those kept. */
 export interface FlowInOutputDir {
   readonly pointer: string;
   readonly name: string;
   readonly entry: ManifestFlow;
-  readonly files?: ReadonlyMap<string, string>;
+  readonly planned: PlannedFiles<ManifestFlow>;
 }
 
 export function generated(
@@ -93,9 +94,10 @@ export function leftOut(flow: ResolvedFlowConfig, name: string, run: Run): LeftO
 /** The flows outputDir holds after this run: generated, reused, or left out with earlier output. */
 export function inOutputDir(flows: readonly FlowOutcome[]): FlowInOutputDir[] {
   return flows.flatMap((flow): FlowInOutputDir[] => {
-    if (flow.kind === "generated") return [{ pointer: flow.pointer, name: flow.name, entry: flow.entry, files: flow.files }];
-    if (flow.kind === "reused") return [{ pointer: flow.pointer, name: flow.name, entry: flow.entry }];
-    return flow.earlier ? [{ pointer: flow.pointer, name: flow.name, entry: flow.earlier }] : [];
+    const { pointer, name } = flow;
+    if (flow.kind === "generated") return [{ pointer, name, entry: flow.entry, planned: { kind: "written", entry: flow.entry, files: flow.files } }];
+    if (flow.kind === "reused") return [{ pointer, name, entry: flow.entry, planned: { kind: "kept", entry: flow.entry } }];
+    return flow.earlier ? [{ pointer, name, entry: flow.earlier, planned: { kind: "kept", entry: flow.earlier } }] : [];
   });
 }
 

@@ -9,7 +9,7 @@ export async function generateIndexOrThrow(names: readonly string[], run: Run): 
   const sorted = [...names].sort();
   const inputsHash = sha256(sorted.join("\n"));
   const kept = await reusableIndexOrUndefined(inputsHash, run);
-  if (kept) return { entry: kept };
+  if (kept) return { kind: "kept", entry: kept };
   const file = await (await generationSteps()).emitIndex(sorted.map((name) => ({ name })));
-  return { entry: { inputsHash, files: { [file.path]: sha256(file.content) } }, files: new Map([[file.path, file.content]]) };
+  return { kind: "written", entry: { inputsHash, files: { [file.path]: sha256(file.content) } }, files: new Map([[file.path, file.content]]) };
 }
