@@ -10,7 +10,7 @@ module.exports = {
     // Type-checking is tsc's job in `npm test`; jest only strips the types, with swc: the
     // generated validate.ts and index.ts the suites require from temp folders are new every
     // run, so jest's cache never holds them, and ts-jest (TypeScript's transpileModule) spent
-    // about 5 s of CPU a run on them alone, 17 s more on a cold cache. The package is
+    // seconds of CPU a run on them alone, more on a cold cache. The package is
     // CommonJS, so dynamic import() becomes require() as tsc emits it (jest's sandbox refuses a
     // real one); class fields as tsc emits them for ES2022 (useDefineForClassFields); inline
     // source maps for stack traces at the TypeScript lines.
@@ -36,7 +36,7 @@ module.exports = {
     "^\\./config-validator\\.generated\\.js$": "<rootDir>/test/support/built-config-validator.js",
     // Tests run the runtime from its sources, as tsconfig.json's paths do for tsc.
     "^@flowsmith/runtime$": "<rootDir>/runtime/index.ts",
-    "^@flowsmith/runtime/(json|service-limits|linear-pattern)$": "<rootDir>/runtime/$1.ts",
+    "^@flowsmith/runtime/(service-limits|internal)$": "<rootDir>/runtime/$1.ts",
     "^@flowsmith/redis$": "<rootDir>/redis/index.ts",
     // The web example imports the emulator as users do (the package's ./emulator export).
     "^flowsmith/emulator$": "<rootDir>/emulator/index.ts",

@@ -56,11 +56,11 @@ async function openapiTypescriptRound(workspace, times) {
 /**
  * Removes a tool's earlier output and lets the file system finish the
  * removal before the timed run starts. Without the sync the next run paid
- * for it: on this machine's disk (ext4 with online discard) creating 300
- * small files took 10-60 ms right after a sync and 350 ms right after
- * removing 400 files, which made a cold run of flowsmith (300 files) 0.3 s
- * slower and openapi-typescript's (100 files) less so. The removal is the
- * benchmark's own setup, not the tools' work.
+ * for it (bench/analysis.md, fifth round): on a disk with online discard,
+ * creating small files right after removing many was several times slower
+ * than after a sync, and flowsmith writes three files a flow where
+ * openapi-typescript writes one. The removal is the benchmark's own setup,
+ * not the tools' work.
  */
 function removeSettled(dir) {
   fs.rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,7 @@
  * time (a busy machine descheduling it is not counted), medians of the
  * rounds after a warm-up pass. Prints one JSON line.
  */
-const { validatorRuntime } = require("../runtime/dist/index.js");
+const { validatorRuntime } = require("../runtime/dist/internal.js");
 const { median, rotated } = require("./stats.js");
 
 const settings = JSON.parse(process.argv[2]);

@@ -174,8 +174,8 @@ function parseArgs(args) {
 }
 
 function requireBuiltCliOrThrow() {
-  if (!fs.existsSync(path.join(REPO_ROOT, "dist", "generator", "cli.js"))) {
-    throw new Error("dist/generator/cli.js is missing: run `npm run build` first (npm run bench does).");
+  if (!fs.existsSync(path.join(REPO_ROOT, "dist", "cli", "commands", "codegen.js"))) {
+    throw new Error("dist/cli/commands/codegen.js is missing: run `npm run build` first (npm run bench does).");
   }
 }
 

@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 "use strict";
-// Node 22.1 and later keep V8's compiled code of the modules a run loads (ts-morph's 9 MB
-// TypeScript most of it) in a cache under the OS's temp folder, so the next run skips parsing
-// them: a cold codegen of 100 flows went from 0.71-0.74 s to 0.62-0.65 s on Node 22
-// (bench/analysis.md). Node 20 has no such cache; the call is skipped there.
+// Node 22.1 and later keep V8's compiled code of the modules a run loads (ts-morph's TypeScript
+// most of it) in a cache under the OS's temp folder, so the next run skips parsing them
+// (bench/analysis.md, fifth round). Node 20 has no such cache; the call is skipped there.
 require("node:module").enableCompileCache?.();
 // The dispatcher is compiled to dist/cli/main.js (by `npm run build`; the published package ships it built).
 let cli;
@@ -12,6 +11,7 @@ try {
 } catch (error) {
   if (error && error.code === "MODULE_NOT_FOUND" && String(error.message).includes("dist/cli/main.js")) {
     process.stderr.write("flowsmith: not built yet; in a clone of its repository run `npm run build` (the published package ships it built).\n");
+    // EXIT.failed of cli/command.ts, which is not built yet.
     process.exit(1);
   }
   throw error;

@@ -1,35 +1,13 @@
 /**
  * `flowsmith <command>`: the one dispatcher, run by bin/flowsmith.js. It maps
- * each command to the module that runs it (loaded only when used), answers
- * `--version` and `--help`, and holds the exit codes every command shares.
- * Nothing else imports the emulator; the emulator reads flows through
- * generator/index.ts only, and the generator never imports the emulator.
+ * each command to its module in commands/ (loaded only when used) and
+ * answers `--version` and `--help`; command.ts holds what every command
+ * shares (its I/O, the exit codes). Nothing outside cli/ imports the
+ * emulator (only commands/emulator.ts does); the emulator reads flows
+ * through generator/index.ts only, and the generator never imports either.
  */
 import { flowsmithVersion, runtimeVersion } from "../generator/versions.js";
-
-/** What a command's module exports. */
-interface CommandModule {
-  /** Every option with its default and meaning: what `flowsmith <command> --help` prints. */
-  readonly usage: string;
-  /** Runs the command with the arguments after its name; resolves with an exit code (see EXIT). */
-  run(args: readonly string[], io: CommandIo): Promise<number>;
-}
-
-interface CommandIo {
-  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
-  /** The environment commands read (the service's address and credentials); `process` has it. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-}
-
-/** The same for every command. */
-const EXIT = {
-  ok: 0,
-  /** A failure, or output that is out of date (`codegen --check`). */
-  failed: 1,
-  /** Unknown command or option, bad option value. */
-  usage: 2,
-} as const;
+import { EXIT, type CommandIo, type CommandModule } from "./command.js";
 
 interface Command {
   /** One line for `flowsmith --help`. */
@@ -39,12 +17,12 @@ interface Command {
 
 /** Registering a command is one line. */
 const COMMANDS: Readonly<Record<string, Command>> = {
-  init: { summary: "start a project: find flow descriptions (or the service's flows), write codegen.config.json, generate, print a first call", load: () => import("../generator/init-command.js") },
-  codegen: { summary: "generate a typed client per flow of codegen.config.json into its outputDir", load: () => import("../generator/cli.js") },
-  emulator: { summary: "run a local emulator of the service for the flows of codegen.config.json", load: () => import("../emulator/cli.js") },
-  diff: { summary: "compare two descriptions of a flow; exit 1 when a change is breaking", load: () => import("../generator/diff-command.js") },
-  flows: { summary: "list the flows the service publishes to an environment", load: () => import("../generator/flows-command.js") },
-  add: { summary: "fetch a flow from the service, keep its snapshot, and add it to codegen.config.json", load: () => import("../generator/add-command.js") },
+  init: { summary: "start a project: find flow descriptions (or the service's flows), write codegen.config.json, generate, print a first call", load: () => import("./commands/init.js") },
+  codegen: { summary: "generate a typed client per flow of codegen.config.json into its outputDir", load: () => import("./commands/codegen.js") },
+  emulator: { summary: "run a local emulator of the service for the flows of codegen.config.json", load: () => import("./commands/emulator.js") },
+  diff: { summary: "compare two descriptions of a flow; exit 1 when a change is breaking", load: () => import("./commands/diff.js") },
+  flows: { summary: "list the flows the service publishes to an environment", load: () => import("./commands/flows.js") },
+  add: { summary: "fetch a flow from the service, keep its snapshot, and add it to codegen.config.json", load: () => import("./commands/add.js") },
 };
 
 export async function main(argv: readonly string[], io: CommandIo = process): Promise<number> {

@@ -6,11 +6,10 @@
  * same id and environment are refused at start (DUPLICATE_FLOW); a version
  * published later (the control API, --watch) replaces the one served.
  */
-import path from "node:path";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { Environment } from "@flowsmith/runtime";
-import { linearRegExp } from "@flowsmith/runtime/linear-pattern";
+import { linearRegExp } from "@flowsmith/runtime/internal";
 import { checkOneVersionPerFlowOrThrow, hasFile, JSON_SCHEMA_AJV_OPTIONS, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
 import { EmulatorControlError } from "./control/control-error.js";
 import { notFound } from "./errors.js";
@@ -176,17 +175,8 @@ function requestValidator(schema: JsonSchema): ValidateFunction {
   return validate;
 }
 
-/** The flows of a config, and the files they were read from (the config first): what --watch watches. */
-export interface ConfiguredFlows {
-  readonly flows: readonly EmulatedFlow[];
-  readonly files: readonly string[];
-}
-
-/** `configPath` absolute, found once by the caller (configPathOrThrow). */
-export async function readConfiguredFlowsOrThrow(configPath: string): Promise<ConfiguredFlows> {
+/** The flows of a config. `configPath` absolute, found once by the caller (configPathOrThrow). */
+export async function readConfiguredFlowsOrThrow(configPath: string): Promise<EmulatedFlow[]> {
   const loaded = await loadFlowsOrThrow(configPath);
-  return {
-    flows: loaded.map((flow) => ({ model: flow.model, document: flow.description.document })),
-    files: [path.resolve(configPath), ...loaded.flatMap((flow) => (flow.sourcePath === undefined ? [] : [flow.sourcePath]))],
-  };
+  return loaded.map((flow) => ({ model: flow.model, document: flow.description.document }));
 }

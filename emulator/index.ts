@@ -15,13 +15,13 @@ import type { FaultInput } from "./control/fault-input.js";
 import type { FaultView } from "./faults.js";
 import { FileVault } from "./files.js";
 import { findConfigOrThrow } from "../generator/index.js";
-import { FlowCatalog, readConfiguredFlowsOrThrow, type ConfiguredFlows, type Publication } from "./flow-catalog.js";
+import { FlowCatalog, readConfiguredFlowsOrThrow, type Publication } from "./flow-catalog.js";
 import type { JournalPage } from "./journal.js";
 import { resolveOptions, type Credentials, type EmulatorOptions } from "./options.js";
 import { SessionStore } from "./sessions.js";
 import { TokenStore } from "./tokens.js";
 import { Traffic } from "./traffic.js";
-import { watchConfig, type ConfigWatch } from "./watch.js";
+import { watchAndReload, type ConfigWatch } from "./watch.js";
 import type { WebhookRecord } from "./webhook-log.js";
 import { sessionEndedEvent, WebhookSender } from "./webhooks.js";
 import type { Environment } from "@flowsmith/runtime";
@@ -70,7 +70,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (options.watch && options.flows) throw new RangeError("emulator option watch reloads the config's files: it cannot be used with flows");
   const configPath = options.flows ? undefined : await configPathOrThrow(options.configPath);
   const configured = configPath === undefined ? undefined : await readConfiguredFlowsOrThrow(configPath);
-  const catalog = FlowCatalog.createOrThrow(options.flows ?? configured?.flows ?? []);
+  const catalog = FlowCatalog.createOrThrow(options.flows ?? configured ?? []);
   const vault = await FileVault.create();
   const webhooks = new WebhookSender(resolved);
   const tokens = new TokenStore(resolved);
@@ -96,7 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   try {
     baseUrl = await listenOrThrow(api, resolved.host, resolved.apiPort);
     const authUrl = await listenOrThrow(auth, resolved.host, resolved.authPort);
-    if (options.watch && configPath !== undefined && configured) watch = await startWatch(options, configPath, configured, catalog);
+    if (options.watch && configPath !== undefined) watch = await watchAndReload({ configPath, catalog, onReload: options.onReload ?? (() => undefined) });
     return {
       baseUrl,
       authUrl,
@@ -121,15 +121,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 /** The config named, or the nearest codegen.config.json in the working directory or above it. */
 function configPathOrThrow(given: string | undefined): Promise<string> {
   return given !== undefined ? Promise.resolve(path.resolve(given)) : findConfigOrThrow(process.cwd());
-}
-
-function startWatch(options: EmulatorOptions, configPath: string, configured: ConfiguredFlows, catalog: FlowCatalog): Promise<ConfigWatch> {
-  return watchConfig({
-    configPath,
-    files: configured.files,
-    catalog,
-    onReload: options.onReload ?? (() => undefined),
-  });
 }
 
 function listenOrThrow(server: Server, host: string, port: number): Promise<string> {

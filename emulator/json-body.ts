@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { Tokenizer, TokenParser, TokenType, type ParsedElementInfo, type ParsedTokenInfo } from "@streamparser/json";
-import { readablePath } from "@flowsmith/runtime";
+import { readablePath } from "@flowsmith/runtime/internal";
 import { MAX_REQUEST_BYTES } from "@flowsmith/runtime/service-limits";
 import { ApiError, badRequest } from "./errors.js";
 import { MAX_TEXT_VALUE_BYTES } from "./request-limits.js";

@@ -5,7 +5,7 @@
  * every answer that keeps the step open issues a new ticket.
  */
 import Ajv, { type ValidateFunction } from "ajv";
-import { describeIssues, issuesFromAjv } from "@flowsmith/runtime";
+import { describeIssues, issuesFromAjv } from "@flowsmith/runtime/internal";
 import { badRequest } from "./errors.js";
 import type { Session, SessionStore } from "./sessions.js";
 

@@ -5,7 +5,8 @@
  * worded by the runtime's helper, so the emulator and a generated client's
  * own check describe a problem the same way.
  */
-import { describeIssues, isRecord, issuesFromAjv, readablePath, type ValidationIssue } from "@flowsmith/runtime";
+import type { ValidationIssue } from "@flowsmith/runtime";
+import { describeIssues, isRecord, issuesFromAjv, readablePath } from "@flowsmith/runtime/internal";
 import { METADATA_KEYS, metadataProblems } from "@flowsmith/runtime/service-limits";
 import { badRequest, type ApiErrorCode } from "./errors.js";
 import type { CatalogFlow } from "./flow-catalog.js";

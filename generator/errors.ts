@@ -1,4 +1,4 @@
-/** Errors of the generator. Library code throws these; only cli.ts turns them into exit codes. */
+/** Errors of the generator. Library code throws these; only the CLI's commands (cli/commands/) turn them into exit codes. */
 
 export type CodegenErrorCode =
   | "CONFIG_NOT_FOUND"
@@ -11,6 +11,7 @@ export type CodegenErrorCode =
   | "SERVICE_NOT_CONFIGURED"
   | "CREDENTIALS_MISSING"
   | "FETCH_FAILED"
+  | "FLOW_MISMATCH"
   | "SECRET_IN_DESCRIPTION"
   | "SYNTAX_ERROR"
   | "NOT_OPENAPI_3"
@@ -25,9 +26,12 @@ export type CodegenErrorCode =
   | "UNSUPPORTED_PATTERN"
   | "TOO_DEEP"
   | "TOO_LARGE"
-  | "DUPLICATE_NAME"
+  | "DUPLICATE_KEY"
+  | "DUPLICATE_PART"
   | "DUPLICATE_FLOW"
+  | "DUPLICATE_FLOW_NAME"
   | "UNKNOWN_FLOW"
+  | "NO_FLOWS_FOUND"
   | "UNSAFE_OUTPUT_DIR"
   | "OUTPUT_DIR_NOT_EMPTY"
   | "OUTPUT_CONFLICT"

@@ -11,8 +11,6 @@ import { readSourceOrThrow } from "./read/read-source.js";
 export interface LoadedFlow {
   readonly model: FlowModel;
   readonly description: LoadedDescription;
-  /** The file read (a description, or an api source's snapshot), absolute: what the emulator's --watch watches. */
-  readonly sourcePath?: string;
 }
 
 export async function loadFlowsOrThrow(configPath?: string): Promise<LoadedFlow[]> {
@@ -25,8 +23,7 @@ export async function loadFlowsOrThrow(configPath?: string): Promise<LoadedFlow[
       ...(flow.name ? { flow: flow.name } : {}),
     });
     const description = parseDescriptionOrThrow(source.bytes, source.display);
-    const sourcePath = flow.source.kind === "api" ? flow.source.snapshot.path : flow.source.path;
-    flows.push({ model: buildFlowModelOrThrow(description, flow.name ? { name: flow.name } : {}), description, sourcePath });
+    flows.push({ model: buildFlowModelOrThrow(description, flow.name ? { name: flow.name } : {}), description });
   }
   return flows;
 }

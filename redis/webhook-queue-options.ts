@@ -3,7 +3,8 @@
  * JavaScript caller gets a ConfigurationError naming the option, not a
  * TypeError later), with every default in one place.
  */
-import { ConfigurationError, isRecord, WEBHOOK_DEFAULTS, type SessionEnded, type WebhookClient } from "@flowsmith/runtime";
+import { ConfigurationError, WEBHOOK_DEFAULTS, type SessionEnded, type WebhookClient } from "@flowsmith/runtime";
+import { isRecord } from "@flowsmith/runtime/internal";
 import { redisTargetOrThrow, type CheckedTarget } from "./connection.js";
 import type { FailedDelivery, WebhookQueueOptions } from "./webhook-queue.js";
 

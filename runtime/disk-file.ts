@@ -4,7 +4,7 @@
  * 64 KB web-stream chunks, which made uploads slower than the disk and the
  * socket allow; this File streams through one file handle in 80 KB reads
  * (bench/analysis.md, row 5: larger reads were faster, but the process kept
- * 10-17 MB that they left behind).
+ * much more memory after them).
  * Everything else (size, slice, arrayBuffer) is the disk-backed Blob's own.
  */
 import { File } from "node:buffer";

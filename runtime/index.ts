@@ -17,12 +17,9 @@ export { createSessionFor, createSessionWith } from "./create-session.js";
 export { forEnvironment, type EnvironmentFlow, type FlowModuleOf } from "./environment-flow.js";
 export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./files.js";
 export type { RequestValidator } from "./request-validator.js";
-export { validatorFormats, validatorRuntime } from "./validator-support.js";
-export { describeIssues, issuesFromAjv, readablePath, type AjvErrorLike } from "./validation-issues.js";
 export { UnsupportedPatternError } from "./pattern-translation.js";
-// Also `@flowsmith/runtime/json`, `@flowsmith/runtime/service-limits` and `@flowsmith/runtime/linear-pattern`,
-// which load nothing else (the generator's imports).
-export { escapePointerToken, isRecord, pointerTokens } from "./json.js";
+// Also `@flowsmith/runtime/service-limits` (these constants alone), and `@flowsmith/runtime/internal`:
+// what generated validators, the generator and the emulator take from the runtime (not for applications).
 export type {
   ActionBody,
   DataBlocks,

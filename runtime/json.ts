@@ -3,8 +3,8 @@
  * tokens, in which `~` and `/` in a key are written `~0` and `~1`, and the
  * value a pointer's tokens lead to. The one implementation for the runtime
  * (bodies, validation issues), the generator (the model, error pointers,
- * `$ref`s, config errors) and the emulator; the generator imports it as
- * `@flowsmith/runtime/json`, which loads nothing else.
+ * `$ref`s, config errors) and the emulator, which import it through
+ * `@flowsmith/runtime/internal` (internal.ts).
  */
 
 /** A plain object (not null, not an array): JSON's object, a YAML mapping. */

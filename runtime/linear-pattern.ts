@@ -2,15 +2,15 @@
  * Every regular expression a description or a server gives flowsmith runs
  * here, in time linear in the text it is tested on: RE2's algorithm (the
  * re2js package, plain JavaScript) on the pattern written in RE2's syntax
- * (pattern-translation.ts). The native RegExp backtracks: `^(a+)+$` against
- * 30 characters takes it seconds, and each further character doubles that.
+ * (pattern-translation.ts). The native RegExp backtracks: on `^(a+)+$` its
+ * time doubles with each character of a text that fails to match.
  * Generated validators reach it through `validatorRuntime.pattern`
  * (validator-support.ts), the action schemas (action-schemas.ts) and the
  * emulator through ajv's `code.regExp` option; the generator checks each
  * pattern of a description with it, so what codegen accepts also runs.
  *
- * Also `@flowsmith/runtime/linear-pattern`, which loads nothing else (the
- * generator's import); re2js itself is loaded with the first pattern.
+ * The generator and the emulator import it through `@flowsmith/runtime/internal`
+ * (internal.ts); re2js itself is loaded with the first pattern.
  */
 import type { RegExpEngine } from "ajv/dist/types";
 import type { RE2JS } from "re2js";

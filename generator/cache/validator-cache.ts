@@ -2,8 +2,9 @@
  * The validator cache: the validators emit/validator.ts made from ajv's
  * code, kept on disk by the key of what ajv compiled, so that a later run (a
  * fresh outputDir, another checkout, CI with node_modules/.cache restored)
- * reuses them instead of compiling again. ajv's compile and the rewrite of
- * its code were a third of a cold run on 100 flows (bench/analysis.md).
+ * reuses them instead of compiling again: ajv's compile and the rewrite of
+ * its code were the largest part of a cold run (bench/analysis.md, rows 1
+ * and 1b).
  *
  * An entry's file is named by sha256 of the generator's fingerprint
  * (output/fingerprint.ts: flowsmith's version and generator sources, ajv's

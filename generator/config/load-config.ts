@@ -9,8 +9,9 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { ValidateFunction } from "ajv";
 import { DEFAULT_DESCRIPTION_PATH } from "@flowsmith/runtime/service-limits";
-import { CodegenError, type CodegenErrorContext } from "../errors.js";
+import { CodegenError } from "../errors.js";
 import { precompiledValidatorOrUndefined } from "../precompiled-validator.js";
+import { checkConfigNamesOrThrow } from "../unique-flows.js";
 import { configProblemOrUndefined } from "./config-errors.js";
 import { parseConfigTextOrThrow, type ConfigText } from "./config-text.js";
 import configSchema from "../../codegen.config.schema.json";
@@ -136,7 +137,7 @@ export const PRECOMPILED_CONFIG_VALIDATOR = "config-validator.generated.js";
 
 let validateConfig: ValidateFunction | undefined;
 
-/** Loaded (or, from the .ts sources, compiled) once per process: compiling the schema was a fiftieth of a cold run. */
+/** Loaded (or, from the .ts sources, compiled) once per process: the build compiles the schema, not each run (bench/analysis.md). */
 function configValidator(): ValidateFunction {
   validateConfig ??=
     precompiledValidatorOrUndefined(PRECOMPILED_CONFIG_VALIDATOR, () =>
@@ -156,7 +157,7 @@ export function configValidatorSource(): string {
 }
 
 function compileConfigValidator() {
-  // Loaded here only: with the build's precompiled validator, a run does not load ajv (60 ms).
+  // Loaded here only: with the build's precompiled validator, a run does not load ajv.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { default: Ajv } = require("ajv") as typeof import("ajv");
   const ajv = new Ajv({ allErrors: true, strict: false, code: { source: true } });
@@ -176,24 +177,12 @@ function validateConfigOrThrow(parsed: ConfigText, file: string, options: LoadCo
         at("#/flows"),
       );
     }
-    rejectDuplicateNamesOrThrow(config.flows, at);
+    checkConfigNamesOrThrow(config.flows, at);
     return config;
   }
   const problem = configProblemOrUndefined(validateConfig.errors ?? [], raw, configSchema);
   if (!problem) throw new CodegenError("CONFIG_INVALID", "does not match codegen.config.schema.json", at("#"));
   throw new CodegenError("CONFIG_INVALID", problem.message, at(problem.pointer, problem.key));
-}
-
-function rejectDuplicateNamesOrThrow(flows: readonly UserFlowConfig[], at: (pointer: string) => CodegenErrorContext): void {
-  const seen = new Map<string, number>();
-  flows.forEach((flow, index) => {
-    if (flow.name === undefined) return;
-    const first = seen.get(flow.name);
-    if (first !== undefined) {
-      throw new CodegenError("DUPLICATE_NAME", `flow name "${flow.name}" is also used by #/flows/${first}; names must be unique`, at(`#/flows/${index}/name`));
-    }
-    seen.set(flow.name, index);
-  });
 }
 
 interface ConfigFile {

@@ -2,14 +2,14 @@
  * A generated module's text from its statements: printed once by ts-morph,
  * already in prettier's layout (2-space indents, double quotes, one
  * declaration a block, blank lines between declarations), so prettier is
- * not run on it: running it cost 4-8 ms a module, more than all the rest of
- * emitting one, and over 100 ms for a deeply nested flow. Prettier runs only
- * where that layout is not certain: a code line wider than prettier's
- * printWidth (a long union, a long import), or a literal, brace or blank
- * prettier writes its own way. escape.ts writes strings and numbers as
- * prettier does, so descriptions with quotes or large numbers do not need it.
- * test/generator/emit-layout.test.ts checks that prettier leaves every
- * module unchanged, random ones included.
+ * not run on it: running it cost more than all the rest of emitting a
+ * module, a second path kept for that reason (bench/analysis.md, "Fast
+ * paths"). Prettier runs only where that layout is not certain: a code
+ * line wider than prettier's printWidth (a long union, a long import), or
+ * a literal, brace or blank prettier writes its own way. escape.ts writes
+ * strings and numbers as prettier does, so descriptions with quotes or
+ * large numbers do not need it. test/generator/emit-layout.test.ts checks
+ * that prettier leaves every module unchanged, random ones included.
  */
 import { printStructure, StructureKind, ts, type StatementStructures, type WriterFunction } from "ts-morph";
 import { prettierQuotesSingle } from "./escape.js";

@@ -14,7 +14,7 @@
 import Ajv, { _ } from "ajv";
 import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone";
-import { linearRegExp } from "@flowsmith/runtime/linear-pattern";
+import { linearRegExp } from "@flowsmith/runtime/internal";
 import type { FlowModel } from "../model/types.js";
 import { invalidSchema, type ValidatorInput, type ValidatorRole } from "./validator-input.js";
 
@@ -38,7 +38,7 @@ function compileOrThrow(model: FlowModel, role: ValidatorRole, schema: object, o
     // the runtime's linear-time engine, which the code reaches as `validatorRuntime.pattern`.
     code: { source: true, esm: true, lines: true, formats: _`validatorFormats`, regExp: linearRegExp },
     // Checked above against a meta-schema compiled once per process, not once per flow;
-    // so this instance needs no meta-schema of its own (adding draft-07's was a tenth of its compile).
+    // so this instance needs no meta-schema of its own (adding draft-07's to every instance slowed each compile).
     validateSchema: false,
     meta: false,
   });

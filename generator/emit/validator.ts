@@ -25,6 +25,14 @@ export interface ValidatorCache {
 }
 
 /**
+ * Where validate.ts takes the helpers ajv's code calls (validatorRuntime,
+ * validatorFormats): the runtime's subpath for flowsmith's own code, from the
+ * package itself whatever module `runtimeImport` names (one that re-exports
+ * the runtime's public API need not re-export these).
+ */
+const INTERNAL_IMPORT = "@flowsmith/runtime/internal";
+
+/**
  * validate.ts after its header: imports from the runtime, then each
  * validator in a scope of its own (each was compiled alone, so both use
  * ajv's first names), exported with its type, so users' tsc reads the
@@ -39,7 +47,7 @@ export async function validatorSourceOrThrow(model: FlowModel, runtimeImport: st
   );
   const runtime = stringLiteral(runtimeImport);
   const imports = [
-    ...(used.length > 0 ? [`import { ${used.join(", ")} } from ${runtime};`] : []),
+    ...(used.length > 0 ? [`import { ${used.join(", ")} } from ${stringLiteral(INTERNAL_IMPORT)};`] : []),
     `import type { RequestValidator } from ${runtime};`,
   ];
   return `${imports.join("\n")}\n\n${exported("validate", request)}\n${exported("validateResponse", response)}`;

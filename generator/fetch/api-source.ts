@@ -87,7 +87,7 @@ export function checkApiFlowOrThrow(
   const refresh = `\`npx flowsmith codegen --refresh --flow ${name}\``;
   if (found.id !== source.flowId || found.environment !== source.environment) {
     throw new CodegenError(
-      fetched ? "FETCH_FAILED" : "SNAPSHOT_MISMATCH",
+      fetched ? "FLOW_MISMATCH" : "SNAPSHOT_MISMATCH",
       `${holder} flow ${found.id} (${found.environment}), but the entry names flow ${source.flowId} (${source.environment})` +
         (fetched ? "; check \"descriptionPath\" in the config: nothing was written" : `: run ${refresh} to fetch the flow the entry names`),
       { flow: name, file: config.configDisplay, pointer: `${pointer}/source/api` },

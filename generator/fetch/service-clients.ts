@@ -14,8 +14,8 @@ import { CodegenError, type CodegenErrorContext } from "../errors.js";
 import { flowsmithVersion } from "../versions.js";
 
 /**
- * The runtime's client, loaded when the first one is made: its HTTP stack
- * (undici) was a tenth of a codegen run that fetches nothing.
+ * The runtime's client, loaded when the first one is made: a codegen run
+ * that fetches nothing does not load its HTTP stack (undici).
  */
 function runtime(): typeof Runtime {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -105,5 +105,5 @@ function conflict(context: BuildContext, property: FlatProperty, other: FlatProp
     "inside-part": `${valueText(property.name)} goes inside ${valueText(other.name)}, which is itself declared as a part (${at})`,
     shape: `${valueText(property.name)} and ${valueText(other.name)} (${at}) disagree on whether a shared prefix is an array ([]) or an object ([key])`,
   };
-  return context.error(kind === "duplicate" ? "DUPLICATE_NAME" : "INVALID_SCHEMA", details[kind], property.pointer);
+  return context.error(kind === "duplicate" ? "DUPLICATE_PART" : "INVALID_SCHEMA", details[kind], property.pointer);
 }

@@ -12,7 +12,7 @@ import { checkDepthOrThrow, checkEnumLengthOrThrow, countSchemaOrThrow } from ".
 import { checkItemCountsOrThrow, propertyOrThrow } from "./property.js";
 import { inferKindOrThrow } from "./schema-kind.js";
 import { DEFAULT_MAX_FILE_BYTES } from "@flowsmith/runtime/service-limits";
-import { linearPatternOrThrow, UnsupportedPatternError } from "@flowsmith/runtime/linear-pattern";
+import { linearPatternOrThrow, UnsupportedPatternError } from "@flowsmith/runtime/internal";
 import {
   type ArraySchema,
   type BooleanSchema,

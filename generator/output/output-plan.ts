@@ -8,12 +8,13 @@ import { compare, listTree } from "./file-tree.js";
 import { MANIFEST_FILE, serializeManifest, sha256, type GeneratorStamp, type Manifest, type ManifestFlow, type ManifestIndex } from "./manifest.js";
 import type { OutputDirState } from "./output-dir.js";
 
-/** One flow's (or the index's) part of the plan. */
-export interface PlannedFiles<Entry> {
-  readonly entry: Entry;
-  /** New content by path; undefined when flowsmith's files on disk stay as they are (reused, or left out by --flow). */
-  readonly files?: ReadonlyMap<string, string>;
-}
+/**
+ * One flow's (or the index's) part of the plan: new content by path, or
+ * flowsmith's files on disk kept as they are (reused, or left out by --flow).
+ */
+export type PlannedFiles<Entry> =
+  | { readonly kind: "written"; readonly entry: Entry; readonly files: ReadonlyMap<string, string> }
+  | { readonly kind: "kept"; readonly entry: Entry };
 
 export interface OutputPlan {
   /** Relative posix path → content: every file this run generated, the manifest included. */
@@ -32,7 +33,7 @@ export function planOutput(
   const files = new Map<string, string>();
   const keep = new Set<string>();
   for (const planned of [...flows.values(), index]) {
-    if (planned.files) for (const [file, content] of planned.files) files.set(file, content);
+    if (planned.kind === "written") for (const [file, content] of planned.files) files.set(file, content);
     else for (const file of Object.keys(planned.entry.files)) keep.add(file);
   }
   const manifest = { generator, flows: Object.fromEntries([...flows].map(([name, planned]) => [name, planned.entry])), index: index.entry };

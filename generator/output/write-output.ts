@@ -153,9 +153,9 @@ async function stageOrThrow(plan: OutputPlan, kept: readonly KeptFile[], outputD
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   let staged = 0;
-  // Synchronously: some 300 small files, each awaited in turn, left the thread
-  // waiting on the disk for a tenth of a cold run of 100 flows, and at once
-  // (a promise each) they still took twice as long as writing them in a loop.
+  // Synchronously: small files each awaited in turn left the thread waiting
+  // on the disk, and all at once (a promise each) were slower still than a
+  // loop (bench/analysis.md, "No idle end").
   for (const [file, content] of plan.files) {
     if (file === MANIFEST_FILE) continue;
     const target = path.join(staging, file);

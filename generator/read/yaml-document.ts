@@ -40,7 +40,7 @@ export function parseWithPositionsOrThrow(text: string, file: string): ParsedYam
   const repeated = firstRepeatedKeyOrUndefined(parsed);
   if (repeated) {
     const line = lineCounter.linePos(repeated.offset).line;
-    throw new CodegenError("DUPLICATE_NAME", `${valueText(repeated.name)} appears twice in one mapping; names must be unique`, {
+    throw new CodegenError("DUPLICATE_KEY", `${valueText(repeated.name)} appears twice in one mapping; names must be unique`, {
       file,
       line,
       pointer: appendPointer(repeated.mapPointer, repeated.name),
@@ -152,7 +152,7 @@ function offsetOf(node: unknown): number | undefined {
 
 let yamlPackage: typeof import("yaml") | undefined;
 
-/** The yaml package, loaded on first use: a run whose documents plain-yaml.ts reads never loads it (a fiftieth of a cold run). */
+/** The yaml package, loaded on first use: a run whose documents plain-yaml.ts reads never loads it. */
 function yaml(): typeof import("yaml") {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   yamlPackage ??= require("yaml") as typeof import("yaml");

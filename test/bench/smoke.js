@@ -25,7 +25,7 @@ const expectEqual = (what, actual, expected) => {
 };
 
 // The benchmark runs on dist/: `npm run bench:smoke` builds it first; say so plainly when it is missing.
-for (const built of ["dist/generator/cli.js", "runtime/dist/index.js", "redis/dist/index.js", "dist/emulator/index.js"]) {
+for (const built of ["dist/cli/commands/codegen.js", "runtime/dist/index.js", "redis/dist/index.js", "dist/emulator/index.js"]) {
   if (!fs.existsSync(path.join(REPO_ROOT, built))) {
     process.stderr.write(`bench smoke: ${built} is missing: run \`npm run build\` first (npm run bench:smoke does).\n`);
     process.exit(1);

@@ -66,7 +66,7 @@ export async function runChildEmulatorToExit(args: readonly string[], options: C
 }
 
 function spawnEmulator(args: readonly string[], options: ChildOptions): ChildProcess {
-  if (!existsSync(path.join(REPO_ROOT, "dist", "emulator", "cli.js"))) throw new Error("dist/emulator/cli.js is missing: run `npm run build` first");
+  if (!existsSync(path.join(REPO_ROOT, "dist", "cli", "commands", "emulator.js"))) throw new Error("dist/cli/commands/emulator.js is missing: run `npm run build` first");
   return spawn(process.execPath, ["bin/flowsmith.js", "emulator", ...args], {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],

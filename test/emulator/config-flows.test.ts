@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { FormData } from "undici";
-import { runEmulatorCli } from "../../emulator/cli.js";
+import { runEmulatorCli } from "../../cli/commands/emulator.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { JPEG, aml, bearer, call, sleep, tokenFor, type ReadyLine } from "./fixtures.js";
 

@@ -5,7 +5,7 @@
  * (test/browser, `npm run test:browser`) drives the same pages in Chromium.
  */
 import { expect } from "@jest/globals";
-import { runEmulatorCli } from "../../emulator/cli.js";
+import { runEmulatorCli } from "../../cli/commands/emulator.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { ALL_FLOWS, AML_ID, SIGNING_ID, bearer, call, signingForm, sleep, tokenFor, type Answer, type ReadyLine } from "./fixtures.js";
 import {

@@ -13,7 +13,7 @@
  */
 import ts from "typescript";
 import { runInNewContext } from "node:vm";
-import { validatorFormats, validatorRuntime } from "@flowsmith/runtime";
+import { validatorFormats, validatorRuntime } from "@flowsmith/runtime/internal";
 import { toFlowSpec } from "../../generator/emit/flow-spec.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import { finishedOrThrow } from "../support/bounded.js";

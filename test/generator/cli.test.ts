@@ -70,7 +70,7 @@ describe("flowsmith (the dispatcher)", () => {
     const codegen = (await cli(["codegen", "--help"])).stdout;
     for (const option of ["--config <path>", "--check", "--force", "--flow <name>", "--help"]) expect(codegen).toMatch(new RegExp(`${option} +\\S`));
     const emulator = (await cli(["emulator", "--help"])).stdout;
-    const parsed = [...(await readFile(path.join(REPO, "emulator/cli.ts"), "utf8")).matchAll(/"?([a-z-]+)"?: \{ type: "(?:string|boolean)"/g)].map((m) => m[1] ?? "");
+    const parsed = [...(await readFile(path.join(REPO, "cli/commands/emulator.ts"), "utf8")).matchAll(/"?([a-z-]+)"?: \{ type: "(?:string|boolean)"/g)].map((m) => m[1] ?? "");
     expect(parsed.length).toBeGreaterThan(5);
     for (const option of parsed) expect(emulator).toMatch(new RegExp(`--${option} +\\S`));
   });

@@ -54,7 +54,7 @@ describe("loadConfigOrThrow", () => {
     ["bad environment", { given: { flows: [{ source: { api: { flowId: "f", environment: "prod" } } }] }, code: "CONFIG_INVALID", message: /"environment" must be one of "staging", "live"/, pointer: "#/flows/0/source/api/environment" }],
     ["both file and api", { given: { flows: [{ source: { file: "a.yaml", api: { flowId: "f", environment: "live" } } }] }, code: "CONFIG_INVALID", message: /"source" takes "file" or "api", not both/, pointer: "#/flows/0/source" }],
     ["unknown source key", { given: { flows: [{ source: { file: "a.yaml", url: "x" } }] }, code: "CONFIG_INVALID", message: /unknown key "url"/, pointer: "#/flows/0/source" }],
-    ["duplicate names", { given: { flows: [fileFlow, fileFlow] }, code: "DUPLICATE_NAME", message: /"signing" is also used by #\/flows\/0/, pointer: "#/flows/1/name" }],
+    ["duplicate names", { given: { flows: [fileFlow, fileFlow] }, code: "DUPLICATE_FLOW_NAME", message: /"signing" is also used by #\/flows\/0/, pointer: "#/flows/1/name" }],
     ["not JSON", { given: '{ "flows": [ }', code: "CONFIG_INVALID", message: /not valid JSON/ }],
     // Deeper than the parser's recursion could go: a message, not a stack overflow.
     ["nested 100000 levels deep", { given: `{ "flows": ${"[".repeat(100_000)}${"]".repeat(100_000)} }`, code: "CONFIG_INVALID", message: /:1:75: nested more than 64 levels deep here/ }],

@@ -184,7 +184,7 @@ describe("flowsmith init with flags", () => {
     try {
       const dir = await mkdtemp(path.join(root, "api-two-ids-"));
       const run = await runCli(["init", "--from-api", "--yes"], dir, both.env);
-      expect(run.out).not.toMatch(/DUPLICATE_NAME/);
+      expect(run.out).not.toMatch(/DUPLICATE_FLOW_NAME/);
       expect(run.code).toBe(0);
       expect((await config(dir)).flows).toEqual([
         { name: "aml-screening-staging", source: { api: { flowId: SAMPLE_IDS["aml-screening"].flowId, environment: "staging" } } },

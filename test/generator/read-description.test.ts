@@ -83,7 +83,7 @@ describe("parseDescriptionOrThrow", () => {
     ["two documents", { given: "a: 1\n---\nb: 2\n", want: { code: "SYNTAX_ERROR", message: /x\.yaml:2: not valid YAML/ } }],
     [
       "JSON duplicate key",
-      { given: '{"openapi": "3.0.3",\n "openapi": "3.0.1"}', want: { code: "DUPLICATE_NAME", message: /x\.yaml:2 #\/openapi: "openapi" appears twice/ } },
+      { given: '{"openapi": "3.0.3",\n "openapi": "3.0.1"}', want: { code: "DUPLICATE_KEY", message: /x\.yaml:2 #\/openapi: "openapi" appears twice/ } },
     ],
     [
       "missing info",
@@ -104,12 +104,12 @@ describe("parseDescriptionOrThrow", () => {
   ])("a repeated key at the end of a %s mapping of 50 000 keys is found, with its line", (_form, write) => {
     const keys = Array.from({ length: 50_000 }, (_, index) => `k${String(index)}`);
     const error = catchError(() => parseDescriptionOrThrow(write([...keys, "k0"]), "x.yaml"));
-    expect([error.code, error.context.line, error.context.pointer]).toEqual(["DUPLICATE_NAME", 50_003, "#/x-many/k0"]);
+    expect([error.code, error.context.line, error.context.pointer]).toEqual(["DUPLICATE_KEY", 50_003, "#/x-many/k0"]);
   });
 
   test("a repeated key is reported where it comes first in the file, also inside a mapping that comes before", () => {
     const error = catchError(() => parseDescriptionOrThrow("a:\n  b: 1\n  c: {d: 1, d: 2}\n  b: 2\n", "x.yaml"));
-    expect([error.code, error.context.line, error.context.pointer]).toEqual(["DUPLICATE_NAME", 3, "#/a/c/d"]);
+    expect([error.code, error.context.line, error.context.pointer]).toEqual(["DUPLICATE_KEY", 3, "#/a/c/d"]);
   });
 });
 
@@ -131,7 +131,7 @@ describe("parseDescriptionOrThrow: malformed descriptions", () => {
       {
         given: `${BAD}/duplicate-names.yaml`,
         want: {
-          code: "DUPLICATE_NAME",
+          code: "DUPLICATE_KEY",
           line: 27,
           pointer: "#/paths/~1api~1v1~1flows~1f1~1live~1sessions/post/requestBody/content/multipart~1form-data/schema/properties/input[basicIdentity][givenName]",
           says: /"input\[basicIdentity\]\[givenName\]" appears twice/,

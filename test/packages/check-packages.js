@@ -28,7 +28,7 @@ const PACKAGES = [
   {
     name: "flowsmith",
     packArgs: [],
-    required: ["package.json", "README.md", "LICENSE", "bin/flowsmith.js", "dist/cli/main.js", "dist/generator/cli.js", "dist/emulator/index.js", "dist/emulator/index.d.ts", "codegen.config.schema.json"],
+    required: ["package.json", "README.md", "LICENSE", "bin/flowsmith.js", "dist/cli/main.js", "dist/cli/commands/codegen.js", "dist/emulator/index.js", "dist/emulator/index.d.ts", "codegen.config.schema.json"],
     // The emitter reads templates/*.ts at codegen time; no other TypeScript source ships.
     allowedSources: /^templates\/[^/]+\.ts$/,
   },

@@ -3,10 +3,9 @@
 //
 // jest loads every module again in every suite, and compiles each with node:vm's compileFunction:
 // undici, ajv, ts-morph, prettier, yaml and our own sources were parsed anew in each of the 30-odd
-// suites a worker runs, about 6 s of CPU in a run of all suites. Here the second compile of a file
-// produces V8's code cache (a file that only one suite loads never pays for making it) and later
-// compiles of the same text reuse it, which skips parsing it again (about 10% of the CPU of the
-// emulator and runtime suites). The function each compile returns is still new, in the suite's own
+// suites a worker runs. Here the second compile of a file produces V8's code cache (a file that
+// only one suite loads never pays for making it) and later compiles of the same text reuse it,
+// which skips parsing it again. The function each compile returns is still new, in the suite's own
 // context: nothing a module does at load is shared, only the parse.
 //
 // The cache is keyed by file name and checked against the whole text: V8 accepts a code cache for

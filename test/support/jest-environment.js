@@ -3,22 +3,22 @@
  * TypeScript per worker process instead of one per suite.
  *
  * jest loads every module again in every suite. For TypeScript that is most
- * of a type check's cost: a cold compiler (its 9 MB loaded, every function
- * run unoptimised) took 2.1 s for a first program that a warm one builds in
- * 0.5 s, and the libraries' declarations (lib.*.d.ts, @types/node, undici's)
- * were parsed again for each program. Here TypeScript is required once, in
+ * of a type check's cost: a cold compiler (loaded anew, every function run
+ * unoptimised) took several times as long for a first program as a warm one,
+ * and the libraries' declarations (lib.*.d.ts, @types/node, undici's) were
+ * parsed again for each program. Here TypeScript is required once, in
  * the worker itself, and each suite's `import ts from "typescript"` gets
  * that one (jest.config.js maps it to test/support/worker-typescript.js). The declarations under node_modules
  * are parsed once per worker too (test/support/type-check-host.ts).
  *
- * The TypeScript that ts-morph bundles (most of what loading ts-morph cost,
- * about 0.6 s a suite) is shared the same way (test/support/jest-resolver.js).
+ * The TypeScript that ts-morph bundles (most of what loading ts-morph cost
+ * a suite) is shared the same way (test/support/jest-resolver.js).
  * Every other module is still loaded in each suite, but parsed once per
  * worker (test/support/code-cache.js).
  *
  * So is prettier's standalone build (test/support/worker-prettier.js): it
- * takes text and gives text, and a suite that formats (a dozen do) paid about
- * 0.1 s to load it and run it cold.
+ * takes text and gives text, and a suite that formats (a dozen do) paid to
+ * load it and run it cold.
  *
  * TypeScript and prettier are safe to share: they keep no state between calls
  * that a test could see, and what they take and give is text or plain data.

@@ -1,8 +1,8 @@
 // jest's order for `npm test` (jest.config.js), with one change for a run without timings.
 // jest runs the suites that took longest last time first, so the two workers finish together;
 // without timings (a fresh clone, a CI machine: jest's cache is empty) it orders by file size,
-// which put the fuzz suite, a small file and by far the longest suite (about a third of jest's
-// CPU), last: one worker ran it alone at the end. Suites listed here, when jest has no timing
+// which put the fuzz suite, a small file and by far the longest suite, last: one worker ran it
+// alone at the end. Suites listed here, when jest has no timing
 // for them, start first; with timings jest's own order stands.
 const path = require("node:path");
 const Sequencer = require("@jest/test-sequencer").default;

@@ -1,7 +1,7 @@
 // jest.config.js maps the `./<name>.generated.js` that generator/read/openapi-validation.ts and
 // generator/config/load-config.ts require to test/support/built-*.js: the suites, run from the
 // sources, load the validator the build wrote to dist/ (`npm test` builds before jest) instead of
-// compiling its schema in each suite (about 0.3 s of CPU a suite for the OpenAPI 3.0 schema).
+// compiling its schema in each suite (the OpenAPI 3.0 schema's compile is slow).
 // Without a build, the module is "not found" and the source module compiles its own, as it does
 // run from the sources elsewhere. read-openapi-validator.test.ts and config-validator.test.ts
 // check that the build's file is the one the sources compile, and cover the compile path.

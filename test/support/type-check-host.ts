@@ -1,11 +1,11 @@
 /**
  * The compiler host of the tests' type checks (test/fixtures/golden/compile.ts,
  * test/fuzz/type-check.ts): the declarations under node_modules (lib.*.d.ts,
- * @types/node, undici's, about 280 of a program's 300 files) are parsed once
+ * @types/node, undici's: nearly all of a program's files) are parsed once
  * per jest worker and reused by every program with the same options, as
- * TypeScript's language service reuses them between programs. A program
- * over one generated module took 0.5 s with them parsed again, 0.2-0.35 s
- * with them reused. Files outside node_modules (what the tests judge, and
+ * TypeScript's language service reuses them between programs; parsing them
+ * again was most of a program over one generated module. Files outside
+ * node_modules (what the tests judge, and
  * the runtime's sources) are read fresh for every program.
  */
 import ts from "typescript";

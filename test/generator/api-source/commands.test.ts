@@ -96,7 +96,7 @@ describe("flowsmith add", () => {
 
   it.each<[string, (p: Project) => string[], { code: number; says: RegExp }]>([
     ["a flow the config has as a file", () => ["add", DOCUMENTS, "--environment", "live"], { code: 1, says: /DUPLICATE_FLOW: .*#\/flows\/0: flow 2d8e\S+ \(live\) is already in the config as "document-verification" \(#\/flows\/0, flows\/document-verification\.yaml\)/ }],
-    ["a name in use", () => ["add", SIGNING, "--environment", "staging", "--name", "document-verification"], { code: 1, says: /DUPLICATE_NAME: .*the name "document-verification" is already used by #\/flows\/0/ }],
+    ["a name in use", () => ["add", SIGNING, "--environment", "staging", "--name", "document-verification"], { code: 1, says: /DUPLICATE_FLOW_NAME: .*the name "document-verification" is already used by #\/flows\/0/ }],
     ["another version than --version", () => ["add", SIGNING, "--environment", "staging", "--version", "3"], { code: 1, says: /VERSION_MISMATCH: .*publishes version 1 of flow 6f1c\S+ in staging, not the version 3 given by --version; nothing was written/ }],
     ["a flow the environment does not have", () => ["add", SIGNING, "--environment", "live"], { code: 1, says: /FETCH_FAILED: .*\/api\/v1\/flows\/6f1c\S+\/live\/openapi: GET .* failed with status 404.*flowsmith flows --environment live/ }],
     [

@@ -10,7 +10,7 @@ import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { runDiffCommand } from "../../../generator/diff-command";
+import { runDiffCommand } from "../../../cli/commands/diff";
 import { REPO_ROOT } from "../../fixtures/golden/compile";
 
 const run = promisify(execFile);

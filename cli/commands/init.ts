@@ -5,32 +5,26 @@
  * use and where the clients go on a terminal (@clack/prompts), takes flags
  * otherwise; writes codegen.config.json (never over an existing one), runs
  * the first codegen (the codegen command itself), and prints a first call
- * (init/first-call.ts). Exit codes: 0 done, 1 failure, 2 usage.
+ * (init/first-call.ts).
  */
 import { access, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
-import { fetchApiFlowOrThrow, namedApiFlowOrThrow, removeNewSnapshot, writePreparedSnapshotOrThrow, type FetchedApiFlow, type PreparedApiFlow } from "./add-command.js";
-import { ENV, type UserFlowConfig } from "./config/config-types.js";
-import { writeNewConfigOrThrow } from "./config/append-flow.js";
-import { configFromTextOrThrow, DEFAULT_CONFIG_FILE, DEFAULT_SCHEMA_PATH, findConfigOrUndefined, newConfig, resolveServiceOrThrow, type Env } from "./config/load-config.js";
-import { CodegenError, errorLine } from "./errors.js";
-import { ServiceClients } from "./fetch/service-clients.js";
-import { firstCallSnippet } from "./init/first-call.js";
-import { FIND_LIMITS, findDescriptions, type FoundDescription } from "./init/find-descriptions.js";
-import { askInteractively, type Choices, type ListedFlow } from "./init/prompts.js";
-import type { FlowModel } from "./model/types.js";
-import { firstPairOfOneFlowOrUndefined } from "./model/unique-flows.js";
-import { MANIFEST_FILE } from "./output/manifest.js";
-import { assertOutputDirSafeOrThrow } from "./output/output-safety.js";
-
-interface CommandIo {
-  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
-  readonly stdin?: { readonly isTTY?: boolean };
-  readonly env?: Env;
-}
+import { ENV, type UserFlowConfig } from "../../generator/config/config-types.js";
+import { writeNewConfigOrThrow } from "../../generator/config/append-flow.js";
+import { configFromTextOrThrow, DEFAULT_CONFIG_FILE, DEFAULT_SCHEMA_PATH, findConfigOrUndefined, newConfig, resolveServiceOrThrow, type Env } from "../../generator/config/load-config.js";
+import { CodegenError, errorLine } from "../../generator/errors.js";
+import { fetchApiFlowOrThrow, namedApiFlowOrThrow, removeNewSnapshot, writePreparedSnapshotOrThrow, type FetchedApiFlow, type PreparedApiFlow } from "../../generator/fetch/api-flow.js";
+import { ServiceClients } from "../../generator/fetch/service-clients.js";
+import { firstCallSnippet } from "../../generator/init/first-call.js";
+import { FIND_LIMITS, findDescriptions, type FoundDescription } from "../../generator/init/find-descriptions.js";
+import { askInteractively, type Choices, type ListedFlow } from "../../generator/init/prompts.js";
+import type { FlowModel } from "../../generator/model/types.js";
+import { MANIFEST_FILE } from "../../generator/output/manifest.js";
+import { assertOutputDirSafeOrThrow } from "../../generator/output/output-safety.js";
+import { checkChosenDescriptionsOrThrow, uniqueNames } from "../../generator/unique-flows.js";
+import { EXIT, usageError, type CommandIo } from "../command.js";
 
 export const usage = `Usage: flowsmith init [options]
 
@@ -82,22 +76,22 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
       strict: true,
     }).values;
   } catch (error) {
-    return usageError((error as Error).message, io);
+    return usageError("init", (error as Error).message, io);
   }
   if (values.help) {
     io.stdout.write(usage);
-    return 0;
+    return EXIT.ok;
   }
   const interactive = !values.yes && (io.stdin ?? process.stdin).isTTY === true && io.stdout.isTTY === true;
   if (!interactive && !values.yes && !values.flow?.length) {
-    return usageError("no terminal to ask on: pass --yes to use every flow found, or --flow <id> for each flow to use", io);
+    return usageError("init", "no terminal to ask on: pass --yes to use every flow found, or --flow <id> for each flow to use", io);
   }
   const env = io.env ?? process.env;
   const cwd = process.cwd();
   const configPath = path.join(cwd, DEFAULT_CONFIG_FILE);
   if (await exists(configPath)) {
     io.stderr.write(`flowsmith init: ${DEFAULT_CONFIG_FILE} already exists here; init never overwrites a config. \`npx flowsmith add\` adds a flow to it, \`npx flowsmith codegen\` generates.\n`);
-    return 1;
+    return EXIT.failed;
   }
   const above = await findConfigOrUndefined(path.dirname(cwd));
   if (above) io.stderr.write(`note: ${above} is a config of a folder above; init starts a separate one here.\n`);
@@ -128,7 +122,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
       : { ...base, source: fromApi ? "api" : "files" };
     if (choices === "cancelled") {
       io.stderr.write("flowsmith init: cancelled; nothing was written.\n");
-      return 1;
+      return EXIT.failed;
     }
     const start = newConfig(configPath, env, choices.outputDir);
     await assertOutputDirSafeOrThrow(start.config, true);
@@ -143,18 +137,18 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     configFromTextOrThrow(text, configPath, env);
     await writeAllOrThrow(configPath, text, planned);
     io.stdout.write(`Wrote ${DEFAULT_CONFIG_FILE} with ${planned.length} flow(s): ${planned.map((flow) => flow.entry.name).join(", ")}.\n`);
-    const { run: codegen } = await import("./cli.js");
+    const { run: codegen } = await import("./codegen.js");
     const code = await codegen(["--config", configPath], io);
-    if (code !== 0) {
+    if (code !== EXIT.ok) {
       io.stderr.write(`flowsmith init: ${DEFAULT_CONFIG_FILE} was written, but the first codegen failed (above); fix that and run \`npx flowsmith codegen\`.\n`);
-      return 1;
+      return EXIT.failed;
     }
     printFirstCall(planned, choices.outputDir, cwd, io);
-    return 0;
+    return EXIT.ok;
   } catch (error) {
     if (!(error instanceof CodegenError)) throw error;
     io.stderr.write(`${errorLine(error)}\n`);
-    return 1;
+    return EXIT.failed;
   } finally {
     await clients?.close();
   }
@@ -165,15 +159,7 @@ function plannedFileFlowsOrThrow(found: readonly FoundDescription[], choices: Ch
   refuseUnmatchedOrThrow(choices.flows, found.map((file) => [file.model.id, file.model.name, file.display]));
   if (wanted.length === 0) throw noDescriptionError(cwd);
   // Two copies of one flow (an old download kept beside the new): codegen would refuse the config, so none is written.
-  const twice = firstPairOfOneFlowOrUndefined(wanted, (file) => file.model);
-  if (twice) {
-    const [first, second] = twice;
-    throw new CodegenError(
-      "DUPLICATE_FLOW",
-      `${first.display} (version ${String(first.model.version)}) and ${second.display} (version ${String(second.model.version)}) are both flow "${second.model.id}" in ${second.model.environment}; ` +
-        "the service runs one published version per flow and environment: choose one with --flow <path> (on a terminal, select one), or remove the other",
-    );
-  }
+  checkChosenDescriptionsOrThrow(wanted);
   const names = uniqueNames(wanted.map((file) => file.model));
   return wanted.map((file, index) => {
     const name = names[index] ?? file.model.name;
@@ -208,7 +194,7 @@ async function plannedApiFlowsOrThrow(choices: Choices, config: ReturnType<typeo
     wanted = listed.filter((flow) => matches(choices.flows, [flow.flowId]));
   }
   if (wanted.length === 0) {
-    throw new CodegenError("FETCH_FAILED", `the service lists no flows for ${environmentsWithCredentials(env).join(" or ") || "any environment"}; publish one in the dashboard, or set the API client of the other environment`);
+    throw new CodegenError("NO_FLOWS_FOUND", `the service lists no flows for ${environmentsWithCredentials(env).join(" or ") || "any environment"}; publish one in the dashboard, or set the API client of the other environment`);
   }
   // Named as files are: a title two flows share (a flow in staging and in live, under one id or two) gets the environment.
   const fetched: FetchedApiFlow[] = [];
@@ -224,22 +210,10 @@ async function plannedApiFlowsOrThrow(choices: Choices, config: ReturnType<typeo
 
 function noDescriptionError(cwd: string): CodegenError {
   return new CodegenError(
-    "SOURCE_NOT_FOUND",
+    "NO_FLOWS_FOUND",
     `no flow description found under ${cwd} (node_modules, .git and generated output are not searched): download one from the dashboard ` +
       `(flow versions view) into this folder, for example flows/onboarding.yaml, or pass --from-api with ${ENV.baseUrl}, ${ENV.authUrl} and ${ENV.clientId.staging}/_SECRET set`,
   );
-}
-
-/** Names from titles, made unique: a title in both environments gets `-staging`/`-live`, then `-2`, `-3`. */
-function uniqueNames(models: readonly FlowModel[]): string[] {
-  const count = (name: string) => models.filter((model) => model.name === name).length;
-  const names: string[] = [];
-  for (const model of models) {
-    let name = count(model.name) > 1 ? `${model.name}-${model.environment}` : model.name;
-    for (let suffix = 2; names.includes(name); suffix += 1) name = `${model.name}-${model.environment}-${String(suffix)}`;
-    names.push(name);
-  }
-  return names;
 }
 
 function matches(wanted: readonly string[], keys: readonly string[]): boolean {
@@ -329,9 +303,4 @@ async function isFolder(dir: string): Promise<boolean> {
     (stats) => stats.isDirectory(),
     () => false,
   );
-}
-
-function usageError(message: string, io: CommandIo): number {
-  io.stderr.write(`flowsmith init: ${message}\nRun \`flowsmith init --help\` for the options.\n`);
-  return 2;
 }

@@ -2,28 +2,19 @@
  * `flowsmith diff <old> <new> [--json]`: the command line edge of flow
  * changes (generator/changes/). Reads both descriptions with the generator's
  * reader and model builder, prints the changes, and turns them into the exit
- * code a CI gate needs: 0 nothing breaking, 1 something breaking or a
- * description that cannot be read, 2 a usage error.
+ * code a CI gate needs (EXIT): ok when nothing is breaking, failed for
+ * something breaking or a description that cannot be read.
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { compareFlowModels, formatChangesJson, formatFlowChanges, hasBreakingChange } from "./changes/index.js";
-import { CodegenError, errorLine } from "./errors.js";
-import { buildFlowModelOrThrow } from "./model/build-flow-model.js";
-import { kebabCase } from "./model/names.js";
-import type { FlowModel } from "./model/types.js";
-import { parseDescriptionOrThrow, type LoadedDescription } from "./read/load-description.js";
-import { readSourceOrThrow } from "./read/read-source.js";
-
-export interface Writer {
-  write(text: string): unknown;
-}
-
-/** Where the command prints; `process` fits. */
-export interface CommandIo {
-  readonly stdout: Writer;
-  readonly stderr: Writer;
-}
+import { compareFlowModels, formatChangesJson, formatFlowChanges, hasBreakingChange } from "../../generator/changes/index.js";
+import { CodegenError, errorLine } from "../../generator/errors.js";
+import { buildFlowModelOrThrow } from "../../generator/model/build-flow-model.js";
+import { kebabCase } from "../../generator/model/names.js";
+import type { FlowModel } from "../../generator/model/types.js";
+import { parseDescriptionOrThrow, type LoadedDescription } from "../../generator/read/load-description.js";
+import { readSourceOrThrow } from "../../generator/read/read-source.js";
+import { EXIT, type CommandIo } from "../command.js";
 
 export const DIFF_USAGE = `Usage: flowsmith diff <old> <new> [--json]
 
@@ -39,10 +30,6 @@ Exit codes: 0 nothing breaking, 1 something breaking or a description that
 cannot be read, 2 a usage error.
 `;
 
-const EXIT_OK = 0;
-const EXIT_BREAKING = 1;
-const EXIT_USAGE = 2;
-
 /** What the dispatcher (cli/main.ts) runs and prints for --help. */
 export { DIFF_USAGE as usage, runDiffCommand as run };
 
@@ -50,11 +37,11 @@ export async function runDiffCommand(args: readonly string[], io: CommandIo): Pr
   const parsed = parseDiffArgs(args);
   if ("usageError" in parsed) {
     io.stderr.write(`flowsmith diff: ${parsed.usageError}\n\n${DIFF_USAGE}`);
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
   if (parsed.help) {
     io.stdout.write(DIFF_USAGE);
-    return EXIT_OK;
+    return EXIT.ok;
   }
   let before: FlowModel;
   let after: FlowModel;
@@ -64,11 +51,11 @@ export async function runDiffCommand(args: readonly string[], io: CommandIo): Pr
   } catch (error) {
     if (!(error instanceof CodegenError)) throw error;
     io.stderr.write(`${errorLine(error)}\n`);
-    return EXIT_BREAKING;
+    return EXIT.failed;
   }
   const flows = [compareFlowModels(before, after)];
   io.stdout.write(parsed.json ? formatChangesJson(flows) : `${flows.flatMap(formatFlowChanges).join("\n")}\n`);
-  return hasBreakingChange(flows) ? EXIT_BREAKING : EXIT_OK;
+  return hasBreakingChange(flows) ? EXIT.failed : EXIT.ok;
 }
 
 type DiffArgs = { readonly old: string; readonly new: string; readonly json: boolean; readonly help: boolean };

@@ -1,23 +1,15 @@
 /**
  * `flowsmith emulator`: starts the emulator, prints one JSON line with its
- * addresses and credentials when ready, and runs until SIGINT or SIGTERM.
- * The only place that prints or returns exit codes. The dispatcher
- * (cli/main.ts) runs it as `run` and prints `usage` for --help.
+ * addresses and credentials when ready, and runs until SIGINT or SIGTERM
+ * (io.stopped). The only module outside emulator/ that imports it: the
+ * dispatcher's, loaded only for this command.
  */
 import { parseArgs } from "node:util";
-import { controlAccessOrThrow } from "./control/access.js";
-import { startEmulator, type EmulatorOptions } from "./index.js";
-import { webhookSecretOrThrow, type Reload } from "./options.js";
-import { parseRedirectAllowlistOrThrow } from "./player/redirect-allowlist.js";
-
-export interface CliIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
-  /** Resolves when the emulator should stop. Default: SIGINT or SIGTERM. */
-  readonly stopped?: Promise<void>;
-  /** Where FLOWSMITH_WEBHOOK_SECRET and FLOWSMITH_CONTROL_TOKEN are read. Default: process.env. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-}
+import { controlAccessOrThrow } from "../../emulator/control/access.js";
+import { startEmulator, type EmulatorOptions } from "../../emulator/index.js";
+import { webhookSecretOrThrow, type Reload } from "../../emulator/options.js";
+import { parseRedirectAllowlistOrThrow } from "../../emulator/player/redirect-allowlist.js";
+import { EXIT, stoppedBy, usageError, type CommandIo } from "../command.js";
 
 /** `flowsmith emulator --help`: every option of parseOptionsOrThrow below. */
 export const usage = `Usage: flowsmith emulator [options]
@@ -63,26 +55,25 @@ Exit codes: 0 stopped by a signal, 1 could not start (config or description erro
 export { runEmulatorCli as run };
 
 /** Resolves with the exit code once the emulator has stopped (or failed to start). */
-export async function runEmulatorCli(args: readonly string[], io: CliIo = process): Promise<number> {
+export async function runEmulatorCli(args: readonly string[], io: CommandIo = process): Promise<number> {
   let options: EmulatorOptions;
   try {
     options = parseOptionsOrThrow(args, io.env ?? process.env);
   } catch (error) {
-    io.stderr.write(`flowsmith emulator: ${(error as Error).message}\nRun \`flowsmith emulator --help\` for the options.\n`);
-    return 2;
+    return usageError("emulator", (error as Error).message, io);
   }
   let emulator;
   try {
     emulator = await startEmulator({ ...options, ...(options.watch ? { onReload: (reload: Reload) => io.stderr.write(`${reloadLine(reload)}\n`) } : {}) });
   } catch (error) {
     io.stderr.write(`flowsmith emulator: ${(error as Error).message}\n`);
-    return 1;
+    return EXIT.failed;
   }
   const { baseUrl, authUrl, clients } = emulator;
   io.stdout.write(`${JSON.stringify({ baseUrl, authUrl, clients })}\n`);
-  await (io.stopped ?? untilSignal());
+  await stoppedBy(io);
   await emulator.close();
-  return 0;
+  return EXIT.ok;
 }
 
 function parseOptionsOrThrow(args: readonly string[], env: Readonly<Record<string, string | undefined>>): EmulatorOptions {
@@ -183,16 +174,4 @@ function webhookUrlOrThrow(text: string): string {
 function allowlistOrThrow(entries: string[]): string[] {
   parseRedirectAllowlistOrThrow(entries);
   return entries;
-}
-
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
 }

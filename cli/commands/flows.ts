@@ -3,21 +3,16 @@
  * the flows the service publishes to an environment (GET
  * /api/v1/flows/{environment}, docs/service.md 4), with every field it
  * returns, and which of them the config already has. Same service config
- * and credentials as codegen. Exit codes: 0 listed, 1 failure, 2 usage.
+ * and credentials as codegen.
  */
 import { parseArgs } from "node:util";
 import { ENVIRONMENTS, type Environment, type FlowRecord } from "@flowsmith/runtime";
-import { ENV, type ResolvedConfig } from "./config/config-types.js";
-import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, resolveServiceOrThrow, type Env } from "./config/load-config.js";
-import { CodegenError, errorLine } from "./errors.js";
-import { configEntryOfOrUndefined } from "./fetch/config-entry.js";
-import { ServiceClients } from "./fetch/service-clients.js";
-
-interface CommandIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
-  readonly env?: Env;
-}
+import { ENV, type ResolvedConfig } from "../../generator/config/config-types.js";
+import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, resolveServiceOrThrow, type Env } from "../../generator/config/load-config.js";
+import { CodegenError, errorLine } from "../../generator/errors.js";
+import { configEntryOfOrUndefined } from "../../generator/fetch/config-entry.js";
+import { ServiceClients } from "../../generator/fetch/service-clients.js";
+import { EXIT, usageError, type CommandIo } from "../command.js";
 
 export const usage = `Usage: flowsmith flows [--environment staging|live] [--json] [--config <path>]
 
@@ -52,15 +47,15 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
       strict: true,
     }).values;
   } catch (error) {
-    return usageError((error as Error).message, io);
+    return usageError("flows", (error as Error).message, io);
   }
   if (values.help) {
     io.stdout.write(usage);
-    return 0;
+    return EXIT.ok;
   }
   const env = io.env ?? process.env;
   if (values.environment !== undefined && !isEnvironment(values.environment)) {
-    return usageError(`--environment must be staging or live; got ${JSON.stringify(values.environment)}`, io);
+    return usageError("flows", `--environment must be staging or live; got ${JSON.stringify(values.environment)}`, io);
   }
   const environments = values.environment !== undefined ? [values.environment] : ENVIRONMENTS.filter((environment) => (env[ENV.clientId[environment]] ?? "").trim() !== "");
   if (environments.length === 0) {
@@ -68,7 +63,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
       `flowsmith: error CREDENTIALS_MISSING: no API client is set: set ${ENV.clientId.staging} and ${ENV.clientSecret.staging} ` +
         `(or ${ENV.clientId.live} and ${ENV.clientSecret.live}) in the environment\n`,
     );
-    return 1;
+    return EXIT.failed;
   }
   let clients: ServiceClients | undefined;
   try {
@@ -81,11 +76,11 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     }
     // What the service returned is printed; an echoing service may have put the secret or the token in it.
     io.stdout.write(clients.withoutCredentials(values.json ? `${JSON.stringify(listed, null, 2)}\n` : await formatFlows(listed, config)));
-    return 0;
+    return EXIT.ok;
   } catch (error) {
     if (!(error instanceof CodegenError)) throw error;
     io.stderr.write(`${errorLine(error)}\n`);
-    return 1;
+    return EXIT.failed;
   } finally {
     await clients?.close();
   }
@@ -127,9 +122,4 @@ function shown(value: unknown): string {
 
 function isEnvironment(value: string): value is Environment {
   return (ENVIRONMENTS as readonly string[]).includes(value);
-}
-
-function usageError(message: string, io: CommandIo): number {
-  io.stderr.write(`flowsmith flows: ${message}\nRun \`flowsmith flows --help\` for the options.\n`);
-  return 2;
 }

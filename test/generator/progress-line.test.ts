@@ -1,5 +1,5 @@
 /** The progress line of a long run, driven by an injected clock: what a terminal and a CI log each get. */
-import { createProgressLine } from "../../generator/cli-progress";
+import { createProgressLine } from "../../cli/progress-line";
 
 function recorder(isTTY: boolean) {
   const written: string[] = [];

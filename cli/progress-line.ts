@@ -3,19 +3,15 @@
  * line rewritten in place ("generating 37/100 signing") once the run has
  * taken SHOW_AFTER_MS, erased when it ends. Elsewhere (CI logs): a plain
  * line at most every LOG_EVERY_MS, so a short run prints none. Per-flow
- * lines come after the run, once its outcome is known (cli.ts).
+ * lines come after the run, once its outcome is known (commands/codegen-report.ts).
  */
 import { performance } from "node:perf_hooks";
-import type { Progress } from "./pipeline.js";
+import type { Progress } from "../generator/pipeline.js";
+import type { CommandOutput } from "./command.js";
 
 const SHOW_AFTER_MS = 300;
 const REDRAW_EVERY_MS = 50;
 const LOG_EVERY_MS = 2_000;
-
-export interface ProgressStream {
-  write(text: string): unknown;
-  readonly isTTY?: boolean;
-}
 
 export interface ProgressLine {
   update(progress: Progress): void;
@@ -24,7 +20,7 @@ export interface ProgressLine {
 }
 
 /** `verb`: "generating" or "checking". `now`: milliseconds, injectable for tests. */
-export function createProgressLine(stream: ProgressStream, verb: string, now: () => number = () => performance.now()): ProgressLine {
+export function createProgressLine(stream: CommandOutput, verb: string, now: () => number = () => performance.now()): ProgressLine {
   const started = now();
   let lastShown = started;
   let shown = false;

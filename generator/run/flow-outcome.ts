@@ -1,0 +1,119 @@
+/**
+ * What a run made of one flow of the config: generated (new files), reused
+ * (the files on disk are what it would write), or left out by --flow (what
+ * an earlier run wrote for it stays, if anything).
+ */
+import { performance } from "node:perf_hooks";
+import type { Environment } from "@flowsmith/runtime";
+import type { ResolvedFlowConfig } from "../config/config-types.js";
+import type { FetchedSnapshot } from "../fetch/api-source.js";
+import type { DescriptionChange } from "../output/description-copy.js";
+import type { ManifestFlow } from "../output/manifest.js";
+import type { PlannedFiles } from "../output/output-plan.js";
+import type { Run } from "./run-context.js";
+
+export type FlowOutcome = GeneratedFlow | ReusedFlow | LeftOutFlow;
+
+interface FlowOfConfig {
+  /** The config entry's pointer. */
+  readonly pointer: string;
+  /** The config's name, or the one derived from the title (a flow is read to learn it). */
+  readonly name: string;
+}
+
+/** Emitted this run: its files are the new content of `<outputDir>/<name>/`. */
+export interface GeneratedFlow extends FlowOfConfig {
+  readonly kind: "generated";
+  readonly entry: ManifestFlow;
+  readonly files: ReadonlyMap<string, string>;
+  readonly report: FlowReport;
+  /** An api flow's description fetched this run, its snapshot not yet written. */
+  readonly fetched?: FetchedSnapshot;
+}
+
+/** Same inputs, same generator, files as written: outputDir keeps them. */
+export interface ReusedFlow extends FlowOfConfig {
+  readonly kind: "reused";
+  readonly entry: ManifestFlow;
+  readonly report: FlowReport;
+  readonly fetched?: FetchedSnapshot;
+}
+
+/** Left out by --flow. */
+export interface LeftOutFlow extends FlowOfConfig {
+  readonly kind: "left-out";
+  /** What an earlier run wrote for it (kept as it is); undefined: it has never been generated. */
+  readonly earlier: ManifestFlow | undefined;
+}
+
+export interface FlowReport {
+  readonly name: string;
+  readonly id: string;
+  readonly version: number;
+  readonly environment: Environment;
+  /** `<outputDir>/<name>`, for messages. */
+  readonly output: string;
+  readonly ms: number;
+  /** generated: emitted this run; unchanged: a write reused the files on disk; checked: emitted and compared (--check). */
+  readonly status: "generated" | "unchanged" | "checked";
+  /** Set when the description differs from the one the current output was generated from. */
+  readonly changed?: DescriptionChange;
+}
+
+/** A flow as outputDir will hold it after this run: its manifest entry, and its new files or those kept. */
+export interface FlowInOutputDir {
+  readonly pointer: string;
+  readonly name: string;
+  readonly entry: ManifestFlow;
+  readonly planned: PlannedFiles<ManifestFlow>;
+}
+
+export function generated(
+  flow: ResolvedFlowConfig,
+  name: string,
+  made: { readonly entry: ManifestFlow; readonly files: ReadonlyMap<string, string>; readonly changed: DescriptionChange | undefined; readonly fetched: FetchedSnapshot | undefined },
+  started: number,
+  run: Run,
+): GeneratedFlow {
+  const { entry, files, changed, fetched } = made;
+  const report = reportOf(name, entry, run.mode === "check" ? "checked" : "generated", started, run, changed);
+  return { kind: "generated", pointer: flow.pointer, name, entry, files, report, ...(fetched ? { fetched } : {}) };
+}
+
+export function reused(flow: ResolvedFlowConfig, name: string, entry: ManifestFlow, fetched: FetchedSnapshot | undefined, started: number, run: Run): ReusedFlow {
+  const report = reportOf(name, entry, "unchanged", started, run, undefined);
+  return { kind: "reused", pointer: flow.pointer, name, entry, report, ...(fetched ? { fetched } : {}) };
+}
+
+/** A flow left out by --flow keeps what the last run wrote for it, if anything. */
+export function leftOut(flow: ResolvedFlowConfig, name: string, run: Run): LeftOutFlow {
+  run.progress(name);
+  return { kind: "left-out", pointer: flow.pointer, name, earlier: run.output.manifest?.flows[name] };
+}
+
+/** The flows outputDir holds after this run: generated, reused, or left out with earlier output. */
+export function inOutputDir(flows: readonly FlowOutcome[]): FlowInOutputDir[] {
+  return flows.flatMap((flow): FlowInOutputDir[] => {
+    const { pointer, name } = flow;
+    if (flow.kind === "generated") return [{ pointer, name, entry: flow.entry, planned: { kind: "written", entry: flow.entry, files: flow.files } }];
+    if (flow.kind === "reused") return [{ pointer, name, entry: flow.entry, planned: { kind: "kept", entry: flow.entry } }];
+    return flow.earlier ? [{ pointer, name, entry: flow.earlier, planned: { kind: "kept", entry: flow.earlier } }] : [];
+  });
+}
+
+/** The flows generated, reused or checked, in config order. */
+export function reportsOf(flows: readonly FlowOutcome[]): FlowReport[] {
+  return flows.flatMap((flow) => (flow.kind === "left-out" ? [] : [flow.report]));
+}
+
+/** Flows left out by --flow that have no output yet: their config pointers. */
+export function notGeneratedOf(flows: readonly FlowOutcome[]): string[] {
+  return flows.flatMap((flow) => (flow.kind === "left-out" && !flow.earlier ? [flow.pointer] : []));
+}
+
+function reportOf(name: string, entry: ManifestFlow, status: FlowReport["status"], started: number, run: Run, changed: DescriptionChange | undefined): FlowReport {
+  run.progress(name);
+  const { id, version, environment } = entry;
+  const ms = Math.round(performance.now() - started);
+  return { name, id, version, environment, output: `${run.config.outputDisplay}/${name}`, ms, status, ...(changed ? { changed } : {}) };
+}

@@ -1,0 +1,50 @@
+/**
+ * Type-level tests of the runtime's entry points: `@flowsmith/runtime` is the
+ * application's API only; the helpers generated validators, the generator,
+ * the emulator and @flowsmith/redis share are on `@flowsmith/runtime/internal`
+ * (runtime/internal.ts). Compiled by `tsc -p tsconfig.json` and by
+ * test/generator/emit-type-tests.test.ts; never run. Each `@ts-expect-error`
+ * must meet an error.
+ */
+import * as runtime from "../../runtime/index.js";
+import * as internal from "../../runtime/internal.js";
+
+// On /internal: what flowsmith's own code imports.
+const helpers = [
+  internal.isRecord,
+  internal.pointerTokens,
+  internal.escapePointerToken,
+  internal.valueAtTokens,
+  internal.issuesFromAjv,
+  internal.describeIssues,
+  internal.readablePath,
+  internal.validatorRuntime,
+  internal.validatorFormats,
+  internal.linearRegExp,
+  internal.linearPatternOrThrow,
+] as const;
+
+// Not on the public index.
+type Public = typeof runtime;
+// @ts-expect-error isRecord is the generator's helper
+export type IsRecord = Public["isRecord"];
+// @ts-expect-error pointerTokens is the generator's helper
+export type PointerTokens = Public["pointerTokens"];
+// @ts-expect-error escapePointerToken is the generator's helper
+export type EscapePointerToken = Public["escapePointerToken"];
+// @ts-expect-error issuesFromAjv is for generated validators and the emulator
+export type IssuesFromAjv = Public["issuesFromAjv"];
+// @ts-expect-error describeIssues is for generated validators and the emulator
+export type DescribeIssues = Public["describeIssues"];
+// @ts-expect-error readablePath is the emulator's helper
+export type ReadablePath = Public["readablePath"];
+// @ts-expect-error validatorRuntime is what generated validate.ts files call
+export type ValidatorRuntime = Public["validatorRuntime"];
+// @ts-expect-error validatorFormats is what generated validate.ts files call
+export type ValidatorFormats = Public["validatorFormats"];
+// @ts-expect-error linearRegExp is the generator's and the emulator's
+export type LinearRegExp = Public["linearRegExp"];
+
+// The public error stays public (a user may catch it from createSession); /internal has it too.
+export const publicError: typeof internal.UnsupportedPatternError = runtime.UnsupportedPatternError;
+export { helpers };
