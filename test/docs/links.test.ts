@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "@jest/globals";
-import { marked, type Token } from "marked";
+import { marked, type Token, type Tokens } from "marked";
 
 const REPO = path.resolve(__dirname, "..", "..");
 
@@ -70,10 +70,11 @@ function readPage(page: string): Page {
   const links: Link[] = [];
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
-  marked.walkTokens(tokens, (token) => {
-    if (token.type === "link") links.push({ page, href: token.href });
+  // Synchronous: the callback returns nothing, so neither does walkTokens.
+  void marked.walkTokens(tokens, (token) => {
+    if (token.type === "link") links.push({ page, href: (token as Tokens.Link).href });
     if (token.type === "heading") {
-      const base = slug(plainText(token.tokens ?? []));
+      const base = slug(plainText((token as Tokens.Heading).tokens));
       const count = seen.get(base) ?? 0;
       seen.set(base, count + 1);
       anchors.add(count === 0 ? base : `${base}-${String(count)}`);
@@ -89,8 +90,9 @@ function plainText(tokens: readonly Token[]): string {
   return tokens
     .map((token) => {
       if (token.type === "codespan") return token.raw.replace(/`/g, "");
-      if (token.type === "escape") return token.text;
-      if ("tokens" in token && token.tokens) return plainText(token.tokens);
+      if (token.type === "escape") return (token as Tokens.Escape).text;
+      const children = (token as { tokens?: Token[] }).tokens;
+      if (children) return plainText(children);
       // raw: marked's `text` has HTML entities (`&#39;` for an apostrophe), GitHub slugs the characters.
       return token.raw;
     })
@@ -128,7 +130,7 @@ test.each([
   ["Checks before sending (`RequestValidationError`, nothing sent)", "checks-before-sending-requestvalidationerror-nothing-sent"],
 ])("the anchor of heading %j is #%s", (heading, anchor) => {
   const [token] = marked.lexer(`## ${heading}\n`);
-  expect(token?.type === "heading" ? slug(plainText(token.tokens ?? [])) : undefined).toBe(anchor);
+  expect(token?.type === "heading" ? slug(plainText((token as Tokens.Heading).tokens)) : undefined).toBe(anchor);
 });
 
 describe.each(PAGES)("%s", (page) => {
