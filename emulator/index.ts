@@ -3,7 +3,7 @@
  * ({base_url} and {auth_url} are different hosts) serving the flows of a
  * codegen config through the generator's model, and a control API to shape
  * what they do (faults, journal, webhooks log, reset, new flow versions).
- * See the README, section Emulator.
+ * See docs/emulator.md.
  */
 import type { Server } from "node:http";
 import path from "node:path";
@@ -48,7 +48,7 @@ export interface RunningEmulator {
   readonly clients: Readonly<Record<Environment, Credentials>>;
   /** Stops both listeners, the watcher and pending webhooks, and removes stored files. */
   close(): Promise<void>;
-  // The control API (README, "Control API"), as methods; they work with the HTTP control API off too.
+  // The control API (docs/emulator.md, "Control API"), as methods; they work with the HTTP control API off too.
   /** POST /__emulator/faults. Throws EmulatorControlError (INVALID_FIELD, TOO_MANY_FAULTS). */
   addFault(fault: FaultInput): { readonly id: string };
   /** GET /__emulator/faults: the active faults. */

@@ -2,7 +2,7 @@
  * Scenarios per session, chosen by the test through `metadata.subjectId`, as
  * test card numbers choose outcomes elsewhere: a subject starting with one of
  * the prefixes below plays that script; every other subject plays the default
- * one (the OTP step of otp-scenario.ts). The README's scenario table is this
+ * one (the OTP step of otp-scenario.ts). The scenario table of docs/emulator.md is this
  * table.
  */
 import type { Decision } from "@flowsmith/runtime";
@@ -22,7 +22,7 @@ const DEFAULT_SCENARIO: Scenario = { prefix: "", life: { kind: "otp" }, webhook:
 
 const acceptedOnItsOwn = { kind: "ends", decision: "ACCEPTED" } as const;
 
-/** In the order of the README's table. No prefix is the start of another, so the order decides nothing. */
+/** In the order of docs/emulator.md's table. No prefix is the start of another, so the order decides nothing. */
 export const SCENARIOS: readonly Scenario[] = [
   { prefix: "test_accepted", life: acceptedOnItsOwn, webhook: "once" },
   { prefix: "test_rejected", life: { kind: "ends", decision: "REJECTED" }, webhook: "once" },

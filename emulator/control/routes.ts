@@ -68,7 +68,7 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, c
   refuseBrowserOrThrow(req.headers.origin);
   const path = pathOf(req);
   const matching = ROUTES.filter((route) => route.path === path);
-  if (matching.length === 0) throw notFound(`no such control endpoint: ${req.method ?? ""} ${path} (see the README, "Control API")`);
+  if (matching.length === 0) throw notFound(`no such control endpoint: ${req.method ?? ""} ${path} (see docs/emulator.md, "Control API")`);
   const route = matching.find((candidate) => candidate.method === req.method);
   if (!route) {
     const allow = matching.map((candidate) => candidate.method).join(", ");

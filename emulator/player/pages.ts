@@ -2,7 +2,7 @@
  * The player's pages, as `html` templates (every value escaped there). Plain
  * forms that post back to the emulator, no script: the CSP can then forbid
  * every script, and the page works the same in any browser or test driver.
- * Each control a test needs carries a stable data-testid (README, Emulator).
+ * Each control a test needs carries a stable data-testid (docs/emulator.md, Hosted player).
  */
 import type { Locale } from "@flowsmith/runtime";
 import type { Decision, Session } from "../sessions.js";

@@ -4,8 +4,8 @@
  * level, flows by name, changes as compare-flows.ts sorts them; no
  * timestamps, no absolute paths beyond what the user passed. `version` is
  * the version of this format: it grows only when a field changes meaning or
- * goes away (new fields may appear without a bump). README.md, "Flow
- * changes", documents every field.
+ * goes away (new fields may appear without a bump). docs/generating.md, "JSON
+ * report", documents every field.
  */
 import { compareText } from "./compare-flows.js";
 import type { FlowChange, FlowChanges, FlowVersion } from "./types.js";

@@ -29,7 +29,7 @@ export type Severity = "breaking" | "compatible";
  */
 export type CaughtBy = "tsc" | "validator" | "service";
 
-/** Every kind of change, in the order README.md lists them. */
+/** Every kind of change, in the order docs/generating.md lists them ("What is breaking"). */
 export const CHANGE_KINDS = [
   // The flow itself (location "").
   "flowId",

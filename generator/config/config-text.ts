@@ -58,7 +58,7 @@ const FAULTS: Readonly<Record<string, string>> = {
 
 export function parseConfigTextOrThrow(text: string, file: string): ConfigText {
   if (text.trim() === "") {
-    throw new CodegenError("CONFIG_INVALID", 'the config file is empty: write at least { "outputDir": "generated", "flows": [...] } (README, codegen.config.json)', { file });
+    throw new CodegenError("CONFIG_INVALID", 'the config file is empty: write at least { "outputDir": "generated", "flows": [...] } (docs/generating.md, codegen.config.json)', { file });
   }
   refuseDeepNestingOrThrow(text, file);
   const faults: ParseError[] = [];
@@ -90,7 +90,7 @@ function refuseDeepNestingOrThrow(text: string, file: string): void {
     if (token === TOKEN.openBrace || token === TOKEN.openBracket) depth += 1;
     else if (token === TOKEN.closeBrace || token === TOKEN.closeBracket) depth -= 1;
     if (depth > MAX_CONFIG_DEPTH) {
-      throw new CodegenError("CONFIG_INVALID", `nested more than ${String(MAX_CONFIG_DEPTH)} levels deep here; a config is a few levels deep (README, codegen.config.json)`, {
+      throw new CodegenError("CONFIG_INVALID", `nested more than ${String(MAX_CONFIG_DEPTH)} levels deep here; a config is a few levels deep (docs/generating.md, codegen.config.json)`, {
         file,
         ...positionAt(text, scanner.getTokenOffset()),
       });

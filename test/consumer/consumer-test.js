@@ -15,10 +15,12 @@
  * session's webhook through the Redis queue; lets a `test_rejected…` subject
  * end on its own, and meets a fault set over the control API (a session
  * created, its answer dropped: a NetworkError, and a 201 in the journal).
- * Then README's "Install and first call" step by step in an empty folder:
- * `npm init -y`, the tarballs, `npx flowsmith init --yes`, the printed first
- * call saved as first-call.mts and run with tsx against `npx flowsmith
- * emulator`. With FLOWSMITH_CONSUMER_RUNTIMES (on-runtimes.js), the same
+ * Then README's quick start step by step in an empty folder: `npm init -y`,
+ * the tarballs, `npx flowsmith init --yes` (its printed first call saved as
+ * first-call.mts and run with tsx against `npx flowsmith emulator`), and the
+ * README's backend.mts as written there, run against the emulator started as
+ * the README says (free ports in place of its fixed ones) until its webhook
+ * reports the outcome. With FLOWSMITH_CONSUMER_RUNTIMES (on-runtimes.js), the same
  * consumer on Bun and Deno too, and in the ES module project a webhook
  * receiver on Bun.serve / Deno.serve (handler.fetch). Exits 1 on the first
  * failure.
@@ -46,6 +48,7 @@ async function main() {
     const tarballs = await packAll(path.join(work, "packs"));
     for (const project of PROJECTS) await tryProject(project, path.join(work, project.name), tarballs, redis);
     await tryFirstCall(path.join(work, "first-call"), tarballs);
+    await tryQuickStart(path.join(work, "first-call"));
     log("all consumer projects passed");
   } finally {
     await redis.close();
@@ -171,9 +174,9 @@ async function tryRuntime(project, dir, redis, name, command) {
   });
 }
 
-/** README's "Install and first call", as written there (tsx from the registry, as a newcomer installs it). */
+/** README's quick start up to `init --yes`, as written there (tsx from the registry, as a newcomer installs it), and init's printed first call. */
 async function tryFirstCall(dir, tarballs) {
-  log(`first call: ${dir}, as README's "Install and first call" says`);
+  log(`first call: ${dir}, as README's quick start says`);
   fs.mkdirSync(path.join(dir, "flows"), { recursive: true });
   await run("npm", ["init", "-y"], { cwd: dir });
   await run("npm", ["pkg", "set", "type=module"], { cwd: dir });
@@ -199,6 +202,26 @@ async function tryFirstCall(dir, tarballs) {
   log("first call: passed");
 }
 
+/** README's backend.mts and emulator command, verbatim but for the ports: the session it creates ends, and its webhook says so. */
+async function tryQuickStart(dir) {
+  log(`quick start: README's backend.mts in ${dir}`);
+  const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
+  const backend = /Save this as `backend\.mts`:\n\n```ts\n([\s\S]*?)```/.exec(readme);
+  const emulatorArgs = /^FLOWSMITH_WEBHOOK_SECRET=\$\(cat \.webhook-secret\) npx flowsmith emulator (.+)$/m.exec(readme);
+  if (!backend || !emulatorArgs) throw new Error("quick start: README.md has no backend.mts block or no emulator command in the form this test reads");
+  const ports = new Map([["4010", await freePort()], ["4011", await freePort()], ["3000", await freePort()]]);
+  const withPorts = (text) => text.replace(/\b(4010|4011|3000)\b/g, (port) => String(ports.get(port)));
+  fs.writeFileSync(path.join(dir, "backend.mts"), withPorts(backend[1]));
+  const secret = `whsec_${randomBytes(32).toString("base64")}`;
+  const emulator = { args: withPorts(emulatorArgs[1]).split(" "), env: { ...process.env, FLOWSMITH_WEBHOOK_SECRET: secret } };
+  await withEmulator(dir, undefined, async () => {
+    const output = await run("npx", ["--no-install", "tsx", "backend.mts"], { cwd: dir, env: { ...process.env, WEBHOOK_SECRET: secret } });
+    if (!/^created session \S+; the user would open http:\/\/127\.0\.0\.1:\d+\/player\//m.test(output)) throw new Error(`quick start: no session created:\n${output}`);
+    if (!/^webhook: session \S+ ended ACCEPTED$/m.test(output)) throw new Error(`quick start: no webhook with the outcome:\n${output}`);
+  }, emulator);
+  log("quick start: passed");
+}
+
 /** The installed packages must be the tarballs' copies, not links back into this repository. */
 function assertNoRepoPaths(dir) {
   for (const name of ["flowsmith", "@flowsmith/runtime", "@flowsmith/redis"]) {
@@ -208,12 +231,14 @@ function assertNoRepoPaths(dir) {
   }
 }
 
-async function withEmulator(dir, webhook, body) {
+/** `given`: the emulator's arguments and environment, instead of quick phases and `webhook`'s URL and secret. */
+async function withEmulator(dir, webhook, body, given) {
   // Its own process group: npx runs the CLI as a grandchild, and the whole group is stopped at the end.
   const sendTo = webhook ? ["--webhook-url", `http://127.0.0.1:${webhook.port}/webhooks`, "--webhook-secret", webhook.secret] : [];
-  const args = ["--created-ms", "0", "--step-ms", "0", ...sendTo];
+  const args = given ? given.args : ["--created-ms", "0", "--step-ms", "0", ...sendTo];
   const child = spawn("npx", ["--no-install", "flowsmith", "emulator", ...args], {
     cwd: dir,
+    env: given ? given.env : process.env,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

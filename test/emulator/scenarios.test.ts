@@ -1,5 +1,5 @@
 /**
- * Scenarios chosen by metadata.subjectId (README, "Scenarios"), over real
+ * Scenarios chosen by metadata.subjectId (docs/emulator.md, "Scenarios"), over real
  * HTTP on a clock the test moves: each prefix plays its script, webhooks
  * arrive once, twice, late or never as the table says, and every other
  * subject plays the default OTP scenario. Deliveries to several webhook URLs
@@ -209,8 +209,8 @@ describe("several webhook URLs", () => {
   });
 });
 
-test("the README's scenario table lists every scenario", () => {
-  const readme = readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("#### Scenarios"), readme.indexOf("####", readme.indexOf("#### Scenarios") + 5));
+test("docs/emulator.md's scenario table lists every scenario", () => {
+  const page = readFileSync(path.join(__dirname, "..", "..", "docs", "emulator.md"), "utf8");
+  const section = page.slice(page.indexOf("### Scenarios"), page.indexOf("###", page.indexOf("### Scenarios") + 5));
   for (const scenario of SCENARIOS) expect(section).toContain(`| \`${scenario.prefix}…\``);
 });

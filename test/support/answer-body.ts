@@ -55,7 +55,7 @@ export interface AnswerBody {
   readonly sessions: readonly { readonly sessionId: string }[];
   readonly flows: readonly { readonly id: string; readonly version: number }[];
   readonly flowVersion: number;
-  // The emulator's control API (README, "Control API").
+  // The emulator's control API (docs/emulator.md, "Control API").
   readonly id: string;
   readonly field?: string;
   readonly generator?: GeneratorErrorView;

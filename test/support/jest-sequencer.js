@@ -7,7 +7,7 @@
 const path = require("node:path");
 const Sequencer = require("@jest/test-sequencer").default;
 
-/** Longest first, as `npm test` measured them (README, Testing). */
+/** Longest first, as `npm test` measured them (CONTRIBUTING.md, Tests). */
 const LONGEST = ["test/generator/fuzz.test.ts", "test/generator/type-judge.test.ts", "test/generator/hostile-descriptions.test.ts", "test/redis/fleet.test.ts"];
 
 class LongestFirstWithoutTimings extends Sequencer {
