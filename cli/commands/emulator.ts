@@ -47,7 +47,7 @@ Options:
   -h, --help           this help
 
 Scenarios: a session whose metadata.subjectId starts with test_accepted, test_rejected, test_never_ends,
-test_webhook_duplicate, test_webhook_late or test_webhook_lost plays that script (README, "Scenarios").
+test_webhook_duplicate, test_webhook_late or test_webhook_lost plays that script (docs/emulator.md, "Scenarios").
 
 Exit codes: 0 stopped by a signal, 1 could not start (config or description error), 2 usage error.
 `;
