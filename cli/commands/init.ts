@@ -287,7 +287,8 @@ function printFirstCall(planned: readonly Planned[], outputDir: string, cwd: str
   const reads = files.length > 0 ? `;\nit reads ${files.join(" and ")}: put such a file beside it;` : ";";
   io.stdout.write(
     `\nYour first call (for example first-call.mts beside ${DEFAULT_CONFIG_FILE}; \`npx tsx first-call.mts\` runs it${reads}\n` +
-      `\`npx flowsmith emulator\` prints a local service's addresses and credentials for the FLOWSMITH_* variables):\n\n${snippet}\n\n`,
+      `\`npx flowsmith emulator\` runs a local service and prints one JSON line for the FLOWSMITH_* variables:\n` +
+      `baseUrl and authUrl are FLOWSMITH_BASE_URL and FLOWSMITH_AUTH_URL, clients.<environment> the client id and secret):\n\n${snippet}\n\n`,
   );
 }
 
