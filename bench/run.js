@@ -60,7 +60,7 @@ const MODES = {
     runtimeMemory: { firstCalls: 1000, totalCalls: 100_000 },
     // The native RegExp doubles its time per character: 24 characters take it about a second.
     patterns: { lengths: [1000, 10_000, 100_000], rounds: 15, charsPerRound: 1_000_000, nativeLengths: [18, 20, 22, 24], nativeRounds: 3 },
-    tokenStore: { rounds: 15, durationMs: 200, warmupMs: 500 },
+    tokenStore: { rounds: 25, durationMs: 200, warmupMs: 500 },
     webhookQueue: { deliveries: 2000, warmup: 200 },
   },
   smoke: {
