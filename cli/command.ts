@@ -5,6 +5,7 @@
  * throws typed errors; commands turn them into these.
  */
 import type { Env } from "../generator/config/load-config.js";
+import { CodegenError, errorLine, type CodegenErrorCode } from "../generator/errors.js";
 
 /** Where a command prints, and what it reads from its surroundings; `process` fits. */
 export interface CommandIo {
@@ -42,10 +43,91 @@ export const EXIT = {
   usage: 2,
 } as const;
 
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
 /** Prints a usage error the way every command does, and gives its exit code. */
-export function usageError(command: string, message: string, io: CommandIo): number {
+export function usageError(command: string, message: string, io: CommandIo): ExitCode {
   io.stderr.write(`flowsmith ${command}: ${message}\nRun \`flowsmith ${command} --help\` for the options.\n`);
   return EXIT.usage;
+}
+
+/** Typed errors that are about what was typed on the command line (docs/generating.md, "What is refused"): exit 2. */
+const USAGE_CODES: ReadonlySet<CodegenErrorCode> = new Set<CodegenErrorCode>(["UNKNOWN_FLOW"]);
+
+/**
+ * How every command turns an error it caught into output and an exit code:
+ * one line on stderr (describeError), and EXIT.usage for a code that is a
+ * usage error, EXIT.failed for any other.
+ */
+export function reportError(error: unknown, io: CommandIo): ExitCode {
+  io.stderr.write(`${describeError(error)}\n`);
+  return error instanceof CodegenError && USAGE_CODES.has(error.code) ? EXIT.usage : EXIT.failed;
+}
+
+/**
+ * One line for an error: a CodegenError's `flowsmith: error <CODE>: ...`
+ * (errorLine), the same for another typed error (a `name` of its own and a
+ * string `code`) or a system error (a port in use: `syscall` and `code`);
+ * anything else is a bug, said with its stack.
+ */
+function describeError(error: unknown): string {
+  if (error instanceof CodegenError) return errorLine(error);
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  if (error instanceof Error && typeof code === "string" && (error.name !== "Error" || "syscall" in error)) {
+    return `flowsmith: error ${code}: ${error.message}`;
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return `flowsmith: unexpected error (please report it): ${detail}`;
+}
+
+/**
+ * One option of a command, declared once: parseArgs reads the table as its
+ * `options` (type, multiple), and optionLines prints it for --help (arg, help).
+ * --help itself is the dispatcher's (main.ts), so no table has it.
+ */
+export interface CommandOption {
+  readonly type: "string" | "boolean";
+  readonly multiple?: boolean;
+  /** The value's placeholder in the usage, `<path>`; string options only. */
+  readonly arg?: string;
+  /** What it does and its default, as --help prints it. */
+  readonly help: string;
+}
+
+export type CommandOptions = Readonly<Record<string, CommandOption>>;
+
+const FLAG_WIDTH = 19;
+const LINE_WIDTH = 100;
+
+/** The usage's option lines: every option of the table in its order, then -h, --help. */
+export function optionLines(options: CommandOptions): string {
+  const rows: [string, string][] = [
+    ...Object.entries(options).map(([name, option]): [string, string] => [`--${name}${option.arg !== undefined ? ` ${option.arg}` : ""}`, option.help]),
+    ["-h, --help", "this help"],
+  ];
+  const indent = " ".repeat(FLAG_WIDTH + 4);
+  return rows
+    .map(([flag, help]) => {
+      const lines = wrapped(help, LINE_WIDTH - indent.length);
+      const first = flag.length <= FLAG_WIDTH ? `  ${flag.padEnd(FLAG_WIDTH)}  ${lines.shift() ?? ""}` : `  ${flag}`;
+      return [first, ...lines.map((line) => `${indent}${line}`)].join("\n");
+    })
+    .join("\n");
+}
+
+/** Words into lines of at most `width` characters (a longer word gets a line of its own). */
+function wrapped(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === "" ? word : `${line} ${word}`;
+    }
+  }
+  return [...lines, line];
 }
 
 /** `io.stopped`, or the first SIGINT or SIGTERM. */

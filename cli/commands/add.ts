@@ -10,10 +10,10 @@ import { parseArgs } from "node:util";
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import type { ResolvedConfig } from "../../generator/config/config-types.js";
 import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, newConfig, withConfigPosition, type Env } from "../../generator/config/load-config.js";
-import { CodegenError, errorLine } from "../../generator/errors.js";
+import { CodegenError } from "../../generator/errors.js";
 import { addApiFlowOrThrow, type WantedApiFlow } from "../../generator/fetch/api-flow.js";
 import { ServiceClients } from "../../generator/fetch/service-clients.js";
-import { EXIT, usageError, type CommandIo } from "../command.js";
+import { EXIT, reportError, usageError, type CommandIo } from "../command.js";
 
 export const usage = `Usage: flowsmith add <flowId> --environment staging|live [options]
 
@@ -68,10 +68,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     );
     return EXIT.ok;
   } catch (error) {
-    const placed = loaded ? withConfigPosition(loaded, error) : error;
-    if (!(placed instanceof CodegenError)) throw placed;
-    io.stderr.write(`${errorLine(placed)}\n`);
-    return EXIT.failed;
+    return reportError(loaded ? withConfigPosition(loaded, error) : error, io);
   } finally {
     await clients?.close();
   }

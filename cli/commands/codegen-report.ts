@@ -2,7 +2,6 @@
  * What `flowsmith codegen` prints once a run's outcome is known (so a failed
  * run never shows a flow as generated), and the exit code it gives.
  */
-import { CodegenError, errorLine } from "../../generator/errors.js";
 import { MANIFEST_FILE, type GeneratorStamp } from "../../generator/output/manifest.js";
 import type { CodegenResult, FlowReport, SnapshotChange } from "../../generator/pipeline.js";
 import { flowsmithVersion, runtimeVersion } from "../../generator/versions.js";
@@ -100,14 +99,4 @@ export function reportWrite(result: CodegenResult, io: CommandIo): number {
   for (const snapshot of result.snapshots) io.stdout.write(`${snapshotLine(snapshot, true)}\n`);
   io.stdout.write(count === 0 ? `${out}/ already up to date; nothing written.\n` : `Wrote ${out}/ (${count} file(s) changed).\n`);
   return EXIT.ok;
-}
-
-export function describeError(error: unknown): string {
-  if (error instanceof CodegenError) return errorLine(error);
-  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
-  if (error instanceof Error && typeof code === "string" && error.name !== "Error") {
-    return `flowsmith: error ${code}: ${error.message}`;
-  }
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  return `flowsmith: unexpected error (please report it): ${detail}`;
 }

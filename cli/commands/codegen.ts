@@ -6,11 +6,10 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { findConfigOrThrow } from "../../generator/config/load-config.js";
-import { CodegenError } from "../../generator/errors.js";
 import { runCodegen } from "../../generator/pipeline.js";
-import { EXIT, stoppedBy, usageError, type CommandIo } from "../command.js";
+import { EXIT, reportError, stoppedBy, usageError, type CommandIo } from "../command.js";
 import { createProgressLine } from "../progress-line.js";
-import { describeError, printRun, reportCheck, reportWrite } from "./codegen-report.js";
+import { printRun, reportCheck, reportWrite } from "./codegen-report.js";
 
 /** Every option, once: parseArgs reads it, and so does the usage text. */
 const OPTIONS = {
@@ -118,9 +117,7 @@ async function runOnce(values: Values, io: CommandIo): Promise<number> {
     return check ? reportCheck(result, io) : reportWrite(result, io);
   } catch (error) {
     progress.end();
-    if (error instanceof CodegenError && error.code === "UNKNOWN_FLOW") return usageError("codegen", error.message, io);
-    io.stderr.write(`${describeError(error)}\n`);
-    return EXIT.failed;
+    return reportError(error, io);
   }
 }
 
@@ -137,8 +134,7 @@ async function watchOrUsage(values: Values, io: CommandIo): Promise<number> {
   try {
     configPath = values.config !== undefined ? path.resolve(values.config) : await findConfigOrThrow(process.cwd());
   } catch (error) {
-    io.stderr.write(`${describeError(error)}\n`);
-    return EXIT.failed;
+    return reportError(error, io);
   }
   let stopping = false;
   // Loaded for --watch only: chokidar is no part of a single run.

@@ -8,13 +8,12 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { compareFlowModels, formatChangesJson, formatFlowChanges, hasBreakingChange } from "../../generator/changes/index.js";
-import { CodegenError, errorLine } from "../../generator/errors.js";
 import { buildFlowModelOrThrow } from "../../generator/model/build-flow-model.js";
 import { kebabCase } from "../../generator/model/names.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import { parseDescriptionOrThrow, type LoadedDescription } from "../../generator/read/load-description.js";
 import { readSourceOrThrow } from "../../generator/read/read-source.js";
-import { EXIT, type CommandIo } from "../command.js";
+import { EXIT, reportError, usageError, type CommandIo } from "../command.js";
 
 export const DIFF_USAGE = `Usage: flowsmith diff <old> <new> [--json]
 
@@ -35,10 +34,7 @@ export { DIFF_USAGE as usage, runDiffCommand as run };
 
 export async function runDiffCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const parsed = parseDiffArgs(args);
-  if ("usageError" in parsed) {
-    io.stderr.write(`flowsmith diff: ${parsed.usageError}\n\n${DIFF_USAGE}`);
-    return EXIT.usage;
-  }
+  if ("usageError" in parsed) return usageError("diff", parsed.usageError, io);
   if (parsed.help) {
     io.stdout.write(DIFF_USAGE);
     return EXIT.ok;
@@ -49,9 +45,7 @@ export async function runDiffCommand(args: readonly string[], io: CommandIo): Pr
     before = await readFlowModelOrThrow(parsed.old);
     after = await readFlowModelOrThrow(parsed.new);
   } catch (error) {
-    if (!(error instanceof CodegenError)) throw error;
-    io.stderr.write(`${errorLine(error)}\n`);
-    return EXIT.failed;
+    return reportError(error, io);
   }
   const flows = [compareFlowModels(before, after)];
   io.stdout.write(parsed.json ? formatChangesJson(flows) : `${flows.flatMap(formatFlowChanges).join("\n")}\n`);

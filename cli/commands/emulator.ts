@@ -9,7 +9,7 @@ import { controlAccessOrThrow } from "../../emulator/control/access.js";
 import { startEmulator, type EmulatorOptions } from "../../emulator/index.js";
 import { webhookSecretOrThrow, type Reload } from "../../emulator/options.js";
 import { parseRedirectAllowlistOrThrow } from "../../emulator/player/redirect-allowlist.js";
-import { EXIT, stoppedBy, usageError, type CommandIo } from "../command.js";
+import { EXIT, reportError, stoppedBy, usageError, type CommandIo } from "../command.js";
 
 /** `flowsmith emulator --help`: every option of parseOptionsOrThrow below. */
 export const usage = `Usage: flowsmith emulator [options]
@@ -66,8 +66,7 @@ export async function runEmulatorCli(args: readonly string[], io: CommandIo = pr
   try {
     emulator = await startEmulator({ ...options, ...(options.watch ? { onReload: (reload: Reload) => io.stderr.write(`${reloadLine(reload)}\n`) } : {}) });
   } catch (error) {
-    io.stderr.write(`flowsmith emulator: ${(error as Error).message}\n`);
-    return EXIT.failed;
+    return reportError(error, io);
   }
   const { baseUrl, authUrl, clients } = emulator;
   io.stdout.write(`${JSON.stringify({ baseUrl, authUrl, clients })}\n`);

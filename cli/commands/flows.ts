@@ -7,12 +7,12 @@
  */
 import { parseArgs } from "node:util";
 import { ENVIRONMENTS, type Environment, type FlowRecord } from "@flowsmith/runtime";
-import { ENV, type ResolvedConfig } from "../../generator/config/config-types.js";
+import type { ResolvedConfig } from "../../generator/config/config-types.js";
 import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, resolveServiceOrThrow, type Env } from "../../generator/config/load-config.js";
-import { CodegenError, errorLine } from "../../generator/errors.js";
+import { CodegenError } from "../../generator/errors.js";
 import { configEntryOfOrUndefined } from "../../generator/fetch/config-entry.js";
-import { ServiceClients } from "../../generator/fetch/service-clients.js";
-import { EXIT, usageError, type CommandIo } from "../command.js";
+import { environmentsWithClientId, noApiClientError, ServiceClients } from "../../generator/fetch/service-clients.js";
+import { EXIT, reportError, usageError, type CommandIo } from "../command.js";
 
 export const usage = `Usage: flowsmith flows [--environment staging|live] [--json] [--config <path>]
 
@@ -57,14 +57,8 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
   if (values.environment !== undefined && !isEnvironment(values.environment)) {
     return usageError("flows", `--environment must be staging or live; got ${JSON.stringify(values.environment)}`, io);
   }
-  const environments = values.environment !== undefined ? [values.environment] : ENVIRONMENTS.filter((environment) => (env[ENV.clientId[environment]] ?? "").trim() !== "");
-  if (environments.length === 0) {
-    io.stderr.write(
-      `flowsmith: error CREDENTIALS_MISSING: no API client is set: set ${ENV.clientId.staging} and ${ENV.clientSecret.staging} ` +
-        `(or ${ENV.clientId.live} and ${ENV.clientSecret.live}) in the environment\n`,
-    );
-    return EXIT.failed;
-  }
+  const environments = values.environment !== undefined ? [values.environment] : environmentsWithClientId(env);
+  if (environments.length === 0) return reportError(noApiClientError(), io);
   let clients: ServiceClients | undefined;
   try {
     const config = await configOrUndefined(values.config, env);
@@ -78,9 +72,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     io.stdout.write(clients.withoutCredentials(values.json ? `${JSON.stringify(listed, null, 2)}\n` : await formatFlows(listed, config)));
     return EXIT.ok;
   } catch (error) {
-    if (!(error instanceof CodegenError)) throw error;
-    io.stderr.write(`${errorLine(error)}\n`);
-    return EXIT.failed;
+    return reportError(error, io);
   } finally {
     await clients?.close();
   }

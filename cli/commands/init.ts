@@ -10,13 +10,12 @@
 import { access, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import { ENV, type UserFlowConfig } from "../../generator/config/config-types.js";
 import { writeNewConfigOrThrow } from "../../generator/config/append-flow.js";
 import { configFromTextOrThrow, DEFAULT_CONFIG_FILE, DEFAULT_SCHEMA_PATH, findConfigOrUndefined, newConfig, resolveServiceOrThrow, type Env } from "../../generator/config/load-config.js";
-import { CodegenError, errorLine } from "../../generator/errors.js";
+import { CodegenError } from "../../generator/errors.js";
 import { fetchApiFlowOrThrow, namedApiFlowOrThrow, removeNewSnapshot, writePreparedSnapshotOrThrow, type FetchedApiFlow, type PreparedApiFlow } from "../../generator/fetch/api-flow.js";
-import { ServiceClients } from "../../generator/fetch/service-clients.js";
+import { environmentsWithClientId, noApiClientError, ServiceClients } from "../../generator/fetch/service-clients.js";
 import { firstCallSnippet } from "../../generator/init/first-call.js";
 import { FIND_LIMITS, findDescriptions, type FoundDescription } from "../../generator/init/find-descriptions.js";
 import { askInteractively, type Choices, type ListedFlow } from "../../generator/init/prompts.js";
@@ -24,7 +23,7 @@ import type { FlowModel } from "../../generator/model/types.js";
 import { MANIFEST_FILE } from "../../generator/output/manifest.js";
 import { assertOutputDirSafeOrThrow } from "../../generator/output/output-safety.js";
 import { checkChosenDescriptionsOrThrow, uniqueNames } from "../../generator/unique-flows.js";
-import { EXIT, usageError, type CommandIo } from "../command.js";
+import { EXIT, reportError, usageError, type CommandIo } from "../command.js";
 
 export const usage = `Usage: flowsmith init [options]
 
@@ -107,13 +106,13 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
       io.stderr.write(`note: stopped looking after ${String(FIND_LIMITS.maxFiles)} files (nearest folders first); a description not found can be added to the "flows" of codegen.config.json by hand\n`);
     }
     // Nothing to ask about: no description here, and no API client to list the service's flows with.
-    if (!fromApi && found.found.length === 0 && environmentsWithCredentials(env).length === 0) throw noDescriptionError(cwd);
+    if (!fromApi && found.found.length === 0 && environmentsWithClientId(env).length === 0) throw noDescriptionError(cwd);
     const base = { outputDir: outputDefault, flows: values.flow ?? [] };
     const choices: Choices | "cancelled" = interactive
       ? await askInteractively({
           found: found.found,
           fromApi,
-          credentials: environmentsWithCredentials(env),
+          credentials: environmentsWithClientId(env),
           outputDir: outputDefault,
           outputDirGiven: values["output-dir"] !== undefined,
           flows: base.flows,
@@ -146,9 +145,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     printFirstCall(planned, choices.outputDir, cwd, io);
     return EXIT.ok;
   } catch (error) {
-    if (!(error instanceof CodegenError)) throw error;
-    io.stderr.write(`${errorLine(error)}\n`);
-    return EXIT.failed;
+    return reportError(error, io);
   } finally {
     await clients?.close();
   }
@@ -169,10 +166,8 @@ function plannedFileFlowsOrThrow(found: readonly FoundDescription[], choices: Ch
 
 /** Every flow the service lists in each environment whose API client is set. */
 async function listedFlowsOrThrow(clients: ServiceClients, env: Env): Promise<ListedFlow[]> {
-  const environments = environmentsWithCredentials(env);
-  if (environments.length === 0) {
-    throw new CodegenError("CREDENTIALS_MISSING", `no API client is set: set ${ENV.clientId.staging} and ${ENV.clientSecret.staging} (or the LIVE pair), with ${ENV.baseUrl} and ${ENV.authUrl}`);
-  }
+  const environments = environmentsWithClientId(env);
+  if (environments.length === 0) throw noApiClientError();
   const listed: ListedFlow[] = [];
   for (const environment of environments) {
     for (const record of await clients.listFlowsOrThrow(environment, { what: `the flows of ${environment}` })) {
@@ -194,7 +189,7 @@ async function plannedApiFlowsOrThrow(choices: Choices, config: ReturnType<typeo
     wanted = listed.filter((flow) => matches(choices.flows, [flow.flowId]));
   }
   if (wanted.length === 0) {
-    throw new CodegenError("NO_FLOWS_FOUND", `the service lists no flows for ${environmentsWithCredentials(env).join(" or ") || "any environment"}; publish one in the dashboard, or set the API client of the other environment`);
+    throw new CodegenError("NO_FLOWS_FOUND", `the service lists no flows for ${environmentsWithClientId(env).join(" or ") || "any environment"}; publish one in the dashboard, or set the API client of the other environment`);
   }
   // Named as files are: a title two flows share (a flow in staging and in live, under one id or two) gets the environment.
   const fetched: FetchedApiFlow[] = [];
@@ -224,10 +219,6 @@ function refuseUnmatchedOrThrow(wanted: readonly string[], keys: readonly (reado
   const unknown = wanted.filter((flow) => !keys.some((each) => each.includes(flow)));
   if (unknown.length === 0) return;
   throw new CodegenError("UNKNOWN_FLOW", `--flow ${unknown.join(", ")}: no such flow (found: ${keys.map((each) => each[0]).join(", ") || "none"})`);
-}
-
-function environmentsWithCredentials(env: Env): Environment[] {
-  return ENVIRONMENTS.filter((environment) => (env[ENV.clientId[environment]] ?? "").trim() !== "");
 }
 
 /** The config as init writes it: one flow a line, as `flowsmith add` appends them. */

@@ -8,6 +8,7 @@
  */
 import type * as Runtime from "@flowsmith/runtime";
 import type { Client, Environment, FlowRecord, FlowsmithError } from "@flowsmith/runtime";
+import { ENVIRONMENTS } from "@flowsmith/runtime/service-limits";
 import { ENV, type ResolvedServiceConfig, type Sourced } from "../config/config-types.js";
 import type { Env } from "../config/load-config.js";
 import { CodegenError, type CodegenErrorContext } from "../errors.js";
@@ -20,6 +21,20 @@ import { flowsmithVersion } from "../versions.js";
 function runtime(): typeof Runtime {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require("@flowsmith/runtime") as typeof Runtime;
+}
+
+/** The environments whose API client id is set: those a command lists flows of when none is named. */
+export function environmentsWithClientId(env: Env): Environment[] {
+  return ENVIRONMENTS.filter((environment) => (env[ENV.clientId[environment]] ?? "").trim() !== "");
+}
+
+/** No environment has an API client (environmentsWithClientId is empty): `flows` and `init --from-api` have nothing to list with. */
+export function noApiClientError(): CodegenError {
+  return new CodegenError(
+    "CREDENTIALS_MISSING",
+    `no API client is set: set ${ENV.clientId.staging} and ${ENV.clientSecret.staging} (or ${ENV.clientId.live} and ${ENV.clientSecret.live}) in the environment, ` +
+      `with ${ENV.baseUrl} and ${ENV.authUrl} (or "service" in the config) saying where the service is`,
+  );
 }
 
 /** What a flow or command asks for, for messages. */

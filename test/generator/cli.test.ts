@@ -6,7 +6,7 @@
  * or out-of-date output, 2 usage error.
  */
 import { spawn } from "node:child_process";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { main } from "../../cli/main";
 import { flowsmith, makeProject, removeProjects, REPO, type CliRun } from "./codegen-project";
@@ -14,10 +14,10 @@ import { flowsmith, makeProject, removeProjects, REPO, type CliRun } from "./cod
 afterAll(removeProjects);
 
 /** main() with its output captured; `cwd` is where a user would run it. */
-async function cli(args: string[], cwd = REPO): Promise<CliRun> {
+async function cli(args: string[], cwd = REPO, env?: Record<string, string>): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
-  const io = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } };
+  const io = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, ...(env ? { env } : {}) };
   const was = process.cwd();
   process.chdir(cwd);
   try {
@@ -89,6 +89,39 @@ describe("flowsmith (the dispatcher)", () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+describe("every command's errors: one line with the code, one exit code per meaning (reportError, usageError)", () => {
+  const COMMANDS = ["codegen", "init", "add", "flows", "diff", "emulator"] as const;
+
+  it.each(COMMANDS.map((command) => [command]))("%s: an unknown option is a usage error (exit 2) naming its --help", async (command) => {
+    const run = await cli([command, "--nope"], REPO, {});
+    expect(run.code).toBe(2);
+    // parseArgs's message, on one line (longer for a command taking positionals), then where the options are.
+    expect(run.stderr).toMatch(new RegExp(`^flowsmith ${command}: Unknown option '--nope'.*\nRun \`flowsmith ${command} --help\` for the options\\.\n$`));
+  });
+
+  // cwd: "project" (flows/ and a config), "no config" (flows/ alone), "empty" (nothing). No FLOWSMITH_* variable is set.
+  it.each<[string, string[], "project" | "no config" | "empty", number, RegExp]>([
+    ["codegen: no config", ["codegen"], "empty", 1, /^flowsmith: error CONFIG_NOT_FOUND: /],
+    ["codegen --watch: no config", ["codegen", "--watch"], "empty", 1, /^flowsmith: error CONFIG_NOT_FOUND: /],
+    ["codegen: an unknown --flow", ["codegen", "--flow", "nope"], "project", 2, /^flowsmith: error UNKNOWN_FLOW: codegen.config.json: --flow nope: no such flow/],
+    ["init: an unknown --flow", ["init", "--flow", "nope"], "no config", 2, /^flowsmith: error UNKNOWN_FLOW: --flow nope: no such flow/],
+    ["init: nothing to start from", ["init", "--yes"], "empty", 1, /^flowsmith: error NO_FLOWS_FOUND: no flow description found/],
+    ["init --from-api: no API client", ["init", "--yes", "--from-api"], "empty", 1, /^flowsmith: error CREDENTIALS_MISSING: no API client is set/],
+    ["add: no service", ["add", "a-flow-id", "--environment", "staging"], "project", 1, /^flowsmith: error SERVICE_NOT_CONFIGURED: /],
+    ["flows: no API client", ["flows"], "project", 1, /^flowsmith: error CREDENTIALS_MISSING: no API client is set: set FLOWSMITH_STAGING_CLIENT_ID/],
+    ["diff: a missing description", ["diff", "flows/signing.yaml", "flows/nope.yaml"], "project", 1, /^flowsmith: error SOURCE_NOT_FOUND: flows\/nope\.yaml/],
+    ["emulator: no config", ["emulator", "--config", "missing.json"], "empty", 1, /^flowsmith: error CONFIG_NOT_FOUND: /],
+  ])("%s", async (_name, args, where, code, says) => {
+    const project = await makeProject({ flows: ["signing"] });
+    if (where === "no config") await rm(project.config);
+    if (where === "empty") await rm(project.dir, { recursive: true });
+    const run = await cli(args, where === "empty" ? project.root : project.dir, {});
+    expect(run.stderr).toMatch(says);
+    expect(run.stderr).not.toMatch(/unexpected error/);
+    expect(run.code).toBe(code);
   });
 });
 

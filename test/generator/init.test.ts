@@ -102,7 +102,7 @@ describe("flowsmith init with flags", () => {
 
   it.each<[string, string[], number, RegExp]>([
     ["no terminal and no --yes", ["init"], 2, /no terminal to ask on: pass --yes/],
-    ["an unknown --flow", ["init", "--flow", "nope"], 1, /UNKNOWN_FLOW: --flow nope: no such flow \(found: a41f0c6d/],
+    ["an unknown --flow", ["init", "--flow", "nope"], 2, /UNKNOWN_FLOW: --flow nope: no such flow \(found: a41f0c6d/],
     ["an outputDir holding files", ["init", "--yes", "--output-dir", "flows"], 1, /UNSAFE_OUTPUT_DIR|OUTPUT_DIR_NOT_EMPTY/],
     // A second copy of the flow elsewhere in the folder: the config codegen would refuse is not written.
     ["two copies of one flow", ["init", "--yes"], 1, /error DUPLICATE_FLOW: flows\/aml-screening\.yaml \(version 7\) and old-download\/aml-screening\.yaml \(version 7\) are both flow .*choose one with --flow <path>/],
