@@ -31,7 +31,7 @@ Options:
                        (default: the description's title in kebab-case)
   --version <n>        pin the flow version: refused, and nothing written,
                        when the service publishes another one (default: no pin)
-  --snapshot <path>    where to keep the snapshot, relative to the config
+  --snapshot <path>    where to keep the snapshot, a .json file relative to the config
                        (default: flows/<name>.json)
   --config <path>      the config file (default: the nearest codegen.config.json
                        in this folder or above it; none: a new one here)
@@ -121,6 +121,10 @@ function parseAddArgs(args: readonly string[]): AddArgs | { readonly usageError:
   if (!(ENVIRONMENTS as readonly string[]).includes(environment)) return { usageError: `--environment must be staging or live; got ${JSON.stringify(environment)}` };
   if (values.name !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(values.name)) {
     return { usageError: `--name must be lower-case letters, digits and hyphens, starting with a letter or digit; got ${JSON.stringify(values.name)}` };
+  }
+  // Checked before anything is fetched: a snapshot is the service's JSON, kept as it came.
+  if (values.snapshot !== undefined && !values.snapshot.toLowerCase().endsWith(".json")) {
+    return { usageError: `--snapshot must name a .json file; got ${JSON.stringify(values.snapshot)}` };
   }
   const version = values.version === undefined ? undefined : Number(values.version);
   if (version !== undefined && (!Number.isSafeInteger(version) || version < 1)) {

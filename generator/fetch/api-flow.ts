@@ -28,7 +28,7 @@ export interface WantedApiFlow {
   readonly name?: string;
   /** Pinned: refused when the service publishes another version. */
   readonly version?: number;
-  /** Relative to the config. Default flows/<name>.json. */
+  /** Relative to the config, a .json file (`flowsmith add` refuses another). Default flows/<name>.json. */
   readonly snapshot?: string;
 }
 
@@ -112,7 +112,7 @@ export async function namedApiFlowOrThrow(fetched: FetchedApiFlow, name: string,
   const { wanted, model, text, where } = fetched;
   checkNameFreeOrThrow(name, config.flows, taken, config.configDisplay);
   const relative = wanted.snapshot ?? `${CONFIG_DEFAULTS.snapshotDir}/${name}.json`;
-  const snapshot = snapshotPathOrThrow(relative, config);
+  const snapshot = snapshotPath(relative, config);
   refuseSharedFileOrThrow(snapshot, config);
   const onDisk = await inspectSnapshot(snapshot);
   if (onDisk.kind === "other") refuseOtherFileOrThrow(snapshot, onDisk, where);
@@ -145,10 +145,8 @@ async function refuseFlowInConfigOrThrow(wanted: WantedApiFlow, config: Resolved
   throw flowInConfigError({ id: wanted.flowId, environment: wanted.environment }, flow, file, config.configDisplay);
 }
 
-function snapshotPathOrThrow(relative: string, config: ResolvedConfig): { path: string; display: string } {
-  if (!relative.toLowerCase().endsWith(".json")) {
-    throw new CodegenError("CONFIG_INVALID", `--snapshot must name a .json file; got ${JSON.stringify(relative)}`, { file: config.configDisplay });
-  }
+/** `relative` ends in .json: the default does, and `flowsmith add` refuses a --snapshot that does not. */
+function snapshotPath(relative: string, config: ResolvedConfig): { path: string; display: string } {
   const root = path.dirname(config.configPath);
   const absolute = path.resolve(root, relative);
   return { path: absolute, display: path.relative(root, absolute).split(path.sep).join("/") };

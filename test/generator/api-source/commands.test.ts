@@ -107,7 +107,7 @@ describe("flowsmith add", () => {
       },
       { code: 1, says: /SNAPSHOT_CONFLICT: .*flows\/signing\.json is in the way of this flow's snapshot and flowsmith did not write it/ },
     ],
-    ["a snapshot that is not JSON", () => ["add", SIGNING, "--environment", "staging", "--snapshot", "flows/signing.yaml"], { code: 1, says: /CONFIG_INVALID: .*--snapshot must name a \.json file/ }],
+    ["a snapshot that is not JSON", () => ["add", SIGNING, "--environment", "staging", "--snapshot", "flows/signing.yaml"], { code: 2, says: /^flowsmith add: --snapshot must name a \.json file; got "flows\/signing\.yaml"\n/ }],
     ["no environment", () => ["add", SIGNING], { code: 2, says: /--environment staging\|live is required/ }],
     ["no flow id", () => ["add", "--environment", "live"], { code: 2, says: /expected one flow id/ }],
   ])("refuses %s, writing nothing", async (_name, args, { code, says }) => {
@@ -118,6 +118,13 @@ describe("flowsmith add", () => {
     expect(run.code).toBe(code);
     expect(run.stderr).toMatch(says);
     expect(await snapshot(made.root)).toEqual(before);
+  });
+
+  it("--snapshot that is not a .json file is a usage error before the service is reached (none is configured here)", async () => {
+    const made = await project();
+    const run = await cli(["add", SIGNING, "--environment", "staging", "--snapshot", "flows/signing.JSON.txt", "--config", made.config], {});
+    expect(run).toMatchObject({ code: 2, stdout: "" });
+    expect(run.stderr).toMatch(/^flowsmith add: --snapshot must name a \.json file; got "flows\/signing\.JSON\.txt"\nRun `flowsmith add --help`/);
   });
 
   it("starts a config when there is none, which codegen then reads", async () => {
