@@ -15,7 +15,7 @@ import { parseDescriptionOrThrow, type LoadedDescription } from "../../generator
 import { readSourceOrThrow } from "../../generator/read/read-source.js";
 import { EXIT, reportError, usageError, type CommandIo } from "../command.js";
 
-export const DIFF_USAGE = `Usage: flowsmith diff <old> <new> [--json]
+export const usage = `Usage: flowsmith diff <old> <new> [--json]
 
 Compares two descriptions of a flow (YAML or JSON files, e.g. the committed
 one and a new download) and prints every change to the create-session call,
@@ -29,14 +29,11 @@ Exit codes: 0 nothing breaking, 1 something breaking or a description that
 cannot be read, 2 a usage error.
 `;
 
-/** What the dispatcher (cli/main.ts) runs and prints for --help. */
-export { DIFF_USAGE as usage, runDiffCommand as run };
-
-export async function runDiffCommand(args: readonly string[], io: CommandIo): Promise<number> {
+export async function run(args: readonly string[], io: CommandIo = process): Promise<number> {
   const parsed = parseDiffArgs(args);
   if ("usageError" in parsed) return usageError("diff", parsed.usageError, io);
   if (parsed.help) {
-    io.stdout.write(DIFF_USAGE);
+    io.stdout.write(usage);
     return EXIT.ok;
   }
   let before: FlowModel;

@@ -52,10 +52,8 @@ test_webhook_duplicate, test_webhook_late or test_webhook_lost plays that script
 Exit codes: 0 stopped by a signal, 1 could not start (config or description error), 2 usage error.
 `;
 
-export { runEmulatorCli as run };
-
 /** Resolves with the exit code once the emulator has stopped (or failed to start). */
-export async function runEmulatorCli(args: readonly string[], io: CommandIo = process): Promise<number> {
+export async function run(args: readonly string[], io: CommandIo = process): Promise<number> {
   let options: EmulatorOptions;
   try {
     options = parseOptionsOrThrow(args, io.env ?? process.env);

@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { FormData } from "undici";
-import { runEmulatorCli } from "../../cli/commands/emulator.js";
+import { run as runEmulator } from "../../cli/commands/emulator.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { JPEG, aml, bearer, call, sleep, tokenFor, type ReadyLine } from "./fixtures.js";
 
@@ -96,7 +96,7 @@ describe("flowsmith emulator (CLI)", () => {
     const stderr = capture();
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const exit = runEmulatorCli(
+    const exit = runEmulator(
       ["--config", "codegen.config.json", "--created-ms", "5", "--step-ms", "5", "--max-sessions", "50", "--webhook-secret", "whsec_c2VjcmV0LWZvci10ZXN0cy10aGlydHktdHdvLWJ5dGVzLWxvbmc="],
       { stdout, stderr, stopped },
     );
@@ -121,7 +121,7 @@ describe("flowsmith emulator (CLI)", () => {
     const stdout = capture();
     const stderr = capture();
     const env = { FLOWSMITH_WEBHOOK_SECRET: "whsec_not base64 hunter2" };
-    expect(await runEmulatorCli(["--config", "codegen.config.json"], { stdout, stderr, stopped: Promise.resolve(), env })).toBe(2);
+    expect(await runEmulator(["--config", "codegen.config.json"], { stdout, stderr, stopped: Promise.resolve(), env })).toBe(2);
     expect(stderr.text).toContain("FLOWSMITH_WEBHOOK_SECRET must be a Standard Webhooks secret");
     expect(stderr.text).not.toContain("hunter2");
     expect(stdout.text).toBe("");
@@ -129,7 +129,7 @@ describe("flowsmith emulator (CLI)", () => {
     const flagged = capture();
     const flaggedErrors = capture();
     const args = ["--config", "codegen.config.json", "--webhook-secret", "whsec_c2VjcmV0LWZvci10ZXN0cy10aGlydHktdHdvLWJ5dGVzLWxvbmc="];
-    expect(await runEmulatorCli(args, { stdout: flagged, stderr: flaggedErrors, stopped: Promise.resolve(), env })).toBe(0);
+    expect(await runEmulator(args, { stdout: flagged, stderr: flaggedErrors, stopped: Promise.resolve(), env })).toBe(0);
     expect(flaggedErrors.text).toBe("");
   });
 
@@ -146,7 +146,7 @@ describe("flowsmith emulator (CLI)", () => {
   ])("%j exits %d with a message", async (args, code, message) => {
     const stdout = capture();
     const stderr = capture();
-    expect(await runEmulatorCli(args, { stdout, stderr, stopped: Promise.resolve() })).toBe(code);
+    expect(await runEmulator(args, { stdout, stderr, stopped: Promise.resolve() })).toBe(code);
     expect(stderr.text).toContain(message);
     expect(stderr.text).not.toContain("hunter2");
     expect(stdout.text).toBe("");

@@ -5,7 +5,7 @@
  * (test/browser, `npm run test:browser`) drives the same pages in Chromium.
  */
 import { expect } from "@jest/globals";
-import { runEmulatorCli } from "../../cli/commands/emulator.js";
+import { run as runEmulator } from "../../cli/commands/emulator.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { ALL_FLOWS, AML_ID, SIGNING_ID, bearer, call, signingForm, sleep, tokenFor, type Answer, type ReadyLine } from "./fixtures.js";
 import {
@@ -301,7 +301,7 @@ describe("--redirect-allowlist", () => {
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     const args = ["--config", "codegen.config.json", "--redirect-allowlist", "https://app.example.test/return/", "--redirect-allowlist", "loopback"];
-    const exit = runEmulatorCli(args, { stdout, stderr: capture(), stopped });
+    const exit = runEmulator(args, { stdout, stderr: capture(), stopped });
     for (let i = 0; i < 500 && !stdout.text.includes("\n"); i++) await sleep(10);
     const ready = JSON.parse(stdout.text) as ReadyLine;
     const token = await tokenFor(ready, "staging");
@@ -325,7 +325,7 @@ describe("--redirect-allowlist", () => {
     [["--redirect-allowlist", "app.example.test"], "is not an absolute URL"],
   ])("%j exits 2 naming the entry", async (args, message) => {
     const stderr = capture();
-    expect(await runEmulatorCli(args, { stdout: capture(), stderr, stopped: Promise.resolve() })).toBe(2);
+    expect(await runEmulator(args, { stdout: capture(), stderr, stopped: Promise.resolve() })).toBe(2);
     expect(stderr.text).toContain(message);
     expect(stderr.text).toContain(`entry "${args[1]}"`);
   });

@@ -10,7 +10,7 @@ import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { runDiffCommand } from "../../../cli/commands/diff";
+import { run as runDiff } from "../../../cli/commands/diff";
 import { REPO_ROOT } from "../../fixtures/golden/compile";
 
 const run = promisify(execFile);
@@ -32,7 +32,7 @@ async function flowsmith(args: string[]): Promise<{ code: number; stdout: string
 async function diff(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
-  const code = await runDiffCommand(args, {
+  const code = await runDiff(args, {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
   });
@@ -63,7 +63,7 @@ describe("flowsmith diff (the built CLI)", () => {
   });
 });
 
-describe("runDiffCommand", () => {
+describe("flowsmith diff (run, in this process)", () => {
   it("prints the changes per flow and exits 1 when one is breaking", async () => {
     const result = await diff(abs(V1), abs(V2));
     expect(result).toMatchObject({ code: 1, stderr: "" });
