@@ -13,7 +13,15 @@ import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, newConfig, withConfigPosition, 
 import { CodegenError } from "../../generator/errors.js";
 import { addApiFlowOrThrow, type WantedApiFlow } from "../../generator/fetch/api-flow.js";
 import { ServiceClients } from "../../generator/fetch/service-clients.js";
-import { EXIT, reportError, usageError, type CommandIo } from "../command.js";
+import { EXIT, optionLines, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
+
+const OPTIONS = {
+  environment: { type: "string", arg: "<env>", help: "staging or live (required)" },
+  name: { type: "string", arg: "<name>", help: "the entry's name: output folder and snapshot name (default: the description's title in kebab-case)" },
+  version: { type: "string", arg: "<n>", help: "pin the flow version: refused, and nothing written, when the service publishes another one (default: no pin)" },
+  snapshot: { type: "string", arg: "<path>", help: "where to keep the snapshot, a .json file relative to the config (default: flows/<name>.json)" },
+  config: { type: "string", arg: "<path>", help: "the config file (default: the nearest codegen.config.json in this folder or above it; none: a new one here)" },
+} as const satisfies CommandOptions;
 
 export const usage = `Usage: flowsmith add <flowId> --environment staging|live [options]
 
@@ -26,16 +34,7 @@ The rest of the config stays as it was. Then run \`npx flowsmith codegen\`.
 (FLOWSMITH_BASE_URL, FLOWSMITH_AUTH_URL, FLOWSMITH_<ENV>_CLIENT_ID/_SECRET).
 
 Options:
-  --environment <env>  staging or live (required)
-  --name <name>        the entry's name: output folder and snapshot name
-                       (default: the description's title in kebab-case)
-  --version <n>        pin the flow version: refused, and nothing written,
-                       when the service publishes another one (default: no pin)
-  --snapshot <path>    where to keep the snapshot, a .json file relative to the config
-                       (default: flows/<name>.json)
-  --config <path>      the config file (default: the nearest codegen.config.json
-                       in this folder or above it; none: a new one here)
-  -h, --help           this help
+${optionLines(OPTIONS)}
 
 Refused, writing nothing: a flow and environment the config already has, a
 name in use, a file flowsmith did not write where the snapshot goes.
@@ -49,10 +48,6 @@ interface AddArgs extends WantedApiFlow {
 
 export async function run(args: readonly string[], io: CommandIo = process): Promise<number> {
   const parsed = parseAddArgs(args);
-  if ("help" in parsed) {
-    io.stdout.write(usage);
-    return EXIT.ok;
-  }
   if ("usageError" in parsed) return usageError("add", parsed.usageError, io);
   const env = io.env ?? process.env;
   let clients: ServiceClients | undefined;
@@ -92,27 +87,14 @@ async function isMissing(file: string): Promise<boolean> {
   );
 }
 
-function parseAddArgs(args: readonly string[]): AddArgs | { readonly usageError: string } | { readonly help: true } {
+function parseAddArgs(args: readonly string[]): AddArgs | { readonly usageError: string } {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...args],
-      options: {
-        environment: { type: "string" },
-        name: { type: "string" },
-        version: { type: "string" },
-        snapshot: { type: "string" },
-        config: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
+    parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     return { usageError: (error as Error).message };
   }
   const { values, positionals } = parsed;
-  if (values.help) return { help: true };
   if (positionals.length !== 1 || positionals[0] === undefined || positionals[0].trim() === "") {
     return { usageError: `expected one flow id (\`flowsmith flows\` lists them); got ${positionals.length}` };
   }

@@ -7,11 +7,11 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { findConfigOrThrow } from "../../generator/config/load-config.js";
 import { runCodegen } from "../../generator/pipeline.js";
-import { EXIT, reportError, stoppedBy, usageError, type CommandIo } from "../command.js";
+import { EXIT, optionLines, reportError, stoppedBy, usageError, type CommandIo, type CommandOptions } from "../command.js";
 import { createProgressLine } from "../progress-line.js";
 import { printRun, reportCheck, reportWrite } from "./codegen-report.js";
 
-/** Every option, once: parseArgs reads it, and so does the usage text. */
+/** Every option, once: parseArgs reads it, and optionLines prints it for --help. */
 const OPTIONS = {
   config: { type: "string", arg: "<path>", help: "the config file (default: the nearest codegen.config.json in this folder or above it)" },
   check: {
@@ -40,8 +40,7 @@ const OPTIONS = {
     type: "boolean",
     help: "after generating, generate again whenever the config or a flow's description changes (each run all or nothing; a broken description keeps the last good output); Ctrl-C stops (exit 0)",
   },
-  help: { type: "boolean", short: "h", help: "this help" },
-} as const;
+} as const satisfies CommandOptions;
 
 export const usage = `Usage: flowsmith codegen [options]
 
@@ -66,12 +65,7 @@ description differs from the one its output came from, the run prints what
 changed, each change breaking or compatible.
 
 Options:
-${Object.entries(OPTIONS)
-  .map(([name, option]) => {
-    const flag = `${"short" in option ? `-${option.short}, ` : ""}--${name}${"arg" in option ? ` ${option.arg}` : ""}`;
-    return `  ${flag.padEnd(18)} ${option.help}`;
-  })
-  .join("\n")}
+${optionLines(OPTIONS)}
 
 Exit codes: 0 written or up to date, 1 an error or (with --check) out-of-date output or snapshots, 2 usage error.
 `;
@@ -82,10 +76,6 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
     values = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: false, strict: true }).values;
   } catch (error) {
     return usageError("codegen", (error as Error).message, io);
-  }
-  if (values.help) {
-    io.stdout.write(usage);
-    return EXIT.ok;
   }
   if (values.watch) return watchOrUsage(values, io);
   return runOnce(values, io);

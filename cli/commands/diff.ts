@@ -13,7 +13,11 @@ import { kebabCase } from "../../generator/model/names.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import { parseDescriptionOrThrow, type LoadedDescription } from "../../generator/read/load-description.js";
 import { readSourceOrThrow } from "../../generator/read/read-source.js";
-import { EXIT, reportError, usageError, type CommandIo } from "../command.js";
+import { EXIT, optionLines, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
+
+const OPTIONS = {
+  json: { type: "boolean", help: 'print the changes as JSON (format "flowsmith-changes", version 1)' },
+} as const satisfies CommandOptions;
 
 export const usage = `Usage: flowsmith diff <old> <new> [--json]
 
@@ -22,8 +26,8 @@ one and a new download) and prints every change to the create-session call,
 each marked breaking (a call valid for <old> no longer compiles or is refused)
 or compatible.
 
-  --json       Print the changes as JSON (format "flowsmith-changes", version 1)
-  -h, --help   Print this help
+Options:
+${optionLines(OPTIONS)}
 
 Exit codes: 0 nothing breaking, 1 something breaking or a description that
 cannot be read, 2 a usage error.
@@ -32,10 +36,6 @@ cannot be read, 2 a usage error.
 export async function run(args: readonly string[], io: CommandIo = process): Promise<number> {
   const parsed = parseDiffArgs(args);
   if ("usageError" in parsed) return usageError("diff", parsed.usageError, io);
-  if (parsed.help) {
-    io.stdout.write(usage);
-    return EXIT.ok;
-  }
   let before: FlowModel;
   let after: FlowModel;
   try {
@@ -49,27 +49,21 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
   return hasBreakingChange(flows) ? EXIT.failed : EXIT.ok;
 }
 
-type DiffArgs = { readonly old: string; readonly new: string; readonly json: boolean; readonly help: boolean };
+type DiffArgs = { readonly old: string; readonly new: string; readonly json: boolean };
 
 function parseDiffArgs(args: readonly string[]): DiffArgs | { readonly usageError: string } {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...args],
-      options: { json: { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } },
-      allowPositionals: true,
-      strict: true,
-    });
+    parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     return { usageError: (error as Error).message };
   }
   const { values, positionals } = parsed;
-  if (values.help) return { old: "", new: "", json: false, help: true };
   if (positionals.length !== 2) {
     return { usageError: `expected two description files, <old> and <new>; got ${String(positionals.length)}` };
   }
   const [old, next] = positionals as [string, string];
-  return { old, new: next, json: values.json, help: false };
+  return { old, new: next, json: values.json ?? false };
 }
 
 /** Paths are shown as given; the flow's name is its title in kebab-case, or the file's name. */

@@ -9,9 +9,51 @@ import { controlAccessOrThrow } from "../../emulator/control/access.js";
 import { startEmulator, type EmulatorOptions } from "../../emulator/index.js";
 import { webhookSecretOrThrow, type Reload } from "../../emulator/options.js";
 import { parseRedirectAllowlistOrThrow } from "../../emulator/player/redirect-allowlist.js";
-import { EXIT, reportError, stoppedBy, usageError, type CommandIo } from "../command.js";
+import { EXIT, optionLines, reportError, stoppedBy, usageError, type CommandIo, type CommandOptions } from "../command.js";
 
-/** `flowsmith emulator --help`: every option of parseOptionsOrThrow below. */
+/** Every option, once: parseOptionsOrThrow reads it, and optionLines prints it for --help. */
+const OPTIONS = {
+  config: { type: "string", arg: "<path>", help: "codegen config whose flows are served (default: the nearest codegen.config.json in this folder or above it)" },
+  host: { type: "string", arg: "<host>", help: "address both listeners bind to (default: 127.0.0.1)" },
+  "api-port": { type: "string", arg: "<n>", help: "port of the API host, {base_url} (default: 0, any free port)" },
+  "auth-port": { type: "string", arg: "<n>", help: "port of the auth host, {auth_url} (default: 0, any free port)" },
+  "webhook-url": {
+    type: "string",
+    multiple: true,
+    arg: "<url>",
+    help: "http(s) URL session-ended notifications are POSTed to (default: none sent); repeatable: events take the URLs in turn, a retry or second copy the next one",
+  },
+  "late-webhook-ms": { type: "string", arg: "<n>", help: "how long after its session ended a test_webhook_late... subject's webhook goes out (default: 5000)" },
+  "created-ms": { type: "string", arg: "<n>", help: "how long a new session stays CREATED, in ms (default: 300)" },
+  "step-ms": { type: "string", arg: "<n>", help: "how long START, and the OTP step without a ticket, each last, in ms (default: 300)" },
+  "max-sessions": { type: "string", arg: "<n>", help: "sessions kept at most; past it the session that ended longest ago goes, else the oldest (default: 10000)" },
+  "webhook-secret": {
+    type: "string",
+    arg: "<whsec_...>",
+    help:
+      "Standard Webhooks signing secret, whsec_ + base64 of at least 32 random bytes (make one: echo whsec_$(openssl rand -base64 32)) " +
+      "(default: $FLOWSMITH_WEBHOOK_SECRET, else none: deliveries unsigned). Prefer the variable: a flag shows in the process list.",
+  },
+  "redirect-allowlist": {
+    type: "string",
+    multiple: true,
+    arg: "<origin or URL prefix>",
+    help: "where a session's redirectUrl may point; repeatable, replaces the default (loopback)",
+  },
+  "no-control": { type: "boolean", help: "no control API (/__emulator/ on the API host: faults, journal, webhooks, reset, flows)" },
+  "control-token": {
+    type: "string",
+    arg: "<token>",
+    help:
+      "required on every control call (Authorization: Bearer <token>), 16+ characters (default: $FLOWSMITH_CONTROL_TOKEN, else none). " +
+      "Required with a non-loopback --host unless --no-control. Prefer the variable: a flag shows in the process list.",
+  },
+  watch: {
+    type: "boolean",
+    help: "reload the config and its descriptions when they change (one line on stderr per reload; an invalid set is refused and the previous one kept)",
+  },
+} as const satisfies CommandOptions;
+
 export const usage = `Usage: flowsmith emulator [options]
 
 Runs a local emulator of the service (auth host and API host on loopback) for
@@ -19,32 +61,7 @@ the flows of a codegen config. When ready it prints one JSON line on stdout
 (baseUrl, authUrl, clients) and runs until SIGINT or SIGTERM.
 
 Options:
-  --config <path>      codegen config whose flows are served (default: the nearest codegen.config.json
-                       in this folder or above it)
-  --host <host>        address both listeners bind to (default: 127.0.0.1)
-  --api-port <n>       port of the API host, {base_url} (default: 0, any free port)
-  --auth-port <n>      port of the auth host, {auth_url} (default: 0, any free port)
-  --webhook-url <url>  http(s) URL session-ended notifications are POSTed to (default: none sent);
-                       repeatable: events take the URLs in turn, a retry or second copy the next one
-  --late-webhook-ms <n>
-                       how long after its session ended a test_webhook_late... subject's webhook goes out (default: 5000)
-  --created-ms <n>     how long a new session stays CREATED, in ms (default: 300)
-  --step-ms <n>        how long START, and the OTP step without a ticket, each last, in ms (default: 300)
-  --max-sessions <n>   sessions kept at most; past it the session that ended longest ago goes, else the oldest (default: 10000)
-  --webhook-secret <whsec_...>
-                       Standard Webhooks signing secret, whsec_ + base64 of at least 32 random bytes
-                       (make one: echo whsec_$(openssl rand -base64 32)) (default: $FLOWSMITH_WEBHOOK_SECRET,
-                       else none: deliveries unsigned). Prefer the variable: a flag shows in the process list.
-  --redirect-allowlist <origin or URL prefix>
-                       where a session's redirectUrl may point; repeatable, replaces the default (loopback)
-  --no-control         no control API (/__emulator/ on the API host: faults, journal, webhooks, reset, flows)
-  --control-token <token>
-                       required on every control call (Authorization: Bearer <token>), 16+ characters
-                       (default: $FLOWSMITH_CONTROL_TOKEN, else none). Required with a non-loopback --host
-                       unless --no-control. Prefer the variable: a flag shows in the process list.
-  --watch              reload the config and its descriptions when they change (one line on stderr per
-                       reload; an invalid set is refused and the previous one kept)
-  -h, --help           this help
+${optionLines(OPTIONS)}
 
 Scenarios: a session whose metadata.subjectId starts with test_accepted, test_rejected, test_never_ends,
 test_webhook_duplicate, test_webhook_late or test_webhook_lost plays that script (docs/emulator.md, "Scenarios").
@@ -74,27 +91,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
 }
 
 function parseOptionsOrThrow(args: readonly string[], env: Readonly<Record<string, string | undefined>>): EmulatorOptions {
-  const { values } = parseArgs({
-    args: [...args],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      config: { type: "string" },
-      host: { type: "string" },
-      "api-port": { type: "string" },
-      "auth-port": { type: "string" },
-      "webhook-url": { type: "string", multiple: true },
-      "late-webhook-ms": { type: "string" },
-      "no-control": { type: "boolean" },
-      "control-token": { type: "string" },
-      watch: { type: "boolean" },
-      "created-ms": { type: "string" },
-      "step-ms": { type: "string" },
-      "max-sessions": { type: "string" },
-      "webhook-secret": { type: "string" },
-      "redirect-allowlist": { type: "string", multiple: true },
-    },
-  });
+  const { values } = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: false, strict: true });
   const flagSecret = values["webhook-secret"];
   const webhookSecret = flagSecret !== undefined ? webhookSecretOrThrow(flagSecret, "--webhook-secret") : webhookSecretFromEnvOrThrow(env);
   const controlToken = values["control-token"] ?? (env.FLOWSMITH_CONTROL_TOKEN || undefined);

@@ -12,7 +12,13 @@ import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, resolveServiceOrThrow, type Env
 import { CodegenError } from "../../generator/errors.js";
 import { configEntryOfOrUndefined } from "../../generator/fetch/config-entry.js";
 import { environmentsWithClientId, noApiClientError, ServiceClients } from "../../generator/fetch/service-clients.js";
-import { EXIT, reportError, usageError, type CommandIo } from "../command.js";
+import { EXIT, optionLines, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
+
+const OPTIONS = {
+  environment: { type: "string", arg: "<env>", help: "staging or live (default: each environment whose FLOWSMITH_<ENV>_CLIENT_ID is set)" },
+  json: { type: "boolean", help: 'print {"<environment>": [<flow as the service returns it>, ...]}' },
+  config: { type: "string", arg: "<path>", help: "the config file (default: the nearest codegen.config.json; without one, the environment variables alone are used)" },
+} as const satisfies CommandOptions;
 
 export const usage = `Usage: flowsmith flows [--environment staging|live] [--json] [--config <path>]
 
@@ -25,12 +31,7 @@ FLOWSMITH_STAGING_CLIENT_SECRET, or FLOWSMITH_LIVE_CLIENT_ID and
 FLOWSMITH_LIVE_CLIENT_SECRET.
 
 Options:
-  --environment <env>  staging or live (default: each environment whose
-                       FLOWSMITH_<ENV>_CLIENT_ID is set)
-  --json               print {"<environment>": [<flow as the service returns it>, ...]}
-  --config <path>      the config file (default: the nearest codegen.config.json; without
-                       one, the environment variables alone are used)
-  -h, --help           this help
+${optionLines(OPTIONS)}
 
 Then \`npx flowsmith add <flowId> --environment <env>\` adds one to the config.
 
@@ -40,18 +41,9 @@ Exit codes: 0 listed, 1 an error (no credentials, the service unreachable), 2 us
 export async function run(args: readonly string[], io: CommandIo = process): Promise<number> {
   let values;
   try {
-    values = parseArgs({
-      args: [...args],
-      options: { environment: { type: "string" }, json: { type: "boolean" }, config: { type: "string" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: false,
-      strict: true,
-    }).values;
+    values = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: false, strict: true }).values;
   } catch (error) {
     return usageError("flows", (error as Error).message, io);
-  }
-  if (values.help) {
-    io.stdout.write(usage);
-    return EXIT.ok;
   }
   const env = io.env ?? process.env;
   if (values.environment !== undefined && !isEnvironment(values.environment)) {

@@ -23,7 +23,14 @@ import type { FlowModel } from "../../generator/model/types.js";
 import { MANIFEST_FILE } from "../../generator/output/manifest.js";
 import { assertOutputDirSafeOrThrow } from "../../generator/output/output-safety.js";
 import { checkChosenDescriptionsOrThrow, uniqueNames } from "../../generator/unique-flows.js";
-import { EXIT, reportError, usageError, type CommandIo } from "../command.js";
+import { EXIT, optionLines, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
+
+const OPTIONS = {
+  yes: { type: "boolean", help: "use every flow found (or listed) and the default outputDir without asking" },
+  "from-api": { type: "boolean", help: "flows from the service instead of files (their descriptions are kept as snapshots in flows/)" },
+  flow: { type: "string", multiple: true, arg: "<id>", help: "only this flow (repeatable): its flow id, its name, or (a file) its path" },
+  "output-dir": { type: "string", arg: "<dir>", help: "where the clients go (default: src/generated when ./src exists, else generated)" },
+} as const satisfies CommandOptions;
 
 export const usage = `Usage: flowsmith init [options]
 
@@ -36,15 +43,7 @@ terminal it asks which flows and where the clients go; otherwise it takes
 the flags below. It never overwrites a codegen.config.json.
 
 Options:
-  --yes                use every flow found (or listed) and the default
-                       outputDir without asking
-  --from-api           flows from the service instead of files (their
-                       descriptions are kept as snapshots in flows/)
-  --flow <id>          only this flow (repeatable): its flow id, its name,
-                       or (a file) its path
-  --output-dir <dir>   where the clients go (default: src/generated when
-                       ./src exists, else generated)
-  -h, --help           this help
+${optionLines(OPTIONS)}
 
 Without a terminal, pass --yes or at least one --flow.
 
@@ -62,24 +61,9 @@ interface Planned {
 export async function run(args: readonly string[], io: CommandIo = process): Promise<number> {
   let values;
   try {
-    values = parseArgs({
-      args: [...args],
-      options: {
-        yes: { type: "boolean" },
-        "from-api": { type: "boolean" },
-        flow: { type: "string", multiple: true },
-        "output-dir": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: false,
-      strict: true,
-    }).values;
+    values = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: false, strict: true }).values;
   } catch (error) {
     return usageError("init", (error as Error).message, io);
-  }
-  if (values.help) {
-    io.stdout.write(usage);
-    return EXIT.ok;
   }
   const interactive = !values.yes && (io.stdin ?? process.stdin).isTTY === true && io.stdout.isTTY === true;
   if (!interactive && !values.yes && !values.flow?.length) {

@@ -289,6 +289,6 @@ describe("hand edits", () => {
     expect(refused.stderr).toMatch(/^flowsmith: error OUTPUT_EDITED: generated: generated\/index\.ts was edited since flowsmith wrote it .*--force`\n$/);
     expect(await readFile(path.join(project.out, "index.ts"), "utf8")).toMatch(/\/\/ mine\n$/);
     const help = await flowsmith(["codegen", "--help"]);
-    expect(help.stdout).toMatch(/--force +regenerate every flow, also those the manifest shows unchanged, and replace generated files edited by hand/);
+    expect(help.stdout.replace(/\s+/g, " ")).toMatch(/--force +regenerate every flow, also those the manifest shows unchanged, and replace generated files edited by hand/);
   });
 });

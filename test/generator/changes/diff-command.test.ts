@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { run as runDiff } from "../../../cli/commands/diff";
+import { main } from "../../../cli/main";
 import { REPO_ROOT } from "../../fixtures/golden/compile";
 
 const run = promisify(execFile);
@@ -103,8 +104,11 @@ describe("flowsmith diff (run, in this process)", () => {
     expect(result.stderr).toMatch(/^flowsmith diff: .*\nRun `flowsmith diff --help` for the options\.\n$/);
   });
 
-  test.each([["--help"], ["-h"]])("prints the usage on %s and exits 0", async (flag) => {
-    const result = await diff(flag);
+  test.each([["--help"], ["-h"]])("prints the usage on %s and exits 0 (the dispatcher's)", async (flag) => {
+    let stdout = "";
+    let stderr = "";
+    const code = await main(["diff", flag], { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } });
+    const result = { code, stdout, stderr };
     expect(result).toMatchObject({ code: 0, stderr: "" });
     expect(result.stdout).toContain("Exit codes: 0 nothing breaking, 1 something breaking");
   });
