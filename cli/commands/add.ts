@@ -5,13 +5,14 @@
  * api entry to the config, leaving the rest of the file as it was
  * (generator/fetch/api-flow.ts). Nothing is written unless all of that succeeds.
  */
-import { lstat, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import type { ResolvedConfig } from "../../generator/config/config-types.js";
 import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, newConfig, withConfigPosition, type Env } from "../../generator/config/load-config.js";
 import { CodegenError } from "../../generator/errors.js";
 import { addApiFlowOrThrow, type WantedApiFlow } from "../../generator/fetch/api-flow.js";
+import { isTaken } from "../../generator/file-checks.js";
 import { ServiceClients } from "../../generator/fetch/service-clients.js";
 import { EXIT, optionLines, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
 
@@ -75,16 +76,9 @@ async function configOrNewOrThrow(configPath: string | undefined, env: Env): Pro
     const config = await loadConfigOrThrow(configPath, env, { allowNoFlows: true });
     return { config, text: await readFile(config.configPath, "utf8"), created: false };
   } catch (error) {
-    if (!(error instanceof CodegenError) || error.code !== "CONFIG_NOT_FOUND" || !(await isMissing(configPath ?? DEFAULT_CONFIG_FILE))) throw error;
+    if (!(error instanceof CodegenError) || error.code !== "CONFIG_NOT_FOUND" || (await isTaken(configPath ?? DEFAULT_CONFIG_FILE))) throw error;
     return { ...newConfig(configPath ?? DEFAULT_CONFIG_FILE, env), created: true };
   }
-}
-
-async function isMissing(file: string): Promise<boolean> {
-  return lstat(file).then(
-    () => false,
-    () => true,
-  );
 }
 
 function parseAddArgs(args: readonly string[]): AddArgs | { readonly usageError: string } {

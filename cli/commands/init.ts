@@ -7,7 +7,7 @@
  * the first codegen (the codegen command itself), and prints a first call
  * (init/first-call.ts).
  */
-import { access, readdir, stat } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ENV, type UserFlowConfig } from "../../generator/config/config-types.js";
@@ -15,6 +15,7 @@ import { writeNewConfigOrThrow } from "../../generator/config/append-flow.js";
 import { configFromTextOrThrow, DEFAULT_CONFIG_FILE, DEFAULT_SCHEMA_PATH, findConfigOrUndefined, newConfig, resolveServiceOrThrow, type Env } from "../../generator/config/load-config.js";
 import { CodegenError } from "../../generator/errors.js";
 import { fetchApiFlowOrThrow, namedApiFlowOrThrow, removeNewSnapshot, writePreparedSnapshotOrThrow, type FetchedApiFlow, type PreparedApiFlow } from "../../generator/fetch/api-flow.js";
+import { isFolder, isTaken } from "../../generator/file-checks.js";
 import { environmentsWithClientId, noApiClientError, ServiceClients } from "../../generator/fetch/service-clients.js";
 import { firstCallSnippet } from "../../generator/init/first-call.js";
 import { FIND_LIMITS, findDescriptions, type FoundDescription } from "../../generator/init/find-descriptions.js";
@@ -72,7 +73,7 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
   const env = io.env ?? process.env;
   const cwd = process.cwd();
   const configPath = path.join(cwd, DEFAULT_CONFIG_FILE);
-  if (await exists(configPath)) {
+  if (await isTaken(configPath)) {
     io.stderr.write(`flowsmith init: ${DEFAULT_CONFIG_FILE} already exists here; init never overwrites a config. \`npx flowsmith add\` adds a flow to it, \`npx flowsmith codegen\` generates.\n`);
     return EXIT.failed;
   }
@@ -247,7 +248,7 @@ async function refuseFilledOutputDirOrThrow(outputDir: string, display: string):
 async function schemaPath(cwd: string): Promise<string> {
   for (let dir = cwd; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, "node_modules", "flowsmith", "codegen.config.schema.json");
-    if (await exists(candidate)) return `./${path.relative(cwd, candidate).split(path.sep).join("/")}`;
+    if (await isTaken(candidate)) return `./${path.relative(cwd, candidate).split(path.sep).join("/")}`;
     if (path.dirname(dir) === dir) return DEFAULT_SCHEMA_PATH;
   }
 }
@@ -264,19 +265,5 @@ function printFirstCall(planned: readonly Planned[], outputDir: string, cwd: str
     `\nYour first call (for example first-call.mts beside ${DEFAULT_CONFIG_FILE}; \`npx tsx first-call.mts\` runs it${reads}\n` +
       `\`npx flowsmith emulator\` runs a local service and prints one JSON line for the FLOWSMITH_* variables:\n` +
       `baseUrl and authUrl are FLOWSMITH_BASE_URL and FLOWSMITH_AUTH_URL, clients.<environment> the client id and secret):\n\n${snippet}\n\n`,
-  );
-}
-
-async function exists(file: string): Promise<boolean> {
-  return access(file).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function isFolder(dir: string): Promise<boolean> {
-  return stat(dir).then(
-    (stats) => stats.isDirectory(),
-    () => false,
   );
 }

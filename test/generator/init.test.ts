@@ -7,7 +7,7 @@
  * overwrites a config. Every wait is for printed text, bounded.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chmod, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { makeTempDir, removeDir, typeCheck } from "../fixtures/golden/compile";
@@ -115,6 +115,15 @@ describe("flowsmith init with flags", () => {
     expect(run.code).toBe(code);
     expect(run.out).toMatch(says);
     expect(await readdir(dir)).not.toContain("codegen.config.json");
+  });
+
+  it("a codegen.config.json that is a dangling symbolic link is a config already here: refused, nothing written through it", async () => {
+    const dir = await project();
+    await symlink(path.join(dir, "elsewhere.json"), path.join(dir, "codegen.config.json"));
+    const run = await runCli(["init", "--yes"], dir);
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/codegen\.config\.json already exists here; init never overwrites a config/);
+    expect(await readdir(dir)).not.toContain("elsewhere.json");
   });
 
   it("a file it cannot read is said and passed over; the rest is used", async () => {
