@@ -141,7 +141,7 @@ async function watchOrUsage(values: Values, io: CommandIo): Promise<number> {
       if (!stopping) io.stdout.write(`Watching ${files.size} file(s) for changes (the config and each flow's description); Ctrl-C stops.\n`);
     },
     onError: (error) => {
-      io.stdout.write(`flowsmith: cannot watch for changes (${error.message}); the files already watched still are\n`);
+      io.stderr.write(`flowsmith: cannot watch for changes (${error.message}); the files already watched still are\n`);
     },
   });
   await stoppedBy(io);
