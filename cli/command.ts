@@ -85,7 +85,7 @@ function describeError(error: unknown): string {
  * `options` (type, multiple), and optionLines prints it for --help (arg, help).
  * --help itself is the dispatcher's (main.ts), so no table has it.
  */
-export interface CommandOption {
+interface CommandOption {
   readonly type: "string" | "boolean";
   readonly multiple?: boolean;
   /** The value's placeholder in the usage, `<path>`; string options only. */
