@@ -22,7 +22,9 @@ const helpers = [
   internal.validatorFormats,
   internal.linearRegExp,
   internal.linearPatternOrThrow,
+  internal.metadataProblems,
 ] as const;
+export type OnInternal = internal.MetadataProblem;
 
 // Not on the public index.
 type Public = typeof runtime;
@@ -44,6 +46,14 @@ export type ValidatorRuntime = Public["validatorRuntime"];
 export type ValidatorFormats = Public["validatorFormats"];
 // @ts-expect-error linearRegExp is the generator's and the emulator's
 export type LinearRegExp = Public["linearRegExp"];
+// @ts-expect-error linearPatternOrThrow is the generator's
+export type LinearPatternOrThrow = Public["linearPatternOrThrow"];
+// @ts-expect-error valueAtTokens is the generator's helper
+export type ValueAtTokens = Public["valueAtTokens"];
+// @ts-expect-error metadataProblems is the runtime's preflight's and the emulator's
+export type MetadataProblems = Public["metadataProblems"];
+// @ts-expect-error MetadataProblem is the type metadataProblems answers with
+export type PublicMetadataProblem = runtime.MetadataProblem;
 
 // The public error stays public (a user may catch it from createSession); /internal has it too.
 export const publicError: typeof internal.UnsupportedPatternError = runtime.UnsupportedPatternError;
