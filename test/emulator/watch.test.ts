@@ -129,7 +129,9 @@ test("a folder the watcher may not list is the watcher failing, not a refused re
         if (parsed.some((line) => "served" in line) && parsed.some((line) => line["failed"] === "watch")) resolve(parsed);
       };
       child.stdout.on("data", read);
-      child.stderr.on("data", (chunk: Buffer) => (printed += chunk.toString("utf8")));
+      child.stderr.on("data", (chunk: Buffer) => {
+        printed += chunk.toString("utf8");
+      });
       child.once("exit", (code) => reject(new Error(`the emulator exited (${String(code)}); printed:\n${printed}`)));
     });
     expect(lines.find((line) => line["failed"] === "watch")).toMatchObject({ ok: false, message: expect.stringMatching(/EACCES/) });
