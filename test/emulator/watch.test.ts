@@ -132,7 +132,9 @@ test("a folder the watcher may not list is the watcher failing, not a refused re
       child.stderr.on("data", (chunk: Buffer) => {
         printed += chunk.toString("utf8");
       });
-      child.once("exit", (code) => reject(new Error(`the emulator exited (${String(code)}); printed:\n${printed}`)));
+      child.once("exit", (code) => {
+        reject(new Error(`the emulator exited (${String(code)}); printed:\n${printed}`));
+      });
     });
     expect(lines.find((line) => line["failed"] === "watch")).toMatchObject({ ok: false, message: expect.stringMatching(/EACCES/) });
     expect(lines.filter((line) => line["failed"] === "reload")).toEqual([]);
