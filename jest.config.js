@@ -37,6 +37,7 @@ module.exports = {
     // Tests run the runtime from its sources, as tsconfig.json's paths do for tsc.
     "^@flowsmith/runtime$": "<rootDir>/runtime/index.ts",
     "^@flowsmith/runtime/(service-limits|internal)$": "<rootDir>/runtime/$1.ts",
+    "^@flowsmith/runtime/internal/json$": "<rootDir>/runtime/json.ts",
     "^@flowsmith/redis$": "<rootDir>/redis/index.ts",
     // The web example imports the emulator as users do (the package's ./emulator export).
     "^flowsmith/emulator$": "<rootDir>/emulator/index.ts",

@@ -69,14 +69,21 @@ export interface EmulatorOptions {
   readonly controlToken?: string;
   /** Reload the config and its descriptions when they change (only with flows from `configPath`). Default false. */
   readonly watch?: boolean;
-  /** Told about each reload of `watch`: what changed, or why the new set was refused. */
+  /** Told about each reload of `watch`: what changed, or why the new set was refused; and about the watcher failing. */
   readonly onReload?: (reload: Reload) => void;
 }
 
-/** One reload of `watch`. */
+/**
+ * One reload of `watch`, or its watcher failing. `failed: "reload"`: the
+ * new set did not load, and the flows served before are served still.
+ * `failed: "watch"`: no reload was tried; a folder could not be watched (no
+ * permission to list it, the system's limit of watches), so changes there go
+ * unseen, while the flows served stay and the files still watched reload as
+ * before.
+ */
 export type Reload =
   | { readonly ok: true; readonly changes: readonly FlowChange[] }
-  | { readonly ok: false; readonly error: Error };
+  | { readonly ok: false; readonly failed: "reload" | "watch"; readonly error: Error };
 
 /** A flow of the config after a reload: published (new or a changed description), withdrawn, or unchanged. */
 export interface FlowChange {

@@ -6,8 +6,9 @@
  * own check describe a problem the same way.
  */
 import type { ValidationIssue } from "@flowsmith/runtime";
-import { describeIssues, isRecord, issuesFromAjv, readablePath } from "@flowsmith/runtime/internal";
-import { METADATA_KEYS, metadataProblems } from "@flowsmith/runtime/service-limits";
+import { describeIssues, issuesFromAjv, metadataProblems, readablePath } from "@flowsmith/runtime/internal";
+import { isRecord } from "@flowsmith/runtime/internal/json";
+import { METADATA_KEYS } from "@flowsmith/runtime/service-limits";
 import { badRequest, type ApiErrorCode } from "./errors.js";
 import type { CatalogFlow } from "./flow-catalog.js";
 

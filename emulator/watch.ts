@@ -26,9 +26,9 @@ export function watchAndReload(setup: WatchSetup): Promise<ConfigWatch> {
     onChange: async () => {
       setup.onReload(await reloadOf(setup));
     },
-    // A watch that fails is reported as a reload that did not happen.
+    // Not a reload: the watcher failed (a folder it may not list, the system's limit of watches); what is served stays.
     onError: (error) => {
-      setup.onReload({ ok: false, error });
+      setup.onReload({ ok: false, failed: "watch", error });
     },
   });
 }
@@ -37,6 +37,6 @@ async function reloadOf(setup: WatchSetup): Promise<Reload> {
   try {
     return { ok: true, changes: setup.catalog.loadConfiguredOrThrow(await readConfiguredFlowsOrThrow(setup.configPath)) };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
+    return { ok: false, failed: "reload", error: error instanceof Error ? error : new Error(String(error)) };
   }
 }

@@ -50,7 +50,12 @@ export interface ConfigWatch {
 
 const WATCH_DEFAULTS = { debounceMs: 100 } as const;
 
-/** Resolves once the files are watched: a change made after that is seen. */
+/**
+ * Without `runAtStart`, resolves once the files are watched: a change made
+ * after that is seen. With it, resolves at once, the files not yet watched:
+ * the run at start watches them before it reads them, so a change made in
+ * the meantime is read by that run, and one made during it runs again.
+ */
 export async function watchConfig(options: ConfigWatchOptions): Promise<ConfigWatch> {
   const debounceMs = options.debounceMs ?? WATCH_DEFAULTS.debounceMs;
   const configFolder = path.dirname(options.configPath);

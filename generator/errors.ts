@@ -27,7 +27,6 @@ export type CodegenErrorCode =
   | "TOO_DEEP"
   | "TOO_LARGE"
   | "DUPLICATE_KEY"
-  | "DUPLICATE_PART"
   | "DUPLICATE_FLOW"
   | "DUPLICATE_FLOW_NAME"
   | "UNKNOWN_FLOW"

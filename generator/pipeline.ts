@@ -12,11 +12,11 @@ import type { ResolvedConfig } from "./config/config-types.js";
 import type { ValidatorCacheReport } from "./cache/validator-cache.js";
 import { CodegenError } from "./errors.js";
 import { ServiceClients } from "./fetch/service-clients.js";
-import type { GeneratorStamp, ManifestFlow } from "./output/manifest.js";
+import type { ManifestFlow } from "./output/manifest.js";
 import { openOutputDirOrThrow } from "./output/output-dir.js";
-import { planOutput, type FileChange, type KeptFile, type PlannedFiles } from "./output/output-plan.js";
+import { planOutput, type PlannedFiles } from "./output/output-plan.js";
 import { assertOutputDirSafeOrThrow } from "./output/output-safety.js";
-import { checkOutput, writeOutputOrThrow } from "./output/write-output.js";
+import { checkOutput, writeOutputOrThrow, type CheckOutcome, type WriteOutcome } from "./output/write-output.js";
 import { inOutputDir, notGeneratedOf, reportsOf, type FlowInOutputDir, type FlowOutcome, type FlowReport } from "./run/flow-outcome.js";
 import { generateFlowOrThrow } from "./run/generate-flow.js";
 import { generateIndexOrThrow } from "./run/generate-index.js";
@@ -27,32 +27,37 @@ import { checkFlowsInOutputDirOrThrow } from "./unique-flows.js";
 export type { CodegenOptions, FlowReport, SnapshotChange };
 export type { Progress } from "./run/run-context.js";
 
-export interface CodegenResult {
+/** What a run ends with: a check's findings or a write's, told apart by `mode` (as the CLI reports them). */
+export type CodegenResult = CheckResult | WriteResult;
+
+/** What every run reports, besides what it found in or did to outputDir. */
+interface RunReport {
   readonly config: ResolvedConfig;
   /** The flows generated, reused or checked, in config order; not those left out by --flow. */
   readonly flows: readonly FlowReport[];
-  /** Check: what a write would add, change or delete. Write: what it added, changed or deleted. */
-  readonly changes: readonly FileChange[];
-  /** Found under outputDir and not flowsmith's to replace or delete: kept as they are. */
-  readonly kept: readonly KeptFile[];
   /** Flows left out by --flow that have no output yet (config pointers). */
   readonly notGenerated: readonly string[];
-  /** Check: the manifest differs only in the flowsmith that wrote it (the files are the same). */
-  readonly otherGenerator?: { readonly generator?: GeneratorStamp };
-  /** Check: changed files the manifest agrees with (edited along with it): a write reuses them, --force replaces them. */
-  readonly editedWithManifest: readonly string[];
-  /** Check: changed files whose bytes differ from the manifest's hash (edited by hand): a write refuses them, --force replaces them. */
-  readonly editedByHand: readonly string[];
   /** Interrupted writes finished or undone before this run, one sentence each. */
   readonly recovered: readonly string[];
-  /** Write: files of the old outputDir that could not be matched with the new one (left beside it; never expected). */
-  readonly unverified: readonly string[];
-  /** Snapshots of api flows fetched this run whose content is new. */
+  /** Check: snapshots of api flows fetched this run whose content is new. Write: those written. */
   readonly snapshots: readonly SnapshotChange[];
-  /** Write: the validators the cache gave and those compiled into it; undefined without a cache. */
+}
+
+/** --check: what a write would add, change or delete, and what stands in its way. */
+export interface CheckResult extends RunReport, CheckOutcome {
+  readonly mode: "check";
+}
+
+/** A write: what it added, changed or deleted. */
+export interface WriteResult extends RunReport, WriteOutcome {
+  readonly mode: "write";
+  /** The validators the cache gave and those compiled into it; undefined without a cache. */
   readonly validatorCache?: ValidatorCacheReport;
 }
 
+export function runCodegen(options: CodegenOptions & { readonly check: true }): Promise<CheckResult>;
+export function runCodegen(options?: CodegenOptions & { readonly check?: false }): Promise<WriteResult>;
+export function runCodegen(options?: CodegenOptions): Promise<CodegenResult>;
 export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenResult> {
   // 1. The config; outputDir must be a folder flowsmith owns, checked before anything else is read.
   const config = await loadConfigOrThrow(options.configPath, options.env);
@@ -70,21 +75,15 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
     const index = await generateIndexOrThrow([...planned.keys()], run);
     // 5. What outputDir should hold; 6. compare it with outputDir, or make outputDir hold it; 7. then the snapshots.
     const plan = planOutput(planned, index, run.generator);
-    const outcome = run.mode === "check" ? await checkOutput(plan, output) : await writeOutputOrThrow(plan, output, { replaceEdits: options.force ?? false });
+    const ran = { config, flows: reportsOf(flows), notGenerated: notGeneratedOf(flows), recovered: output.recovered };
+    if (run.mode === "check") {
+      const checked = await checkOutput(plan, output);
+      return { mode: "check", ...ran, ...checked, snapshots: await settleSnapshotsOrThrow(flows, run) };
+    }
+    const written = await writeOutputOrThrow(plan, output, { replaceEdits: options.force ?? false });
     const snapshots = await settleSnapshotsOrThrow(flows, run);
     const validatorCache = await run.validatorCache?.flush();
-    return {
-      config,
-      flows: reportsOf(flows),
-      notGenerated: notGeneratedOf(flows),
-      recovered: output.recovered,
-      unverified: [],
-      editedWithManifest: [],
-      editedByHand: [],
-      ...outcome,
-      snapshots,
-      ...(validatorCache ? { validatorCache } : {}),
-    };
+    return { mode: "write", ...ran, ...written, snapshots, ...(validatorCache ? { validatorCache } : {}) };
   } catch (error) {
     throw withConfigPosition(config, error);
   } finally {
@@ -103,6 +102,9 @@ function rejectUnknownFlowsOrThrow(flows: readonly FlowOutcome[], run: Run): voi
 
 /** The flows that end up in outputDir, by name (unique-flows.ts: one name per flow, one version per flow and environment). */
 function plannedFlowsOrThrow(flows: readonly FlowInOutputDir[], config: ResolvedConfig): Map<string, PlannedFiles<ManifestFlow>> {
-  checkFlowsInOutputDirOrThrow(flows, config.configDisplay);
+  checkFlowsInOutputDirOrThrow(
+    flows.map(({ pointer, name, planned }) => ({ pointer, name, entry: planned.entry })),
+    config.configDisplay,
+  );
   return new Map(flows.map((flow) => [flow.name, flow.planned]));
 }

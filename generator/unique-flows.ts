@@ -31,11 +31,6 @@ export interface FlowIdentity extends ServiceFlow {
 
 const ONE_VERSION = "the service runs one published version per flow and environment";
 
-/** The first two items, in order, with the same name; items without one are passed over. */
-function firstPairOfOneNameOrUndefined<T>(items: readonly T[], nameOf: (item: T) => string | undefined): [T, T] | undefined {
-  return firstPairOrUndefined(items, nameOf);
-}
-
 /** The first two items, in order, whose flows have the same id and environment. */
 function firstPairOfOneFlowOrUndefined<T>(items: readonly T[], flowOf: (item: T) => ServiceFlow): [T, T] | undefined {
   return firstPairOrUndefined(items, (item) => {
@@ -46,7 +41,7 @@ function firstPairOfOneFlowOrUndefined<T>(items: readonly T[], flowOf: (item: T)
 
 /** The config's "flows": a name given twice. `at` places a pointer in the config. */
 export function checkConfigNamesOrThrow(flows: readonly { readonly name?: string }[], at: (pointer: string) => CodegenErrorContext): void {
-  const pair = firstPairOfOneNameOrUndefined([...flows.entries()], ([, flow]) => flow.name);
+  const pair = firstPairOrUndefined([...flows.entries()], ([, flow]) => flow.name);
   if (!pair) return;
   const [[first], [second, flow]] = pair;
   throw new CodegenError("DUPLICATE_FLOW_NAME", `flow name "${String(flow.name)}" is also used by #/flows/${String(first)}; names must be unique`, at(`#/flows/${String(second)}/name`));
@@ -74,7 +69,7 @@ export function checkFlowsInOutputDirOrThrow(flows: readonly ConfigFlow[], confi
       { file: configFile, pointer: pair[1].pointer },
     );
   }
-  const named = firstPairOfOneNameOrUndefined(flows, (flow) => flow.name);
+  const named = firstPairOrUndefined(flows, (flow) => flow.name);
   if (!named) return;
   const [first, second] = named;
   throw new CodegenError("DUPLICATE_FLOW_NAME", `two flows are named "${second.name}" (${first.pointer} and ${second.pointer}); give one a different "name"`, {
@@ -142,6 +137,7 @@ function describe(flow: FlowIdentity): string {
   return `entry "${flow.name}" (${flow.source.file}, version ${String(flow.version)})`;
 }
 
+/** The first two items, in order, with the same key (a name, or a flow's id and environment); items without one are passed over. */
 function firstPairOrUndefined<T>(items: readonly T[], keyOf: (item: T) => string | undefined): [T, T] | undefined {
   const seen = new Map<string, T>();
   for (const item of items) {

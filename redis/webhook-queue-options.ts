@@ -4,7 +4,7 @@
  * TypeError later), with every default in one place.
  */
 import { ConfigurationError, WEBHOOK_DEFAULTS, type SessionEnded, type WebhookClient } from "@flowsmith/runtime";
-import { isRecord } from "@flowsmith/runtime/internal";
+import { isRecord } from "@flowsmith/runtime/internal/json";
 import { redisTargetOrThrow, type CheckedTarget } from "./connection.js";
 import type { FailedDelivery, WebhookQueueOptions } from "./webhook-queue.js";
 

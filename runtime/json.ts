@@ -3,8 +3,8 @@
  * tokens, in which `~` and `/` in a key are written `~0` and `~1`, and the
  * value a pointer's tokens lead to. The one implementation for the runtime
  * (bodies, validation issues), the generator (the model, error pointers,
- * `$ref`s, config errors) and the emulator, which import it through
- * `@flowsmith/runtime/internal` (internal.ts).
+ * `$ref`s, config errors), the emulator and @flowsmith/redis, which import it
+ * as `@flowsmith/runtime/internal/json`: this module alone, loading nothing else.
  */
 
 /** A plain object (not null, not an array): JSON's object, a YAML mapping. */

@@ -13,7 +13,8 @@ import { FlowsmithError, RequestValidationError, type RequestValidationCode, typ
 import { essence, extensionForMediaType, filePartsOf, mediaTypeForFilename, namedBlob, sniffImageType } from "./files.js";
 import type { FlowSpec } from "./flow-spec.js";
 import { isRecord } from "./json.js";
-import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES, MAX_STATE_LENGTH, METADATA_KEYS, metadataProblems, type Environment } from "./service-limits.js";
+import { metadataProblems } from "./metadata-rule.js";
+import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES, MAX_STATE_LENGTH, METADATA_KEYS, type Environment } from "./service-limits.js";
 import { buildForm, collectPartsOrThrow, encodedLength, type EncodablePart, type FilePart } from "./multipart.js";
 import type { RequestValidator } from "./request-validator.js";
 import { describeIssues, issuesFromAjv, readablePath } from "./validation-issues.js";

@@ -3,7 +3,7 @@
  * run never shows a flow as generated), and the exit code it gives.
  */
 import { MANIFEST_FILE, type GeneratorStamp } from "../../generator/output/manifest.js";
-import type { CodegenResult, FlowReport, SnapshotChange } from "../../generator/pipeline.js";
+import type { CheckResult, CodegenResult, FlowReport, SnapshotChange, WriteResult } from "../../generator/pipeline.js";
 import { flowsmithVersion, runtimeVersion } from "../../generator/versions.js";
 import { EXIT, type CommandIo } from "../command.js";
 
@@ -15,6 +15,11 @@ export function printRun(result: CodegenResult, io: CommandIo): void {
   }
   const out = result.config.outputDisplay;
   for (const file of result.kept) io.stderr.write(`note: kept ${out}/${file.path} (${file.why})\n`);
+  if (result.mode === "write") printWriteNotes(result, io);
+}
+
+function printWriteNotes(result: WriteResult, io: CommandIo): void {
+  const out = result.config.outputDisplay;
   for (const file of result.unverified) io.stderr.write(`note: kept ${file} beside ${out}/: flowsmith could not match it with the new output\n`);
   const cache = result.validatorCache;
   if (cache?.problem) io.stderr.write(`note: could not write the validator cache ${cache.display} (${cache.problem}); the output is complete, the next run compiles again\n`);
@@ -45,7 +50,7 @@ function formatFlowLine(flow: FlowReport): string {
   return `  ${flow.name.padEnd(24)} ${flow.id}  v${String(flow.version).padEnd(3)} ${flow.environment.padEnd(7)} → ${flow.output}  ${flow.status}${took}`;
 }
 
-export function reportCheck(result: CodegenResult, io: CommandIo): number {
+export function reportCheck(result: CheckResult, io: CommandIo): number {
   const out = result.config.outputDisplay;
   if (result.otherGenerator) io.stdout.write(`note: ${out}/${MANIFEST_FILE} ${otherGeneratorNote(result.otherGenerator.generator)}\n`);
   if (result.changes.length === 0 && result.snapshots.length === 0) {
@@ -91,7 +96,7 @@ function otherGeneratorNote(stamp: GeneratorStamp | undefined): string {
   return `${by}. Every generated file is identical, so the check passes; the next \`npx flowsmith codegen\` updates the manifest.`;
 }
 
-export function reportWrite(result: CodegenResult, io: CommandIo): number {
+export function reportWrite(result: WriteResult, io: CommandIo): number {
   const count = result.changes.length;
   const out = result.config.outputDisplay;
   const reports = changeReports(result);

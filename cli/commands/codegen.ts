@@ -104,7 +104,7 @@ async function runOnce(values: Values, io: CommandIo): Promise<number> {
     if (values.refresh && !result.config.flows.some((flow) => flow.source.kind === "api")) {
       io.stderr.write(`note: --refresh fetches flows whose source is "api"; ${result.config.configDisplay} has none\n`);
     }
-    return check ? reportCheck(result, io) : reportWrite(result, io);
+    return result.mode === "check" ? reportCheck(result, io) : reportWrite(result, io);
   } catch (error) {
     progress.end();
     return reportError(error, io);

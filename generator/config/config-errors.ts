@@ -4,7 +4,7 @@
  * the known key a misspelt one is closest to ("did you mean").
  */
 import type { ErrorObject } from "ajv";
-import { isRecord, pointerTokens, valueAtTokens } from "@flowsmith/runtime/internal";
+import { isRecord, pointerTokens, valueAtTokens } from "@flowsmith/runtime/internal/json";
 
 export interface ConfigProblem {
   readonly message: string;

@@ -5,7 +5,7 @@
  * it is about. `flowsmith add` edits the same text (append-flow.ts).
  */
 import { createScanner, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
-import { pointerTokens } from "@flowsmith/runtime/internal";
+import { pointerTokens } from "@flowsmith/runtime/internal/json";
 import { CodegenError } from "../errors.js";
 
 /** 1-based, as editors show them. */

@@ -67,8 +67,9 @@ function insertOrThrow(context: BuildContext, tree: GroupNode, name: BracketName
     const next = name.path[index + 1];
     const existing = childOrUndefined(parent, segment);
     if (next === undefined) {
-      if (existing?.kind === "declared") throw conflict(context, property, existing.property, "duplicate");
-      if (existing) throw conflict(context, property, existing.via, "part-has-fields");
+      // Never a declared part: property names are unique (a mapping's keys; allOf merges by name) and a
+      // bracket name reads back to one path only, so no two names end at one node.
+      if (existing) throw conflict(context, property, viaOf(existing), "part-has-fields");
       setChild(parent, segment, { kind: "declared", property, depth });
       return;
     }
@@ -95,15 +96,19 @@ function setChild(parent: GroupNode | ListNode, segment: BracketSegment, node: T
   else if (!isElement(segment)) parent.children.set(segment.key, node);
 }
 
-type Conflict = "duplicate" | "part-has-fields" | "inside-part" | "shape";
+/** The first declared name through a node, or the declared part itself. */
+function viaOf(node: TreeNode): FlatProperty {
+  return node.kind === "declared" ? node.property : node.via;
+}
+
+type Conflict = "part-has-fields" | "inside-part" | "shape";
 
 function conflict(context: BuildContext, property: FlatProperty, other: FlatProperty, kind: Conflict): Error {
   const at = other.pointer;
   const details: Record<Conflict, string> = {
-    duplicate: `${valueText(property.name)} names the same part as ${valueText(other.name)} (${at})`,
     "part-has-fields": `${valueText(property.name)} is declared as a part, but ${valueText(other.name)} (${at}) puts fields inside it`,
     "inside-part": `${valueText(property.name)} goes inside ${valueText(other.name)}, which is itself declared as a part (${at})`,
     shape: `${valueText(property.name)} and ${valueText(other.name)} (${at}) disagree on whether a shared prefix is an array ([]) or an object ([key])`,
   };
-  return context.error(kind === "duplicate" ? "DUPLICATE_PART" : "INVALID_SCHEMA", details[kind], property.pointer);
+  return context.error("INVALID_SCHEMA", details[kind], property.pointer);
 }

@@ -2,7 +2,7 @@
  * What every step of the model builder shares: the loaded description and
  * one way to make an error that carries flow, file, pointer and line.
  */
-import { isRecord } from "@flowsmith/runtime/internal";
+import { isRecord } from "@flowsmith/runtime/internal/json";
 import { CodegenError, type CodegenErrorCode } from "../errors.js";
 import type { LoadedDescription } from "../read/load-description.js";
 import { resolveRefOrThrow, type ResolvedRef } from "../read/refs.js";

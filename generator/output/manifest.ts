@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Environment } from "@flowsmith/runtime";
-import { isRecord } from "@flowsmith/runtime/internal";
+import { isRecord } from "@flowsmith/runtime/internal/json";
 import { compare, isSafeRelativePath } from "./file-tree.js";
 
 export const MANIFEST_FILE = ".flowsmith-manifest.json";

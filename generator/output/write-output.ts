@@ -21,6 +21,7 @@ import { compareWithDisk, type FileChange, type KeptFile, type OutputPlan } from
 export interface CheckOutcome {
   /** Files a write would add, change or delete; empty when outputDir is up to date. */
   readonly changes: readonly FileChange[];
+  /** Found under outputDir and not flowsmith's to replace or delete: a write would keep them as they are. */
   readonly kept: readonly KeptFile[];
   /** Set when the manifest differs only in the generator that wrote it (the files are the same): that generator. */
   readonly otherGenerator?: { readonly generator?: GeneratorStamp };
@@ -55,6 +56,7 @@ export async function checkOutput(plan: OutputPlan, output: OutputDirState): Pro
 export interface WriteOutcome {
   /** What differed before the write: files added, changed or deleted. Empty when nothing was written. */
   readonly changes: readonly FileChange[];
+  /** Found under outputDir and not flowsmith's to replace or delete: kept as they are. */
   readonly kept: readonly KeptFile[];
   /** Files of the old outputDir that could not be matched with the new one, left in the previous folder (never expected). */
   readonly unverified: readonly string[];

@@ -4,7 +4,7 @@
  * `input[basicIdentity][givenName]` reads in a message exactly as in the file.
  * Tokens are escaped by the runtime's json.ts, the one implementation.
  */
-import { escapePointerToken, pointerTokens } from "@flowsmith/runtime/internal";
+import { escapePointerToken, pointerTokens } from "@flowsmith/runtime/internal/json";
 
 export function appendPointer(pointer: string, ...keys: readonly (string | number)[]): string {
   return keys.reduce<string>((out, key) => `${out}/${escapePointerToken(String(key))}`, pointer);

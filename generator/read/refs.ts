@@ -3,7 +3,7 @@
  * part of a flow description, so they are refused rather than fetched.
  */
 import { CodegenError, type CodegenErrorCode } from "../errors.js";
-import { pointerTokens, valueAtTokens } from "@flowsmith/runtime/internal";
+import { pointerTokens, valueAtTokens } from "@flowsmith/runtime/internal/json";
 import { appendPointer } from "./json-pointer.js";
 import { valueText } from "./value-text.js";
 

@@ -1,7 +1,8 @@
 /**
  * What a run made of one flow of the config: generated (new files), reused
- * (the files on disk are what it would write), or left out by --flow (what
- * an earlier run wrote for it stays, if anything).
+ * (the files on disk are what it would write), left out by --flow (what an
+ * earlier run wrote for it stays), or left out by --flow with nothing written
+ * for it yet (not generated).
  */
 import { performance } from "node:perf_hooks";
 import type { Environment } from "@flowsmith/runtime";
@@ -12,7 +13,7 @@ import type { ManifestFlow } from "../output/manifest.js";
 import type { PlannedFiles } from "../output/output-plan.js";
 import type { Run } from "./run-context.js";
 
-export type FlowOutcome = GeneratedFlow | ReusedFlow | LeftOutFlow;
+export type FlowOutcome = GeneratedFlow | ReusedFlow | LeftOutFlow | NotGeneratedFlow;
 
 interface FlowOfConfig {
   /** The config entry's pointer. */
@@ -39,11 +40,15 @@ export interface ReusedFlow extends FlowOfConfig {
   readonly fetched?: FetchedSnapshot;
 }
 
-/** Left out by --flow. */
+/** Left out by --flow: what an earlier run wrote for it is kept as it is. */
 export interface LeftOutFlow extends FlowOfConfig {
   readonly kind: "left-out";
-  /** What an earlier run wrote for it (kept as it is); undefined: it has never been generated. */
-  readonly earlier: ManifestFlow | undefined;
+  readonly earlier: ManifestFlow;
+}
+
+/** Left out by --flow, and no run has generated it: outputDir has nothing of it. */
+export interface NotGeneratedFlow extends FlowOfConfig {
+  readonly kind: "not-generated";
 }
 
 export interface FlowReport {
@@ -60,11 +65,10 @@ export interface FlowReport {
   readonly changed?: DescriptionChange;
 }
 
-/** A flow as outputDir will hold it after this run: its manifest entry, and its new files or those kept. */
+/** A flow as outputDir will hold it after this run: its manifest entry with its new files, or with those kept. */
 export interface FlowInOutputDir {
   readonly pointer: string;
   readonly name: string;
-  readonly entry: ManifestFlow;
   readonly planned: PlannedFiles<ManifestFlow>;
 }
 
@@ -86,29 +90,30 @@ export function reused(flow: ResolvedFlowConfig, name: string, entry: ManifestFl
 }
 
 /** A flow left out by --flow keeps what the last run wrote for it, if anything. */
-export function leftOut(flow: ResolvedFlowConfig, name: string, run: Run): LeftOutFlow {
+export function leftOut(flow: ResolvedFlowConfig, name: string, run: Run): LeftOutFlow | NotGeneratedFlow {
   run.progress(name);
-  return { kind: "left-out", pointer: flow.pointer, name, earlier: run.output.manifest?.flows[name] };
+  const earlier = run.output.manifest?.flows[name];
+  return earlier ? { kind: "left-out", pointer: flow.pointer, name, earlier } : { kind: "not-generated", pointer: flow.pointer, name };
 }
 
 /** The flows outputDir holds after this run: generated, reused, or left out with earlier output. */
 export function inOutputDir(flows: readonly FlowOutcome[]): FlowInOutputDir[] {
   return flows.flatMap((flow): FlowInOutputDir[] => {
     const { pointer, name } = flow;
-    if (flow.kind === "generated") return [{ pointer, name, entry: flow.entry, planned: { kind: "written", entry: flow.entry, files: flow.files } }];
-    if (flow.kind === "reused") return [{ pointer, name, entry: flow.entry, planned: { kind: "kept", entry: flow.entry } }];
-    return flow.earlier ? [{ pointer, name, entry: flow.earlier, planned: { kind: "kept", entry: flow.earlier } }] : [];
+    if (flow.kind === "generated") return [{ pointer, name, planned: { kind: "written", entry: flow.entry, files: flow.files } }];
+    if (flow.kind === "reused") return [{ pointer, name, planned: { kind: "kept", entry: flow.entry } }];
+    return flow.kind === "left-out" ? [{ pointer, name, planned: { kind: "kept", entry: flow.earlier } }] : [];
   });
 }
 
 /** The flows generated, reused or checked, in config order. */
 export function reportsOf(flows: readonly FlowOutcome[]): FlowReport[] {
-  return flows.flatMap((flow) => (flow.kind === "left-out" ? [] : [flow.report]));
+  return flows.flatMap((flow) => (flow.kind === "generated" || flow.kind === "reused" ? [flow.report] : []));
 }
 
 /** Flows left out by --flow that have no output yet: their config pointers. */
 export function notGeneratedOf(flows: readonly FlowOutcome[]): string[] {
-  return flows.flatMap((flow) => (flow.kind === "left-out" && !flow.earlier ? [flow.pointer] : []));
+  return flows.flatMap((flow) => (flow.kind === "not-generated" ? [flow.pointer] : []));
 }
 
 function reportOf(name: string, entry: ManifestFlow, status: FlowReport["status"], started: number, run: Run, changed: DescriptionChange | undefined): FlowReport {

@@ -18,7 +18,7 @@ export interface SnapshotChange {
 export async function settleSnapshotsOrThrow(flows: readonly FlowOutcome[], run: Run): Promise<SnapshotChange[]> {
   const changes: SnapshotChange[] = [];
   for (const flow of flows) {
-    const fetched = flow.kind === "left-out" ? undefined : flow.fetched;
+    const fetched = flow.kind === "generated" || flow.kind === "reused" ? flow.fetched : undefined;
     if (!fetched || fetched.change === "unchanged") continue;
     if (run.mode === "write") await writeSnapshotOrThrow(fetched.file, fetched.text, { file: run.config.configDisplay, pointer: `${flow.pointer}/source/api`, flow: flow.name });
     changes.push({ path: fetched.file.display, flow: flow.name, reason: fetched.change });

@@ -4,7 +4,8 @@
  * however long the file was gone. Waits are for chokidar's events, bounded
  * by jest's timeout.
  */
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "@jest/globals";
@@ -66,6 +67,7 @@ describe("startEmulator({ watch: true })", () => {
   test("a description deleted, then written again, is read again, and so are its later edits", async () => {
     unlinkSync(path.join(dir, "flows", "aml.yaml"));
     const refused = await reloads.next((reload) => !reload.ok);
+    expect(!refused.ok && refused.failed).toBe("reload");
     expect(!refused.ok && refused.error.message).toMatch(/aml\.yaml/);
     // The refusal came from chokidar's unlink, which it reports only once the file stayed gone
     // longer than an editor's atomic save: it has let go of the file.
@@ -94,4 +96,52 @@ describe("startEmulator({ watch: true })", () => {
       /x-flow-id: (\S+)/.exec(DOCS_YAML)?.[1],
     ]);
   });
+});
+
+test("a folder the watcher may not list is the watcher failing, not a refused reload: the flows stay served", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "flowsmith-watch-locked-"));
+  mkdirSync(path.join(dir, "flows"));
+  writeFileSync(path.join(dir, "flows", "aml.yaml"), AML_YAML);
+  writeFileSync(path.join(dir, "codegen.config.json"), JSON.stringify({ outputDir: "out", flows: [{ name: "aml", source: { file: "flows/aml.yaml" } }] }));
+  // The folder can be passed through (its description read by path), not listed; root lists any folder, so the
+  // emulator runs as nobody, for whom the mode holds (as in codegen-watch.test.ts).
+  chmodSync(path.join(dir, "flows"), 0o311);
+  chmodSync(dir, 0o755);
+  const script = [
+    `const { startEmulator } = require(${JSON.stringify(path.join(REPO, "dist", "emulator", "index.js"))});`,
+    "const onReload = (reload) => console.log(JSON.stringify({ ok: reload.ok, failed: reload.failed, message: reload.error && reload.error.message }));",
+    "startEmulator({ configPath: process.argv[1], watch: true, onReload }).then(async (emulator) => {",
+    "  const { clientId, clientSecret } = emulator.clients.staging;",
+    "  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });",
+    "  const token = await (await fetch(`${emulator.authUrl}/oidc/token`, { method: 'POST', body })).json();",
+    "  const listed = await (await fetch(`${emulator.baseUrl}/api/v1/flows/staging`, { headers: { authorization: `Bearer ${token.access_token}` } })).json();",
+    "  console.log(JSON.stringify({ served: listed.flows.map((flow) => flow.id) }));",
+    "});",
+  ].join("\n");
+  const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const child = spawn(process.execPath, ["-e", script, path.join(dir, "codegen.config.json")], { ...asNobody, stdio: ["ignore", "pipe", "pipe"] });
+  let printed = "";
+  try {
+    const lines = await new Promise<Record<string, unknown>[]>((resolve, reject) => {
+      const read = (chunk: Buffer): void => {
+        printed += chunk.toString("utf8");
+        const parsed = printed.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+        if (parsed.some((line) => "served" in line) && parsed.some((line) => line["failed"] === "watch")) resolve(parsed);
+      };
+      child.stdout.on("data", read);
+      child.stderr.on("data", (chunk: Buffer) => {
+        printed += chunk.toString("utf8");
+      });
+      child.once("exit", (code) => {
+        reject(new Error(`the emulator exited (${String(code)}); printed:\n${printed}`));
+      });
+    });
+    expect(lines.find((line) => line["failed"] === "watch")).toMatchObject({ ok: false, message: expect.stringMatching(/EACCES/) });
+    expect(lines.filter((line) => line["failed"] === "reload")).toEqual([]);
+    expect(lines.find((line) => "served" in line)).toEqual({ served: [AML_ID] });
+  } finally {
+    child.kill("SIGKILL");
+    chmodSync(path.join(dir, "flows"), 0o755);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

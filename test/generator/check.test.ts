@@ -71,8 +71,16 @@ describe("codegen --check", () => {
       { path: "signing/index.ts", reason: "changed" },
     ]);
     expect(check.editedWithManifest).toEqual(["signing/index.ts"]);
+    // A check's result and a write's are told apart by mode, each without the other's fields.
+    expect(check.mode).toBe("check");
+    // @ts-expect-error a check writes nothing, so it has no old files it could not match
+    expect(check.unverified).toBeUndefined();
     // A write trusts the manifest and keeps the edit; --force regenerates, and the check passes again.
-    expect((await runCodegen({ configPath: config })).changes).toEqual([]);
+    const write = await runCodegen({ configPath: config });
+    expect(write.mode).toBe("write");
+    expect(write.changes).toEqual([]);
+    // @ts-expect-error a write refuses files edited by hand (OUTPUT_EDITED) rather than listing them
+    expect(write.editedByHand).toBeUndefined();
     expect((await runCodegen({ configPath: config, force: true })).changes).toEqual([
       { path: MANIFEST, reason: "changed" },
       { path: "signing/index.ts", reason: "changed" },

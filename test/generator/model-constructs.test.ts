@@ -231,6 +231,14 @@ describe("multipart form", () => {
     expect([required(flow.request, "input.person"), required(flow.request, "input.person.name")]).toEqual([false, true]);
   });
 
+  test("a part declared in two allOf members is one part: no two names reach one node of the bracket tree", () => {
+    const form = multipartForm({ "input[a][b]": { type: "string" } }) as { schema: Record<string, unknown> };
+    const flow = build({ multipart: { schema: { allOf: [form.schema, { type: "object", properties: { "input[a][b]": { type: "string" } } }] } } });
+    expect(at(flow.request, "input.a.b")).toMatchObject({ kind: "string", part: ["input[a][b]"] });
+    const group = at(flow.request, "input.a");
+    expect(group.kind === "object" ? group.properties.map((property) => property.name) : []).toEqual(["b"]);
+  });
+
   test("file size defaults to the service limit", () => {
     const flow = build({ multipart: multipartForm({ "input[doc][scan]": { type: "string", format: "binary" } }) });
     expect(at(flow.request, "input.doc.scan")).toMatchObject({ kind: "file", maxBytes: 26_214_400, mediaTypes: [] });

@@ -1,4 +1,4 @@
-import { escapePointerToken, isRecord, pointerTokens } from "../../runtime/internal.js";
+import { escapePointerToken, isRecord, pointerTokens } from "../../runtime/json.js";
 import { valueAtTokens } from "../../runtime/json.js";
 
 describe("JSON pointer tokens (RFC 6901)", () => {
