@@ -18,10 +18,10 @@
  * be a large folder of projects. Only the named files and the folders on the
  * way to them count; the rest of each folder is ignored.
  */
-import { stat } from "node:fs/promises";
 import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import { loadConfigOrThrow, type Env } from "./config/load-config.js";
+import { isFolder } from "./file-checks.js";
 import { isSameOrInside } from "./output/file-tree.js";
 
 export interface ConfigWatchOptions {
@@ -192,13 +192,6 @@ function rootsOf(folders: ReadonlySet<string>, configFolder: string): string[] {
     if (folder !== configFolder && !isSameOrInside(configFolder, folder)) roots.add(path.dirname(folder));
   }
   return [...roots].sort();
-}
-
-async function isFolder(folder: string): Promise<boolean> {
-  return stat(folder).then(
-    (stats) => stats.isDirectory(),
-    () => false,
-  );
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

@@ -121,6 +121,9 @@ function parseOptionsOrThrow(args: readonly string[], env: Readonly<Record<strin
 
 /** One line per reload of --watch: what was published or withdrawn, or why the new set was refused. */
 function reloadLine(reload: Reload): string {
+  if (!reload.ok && reload.failed === "watch") {
+    return `flowsmith emulator: cannot watch for changes (${oneLine(reload.error.message)}); still serving the same flows, and the files still watched reload as before`;
+  }
   if (!reload.ok) return `flowsmith emulator: reload refused, still serving the previous flows: ${oneLine(reload.error.message)}`;
   const changed = reload.changes.filter((change) => change.change !== "unchanged");
   const unchanged = reload.changes.length - changed.length;
