@@ -11,14 +11,15 @@
  * it says so and exits 0. A line that cannot be installed (the registry unreachable) is
  * reported as not tried; exits 1 when the consumer test fails on any line, after trying all.
  */
-const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const { commandRunner } = require("./command-runner.js");
 
 const DEFAULT_MAJORS = ["22", "24"];
 // A bound on each command: the consumer test bounds its own steps; an install that hangs is stopped here.
 const COMMAND_TIMEOUT_MS = 600_000;
+const run = commandRunner(COMMAND_TIMEOUT_MS);
 
 async function main() {
   const majors = process.argv.slice(2).length > 0 ? process.argv.slice(2) : DEFAULT_MAJORS;
@@ -61,20 +62,6 @@ async function main() {
   if (failed.length > 0) log(`failed on Node ${failed.join(", ")}`);
   else log(tried.length > 0 ? `passed on Node ${tried.join(", ")}` : "no Node line could be installed, so none was tried");
   return failed.length === 0 ? 0 : 1;
-}
-
-/** Runs a command to its end; its output goes to ours, or with "pipe" is returned. */
-function run(command, args, env, stdout = "inherit") {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ["ignore", stdout, "inherit"], timeout: COMMAND_TIMEOUT_MS });
-    let output = "";
-    child.stdout?.on("data", (chunk) => (output += chunk));
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      if (code === 0) resolve(output);
-      else reject(new Error(`${path.basename(command)} ${args.join(" ")} ended with ${signal ?? `exit code ${code}`}`));
-    });
-  });
 }
 
 function log(message) {

@@ -13,10 +13,10 @@
  * it); elsewhere, or when the registry cannot deliver them, the consumer test runs on
  * Node alone and says which runtimes it did not try.
  */
-const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const { commandRunner } = require("./command-runner.js");
 
 const RUNTIMES = {
   bun: { spec: "@oven/bun-linux-x64@1", binary: ["@oven", "bun-linux-x64", "bin", "bun"] },
@@ -24,6 +24,7 @@ const RUNTIMES = {
 };
 // A bound on each command: the consumer test bounds its own steps; an install that hangs is stopped here.
 const COMMAND_TIMEOUT_MS = 900_000;
+const run = commandRunner(COMMAND_TIMEOUT_MS);
 
 async function main() {
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-runtimes-"));
@@ -57,20 +58,6 @@ async function main() {
   } finally {
     fs.rmSync(prefix, { recursive: true, force: true });
   }
-}
-
-/** Runs a command to its end; its output goes to ours, or with "pipe" is returned. */
-function run(command, args, env, stdout = "inherit") {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ["ignore", stdout, "inherit"], timeout: COMMAND_TIMEOUT_MS });
-    let output = "";
-    child.stdout?.on("data", (chunk) => (output += chunk));
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      if (code === 0) resolve(output);
-      else reject(new Error(`${path.basename(command)} ${args.join(" ")} ended with ${signal ?? `exit code ${code}`}`));
-    });
-  });
 }
 
 function log(message) {
