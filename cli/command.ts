@@ -4,6 +4,7 @@
  * command. Exit codes live here only: library code returns results and
  * throws typed errors; commands turn them into these.
  */
+import { parseArgs } from "node:util";
 import type { Env } from "../generator/config/load-config.js";
 import { CodegenError, errorLine, type CodegenErrorCode } from "../generator/errors.js";
 
@@ -95,6 +96,19 @@ interface CommandOption {
 }
 
 export type CommandOptions = Readonly<Record<string, CommandOption>>;
+
+/** A command's arguments parsed against its table; a malformed one (an unknown flag, a missing value) is the usage error's message. */
+export function parsedArgs<T extends CommandOptions, P extends boolean>(
+  args: readonly string[],
+  options: T,
+  allowPositionals: P,
+): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: P; strict: true }>> | { readonly usageError: string } {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals, strict: true });
+  } catch (error) {
+    return { usageError: (error as Error).message };
+  }
+}
 
 const FLAG_WIDTH = 19;
 const LINE_WIDTH = 100;

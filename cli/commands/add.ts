@@ -6,7 +6,6 @@
  * (generator/fetch/api-flow.ts). Nothing is written unless all of that succeeds.
  */
 import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import type { ResolvedConfig } from "../../generator/config/config-types.js";
 import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, newConfig, withConfigPosition, type Env } from "../../generator/config/load-config.js";
@@ -14,7 +13,7 @@ import { CodegenError } from "../../generator/errors.js";
 import { addApiFlowOrThrow, type WantedApiFlow } from "../../generator/fetch/api-flow.js";
 import { isTaken } from "../../generator/file-checks.js";
 import { ServiceClients } from "../../generator/fetch/service-clients.js";
-import { EXIT, optionLines, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
+import { EXIT, optionLines, parsedArgs, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
 
 const OPTIONS = {
   environment: { type: "string", arg: "<env>", help: "staging or live (required)" },
@@ -82,12 +81,8 @@ async function configOrNewOrThrow(configPath: string | undefined, env: Env): Pro
 }
 
 function parseAddArgs(args: readonly string[]): AddArgs | { readonly usageError: string } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    return { usageError: (error as Error).message };
-  }
+  const parsed = parsedArgs(args, OPTIONS, true);
+  if ("usageError" in parsed) return parsed;
   const { values, positionals } = parsed;
   if (positionals.length !== 1 || positionals[0] === undefined || positionals[0].trim() === "") {
     return { usageError: `expected one flow id (\`flowsmith flows\` lists them); got ${positionals.length}` };

@@ -7,7 +7,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { findConfigOrThrow } from "../../generator/config/load-config.js";
 import { runCodegen } from "../../generator/pipeline.js";
-import { EXIT, optionLines, reportError, stoppedBy, usageError, type CommandIo, type CommandOptions } from "../command.js";
+import { EXIT, optionLines, parsedArgs, reportError, stoppedBy, usageError, type CommandIo, type CommandOptions } from "../command.js";
 import { createProgressLine } from "../progress-line.js";
 import { printRun, reportCheck, reportWrite } from "./codegen-report.js";
 
@@ -71,12 +71,9 @@ Exit codes: 0 written or up to date, 1 an error or (with --check) out-of-date ou
 `;
 
 export async function run(args: readonly string[], io: CommandIo = process): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: false, strict: true }).values;
-  } catch (error) {
-    return usageError("codegen", (error as Error).message, io);
-  }
+  const parsed = parsedArgs(args, OPTIONS, false);
+  if ("usageError" in parsed) return usageError("codegen", parsed.usageError, io);
+  const { values } = parsed;
   if (values.watch) return watchOrUsage(values, io);
   return runOnce(values, io);
 }

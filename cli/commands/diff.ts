@@ -6,14 +6,13 @@
  * something breaking or a description that cannot be read.
  */
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { compareFlowModels, formatChangesJson, formatFlowChanges, hasBreakingChange } from "../../generator/changes/index.js";
 import { buildFlowModelOrThrow } from "../../generator/model/build-flow-model.js";
 import { kebabCase } from "../../generator/model/names.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import { parseDescriptionOrThrow, type LoadedDescription } from "../../generator/read/load-description.js";
 import { readSourceOrThrow } from "../../generator/read/read-source.js";
-import { EXIT, optionLines, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
+import { EXIT, optionLines, parsedArgs, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
 
 const OPTIONS = {
   json: { type: "boolean", help: 'print the changes as JSON (format "flowsmith-changes", version 1)' },
@@ -52,12 +51,8 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
 type DiffArgs = { readonly old: string; readonly new: string; readonly json: boolean };
 
 function parseDiffArgs(args: readonly string[]): DiffArgs | { readonly usageError: string } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    return { usageError: (error as Error).message };
-  }
+  const parsed = parsedArgs(args, OPTIONS, true);
+  if ("usageError" in parsed) return parsed;
   const { values, positionals } = parsed;
   if (positionals.length !== 2) {
     return { usageError: `expected two description files, <old> and <new>; got ${String(positionals.length)}` };

@@ -5,14 +5,13 @@
  * returns, and which of them the config already has. Same service config
  * and credentials as codegen.
  */
-import { parseArgs } from "node:util";
 import { ENVIRONMENTS, type Environment, type FlowRecord } from "@flowsmith/runtime";
 import type { ResolvedConfig } from "../../generator/config/config-types.js";
 import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, resolveServiceOrThrow, type Env } from "../../generator/config/load-config.js";
 import { CodegenError } from "../../generator/errors.js";
 import { configEntryOfOrUndefined } from "../../generator/fetch/config-entry.js";
 import { environmentsWithClientId, noApiClientError, ServiceClients } from "../../generator/fetch/service-clients.js";
-import { EXIT, optionLines, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
+import { EXIT, optionLines, parsedArgs, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
 
 const OPTIONS = {
   environment: { type: "string", arg: "<env>", help: "staging or live (default: each environment whose FLOWSMITH_<ENV>_CLIENT_ID is set)" },
@@ -39,12 +38,9 @@ Exit codes: 0 listed, 1 an error (no credentials, the service unreachable), 2 us
 `;
 
 export async function run(args: readonly string[], io: CommandIo = process): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: false, strict: true }).values;
-  } catch (error) {
-    return usageError("flows", (error as Error).message, io);
-  }
+  const parsed = parsedArgs(args, OPTIONS, false);
+  if ("usageError" in parsed) return usageError("flows", parsed.usageError, io);
+  const { values } = parsed;
   const env = io.env ?? process.env;
   if (values.environment !== undefined && !isEnvironment(values.environment)) {
     return usageError("flows", `--environment must be staging or live; got ${JSON.stringify(values.environment)}`, io);

@@ -9,7 +9,6 @@
  */
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { ENV, type UserFlowConfig } from "../../generator/config/config-types.js";
 import { writeNewConfigOrThrow } from "../../generator/config/append-flow.js";
 import { configFromTextOrThrow, DEFAULT_CONFIG_FILE, DEFAULT_SCHEMA_PATH, findConfigOrUndefined, newConfig, resolveServiceOrThrow, type Env } from "../../generator/config/load-config.js";
@@ -24,7 +23,7 @@ import type { FlowModel } from "../../generator/model/types.js";
 import { MANIFEST_FILE } from "../../generator/output/manifest.js";
 import { assertOutputDirSafeOrThrow } from "../../generator/output/output-safety.js";
 import { checkChosenDescriptionsOrThrow, uniqueNames } from "../../generator/unique-flows.js";
-import { EXIT, optionLines, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
+import { EXIT, optionLines, parsedArgs, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
 
 const OPTIONS = {
   yes: { type: "boolean", help: "use every flow found (or listed) and the default outputDir without asking" },
@@ -60,12 +59,9 @@ interface Planned {
 }
 
 export async function run(args: readonly string[], io: CommandIo = process): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: false, strict: true }).values;
-  } catch (error) {
-    return usageError("init", (error as Error).message, io);
-  }
+  const parsed = parsedArgs(args, OPTIONS, false);
+  if ("usageError" in parsed) return usageError("init", parsed.usageError, io);
+  const { values } = parsed;
   const interactive = !values.yes && (io.stdin ?? process.stdin).isTTY === true && io.stdout.isTTY === true;
   if (!interactive && !values.yes && !values.flow?.length) {
     return usageError("init", "no terminal to ask on: pass --yes to use every flow found, or --flow <id> for each flow to use", io);
