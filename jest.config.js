@@ -36,7 +36,10 @@ module.exports = {
     "^\\./config-validator\\.generated\\.js$": "<rootDir>/test/support/built-config-validator.js",
     // Tests run the runtime from its sources, as tsconfig.json's paths do for tsc.
     "^@flowsmith/runtime$": "<rootDir>/runtime/index.ts",
-    "^@flowsmith/runtime/(service-limits|internal)$": "<rootDir>/runtime/$1.ts",
+    "^@flowsmith/runtime/(service-limits|internal|flow-module)$": "<rootDir>/runtime/$1.ts",
+    "^@flowsmith/runtime/patterns$": "<rootDir>/runtime/patterns/index.ts",
+    // The runtime's platform seam (runtime/package.json "imports"): Node's, as `node` picks it.
+    "^#platform$": "<rootDir>/runtime/platform/node.ts",
     "^@flowsmith/runtime/internal/json$": "<rootDir>/runtime/json.ts",
     "^@flowsmith/redis$": "<rootDir>/redis/index.ts",
     // The web example imports the emulator as users do (the package's ./emulator export).

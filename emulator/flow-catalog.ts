@@ -1,16 +1,16 @@
 /**
  * The flows the emulator serves, read through the generator's model, with
- * each flow's request validator compiled once from that model, so the
- * emulator and the generated clients agree on what is valid. One published
+ * each flow's request check made once from that model by the runtime's own
+ * schema checker, so the emulator and the generated clients agree on what is
+ * valid. One published
  * version per flow and environment, as in the service: two flows with the
  * same id and environment are refused at start (DUPLICATE_FLOW); a version
  * published later (the control API, --watch) replaces the one served.
  */
-import Ajv, { type ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
 import type { Environment } from "@flowsmith/runtime";
-import { linearRegExp } from "@flowsmith/runtime/internal";
-import { checkOneVersionPerFlowOrThrow, hasFile, JSON_SCHEMA_AJV_OPTIONS, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
+import { schemaCheckOrThrow, type Check } from "@flowsmith/runtime/internal";
+import { linearPatterns } from "@flowsmith/runtime/patterns";
+import { checkOneVersionPerFlowOrThrow, hasFile, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
 import { EmulatorControlError } from "./control/control-error.js";
 import { notFound } from "./errors.js";
 import type { EmulatedFlow, FlowChange } from "./options.js";
@@ -24,7 +24,7 @@ export interface CatalogFlow {
   readonly parts: PartTable;
   readonly limits: RequestLimits;
   /** For both body forms: multipart parts are read as their declared types before (emulator/part-values.ts). */
-  readonly validate: ValidateFunction;
+  readonly validate: Check;
 }
 
 /** What a received file becomes in the request the validator sees (a FileReference). */
@@ -140,39 +140,10 @@ function catalogFlowOf(flow: EmulatedFlow): CatalogFlow {
     hasFiles: hasFile(flow.model.request),
     parts: new PartTable(flow.model.request),
     limits: requestLimitsOf(flow.model.request),
-    validate: requestValidator(toJsonSchema(flow.model.request, { file: FILE_SCHEMA })),
+    // Patterns run on the runtime's linear-time engine: no request can make one backtrack and block the
+    // emulator. One the engine cannot run is left out of the schema (the model says so): not checked here either.
+    validate: schemaCheckOrThrow(toJsonSchema(flow.model.request, { file: FILE_SCHEMA }), { patterns: linearPatterns }),
   };
-}
-
-/** Distinct request schemas whose validators are kept; bounds a process that starts emulators of ever new flows. */
-const CAPACITY = 100;
-
-/** Compiled validators by their schema's JSON text (toJsonSchema writes the same model the same way). */
-const validators = new Map<string, ValidateFunction>();
-
-let ajv: Ajv | undefined;
-
-/**
- * One ajv per process, so the draft-07 meta-schema every schema is checked against is compiled
- * once, not at each start (it cost as much as a flow's own validator); and an emulator started
- * again in the same process (the tests start many) compiles no schema it compiled before.
- */
-function requestValidator(schema: JsonSchema): ValidateFunction {
-  const key = JSON.stringify(schema);
-  const known = validators.get(key);
-  if (known) return known;
-  if (!ajv) {
-    // Patterns run on the runtime's linear-time engine: no request can make one backtrack and
-    // block the emulator (the model refused, at load, any pattern the engine cannot run).
-    ajv = new Ajv({ ...JSON_SCHEMA_AJV_OPTIONS, allErrors: true, strict: false, code: { regExp: linearRegExp } });
-    addFormats(ajv);
-  }
-  const validate = ajv.compile(schema);
-  // ajv keeps every schema object it compiled; the validator needs none of it.
-  ajv.removeSchema(schema);
-  if (validators.size >= CAPACITY) validators.delete(validators.keys().next().value as string);
-  validators.set(key, validate);
-  return validate;
 }
 
 /** The flows of a config. `configPath` absolute, found once by the caller (configPathOrThrow). */

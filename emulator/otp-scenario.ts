@@ -4,8 +4,8 @@
  * included). Code 123456 accepts the session; three wrong codes reject it;
  * every answer that keeps the step open issues a new ticket.
  */
-import Ajv, { type ValidateFunction } from "ajv";
-import { describeIssues, issuesFromAjv } from "@flowsmith/runtime/internal";
+import { describeIssues, issuesOf, schemaCheckOrThrow, type Check } from "@flowsmith/runtime/internal";
+import { linearPatterns } from "@flowsmith/runtime/patterns";
 import { badRequest } from "./errors.js";
 import type { Session, SessionStore } from "./sessions.js";
 
@@ -57,17 +57,11 @@ const OTP_ACTIONS: readonly StepAction[] = [
   },
 ];
 
-let validators: ReadonlyMap<string, ValidateFunction> | undefined;
+let validators: ReadonlyMap<string, Check> | undefined;
 
-/** Compiled at the first action, not at every load of the emulator. */
-function actionValidators(): ReadonlyMap<string, ValidateFunction> {
-  // The schemas are ours and fixed; the runtime checks them against draft-07 where it compiles
-  // them from a step response (runtime/action-schemas.ts), which the OTP tests go through. Not
-  // checking them again here spares compiling the meta-schema.
-  if (!validators) {
-    const ajv = new Ajv({ allErrors: true, validateSchema: false, meta: false });
-    validators = new Map(OTP_ACTIONS.map((action) => [action.type, ajv.compile(action.schema)]));
-  }
+/** Made at the first action, not at every load of the emulator, by the schema checker the client uses on the same schemas. */
+function actionValidators(): ReadonlyMap<string, Check> {
+  validators ??= new Map(OTP_ACTIONS.map((action) => [action.type, schemaCheckOrThrow(action.schema, { patterns: linearPatterns })]));
   return validators;
 }
 
@@ -120,8 +114,8 @@ function actionTypeOrThrow(body: unknown): string {
   if (!validate) {
     throw badRequest("INVALID_ACTION", `the action body must have "type" set to one of ${OTP_ACTIONS.map((a) => a.type).join(", ")}`);
   }
-  if (!validate(body)) {
-    const issues = issuesFromAjv(validate.errors);
+  const issues = issuesOf(validate, body);
+  if (issues.length > 0) {
     throw badRequest("INVALID_ACTION", `invalid ${String(type)} body: ${describeIssues(issues)}`, issues);
   }
   return type as string;

@@ -1,12 +1,12 @@
 /**
  * Checks a decoded create-session body against the flow: the service's own
  * rules (metadata keys, the flow's locales), each with its own code, and the
- * flow's request schema (compiled from the model), all reported at once. Issues are
+ * flow's request schema (checked by the runtime's schema checker), all reported at once. Issues are
  * worded by the runtime's helper, so the emulator and a generated client's
  * own check describe a problem the same way.
  */
 import type { ValidationIssue } from "@flowsmith/runtime";
-import { describeIssues, issuesFromAjv, metadataProblems, readablePath } from "@flowsmith/runtime/internal";
+import { describeIssues, issuesOf, metadataProblems, readablePath } from "@flowsmith/runtime/internal";
 import { isRecord } from "@flowsmith/runtime/internal/json";
 import { METADATA_KEYS } from "@flowsmith/runtime/service-limits";
 import { badRequest, type ApiErrorCode } from "./errors.js";
@@ -26,10 +26,11 @@ export interface CreateRequest {
 export function validateCreateRequestOrThrow(flow: CatalogFlow, body: unknown): CreateRequest {
   if (!isRecord(body)) throw badRequest("VALIDATION_FAILED", "the request body must be a JSON object");
   const problems = metadataProblemsOf(flow, body.metadata);
-  if (!flow.validate(body)) {
+  const found = issuesOf(flow.validate, body);
+  if (found.length > 0) {
     // What the service's own rules named already is not said twice.
     const reported = new Set(problems.flatMap((problem) => problem.errors.map((issue) => issue.path)));
-    const issues = issuesFromAjv(flow.validate.errors).filter((issue) => !reported.has(issue.path));
+    const issues = found.filter((issue) => !reported.has(issue.path));
     if (issues.length > 0) problems.push({ code: "VALIDATION_FAILED", message: `invalid request: ${describeIssues(issues)}`, errors: issues });
   }
   const [first] = problems;

@@ -8,7 +8,7 @@ export { loadFlowFromTextOrThrow, loadFlowsOrThrow } from "./load-flows.js";
 export { CodegenError } from "./errors.js";
 export { findConfigOrThrow } from "./config/load-config.js";
 export { watchConfig, type ConfigWatch } from "./config-watch.js";
-export { JSON_SCHEMA_AJV_OPTIONS, toJsonSchema, type JsonSchema } from "./model/json-schema.js";
+export { toJsonSchema, type JsonSchema } from "./model/json-schema.js";
 export { checkOneVersionPerFlowOrThrow } from "./unique-flows.js";
 export { hasFile } from "./model/request-body.js";
 export type { FlowModel, ObjectSchema, PartName, Schema } from "./model/types.js";

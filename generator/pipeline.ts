@@ -2,14 +2,13 @@
  * The codegen run, step by step: load config → read (or, for api flows,
  * fetch) descriptions → build models → emit → plan → write or check → write
  * fetched snapshots and new cache entries. Each step is a module of its own
- * folder (config/, fetch/, read/, model/, emit/, cache/, output/; run/ holds
+ * folder (config/, fetch/, read/, model/, emit/, output/; run/ holds
  * one flow's way through them); this file strings them together. Library
  * code: it returns results and throws CodegenError; only the CLI prints and
  * exits.
  */
 import { loadConfigOrThrow, withConfigPosition } from "./config/load-config.js";
 import type { ResolvedConfig } from "./config/config-types.js";
-import type { ValidatorCacheReport } from "./cache/validator-cache.js";
 import { CodegenError } from "./errors.js";
 import { ServiceClients } from "./fetch/service-clients.js";
 import type { ManifestFlow } from "./output/manifest.js";
@@ -51,8 +50,6 @@ export interface CheckResult extends RunReport, CheckOutcome {
 /** A write: what it added, changed or deleted. */
 export interface WriteResult extends RunReport, WriteOutcome {
   readonly mode: "write";
-  /** The validators the cache gave and those compiled into it; undefined without a cache. */
-  readonly validatorCache?: ValidatorCacheReport;
 }
 
 export function runCodegen(options: CodegenOptions & { readonly check: true }): Promise<CheckResult>;
@@ -82,8 +79,7 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
     }
     const written = await writeOutputOrThrow(plan, output, { replaceEdits: options.force ?? false });
     const snapshots = await settleSnapshotsOrThrow(flows, run);
-    const validatorCache = await run.validatorCache?.flush();
-    return { mode: "write", ...ran, ...written, snapshots, ...(validatorCache ? { validatorCache } : {}) };
+    return { mode: "write", ...ran, ...written, snapshots };
   } catch (error) {
     throw withConfigPosition(config, error);
   } finally {

@@ -3,14 +3,15 @@
  * `type`, is checked against that action's schema from the session's latest
  * step, and goes out as it is with the step's ticket in `x-ticket-id`.
  */
-import { actionValidatorOrThrow } from "./action-schemas.js";
+import { actionCheckOrThrow } from "./action-schemas.js";
 import type { ClientContext } from "./client-context.js";
 import { RequestValidationError } from "./errors.js";
 import type { ActionBody, RequestOptions, Step, StepAction } from "./resources.js";
 import { headerValueProblem } from "./header-value.js";
 import { ROUTES, sessionPath } from "./paths.js";
 import { getStep } from "./session-calls.js";
-import { describeIssues, issuesFromAjv } from "./validation-issues.js";
+import { describeIssues } from "./validation/issues.js";
+import { issuesOf } from "./validation/schema-check.js";
 
 export async function submitAction(
   ctx: ClientContext,
@@ -25,7 +26,7 @@ export async function submitAction(
   // Without a step read before, the validation needs one: reading it is a harmless GET.
   const step = ctx.steps.latestOrUndefined(sessionId) ?? (await getStep(ctx, sessionId, options));
   const offered = offeredActionOrThrow(step, type, sessionId);
-  validateOrThrow(offered, action);
+  validateOrThrow(offered, action, ctx);
   return ctx.api.json(
     { ...options, method: "POST", path, route: ROUTES.actions, own: { "x-ticket-id": ticketId }, body: { json: JSON.stringify(action) } },
     // The response shape is not shown (docs/service.md 4): any JSON, or nothing, is the answer.
@@ -74,9 +75,8 @@ function offeredActionOrThrow(step: Step, type: string, sessionId: string): Step
   );
 }
 
-function validateOrThrow(offered: StepAction, action: ActionBody): void {
-  const validate = actionValidatorOrThrow(offered.schema, offered.type);
-  if (validate(action)) return;
-  const issues = issuesFromAjv(validate.errors);
+function validateOrThrow(offered: StepAction, action: ActionBody, ctx: ClientContext): void {
+  const issues = issuesOf(actionCheckOrThrow(offered.schema, offered.type, ctx.options.logger), action);
+  if (issues.length === 0) return;
   throw new RequestValidationError("INVALID_ACTION", `Action ${offered.type} is invalid: ${describeIssues(issues)}`, issues);
 }

@@ -4,7 +4,6 @@
  * ApiErrors. Every attempt goes through the client's one exchange path
  * (exchange/exchange.ts).
  */
-import type { FormData } from "undici";
 import { raceSignal, sleep, type Operation } from "./abort.js";
 import type { TokenCache } from "./auth.js";
 import { BaseUrl, type RequestTarget } from "./base-url.js";
@@ -12,12 +11,12 @@ import { callHeadersOrThrow } from "./call-headers.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { apiErrorFor, InvalidResponseError, type ValidationIssue } from "./errors.js";
 import type { Answer, TextLimits } from "./exchange/answer.js";
-import type { WireSettings } from "./exchange/dispatch.js";
+import type { WireSettings } from "./exchange/transport.js";
 import type { Exchange } from "./exchange/exchange.js";
 import { positive } from "./option-numbers.js";
 import type { Redactor } from "./redaction.js";
 import { decideRetry, parseRetryAfter, type RetryDecision } from "./retry.js";
-import { describeIssues } from "./validation-issues.js";
+import { describeIssues } from "./validation/issues.js";
 
 export interface ApiRequest {
   readonly method: "GET" | "POST";
@@ -29,7 +28,7 @@ export interface ApiRequest {
   readonly headers?: Readonly<Record<string, string>>;
   /** Headers this call sets itself (getFile's accept, submitAction's x-ticket-id). */
   readonly own?: Readonly<Record<string, string>>;
-  /** JSON text (sent as application/json) or multipart form data (undici sets its content type). */
+  /** JSON text (sent as application/json) or multipart form data (the transport sets its content type and boundary). */
   readonly body?: { readonly json: string } | { readonly form: FormData };
   readonly signal?: AbortSignal;
   /** Per attempt; default the client's timeoutMs. */

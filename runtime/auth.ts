@@ -11,11 +11,12 @@
  * token and lets only the lease holder's TokenRequest run.
  */
 import type { Operation } from "./abort.js";
+import { base64Of, utf8Bytes } from "./bytes.js";
 import type { Clock } from "./clock.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { AuthError, ClientClosedError, FlowsmithError, type AuthErrorCode } from "./errors.js";
 import type { TextLimits } from "./exchange/answer.js";
-import type { WireSettings } from "./exchange/dispatch.js";
+import type { WireSettings } from "./exchange/transport.js";
 import type { Exchange } from "./exchange/exchange.js";
 import { headerValueProblem } from "./header-value.js";
 import type { Redactor } from "./redaction.js";
@@ -153,7 +154,7 @@ export class TokenRequest {
     };
     if (this.options.authMethod === "client_secret_basic") {
       const { clientId, clientSecret } = this.options;
-      headers.authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`, "utf8").toString("base64")}`;
+      headers.authorization = `Basic ${base64Of(utf8Bytes(`${clientId}:${clientSecret}`))}`;
     }
     return headers;
   }

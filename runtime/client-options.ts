@@ -2,13 +2,15 @@
  * createClient's options: what the user writes (ClientOptions) and what the
  * runtime works with (ResolvedClientOptions). Defaults live here and only here.
  */
+import { platform } from "#platform";
 import type { Dispatcher } from "undici";
 import { systemClock, type Clock } from "./clock.js";
 import { ConfigurationError } from "./errors.js";
-import { dispatcherOrThrow, type ProxyOption } from "./exchange/dispatcher.js";
+import type { ProxyOption } from "./exchange/dispatcher.js";
 import { loggerOrThrow, type Logger } from "./exchange/logging.js";
 import type { Middleware } from "./exchange/messages.js";
 import { middlewareOrThrow } from "./exchange/middleware.js";
+import type { Transport } from "./exchange/transport.js";
 import { nonNegative, nonNegativeInteger, positive } from "./option-numbers.js";
 import { ENVIRONMENTS, RECOMMENDED_POLL_INTERVAL_MS, type Environment } from "./service-limits.js";
 import { createMemoryTokenStore, tokenStoreProblem, type TokenStore } from "./token-store.js";
@@ -47,12 +49,18 @@ export interface ClientOptions<E extends Environment = Environment> {
   readonly pollIntervalMs?: number;
   /** waitForStep gives up after this long. Default 600000 (10 minutes). */
   readonly waitTimeoutMs?: number;
-  /** An undici dispatcher (custom TLS, pools). Default: an Agent owned by the client, closed by close(). */
+  /**
+   * Node only: an undici dispatcher (custom TLS, pools). Default: an Agent
+   * owned by the client, closed by close(). Elsewhere requests go through the
+   * platform's fetch, and this is a ConfigurationError.
+   */
   readonly dispatcher?: Dispatcher;
   /**
    * Send through a proxy: "env" reads HTTP_PROXY, HTTPS_PROXY and NO_PROXY
-   * (undici's EnvHttpProxyAgent), a URL names the proxy. For this client
-   * only; not with `dispatcher`. Default: no proxy.
+   * (on Node undici's EnvHttpProxyAgent; Deno's and Bun's fetch read them
+   * themselves), a URL names the proxy (Node). For this client only; not
+   * with `dispatcher`. Cloudflare Workers and Vercel Edge have no proxy: a
+   * ConfigurationError. Default: no proxy.
    */
   readonly proxy?: ProxyOption;
   /** Run on every attempt (retries and token requests included), the first outermost. Default: none. */
@@ -92,9 +100,8 @@ export interface ResolvedClientOptions<E extends Environment = Environment> {
   readonly tokenExpirySkewMs: number;
   readonly pollIntervalMs: number;
   readonly waitTimeoutMs: number;
-  readonly dispatcher: Dispatcher;
-  /** Whether close() should close the dispatcher (only when the client created it). */
-  readonly ownsDispatcher: boolean;
+  /** The network side: undici on Node, fetch elsewhere (platform/). */
+  readonly transport: Transport;
   readonly middleware: readonly Middleware[];
   readonly logger: Logger | undefined;
   readonly clock: Clock;
@@ -152,8 +159,7 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
     tokenStore: tokenStoreOrThrow(options.tokenStore),
   };
   // Last: an Agent (or proxy agent) is made only once every other option has been accepted.
-  const { dispatcher, owned } = dispatcherOrThrow(options.dispatcher, options.proxy);
-  return { ...resolved, dispatcher, ownsDispatcher: owned };
+  return { ...resolved, transport: platform.transportOrThrow({ dispatcher: options.dispatcher, proxy: options.proxy }) };
 }
 
 function clockOrThrow(clock: Clock | undefined): Clock {

@@ -72,7 +72,7 @@ export function createClient<E extends Environment>(options: ClientOptions<E>): 
   const resolved = resolveClientOptionsOrThrow(options);
   const lifecycle = new ClientLifecycle();
   const redactor = new Redactor(resolved);
-  const exchange = new Exchange({ dispatcher: resolved.dispatcher, lifecycle, middleware: resolved.middleware, observers: observersOf(resolved, redactor) });
+  const exchange = new Exchange({ transport: resolved.transport, lifecycle, middleware: resolved.middleware, observers: observersOf(resolved, redactor) });
   const tokenRequest = new TokenRequest(resolved, exchange, redactor);
   const tokens = new TokenCache(resolved.clock, storedTokens(resolved, lifecycle.signal, tokenRequest, redactor));
   const context: ClientContext = {
@@ -110,7 +110,7 @@ export function createClient<E extends Environment>(options: ClientOptions<E>): 
   const closeOnce = async () => {
     lifecycle.close();
     // Nothing is left running (lifecycle.close() aborted it), so this does not wait on a server.
-    if (resolved.ownsDispatcher) await resolved.dispatcher.destroy();
+    await resolved.transport.close();
   };
   // ClientOf<E> is Client<E> for each E; TypeScript does not resolve the conditional type for an E not yet known.
   const made = Object.freeze(client) as Client<E>;

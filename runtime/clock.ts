@@ -5,7 +5,6 @@
  * limit of each HTTP exchange (`timeoutMs`) stays on real timers: it bounds
  * real I/O, which a virtual clock cannot speed up.
  */
-import { setTimeout as delay } from "node:timers/promises";
 
 export interface Clock {
   /** Milliseconds since the epoch, as `Date.now()`. */
@@ -19,5 +18,20 @@ export interface Clock {
 
 export const systemClock: Clock = Object.freeze({
   now: () => Date.now(),
-  sleep: (ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }),
+  sleep: (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    }),
 });

@@ -1,19 +1,21 @@
 /**
- * Files to upload: what a user may pass (FileInput), how it becomes one Blob
- * with a filename and a media type, and fileFromPath, whose Blob reads from
- * disk as it is sent instead of holding the file in memory.
+ * Files to upload: what a user may pass (FileInput), and how it becomes one
+ * Blob with a filename and a media type. Blobs, Files, bytes and Web
+ * ReadableStreams work on every platform; fileFromPath (a file on disk, read
+ * while it is sent) is Node's (platform/).
  */
-import { File } from "node:buffer";
-import { openAsBlob } from "node:fs";
-import type { Stats } from "node:fs";
-import { stat } from "node:fs/promises";
-import { basename, extname } from "node:path";
-import { DiskFile } from "./disk-file.js";
-import { FlowsmithError } from "./errors.js";
+import { platform } from "#platform";
+import { FlowsmithError, RequestValidationError } from "./errors.js";
 import { isRecord } from "./json.js";
+import type { FileFromPathOptions } from "./platform/platform.js";
 
-/** A file to upload: a Blob/File (fs.openAsBlob gives one), bytes, or either with a name and media type. */
-export type FileData = Blob | Uint8Array;
+/**
+ * A file to upload: a Blob or File (a Worker's `request.formData()` gives
+ * Files, Node's fs.openAsBlob a Blob), bytes, or a ReadableStream of bytes
+ * (an R2 object's body), which is read into memory when the request is
+ * prepared, up to the flow's per-file limit.
+ */
+export type FileData = Blob | Uint8Array | ReadableStream<Uint8Array>;
 export interface NamedFile {
   readonly data: FileData;
   readonly filename?: string;
@@ -27,6 +29,15 @@ export interface FileParts {
   readonly filename: string | undefined;
   /** Lower-case essence (`image/png`) of the declared type, when one was declared. */
   readonly declaredType: string | undefined;
+}
+
+/**
+ * A File that sends its bytes its own way (fileFromPath's reads from disk)
+ * makes its renamed copies itself, so they keep that way.
+ */
+export const RENAMED = Symbol("flowsmith.renamed");
+interface RenamableFile extends File {
+  [RENAMED](name: string, type: string): File;
 }
 
 const MEDIA_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = {
@@ -46,62 +57,61 @@ const MEDIA_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = {
 };
 
 /**
- * A FileInput for a file on disk. The returned Blob reads the file only while
- * it is being uploaded, so a 50 MB file never sits in memory whole.
+ * A FileInput for a file on disk (Node only: elsewhere a ConfigurationError).
+ * The returned Blob reads the file only while it is being uploaded, so a
+ * 50 MB file never sits in memory whole.
  */
-export async function fileFromPath(
-  path: string,
-  options: { readonly filename?: string; readonly contentType?: string } = {},
-): Promise<NamedFile> {
-  const filename = options.filename ?? basename(path);
-  const contentType = options.contentType ?? mediaTypeForFilename(filename);
-  const blobOptions = contentType ? { type: contentType } : {};
-  // Looked at first: a change after this look is refused when the file is sent.
-  const { mtimeMs, size } = await regularFileOrThrow(path);
-  const blob = await openAsBlob(path, blobOptions);
-  const data = size === blob.size ? (new DiskFile(blob, { path, mtimeMs }, filename, blobOptions) as Blob) : blob;
-  return { data, filename, ...(contentType ? { contentType } : {}) };
-}
-
-/**
- * Only a regular file has the size stat reports: a directory failed midway
- * through the upload (EISDIR, part of the request already sent) and a device
- * or pipe would be sent as its stat size (0 bytes of /dev/stdin).
- */
-async function regularFileOrThrow(path: string): Promise<Stats> {
-  let info: Stats;
-  try {
-    info = await stat(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
-    throw new FlowsmithError("FILE_NOT_READABLE", `fileFromPath: cannot read ${JSON.stringify(path)} (${code})`, { cause: error });
-  }
-  if (!info.isFile()) {
-    throw new FlowsmithError("FILE_NOT_READABLE", `fileFromPath: ${JSON.stringify(path)} is not a regular file (a directory, device or pipe); pass the path of a file`);
-  }
-  return info;
+export function fileFromPath(path: string, options: FileFromPathOptions = {}): Promise<NamedFile> {
+  return platform.fileFromPath(path, options);
 }
 
 export function isFileInput(value: unknown): value is FileInput {
   return isFileData(value) || (isRecord(value) && "data" in value && isFileData(value.data));
 }
 
-export function filePartsOf(input: FileInput): FileParts {
+/**
+ * The file as a Blob. A ReadableStream is read here, and refused
+ * (FILE_TOO_LARGE, `path` its place in the request) once it goes past
+ * `maxBytes`: nothing more of it is read.
+ */
+export async function filePartsOrThrow(input: FileInput, maxBytes: number, path: string): Promise<FileParts> {
   const named = isFileData(input) ? undefined : input;
   const data = named ? named.data : (input as FileData);
-  const blob = isBlob(data) ? data : new Blob([data]);
+  const blob = isBlob(data) ? data : data instanceof Uint8Array ? new Blob([data as Uint8Array<ArrayBuffer>]) : await blobOfStreamOrThrow(data, maxBytes, path);
   const filename = named?.filename ?? (data instanceof File && data.name !== "" ? data.name : undefined);
   return { blob, filename, declaredType: essence(named?.contentType ?? blob.type) };
 }
 
+async function blobOfStreamOrThrow(stream: ReadableStream<Uint8Array>, maxBytes: number, path: string): Promise<Blob> {
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let size = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const read = await reader.read().catch((error: unknown) => {
+      throw new FlowsmithError("FILE_NOT_READABLE", `${path}: the stream failed while it was read (${(error as Error).message})`, { cause: error });
+    });
+    if (read.done) return new Blob(chunks);
+    size += read.value.length;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new RequestValidationError("FILE_TOO_LARGE", `${path} has more than ${String(maxBytes)} bytes; this flow accepts at most ${String(maxBytes)}`, [
+        { path, message: `must have at most ${String(maxBytes)} bytes` },
+      ]);
+    }
+    chunks.push(read.value as Uint8Array<ArrayBuffer>);
+  }
+}
+
 /** The Blob as it goes into the form: the same bytes (not copied) under a filename and media type. */
 export function namedBlob(blob: Blob, filename: string, mediaType: string): Blob {
-  if (blob instanceof DiskFile) return blob.renamed(filename, mediaType);
+  if (RENAMED in blob) return (blob as RenamableFile)[RENAMED](filename, mediaType);
   return new File([blob], filename, { type: mediaType });
 }
 
 export function mediaTypeForFilename(filename: string | undefined): string | undefined {
-  return filename === undefined ? undefined : MEDIA_TYPES_BY_EXTENSION[extname(filename).toLowerCase()];
+  if (filename === undefined) return undefined;
+  const dot = filename.lastIndexOf(".");
+  return dot <= 0 ? undefined : MEDIA_TYPES_BY_EXTENSION[filename.slice(dot).toLowerCase()];
 }
 
 export function extensionForMediaType(mediaType: string): string {
@@ -127,7 +137,7 @@ export function essence(mediaType: string | undefined): string | undefined {
 }
 
 function isFileData(value: unknown): value is FileData {
-  return value instanceof Uint8Array || isBlob(value);
+  return value instanceof Uint8Array || isBlob(value) || value instanceof ReadableStream;
 }
 
 function isBlob(value: unknown): value is Blob {

@@ -5,6 +5,7 @@
  */
 
 import type { Environment, Locale } from "./service-limits.js";
+import type { JsonSchema } from "./validation/schema-check.js";
 
 /**
  * One segment of a multipart part name: literal text, or the index of an
@@ -52,4 +53,13 @@ export interface FlowSpec<E extends Environment = Environment> {
   readonly locales: readonly Locale[];
   /** Multipart flows only: the request tree with exact part names and file limits. */
   readonly fields?: FieldSpec;
+  /**
+   * The request's JSON Schema, checked before anything is sent (a file is
+   * any present value here: its size and media type are checked from
+   * `fields`). Its patterns run on the engine the generated module passes
+   * (`@flowsmith/runtime/patterns`); one that engine cannot run is not in it.
+   */
+  readonly request: JsonSchema;
+  /** The 201 body's JSON Schema, checked after the fields every created session has. */
+  readonly response: JsonSchema;
 }

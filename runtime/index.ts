@@ -1,25 +1,38 @@
 /**
  * flowsmith's runtime: the client every generated `createSession` calls and
- * through which a backend follows a session to its outcome.
+ * through which a backend follows a session to its outcome. Every export is
+ * named here, so adding one is a decision (test/types/public-index.ts pins
+ * the list). Other entry points: `@flowsmith/runtime/flow-module` (what
+ * generated modules import, not for applications), `/patterns` (the
+ * linear-time pattern engine), `/service-limits` (the constants alone) and
+ * `/internal` (flowsmith's own generator and emulator).
  */
-export * from "./flow-spec.js";
-export * from "./service-limits.js";
 export { createClient, type Client } from "./client.js";
-export { clientCredentialsIn, withoutClientCredentials } from "./credentials-in.js";
-export type { FlowDescriptionOptions } from "./flow-description.js";
 export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.js";
 export type { ProxyOption, ProxySettings } from "./exchange/dispatcher.js";
 export type { AttemptLogEntry, Logger } from "./exchange/logging.js";
-export type { ExchangeRequest, ExchangeResponse, Middleware, Next } from "./exchange/messages.js";
+export type { ExchangeRequest, ExchangeResponse, Middleware, Next, ResponseHeaders } from "./exchange/messages.js";
+export { clientCredentialsIn, withoutClientCredentials } from "./credentials-in.js";
+export type { FlowDescriptionOptions } from "./flow-description.js";
 export { createMemoryTokenStore, type TokenStore } from "./token-store.js";
 export { systemClock, type Clock } from "./clock.js";
-export { createSessionFor, createSessionWith } from "./create-session.js";
 export { forEnvironment, type EnvironmentFlow, type FlowModuleOf } from "./environment-flow.js";
 export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./files.js";
-export type { RequestValidator } from "./request-validator.js";
-export { UnsupportedPatternError } from "./pattern-translation.js";
-// Also `@flowsmith/runtime/service-limits` (these constants alone), and `@flowsmith/runtime/internal`:
-// what generated validators, the generator and the emulator take from the runtime (not for applications).
+export type { FileFromPathOptions } from "./platform/platform.js";
+export {
+  DEFAULT_DESCRIPTION_PATH,
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_TOKEN_LIFETIME_SECONDS,
+  ENVIRONMENTS,
+  MAX_FILES_PER_REQUEST,
+  MAX_REQUEST_BYTES,
+  MAX_STATE_LENGTH,
+  METADATA_KEYS,
+  RECOMMENDED_POLL_INTERVAL_MS,
+  SERVICE_LOCALES,
+  type Environment,
+  type Locale,
+} from "./service-limits.js";
 export type {
   ActionBody,
   DataBlocks,
@@ -70,6 +83,7 @@ export {
   type QueuedWebhookHandlerOptions,
   type WebhookHandlerOptions,
   type WebhookRequest,
+  type WebhookResponse,
 } from "./webhook-handler.js";
 export type { QueuedDelivery, WebhookQueue } from "./webhook-queue.js";
 export { readSessionEnded, type OutcomeWait } from "./session-ended.js";

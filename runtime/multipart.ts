@@ -1,16 +1,16 @@
 /**
  * A multipart request on the wire: walk the request along the flow's field
- * tree to get its parts (exact part names, spec order), put them in an undici
- * FormData whose file entries are Blobs (undici streams them), and compute the
- * encoded body's exact length before anything is sent.
+ * tree to get its parts (exact part names, spec order), put them in the
+ * platform's FormData whose file entries are Blobs (the transport streams
+ * them), and bound the encoded body's length before anything is sent.
  */
-import type { FormData } from "undici";
+import { platform } from "#platform";
+import { utf8Length } from "./bytes.js";
 import { RequestValidationError } from "./errors.js";
 import { FlowsmithError } from "./errors.js";
-import { undici } from "./exchange/undici.js";
 import { isFileInput, type FileInput } from "./files.js";
 import type { FieldSpec, PartName } from "./flow-spec.js";
-import { readablePath } from "./validation-issues.js";
+import { readablePath } from "./validation/issues.js";
 
 interface TextPart {
   readonly kind: "text";
@@ -44,22 +44,21 @@ export function collectPartsOrThrow(request: unknown, fields: FieldSpec): Part[]
 }
 
 export function buildForm(parts: readonly EncodablePart[]): FormData {
-  // undici's own FormData, whose encoding encodedLength follows (on Bun, `undici` would be Bun's).
-  const form = new undici.FormData();
-  for (const part of parts) {
-    // The Blobs are node:buffer Files; undici's typings name the DOM Blob.
-    form.append(part.name, part.value);
-  }
+  const form = platform.formData();
+  for (const part of parts) form.append(part.name, part.value);
   return form;
 }
 
 /**
- * The exact byte length undici will send for `form`, following its
- * multipart/form-data encoder (undici lib/web/fetch/body.js, extractBody):
- * the boundary is always `----formdata-undici-0` plus 11 digits.
+ * The most bytes `form` can take on the wire, as the Fetch standard's
+ * multipart/form-data encoder writes it (names and filenames escaped,
+ * line breaks of text values normalized to CRLF), with a boundary of the
+ * longest length RFC 2046 allows: each platform picks its own boundary, so
+ * the bound holds for all of them and is at most a few dozen bytes per part
+ * above what any of them sends.
  */
 export function encodedLength(form: FormData): number {
-  const boundaryLength = 32;
+  const boundaryLength = MAX_BOUNDARY_LENGTH;
   const prefix = 2 + boundaryLength + 2 + "Content-Disposition: form-data".length;
   let length = 0;
   for (const [name, value] of form) {
@@ -160,6 +159,9 @@ function normalizeLinefeeds(text: string): string {
   return text.replace(/\r?\n|\r/g, "\r\n");
 }
 
+/** RFC 2046, 5.1.1: a boundary has at most 70 characters. */
+const MAX_BOUNDARY_LENGTH = 70;
+
 function utf8(text: string): number {
-  return Buffer.byteLength(text, "utf8");
+  return utf8Length(text);
 }

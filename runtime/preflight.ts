@@ -8,16 +8,16 @@
  * alone. Returns the body ready to send; throws RequestValidationError,
  * sending nothing.
  */
-import type { FormData } from "undici";
+import { utf8Length } from "./bytes.js";
 import { FlowsmithError, RequestValidationError, type RequestValidationCode, type ValidationIssue } from "./errors.js";
-import { essence, extensionForMediaType, filePartsOf, mediaTypeForFilename, namedBlob, sniffImageType } from "./files.js";
+import { essence, extensionForMediaType, filePartsOrThrow, mediaTypeForFilename, namedBlob, sniffImageType, type FileParts } from "./files.js";
 import type { FlowSpec } from "./flow-spec.js";
 import { isRecord } from "./json.js";
 import { metadataProblems } from "./metadata-rule.js";
 import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES, MAX_STATE_LENGTH, METADATA_KEYS, type Environment } from "./service-limits.js";
 import { buildForm, collectPartsOrThrow, encodedLength, type EncodablePart, type FilePart } from "./multipart.js";
-import type { RequestValidator } from "./request-validator.js";
-import { describeIssues, issuesFromAjv, readablePath } from "./validation-issues.js";
+import { describeIssues, readablePath } from "./validation/issues.js";
+import { issuesOf, type Check } from "./validation/schema-check.js";
 
 export type PreparedBody = { readonly json: string } | { readonly form: FormData };
 
@@ -29,7 +29,7 @@ export type PreparedBody = { readonly json: string } | { readonly form: FormData
 export function preflightOrThrow(
   clientEnvironment: Environment,
   spec: FlowSpec,
-  validate: RequestValidator,
+  validate: Check,
   request: unknown,
 ): PreparedBody | Promise<PreparedBody> {
   checkEnvironment(clientEnvironment, spec);
@@ -100,7 +100,7 @@ function checkMetadata(spec: FlowSpec, request: unknown, problems: Problems): vo
 
 function checkState(request: unknown, problems: Problems): void {
   const state = isRecord(request) ? request.state : undefined;
-  // Characters are code points, as the flow's validator (ajv maxLength) counts them.
+  // Characters are code points, as the flow's schema check (maxLength) counts them.
   if (typeof state !== "string") return;
   const length = Array.from(state).length;
   if (length <= MAX_STATE_LENGTH) return;
@@ -110,10 +110,11 @@ function checkState(request: unknown, problems: Problems): void {
 }
 
 /** Whether the request fits the flow's schema; what it finds at a path already reported is not said twice. */
-function runValidator(validate: RequestValidator, request: unknown, problems: Problems): boolean {
-  if (validate(request)) return true;
+function runValidator(validate: Check, request: unknown, problems: Problems): boolean {
+  const found = issuesOf(validate, request);
+  if (found.length === 0) return true;
   const reported = new Set(problems.issues.map((issue) => issue.path));
-  const issues = issuesFromAjv(validate.errors).filter((issue) => !reported.has(issue.path));
+  const issues = found.filter((issue) => !reported.has(issue.path));
   if (issues.length > 0) problems.add("VALIDATION_FAILED", `Request is invalid: ${describeIssues(issues)}`, issues);
   return false;
 }
@@ -121,7 +122,7 @@ function runValidator(validate: RequestValidator, request: unknown, problems: Pr
 function jsonBody(request: unknown): PreparedBody {
   const json = JSON.stringify(request);
   // A UTF-16 code unit is at most 3 UTF-8 bytes: a body this short needs no exact count.
-  if (json.length * 3 > MAX_REQUEST_BYTES) checkTotalSize(Buffer.byteLength(json, "utf8"));
+  if (json.length * 3 > MAX_REQUEST_BYTES) checkTotalSize(utf8Length(json));
   return { json };
 }
 
@@ -136,11 +137,20 @@ async function multipartBody(spec: FlowSpec, request: unknown, problems: Problem
     throw error;
   }
   const files = parts.filter((part): part is FilePart => part.kind === "file");
-  for (const file of files) checkFileSize(file, problems);
-  const fileBlobs = new Map<FilePart, Blob>();
+  const contents = new Map<FilePart, FileParts>();
   for (const file of files) {
     try {
-      fileBlobs.set(file, await encodableFileOrThrow(file));
+      const content = await filePartsOrThrow(file.input, file.maxBytes, file.path);
+      checkFileSize(file, content.blob, problems);
+      contents.set(file, content);
+    } catch (error) {
+      problems.addOrThrow(error);
+    }
+  }
+  const fileBlobs = new Map<FilePart, Blob>();
+  for (const [file, content] of contents) {
+    try {
+      fileBlobs.set(file, await encodableFileOrThrow(file, content));
     } catch (error) {
       problems.addOrThrow(error);
     }
@@ -158,8 +168,7 @@ async function multipartBody(spec: FlowSpec, request: unknown, problems: Problem
   return { form };
 }
 
-function checkFileSize(file: FilePart, problems: Problems): void {
-  const { blob } = filePartsOf(file.input);
+function checkFileSize(file: FilePart, blob: Blob, problems: Problems): void {
   if (blob.size <= file.maxBytes) return;
   problems.add("FILE_TOO_LARGE", `${file.path} has ${String(blob.size)} bytes; this flow accepts at most ${String(file.maxBytes)}`, [
     { path: file.path, message: `must have at most ${String(file.maxBytes)} bytes` },
@@ -167,8 +176,7 @@ function checkFileSize(file: FilePart, problems: Problems): void {
 }
 
 /** The file as a Blob with its filename and the media type it is sent as. */
-async function encodableFileOrThrow(file: FilePart): Promise<Blob> {
-  const { blob, filename, declaredType } = filePartsOf(file.input);
+async function encodableFileOrThrow(file: FilePart, { blob, filename, declaredType }: FileParts): Promise<Blob> {
   const mediaType = await mediaTypeOrThrow(file, blob, declaredType ?? mediaTypeForFilename(filename), declaredType);
   return namedBlob(blob, filename ?? `file${extensionForMediaType(mediaType)}`, mediaType);
 }

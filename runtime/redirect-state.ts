@@ -8,9 +8,11 @@
  * Format: `v1.<expiresAtMs>.<nonce>.<subjectTag>.<data>.<mac>` (base64url
  * parts). The MAC is HMAC-SHA256 over everything before it; the subject tag is
  * an HMAC of the nonce and subjectId, so the state names no subject in clear
- * and two states of one subject cannot be linked.
+ * and two states of one subject cannot be linked. Both functions return
+ * promises: the MACs are Web Crypto's, which is asynchronous on every platform.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { base64UrlOf, bytesOfBase64, timingSafeEqualBytes, utf8Bytes, utf8Text } from "./bytes.js";
+import { hmacSha256, randomBytes } from "./crypto.js";
 import { ConfigurationError, FlowsmithError } from "./errors.js";
 import { MAX_STATE_LENGTH } from "./service-limits.js";
 
@@ -80,7 +82,7 @@ const MIN_SECRET_BYTES = 32;
 const TAG_BYTES = 16;
 const PART = /^[A-Za-z0-9_-]*$/;
 
-export function createRedirectState(options: CreateRedirectStateOptions): string {
+export async function createRedirectState(options: CreateRedirectStateOptions): Promise<string> {
   const key = secretOrThrow(options.secret, "createRedirectState", "secret");
   const subjectId = subjectOrThrow(options.subjectId, "createRedirectState");
   const ttlMs = options.ttlMs;
@@ -91,10 +93,10 @@ export function createRedirectState(options: CreateRedirectStateOptions): string
     throw new ConfigurationError("createRedirectState: data must be a string when given");
   }
   const expiresAt = nowOrThrow(options.now, "createRedirectState") + ttlMs;
-  const nonce = randomBytes(16).toString("base64url");
-  const data = Buffer.from(options.data ?? "", "utf8").toString("base64url");
-  const signed = [VERSION, String(expiresAt), nonce, subjectTag(key, nonce, subjectId), data].join(".");
-  const state = `${signed}.${mac(key, signed)}`;
+  const nonce = base64UrlOf(randomBytes(16));
+  const data = base64UrlOf(utf8Bytes(options.data ?? ""));
+  const signed = [VERSION, String(expiresAt), nonce, await subjectTag(key, nonce, subjectId), data].join(".");
+  const state = `${signed}.${await mac(key, signed)}`;
   if (state.length > MAX_STATE_LENGTH) {
     throw new RedirectStateError(
       "STATE_TOO_LONG",
@@ -106,7 +108,7 @@ export function createRedirectState(options: CreateRedirectStateOptions): string
 }
 
 /** The state's contents, or a RedirectStateError saying why it is refused. */
-export function verifyRedirectState(options: VerifyRedirectStateOptions): VerifiedRedirectState {
+export async function verifyRedirectState(options: VerifyRedirectStateOptions): Promise<VerifiedRedirectState> {
   const list = Array.isArray(options.secret) ? (options.secret as readonly StateSecret[]) : [options.secret as StateSecret];
   if (list.length === 0) throw new ConfigurationError("verifyRedirectState: secret is an empty list");
   const keys = list.map((secret, index) => secretOrThrow(secret, "verifyRedirectState", list.length > 1 ? `secret[${index}]` : "secret"));
@@ -114,12 +116,18 @@ export function verifyRedirectState(options: VerifyRedirectStateOptions): Verifi
   const now = nowOrThrow(options.now, "verifyRedirectState");
   const parts = partsOrThrow(options.state);
   const signed = parts.slice(0, 5).join(".");
-  const key = keys.find((candidate) => sameText(mac(candidate, signed), parts[5]));
+  let key: Uint8Array | undefined;
+  for (const candidate of keys) {
+    if (sameText(await mac(candidate, signed), parts[5])) {
+      key = candidate;
+      break;
+    }
+  }
   if (!key) {
     throw new RedirectStateError("STATE_TAMPERED", "The redirect state was altered or signed with another secret: refuse this return and start the flow again");
   }
   const [, expiry, nonce, tag, data] = parts;
-  if (!sameText(subjectTag(key, nonce, subjectId), tag)) {
+  if (!sameText(await subjectTag(key, nonce, subjectId), tag)) {
     throw new RedirectStateError("STATE_SUBJECT_MISMATCH", "The redirect state was made for another subject than the user now returning: refuse this return");
   }
   const expiresAt = Number(expiry);
@@ -127,7 +135,7 @@ export function verifyRedirectState(options: VerifyRedirectStateOptions): Verifi
     const at = new Date(expiresAt);
     throw new RedirectStateError("STATE_EXPIRED", `The redirect state expired at ${at.toISOString()}: start the flow again (or raise ttlMs)`, at);
   }
-  return { expiresAt: new Date(expiresAt), nonce, data: data === "" ? undefined : Buffer.from(data, "base64url").toString("utf8") };
+  return { expiresAt: new Date(expiresAt), nonce, data: data === "" ? undefined : utf8Text(bytesOfBase64(data) ?? new Uint8Array(0)) };
 }
 
 /**
@@ -168,26 +176,24 @@ function partsOrThrow(state: unknown): StateParts {
   return parts as unknown as StateParts;
 }
 
-function mac(key: Buffer, signed: string): string {
-  return createHmac("sha256", key).update(`flowsmith.redirect-state.${signed}`).digest("base64url");
+async function mac(key: Uint8Array, signed: string): Promise<string> {
+  return base64UrlOf(await hmacSha256(key, `flowsmith.redirect-state.${signed}`));
 }
 
-function subjectTag(key: Buffer, nonce: string, subjectId: string): string {
-  const digest = createHmac("sha256", key).update(`flowsmith.redirect-subject.${nonce}.${subjectId}`).digest();
-  return digest.subarray(0, TAG_BYTES).toString("base64url");
+async function subjectTag(key: Uint8Array, nonce: string, subjectId: string): Promise<string> {
+  const digest = await hmacSha256(key, `flowsmith.redirect-subject.${nonce}.${subjectId}`);
+  return base64UrlOf(digest.subarray(0, TAG_BYTES));
 }
 
 /** Constant-time comparison of two base64url texts. */
 function sameText(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return timingSafeEqualBytes(utf8Bytes(expected), utf8Bytes(given));
 }
 
-function secretOrThrow(secret: unknown, where: string, name: string): Buffer {
-  const bytes = typeof secret === "string" ? Buffer.from(secret, "utf8") : secret instanceof Uint8Array ? Buffer.from(secret) : undefined;
+function secretOrThrow(secret: unknown, where: string, name: string): Uint8Array {
+  const bytes = typeof secret === "string" ? utf8Bytes(secret) : secret instanceof Uint8Array ? Uint8Array.from(secret) : undefined;
   if (!bytes || bytes.length < MIN_SECRET_BYTES) {
-    throw new ConfigurationError(`${where}: ${name} must be a string or bytes of at least ${MIN_SECRET_BYTES} bytes (e.g. randomBytes(32))`);
+    throw new ConfigurationError(`${where}: ${name} must be a string or bytes of at least ${MIN_SECRET_BYTES} bytes (32 random bytes: crypto.getRandomValues(new Uint8Array(32)))`);
   }
   return bytes;
 }

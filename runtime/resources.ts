@@ -2,7 +2,6 @@
  * What the service returns and what the session calls accept. The spec shows
  * only some fields (docs/service.md 2.5, 4); the rest pass through untyped.
  */
-import type { Readable } from "node:stream";
 
 export interface RequestOptions {
   /** Abort the call; it rejects with an AbortError (code ABORTED). */
@@ -76,9 +75,13 @@ export interface ActionBody {
   readonly [field: string]: unknown;
 }
 
-/** A stored file, streamed: read `body` (or pipe it) to the end, or destroy it. */
+/**
+ * A stored file, streamed: read `body` to the end, or cancel it. A Web
+ * ReadableStream on every platform (on Node, `Readable.fromWeb(body)` makes
+ * it a node:stream, and `new Response(body)` reads it whole).
+ */
 export interface FileDownload {
-  readonly body: Readable;
+  readonly body: ReadableStream<Uint8Array>;
   readonly contentType: string | undefined;
   readonly contentLength: number | undefined;
 }

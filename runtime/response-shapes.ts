@@ -4,25 +4,23 @@
  * the generated CreateSessionResponse). A lying or broken server must not
  * produce a wrong success: a `{"hello":"world"}` is not a created session.
  *
- * Small combinators rather than ajv: these shapes are fixed, run on every
- * call (createSession's hot path included), and need no compiling at load.
+ * Small combinators rather than a schema: these shapes are fixed, run on
+ * every call (createSession's hot path included), and need no walking at load.
  */
 import type { ValidationIssue } from "./errors.js";
 import type { FlowSpec } from "./flow-spec.js";
 import { isRecord } from "./json.js";
 import { ENVIRONMENTS, SERVICE_LOCALES } from "./service-limits.js";
-import { readablePath } from "./validation-issues.js";
+import { issueAt, type Path } from "./validation/issues.js";
 
 /**
- * Where the value being checked sits: one stack, pushed and popped on the
- * way down, so a body that is right (every call on the hot path) allocates
- * no path at all; only an issue copies it into words.
+ * Checks a value at `path`, adding what is wrong to `issues`. The path is
+ * one stack, pushed and popped on the way down, so a body that is right
+ * (every call on the hot path) allocates no path at all.
  */
-type Path = (string | number)[];
-/** Checks a value at `path`, adding what is wrong to `issues`. */
 type Shape = (value: unknown, path: Path, issues: ValidationIssue[]) => void;
 
-const issue = (issues: ValidationIssue[], path: Path, message: string) => issues.push({ path: readablePath(path), message });
+const issue = issueAt;
 
 function string(nonEmpty = false): Shape {
   return (value, path, issues) => {

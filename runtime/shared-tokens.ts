@@ -18,9 +18,10 @@
  * fetches on its own, as it would without a shared store. Saying so is the
  * store's job (`@flowsmith/redis` reports through its onError).
  */
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID } from "node:crypto";
 import { sleep, type Operation } from "./abort.js";
+import { base64UrlOf, bytesOfBase64, concatBytes, utf8Bytes, utf8Text } from "./bytes.js";
 import type { Clock } from "./clock.js";
+import { aesGcmOpen, aesGcmSeal, aesKeyOf, randomBytes, randomId, sha256, type CryptoKeyOf } from "./crypto.js";
 import type { TokenStore } from "./token-store.js";
 
 /** A token as a process holds it. */
@@ -51,27 +52,39 @@ const TAG_BYTES = 16;
 /** The store failed: the caller then fetches on its own. */
 class StoreFailure extends Error {}
 
+/** The store's keys for one API client, and the key its tokens are sealed with. */
+interface StoreKeys {
+  readonly tokenKey: string;
+  readonly leaseKey: string;
+  readonly sealKey: CryptoKeyOf;
+}
+
 export class SharedTokens {
-  private readonly tokenKey: string;
-  private readonly leaseKey: string;
-  private readonly sealKey: Buffer;
+  /** Made on first use: Web Crypto derives keys asynchronously. */
+  private keys: Promise<StoreKeys> | undefined;
   private readonly leaseMs: number;
   /** The last token the API refused here: read back from the store, it is deleted there instead of used. */
   private refused: string | undefined;
 
   constructor(
     private readonly store: TokenStore,
-    owner: TokenOwner,
+    private readonly owner: TokenOwner,
     private readonly clock: Clock,
     /** Fires when the client is closed: waiting stops then. */
     private readonly closing: AbortSignal,
   ) {
-    // Hashed: one short key of safe characters whatever the client id and URL hold.
-    const id = createHash("sha256").update(JSON.stringify([owner.tokenUrl, owner.environment, owner.clientId])).digest("base64url").slice(0, 32);
-    this.tokenKey = `token:${id}`;
-    this.leaseKey = `token-lease:${id}`;
     this.leaseMs = store.leaseMs ?? DEFAULT_LEASE_MS;
-    this.sealKey = Buffer.from(hkdfSync("sha256", owner.clientSecret, id, "flowsmith token store", 32));
+  }
+
+  /** The same keys in every process of the fleet, and on every platform, for the same API client. */
+  private storeKeys(): Promise<StoreKeys> {
+    this.keys ??= (async () => {
+      const { tokenUrl, environment, clientId, clientSecret } = this.owner;
+      // Hashed: one short key of safe characters whatever the client id and URL hold.
+      const id = base64UrlOf(await sha256(JSON.stringify([tokenUrl, environment, clientId]))).slice(0, 32);
+      return { tokenKey: `token:${id}`, leaseKey: `token-lease:${id}`, sealKey: await aesKeyOf(clientSecret, id, "flowsmith token store") };
+    })();
+    return this.keys;
   }
 
   /** A valid token: the store's, or one fetched by `fetch` here under the lease, or the lease holder's once stored. */
@@ -99,20 +112,22 @@ export class SharedTokens {
 
   /** The stored token, or one fetched under the lease, or "held" when another process holds the lease. */
   private async storedOrFetched(fetch: () => Promise<HeldToken>): Promise<HeldToken | "held"> {
-    const stored = await this.read();
+    const keys = await this.storeKeys();
+    const stored = await this.read(keys);
     if (stored) return stored;
-    const holder = randomUUID();
-    if (!(await this.ask(() => this.store.setIfAbsent(this.leaseKey, holder, this.leaseMs)))) return "held";
+    const holder = randomId();
+    if (!(await this.ask(() => this.store.setIfAbsent(keys.leaseKey, holder, this.leaseMs)))) return "held";
     try {
       // The holder before this one may have stored its token and let go between the read and the lease.
-      const raced = await this.read();
+      const raced = await this.read(keys);
       if (raced) return raced;
       const token = await this.fetched(fetch);
       // Not stored (the store failed meanwhile): this process still has its token; the others fetch their own.
-      await this.ask(() => this.store.set(this.tokenKey, this.seal(token), Math.max(1, token.renewAt - this.clock.now()))).catch(() => undefined);
+      const sealed = await seal(keys.sealKey, token);
+      await this.ask(() => this.store.set(keys.tokenKey, sealed, Math.max(1, token.renewAt - this.clock.now()))).catch(() => undefined);
       return token;
     } finally {
-      await this.ask(() => this.store.deleteIf(this.leaseKey, holder)).catch(() => undefined);
+      await this.ask(() => this.store.deleteIf(keys.leaseKey, holder)).catch(() => undefined);
     }
   }
 
@@ -123,12 +138,12 @@ export class SharedTokens {
   }
 
   /** The stored token while it is valid; a refused one is deleted (compare-and-delete) and not returned. */
-  private async read(): Promise<HeldToken | undefined> {
-    const sealed = await this.ask(() => this.store.get(this.tokenKey));
+  private async read(keys: StoreKeys): Promise<HeldToken | undefined> {
+    const sealed = await this.ask(() => this.store.get(keys.tokenKey));
     if (sealed === undefined) return undefined;
-    const token = this.open(sealed);
+    const token = await open(keys.sealKey, sealed);
     if (token !== undefined && token.value === this.refused) {
-      await this.ask(() => this.store.deleteIf(this.tokenKey, sealed));
+      await this.ask(() => this.store.deleteIf(keys.tokenKey, sealed));
       return undefined;
     }
     // Expired, or sealed under another secret (rotated): as good as none, and replaced by the next holder.
@@ -143,27 +158,24 @@ export class SharedTokens {
       throw new StoreFailure("token store failed", { cause: error });
     }
   }
+}
 
-  private seal(token: HeldToken): string {
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv("aes-256-gcm", this.sealKey, iv);
-    const text = Buffer.concat([cipher.update(JSON.stringify([token.value, token.renewAt]), "utf8"), cipher.final()]);
-    return `${SEALED_PREFIX}${Buffer.concat([iv, text, cipher.getAuthTag()]).toString("base64url")}`;
-  }
+async function seal(key: CryptoKeyOf, token: HeldToken): Promise<string> {
+  const iv = randomBytes(IV_BYTES);
+  const text = await aesGcmSeal(key, iv, utf8Bytes(JSON.stringify([token.value, token.renewAt])));
+  return `${SEALED_PREFIX}${base64UrlOf(concatBytes([iv, text]))}`;
+}
 
-  /** The token inside `sealed`, or undefined when it is not one this client sealed. */
-  private open(sealed: string): HeldToken | undefined {
-    if (!sealed.startsWith(SEALED_PREFIX)) return undefined;
-    const bytes = Buffer.from(sealed.slice(SEALED_PREFIX.length), "base64url");
-    if (bytes.length <= IV_BYTES + TAG_BYTES) return undefined;
-    try {
-      const decipher = createDecipheriv("aes-256-gcm", this.sealKey, bytes.subarray(0, IV_BYTES));
-      decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-      const text = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString("utf8");
-      const [value, renewAt] = JSON.parse(text) as unknown[];
-      return typeof value === "string" && typeof renewAt === "number" ? { value, renewAt } : undefined;
-    } catch {
-      return undefined;
-    }
+/** The token inside `sealed`, or undefined when it is not one this client sealed. */
+async function open(key: CryptoKeyOf, sealed: string): Promise<HeldToken | undefined> {
+  if (!sealed.startsWith(SEALED_PREFIX)) return undefined;
+  const bytes = bytesOfBase64(sealed.slice(SEALED_PREFIX.length));
+  if (!bytes || bytes.length <= IV_BYTES + TAG_BYTES) return undefined;
+  try {
+    const text = utf8Text(await aesGcmOpen(key, bytes.subarray(0, IV_BYTES), bytes.subarray(IV_BYTES)));
+    const [value, renewAt] = JSON.parse(text) as unknown[];
+    return typeof value === "string" && typeof renewAt === "number" ? { value, renewAt } : undefined;
+  } catch {
+    return undefined;
   }
 }

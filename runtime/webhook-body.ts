@@ -4,20 +4,37 @@
  * a framework that already read them (`req.rawBody`, or `req.body` as a
  * Buffer or string, as express.raw() and Fastify's buffer parser leave it).
  */
-import type { IncomingMessage } from "node:http";
-import type { ReadableStreamReadResult } from "node:stream/web";
+import { concatBytes, utf8Bytes, utf8Text } from "./bytes.js";
 import { WebhookError } from "./webhook-errors.js";
 
-/** What node:http, Express and Fastify hand the handler: a request, perhaps with its body already read. */
-export type WebhookRequest = IncomingMessage & { readonly body?: unknown; readonly rawBody?: unknown };
+/**
+ * What node:http, Express and Fastify hand the handler: a request (node:http's
+ * IncomingMessage fits), perhaps with its body already read. Described by
+ * what the handler uses, so these types need no Node typings.
+ */
+export interface WebhookRequest {
+  readonly method?: string | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly readableDidRead?: boolean;
+  readonly readableEnded?: boolean;
+  readonly complete?: boolean;
+  readonly socket?: { destroy(): void } | null;
+  readonly body?: unknown;
+  readonly rawBody?: unknown;
+  on(event: "data", listener: (chunk: Uint8Array) => void): unknown;
+  on(event: "error" | "end" | "close", listener: (error?: unknown) => void): unknown;
+  once(event: "error" | "end" | "close", listener: (error?: unknown) => void): unknown;
+  off(event: "data", listener: (chunk: Uint8Array) => void): unknown;
+  resume(): unknown;
+}
 
 /** The exact text of the body, or (without a secret only) a body a framework had already parsed. */
 export type DeliveryBody = { readonly kind: "text"; readonly text: string } | { readonly kind: "parsed"; readonly value: unknown };
 
 export async function readDeliveryBodyOrThrow(req: WebhookRequest, maxBytes: number): Promise<DeliveryBody> {
   const ready = bytesOf(req.rawBody) ?? bytesOf(req.body);
-  if (ready !== undefined) return { kind: "text", text: underLimitOrThrow(ready, maxBytes).toString("utf8") };
-  if (!req.readableDidRead && !req.readableEnded) return { kind: "text", text: (await readStreamOrThrow(req, maxBytes)).toString("utf8") };
+  if (ready !== undefined) return { kind: "text", text: utf8Text(underLimitOrThrow(ready, maxBytes)) };
+  if (!req.readableDidRead && !req.readableEnded) return { kind: "text", text: utf8Text(await readStreamOrThrow(req, maxBytes)) };
   if (typeof req.body === "object" && req.body !== null) return { kind: "parsed", value: req.body };
   throw new WebhookError(
     "WEBHOOK_BODY_UNAVAILABLE",
@@ -27,28 +44,28 @@ export async function readDeliveryBodyOrThrow(req: WebhookRequest, maxBytes: num
   );
 }
 
-function bytesOf(value: unknown): Buffer | undefined {
-  if (typeof value === "string") return Buffer.from(value, "utf8");
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+function bytesOf(value: unknown): Uint8Array | undefined {
+  if (typeof value === "string") return utf8Bytes(value);
+  if (value instanceof Uint8Array) return value;
   return undefined;
 }
 
-function underLimitOrThrow(bytes: Buffer, maxBytes: number): Buffer {
+function underLimitOrThrow(bytes: Uint8Array, maxBytes: number): Uint8Array {
   if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
   return bytes;
 }
 
 /** Reads up to maxBytes; past it (or when Content-Length already says so) stops keeping bytes and rejects. */
-function readStreamOrThrow(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+function readStreamOrThrow(req: WebhookRequest, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes) {
     req.resume();
     return Promise.reject(tooLarge(maxBytes));
   }
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    const chunks: Uint8Array[] = [];
     let size = 0;
-    const onData = (chunk: Buffer): void => {
+    const onData = (chunk: Uint8Array): void => {
       size += chunk.byteLength;
       if (size <= maxBytes) {
         chunks.push(chunk);
@@ -62,7 +79,7 @@ function readStreamOrThrow(req: IncomingMessage, maxBytes: number): Promise<Buff
     };
     req.on("data", onData);
     req.once("end", () => {
-      resolve(Buffer.concat(chunks));
+      resolve(concatBytes(chunks));
     });
     const broken = (cause?: unknown): void => {
       reject(new WebhookError("WEBHOOK_BODY_UNAVAILABLE", "Webhook body unavailable: the connection broke before the body ended", 400, { cause }));
@@ -94,13 +111,9 @@ export async function readFetchBodyOrThrow(request: Request, maxBytes: number): 
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      // Request's body is a byte stream; the global typings leave its chunks untyped.
-      next = (await reader.read()) as ReadableStreamReadResult<Uint8Array>;
-    } catch (cause) {
+    const next = await reader.read().catch((cause: unknown) => {
       throw new WebhookError("WEBHOOK_BODY_UNAVAILABLE", "Webhook body unavailable: the connection broke before the body ended", 400, { cause });
-    }
+    });
     if (next.done) break;
     size += next.value.byteLength;
     if (size > maxBytes) {
@@ -109,5 +122,5 @@ export async function readFetchBodyOrThrow(request: Request, maxBytes: number): 
     }
     chunks.push(next.value);
   }
-  return { kind: "text", text: Buffer.concat(chunks, size).toString("utf8") };
+  return { kind: "text", text: utf8Text(concatBytes(chunks, size)) };
 }

@@ -6,7 +6,6 @@
  * event is processed in this process after the answer; with one
  * (webhook-queue.ts) the delivery is answered only once the queue has it.
  */
-import type { IncomingHttpHeaders } from "node:http";
 import { ExpiringSet } from "./expiring-set.js";
 import type { DeliveryBody } from "./webhook-body.js";
 import { WebhookError } from "./webhook-errors.js";
@@ -14,13 +13,13 @@ import { readSessionEnded } from "./session-ended.js";
 import { parseSessionEndedEvent, parseWebhookJsonOrThrow, type SessionEndedEvent } from "./webhook-event.js";
 import { logWebhookError, type ResolvedWebhookOptions, type WebhookDelivery, type WebhookHandlerOptions } from "./webhook-options.js";
 import type { QueuedDelivery, WebhookQueue } from "./webhook-queue.js";
-import type { SignatureVerifier } from "./webhook-signature.js";
+import type { DeliveryHeaders, SignatureVerifier } from "./webhook-signature.js";
 
 /** A delivery as a front hands it over. */
 export interface IncomingDelivery {
   readonly method: string | undefined;
   /** Lower-case names. */
-  readonly headers: IncomingHttpHeaders;
+  readonly headers: DeliveryHeaders;
   /** Reads the body, refusing more than maxBytes (a WebhookError, 413). */
   readonly readBody: (maxBytes: number) => Promise<DeliveryBody>;
 }
@@ -49,7 +48,7 @@ export class WebhookCore {
     try {
       if (delivery.method !== "POST") throw methodNotAllowed(delivery.method);
       const body = await delivery.readBody(this.options.maxBodyBytes);
-      const payload = authenticPayloadOrThrow(body, delivery.headers, this.options.verifier);
+      const payload = await authenticPayloadOrThrow(body, delivery.headers, this.options.verifier);
       // Standard Webhooks: a retry keeps its webhook-id, and a receiver acknowledges it again.
       if (webhookId !== undefined && this.seen.has(webhookId)) return ACCEPTED;
       // The reference lists no event kinds; others may come, and acknowledging them stops retries.
@@ -121,7 +120,7 @@ export class WebhookCore {
 }
 
 /** The delivery's JSON, once the signature (when a secret is set) says it came from the secret's holder. */
-function authenticPayloadOrThrow(body: DeliveryBody, headers: IncomingHttpHeaders, verifier: SignatureVerifier | undefined): unknown {
+async function authenticPayloadOrThrow(body: DeliveryBody, headers: DeliveryHeaders, verifier: SignatureVerifier | undefined): Promise<unknown> {
   if (body.kind === "parsed") {
     if (verifier) {
       throw new WebhookError(
@@ -133,7 +132,7 @@ function authenticPayloadOrThrow(body: DeliveryBody, headers: IncomingHttpHeader
     }
     return body.value;
   }
-  verifier?.verifyOrThrow(body.text, headers);
+  await verifier?.verifyOrThrow(body.text, headers);
   return parseWebhookJsonOrThrow(body.text);
 }
 
@@ -142,7 +141,7 @@ function isOtherEvent(payload: unknown): boolean {
   return typeof type === "string" && type !== "session.ended";
 }
 
-function headerOf(headers: IncomingHttpHeaders, name: string): string | undefined {
+function headerOf(headers: DeliveryHeaders, name: string): string | undefined {
   const value = headers[name];
   return typeof value === "string" && value !== "" ? value : undefined;
 }

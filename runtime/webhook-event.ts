@@ -4,6 +4,7 @@
  * shows no payload; this is the shape the emulator sends, in the envelope the
  * Standard Webhooks scheme recommends (`type`, `timestamp`, `data`).
  */
+import { utf8Text } from "./bytes.js";
 import type { SessionRecord } from "./resources.js";
 import { ENVIRONMENTS, type Environment } from "./service-limits.js";
 import { WebhookPayloadError } from "./webhook-errors.js";
@@ -61,7 +62,7 @@ export function decisionOf(session: SessionRecord): Decision | undefined {
 
 /** A delivery's body as JSON, or a WebhookPayloadError. */
 export function parseWebhookJsonOrThrow(body: string | Uint8Array): unknown {
-  const text = typeof body === "string" ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
+  const text = typeof body === "string" ? body : utf8Text(body);
   try {
     return JSON.parse(text);
   } catch {

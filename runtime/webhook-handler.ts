@@ -9,7 +9,7 @@
  * With a `queue` (webhook-queue.ts) it stores the delivery there instead of
  * processing it, and answers 2xx only once the queue has it.
  */
-import type { ServerResponse } from "node:http";
+import { utf8Length } from "./bytes.js";
 import { readDeliveryBodyOrThrow, readFetchBodyOrThrow, type WebhookRequest } from "./webhook-body.js";
 import { WebhookCore, type Verdict } from "./webhook-core.js";
 import { WebhookError } from "./webhook-errors.js";
@@ -25,9 +25,18 @@ export {
   type WebhookHandlerOptions,
 } from "./webhook-options.js";
 
+/** What the handler does with node:http's ServerResponse (and Express's, Fastify's raw one): described by what it uses. */
+export interface WebhookResponse {
+  readonly headersSent: boolean;
+  readonly writableEnded: boolean;
+  writeHead(status: number, headers?: Record<string, string | number>): { end(text?: string): unknown };
+  setHeader(name: string, value: string): unknown;
+  once(event: "finish", listener: () => void): unknown;
+}
+
 export interface WebhookHandler {
-  /** Answers the delivery, then processes it (with a queue: stores it there, then answers); never rejects. */
-  (req: WebhookRequest, res: ServerResponse): Promise<void>;
+  /** node:http (Express, Fastify): answers the delivery, then processes it (with a queue: stores it there, then answers); never rejects. */
+  (req: WebhookRequest, res: WebhookResponse): Promise<void>;
   /**
    * The same handler for Fetch-API servers (Bun.serve, Deno.serve, Hono,
    * Next.js route handlers): the same verification, de-duplication and
@@ -43,7 +52,7 @@ const LINGER_MS = 500;
 
 export function createWebhookHandler(options: WebhookHandlerOptions | QueuedWebhookHandlerOptions): WebhookHandler {
   const core = new WebhookCore(resolveWebhookOptionsOrThrow(options));
-  const handle = async (req: WebhookRequest, res: ServerResponse): Promise<void> => {
+  const handle = async (req: WebhookRequest, res: WebhookResponse): Promise<void> => {
     const verdict = await core.receive({ method: req.method, headers: req.headers, readBody: (maxBytes) => readDeliveryBodyOrThrow(req, maxBytes) });
     if (verdict.error === undefined) answer(res, verdict.status);
     else refuse(req, res, verdict);
@@ -53,28 +62,32 @@ export function createWebhookHandler(options: WebhookHandlerOptions | QueuedWebh
     const verdict = await core.receive({ method: request.method, headers, readBody: (maxBytes) => readFetchBodyOrThrow(request, maxBytes) });
     return responseOf(verdict);
   };
-  const handler = ((req: WebhookRequest, res: ServerResponse) => handle(req, res)) as WebhookHandler & { fetch: WebhookHandler["fetch"] };
+  const handler = ((req: WebhookRequest, res: WebhookResponse) => handle(req, res)) as WebhookHandler & { fetch: WebhookHandler["fetch"] };
   Object.defineProperty(handler, "fetch", { value: fetch, enumerable: true });
   handler.drain = () => core.drain();
   return handler;
 }
 
-function answer(res: ServerResponse, status: number, error?: unknown): void {
+function answer(res: WebhookResponse, status: number, error?: unknown): void {
   if (res.headersSent || res.writableEnded) return;
   if (error === undefined) {
     res.writeHead(status).end();
     return;
   }
   const text = refusalText(error);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }).end(text);
+  res.writeHead(status, { "content-type": "application/json", "content-length": utf8Length(text) }).end(text);
 }
 
 /** Answers a refused delivery; a body cut short (413) is not waited for: the connection closes after the answer. */
-function refuse(req: WebhookRequest, res: ServerResponse, verdict: Verdict): void {
+function refuse(req: WebhookRequest, res: WebhookResponse, verdict: Verdict): void {
   if (verdict.status === 405) res.setHeader("allow", "POST");
   if (!req.complete && !res.headersSent) {
     res.setHeader("connection", "close");
-    res.once("finish", () => setTimeout(() => req.socket.destroy(), LINGER_MS).unref());
+    res.once("finish", () => {
+      const timer: { unref?: () => void } | number = setTimeout(() => req.socket?.destroy(), LINGER_MS);
+      // Node's timer would otherwise keep a process that is shutting down alive for LINGER_MS.
+      if (typeof timer === "object") timer.unref?.();
+    });
   }
   answer(res, verdict.status, verdict.error);
 }

@@ -3,16 +3,16 @@
  *
  * The emitter (generator/emit/flow-module.ts) reads this file once per process
  * and builds each module from the statements below: the imports (pointed at
- * the configured `runtimeImport`, `FileInput` only when a type uses it), the
- * `spec` declaration with the flow's own value, and `createSession`, copied
- * whole. The declarations marked "Flow-specific" stand in for the flow's own,
- * which the emitter writes from the flow's model. So the logic of a generated
- * module is plain TypeScript that tsc checks here, and
+ * the configured `runtimeImport`, `FileInput` only when a type uses it; a flow
+ * whose schemas have a pattern also imports `@flowsmith/runtime/patterns`),
+ * the `spec` declaration with the flow's own value, and `createSession`,
+ * copied whole. The declarations marked "Flow-specific" stand in for the
+ * flow's own, which the emitter writes from the flow's model. So the logic of
+ * a generated module is plain TypeScript that tsc checks here, and
  * test/generator/emit-template.test.ts checks every emitted module against it.
  */
-import { createSessionWith } from "@flowsmith/runtime";
-import type { Client, FileInput, FlowSpec, RequestOptions } from "@flowsmith/runtime";
-import { validate, validateResponse } from "./validate.js";
+import { createFlowSession } from "@flowsmith/runtime/flow-module";
+import type { Client, FileInput, FlowSpec, RequestOptions } from "@flowsmith/runtime/flow-module";
 
 /** Flow-specific: the flow's title, version, environment and description (JSON typed by `Flow`). */
 export const flow: Flow = {
@@ -23,7 +23,7 @@ export const flow: Flow = {
   path: "/api/v1/flows/00000000-0000-0000-0000-000000000000/staging/sessions",
 };
 
-/** What the runtime needs to send a request of this flow: body form, locales, part names, file limits. */
+/** What the runtime needs to send and check a request of this flow: body form, locales, part names, file limits, schemas. */
 export const spec: FlowSpec<Flow["environment"]> = {
   id: "00000000-0000-0000-0000-000000000000",
   version: 1,
@@ -31,6 +31,8 @@ export const spec: FlowSpec<Flow["environment"]> = {
   path: "/api/v1/flows/00000000-0000-0000-0000-000000000000/staging/sessions",
   bodyForm: "json",
   locales: ["en"],
+  request: { type: "object" },
+  response: { type: "object" },
 };
 
 /** Flow-specific: `flow`'s values as literal types. */
@@ -75,14 +77,5 @@ export function createSession(
   request: CreateSessionRequest,
   options?: RequestOptions,
 ): Promise<CreateSessionResponse> {
-  // Not the generic createSessionFor: this signature already ties client and spec to one
-  // environment, and inferring its type arguments again in every module costs users' tsc time.
-  return createSessionWith<CreateSessionResponse>(
-    client,
-    spec,
-    validate,
-    request,
-    options,
-    validateResponse,
-  );
+  return createFlowSession<CreateSessionResponse>(client, spec, request, options);
 }

@@ -9,7 +9,12 @@ import { EXIT, type CommandIo } from "../command.js";
 
 export function printRun(result: CodegenResult, io: CommandIo): void {
   for (const sentence of result.recovered) io.stderr.write(`flowsmith: ${sentence}\n`);
-  for (const flow of result.flows) io.stdout.write(`${formatFlowLine(flow)}\n`);
+  for (const flow of result.flows) {
+    io.stdout.write(`${formatFlowLine(flow)}\n`);
+    for (const left of flow.leftToService ?? []) {
+      io.stderr.write(`note: ${flow.name}: ${left.field} keeps its pattern unchecked on the client, and the service checks it: ${left.reason} (${left.pointer})\n`);
+    }
+  }
   for (const pointer of result.notGenerated) {
     io.stderr.write(`note: the flow at ${result.config.configDisplay} ${pointer} was left out by --flow and has not been generated yet\n`);
   }
@@ -21,9 +26,6 @@ export function printRun(result: CodegenResult, io: CommandIo): void {
 function printWriteNotes(result: WriteResult, io: CommandIo): void {
   const out = result.config.outputDisplay;
   for (const file of result.unverified) io.stderr.write(`note: kept ${file} beside ${out}/: flowsmith could not match it with the new output\n`);
-  const cache = result.validatorCache;
-  if (cache?.problem) io.stderr.write(`note: could not write the validator cache ${cache.display} (${cache.problem}); the output is complete, the next run compiles again\n`);
-  else if (cache && cache.reused > 0) io.stdout.write(`  ${cache.reused} validator(s) reused from ${cache.display}, ${cache.added} new (--no-cache compiles all)\n`);
 }
 
 /** Per flow whose description moved: the report's lines, after a blank line. */

@@ -26,10 +26,6 @@ const OPTIONS = {
     type: "boolean",
     help: "fetch every api flow (with --flow: those named) from the service again, store its snapshot and regenerate; with --check, compare without writing",
   },
-  "no-cache": {
-    type: "boolean",
-    help: "compile every validator, neither reading nor writing the validator cache (node_modules/.cache/flowsmith/validators)",
-  },
   flow: {
     type: "string",
     multiple: true,
@@ -91,7 +87,6 @@ async function runOnce(values: Values, io: CommandIo): Promise<number> {
       refresh: values.refresh ?? false,
       env: io.env ?? process.env,
       flows: values.flow ?? [],
-      ...(values["no-cache"] ? { cacheDir: false as const } : {}),
       onProgress: (step) => {
         progress.update(step);
       },

@@ -117,7 +117,7 @@ export function createApp(options: AppOptions): App {
     const locale = amlScreening.spec.locales.find((known) => known === form.locale) ?? "en";
     // The state names our own reference to this verification; the session id is known only once it exists.
     const reference = randomUUID();
-    const state = createRedirectState({ secret: options.stateSecret, subjectId, ttlMs: STATE_TTL_MS, data: reference, now });
+    const state = await createRedirectState({ secret: options.stateSecret, subjectId, ttlMs: STATE_TTL_MS, data: reference, now });
     try {
       const session = await amlScreening.createSession(client, {
         input: { basicIdentity: { givenName: form.givenName, familyName: form.familyName, birthDate: form.birthDate } },
@@ -143,7 +143,7 @@ export function createApp(options: AppOptions): App {
     let reference: string | undefined;
     try {
       // Checked against the user signed in now, never against anything in the URL.
-      reference = verifyRedirectState({ secret: options.stateSecret, subjectId, state: stateFromReturnUrl(req.url ?? ""), now }).data;
+      reference = (await verifyRedirectState({ secret: options.stateSecret, subjectId, state: stateFromReturnUrl(req.url ?? ""), now })).data;
     } catch (error) {
       if (!(error instanceof RedirectStateError)) throw error;
       send(res, 400, refusedPage(error.code));

@@ -45,7 +45,7 @@ export interface UserFlowConfig {
 
 export const CONFIG_DEFAULTS = {
   outputDir: "generated",
-  runtimeImport: "@flowsmith/runtime",
+  runtimeImport: "@flowsmith/runtime/flow-module",
   closedDataBlocks: false,
   /** Folder of default snapshot paths, relative to the config. */
   snapshotDir: "flows",

@@ -1,8 +1,9 @@
 /**
  * The statements of a flow's module (`<name>/index.ts`), in order: the
- * template's imports, `flow` and `spec` (the flow's values as JSON), the
- * flow's types, and the template's `createSession`. One list, printed once
- * (module-text.ts); nothing is edited after printing.
+ * template's imports (and the pattern engine's, when the flow's schemas have
+ * a pattern the client checks), `flow` and `spec` (the flow's values and
+ * schemas as JSON), the flow's types, and the template's `createSession`.
+ * One list, printed once (module-text.ts); nothing is edited after printing.
  */
 import {
   StructureKind,
@@ -15,11 +16,14 @@ import type { FlowModel } from "../model/types.js";
 import { flowModuleTemplate, TEMPLATE_RUNTIME_IMPORT } from "../template/flow-module-template.js";
 import { docs } from "./docs.js";
 import { templateLiteral } from "./escape.js";
-import { toFlowSpec } from "./flow-spec.js";
+import { hasCheckedPattern, toFlowSpec } from "./flow-spec.js";
 import { flowTypes } from "./flow-types.js";
 import { jsonText } from "./json-text.js";
 import { moduleSpecifierOrThrow } from "./module-specifier.js";
 import type { ModuleStatement } from "./module-text.js";
+
+/** The pattern engine's entry: the package's own, whatever `runtimeImport` names. */
+const PATTERNS_IMPORT = "@flowsmith/runtime/patterns";
 
 export function flowModuleStatementsOrThrow(model: FlowModel, runtimeImport: string): ModuleStatement[] {
   const template = flowModuleTemplate();
@@ -30,6 +34,8 @@ export function flowModuleStatementsOrThrow(model: FlowModel, runtimeImport: str
   const imports = template.imports.map((declaration) =>
     declaration.moduleSpecifier === TEMPLATE_RUNTIME_IMPORT ? runtimeImportOf(declaration, runtime, unused) : declaration,
   );
+  // For its side effect: the engine the flow's patterns run on (re2js) is loaded, and bundled, only with a flow that has one.
+  if (hasCheckedPattern(model.request) || hasCheckedPattern(model.response)) imports.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: PATTERNS_IMPORT });
   const declarations = [flowStatement(model), specStatement(model, template.spec), ...types.declarations];
   return [
     ...imports,
@@ -68,9 +74,10 @@ function flowStatement(model: FlowModel): VariableStatementStructure {
 /**
  * `spec` as JSON parsed when the module loads, not as an object literal:
  * users' tsc would relate each literal to FlowSpec (and the multipart request
- * tree to the recursive FieldSpec union) in every generated module, which was
- * most of what checking one cost. The value comes from toFlowSpec, typed
- * there; the template's annotation gives it the flow's environment.
+ * tree to the recursive FieldSpec union, the schemas to JsonSchema) in every
+ * generated module, which was most of what checking one cost. The value
+ * comes from toFlowSpec, typed there; the template's annotation gives it the
+ * flow's environment.
  */
 function specStatement(model: FlowModel, template: VariableStatementStructure): VariableStatementStructure {
   const value = parsedJson(toFlowSpec(model));

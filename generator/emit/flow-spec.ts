@@ -2,10 +2,16 @@
  * The runtime's view of a flow (runtime/flow-spec.ts), taken from the model:
  * what a generated module embeds as `spec`. Multipart flows carry the request
  * tree with exact part names and file limits; JSON flows need none of it.
+ * Every flow carries its request and 201 schemas as data, which the
+ * runtime's schema checker reads (no validator code is generated).
  */
-import type { FieldSpec, FlowSpec } from "@flowsmith/runtime";
+import type { FieldSpec, FlowSpec } from "@flowsmith/runtime/flow-module";
 import { CodegenError } from "../errors.js";
+import { toJsonSchema, type JsonSchema } from "../model/json-schema.js";
 import type { FlowModel, Schema } from "../model/types.js";
+
+/** A file in the request schema is any present value: the runtime checks files from `fields` (size, media type). */
+const ANY_FILE: JsonSchema = {};
 
 export function toFlowSpec(model: FlowModel): FlowSpec {
   const base = {
@@ -16,7 +22,22 @@ export function toFlowSpec(model: FlowModel): FlowSpec {
     bodyForm: model.bodyForm,
     locales: model.locales,
   };
-  return model.bodyForm === "multipart" ? { ...base, fields: toFieldSpecOrThrow(model.request, model) } : base;
+  const schemas = { request: toJsonSchema(model.request, { file: ANY_FILE }), response: toJsonSchema(model.response, { file: ANY_FILE }) };
+  return model.bodyForm === "multipart" ? { ...base, fields: toFieldSpecOrThrow(model.request, model), ...schemas } : { ...base, ...schemas };
+}
+
+/** Whether the flow's schemas have a pattern the client checks: its module then imports the pattern engine. */
+export function hasCheckedPattern(schema: Schema): boolean {
+  switch (schema.kind) {
+    case "string":
+      return schema.pattern !== undefined && schema.patternLeftToService === undefined;
+    case "array":
+      return hasCheckedPattern(schema.items);
+    case "object":
+      return schema.properties.some((p) => hasCheckedPattern(p.schema)) || (typeof schema.additionalProperties !== "boolean" && hasCheckedPattern(schema.additionalProperties));
+    default:
+      return false;
+  }
 }
 
 function toFieldSpecOrThrow(schema: Schema, model: FlowModel): FieldSpec {

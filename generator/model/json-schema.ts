@@ -1,42 +1,15 @@
 /**
- * The model's request (or any model schema) as a JSON Schema (draft-07) for
- * ajv: the generator compiles it to a standalone validator for the client's
- * pre-flight check, and the emulator compiles it to validate what it receives.
- * One translation, so client and emulator agree on what is valid.
+ * A model schema as JSON Schema (draft-07, with OpenAPI 3.0's boolean
+ * exclusive bounds already folded into numbers): what the runtime's schema
+ * checker reads. A generated module carries its flow's request and 201
+ * schemas as this data (emit/flow-spec.ts), and the emulator checks what it
+ * receives with the same checker on the same translation, so client and
+ * emulator agree on what is valid. A pattern the linear-time engine cannot
+ * run (the model's patternLeftToService) is left out: the service checks it.
  */
 import type { Schema } from "./types.js";
 
 export type JsonSchema = { readonly [key: string]: unknown } | boolean;
-
-/**
- * The ajv options a validator of these schemas needs. `ownProperties`: a
- * property counts only when the object itself has it, as JSON.stringify and
- * the multipart encoder see it; without it a required `constructor` or
- * `toString` would always be "present" (inherited from Object.prototype),
- * and an optional one always present with the wrong type.
- */
-export const JSON_SCHEMA_AJV_OPTIONS = { ownProperties: true } as const;
-
-/**
- * Whether an object of `schema` has a property named like a member of
- * Object.prototype (`__proto__`, `constructor`, `toString`, ...). Only then
- * does a validator need JSON_SCHEMA_AJV_OPTIONS: for any other name an own
- * check and ajv's `!== undefined` agree on the plain objects a request is
- * made of, and the generated validator stays as small as without it.
- */
-export function hasPrototypeNames(schema: Schema): boolean {
-  switch (schema.kind) {
-    case "array":
-      return hasPrototypeNames(schema.items);
-    case "object":
-      return (
-        schema.properties.some((p) => Object.hasOwn(Object.prototype, p.name) || hasPrototypeNames(p.schema)) ||
-        (typeof schema.additionalProperties !== "boolean" && hasPrototypeNames(schema.additionalProperties))
-      );
-    default:
-      return false;
-  }
-}
 
 export interface JsonSchemaOptions {
   /**
@@ -47,7 +20,7 @@ export interface JsonSchemaOptions {
   readonly file: JsonSchema;
 }
 
-/** Formats ajv-formats implements; any other `format` is documentation only. */
+/** Formats the runtime checks (ajv-formats' checks); any other `format` is documentation only. */
 export const VALIDATED_FORMATS: ReadonlySet<string> = new Set([
   "date", "time", "date-time", "duration", "uri", "uri-reference", "uri-template", "url",
   "email", "hostname", "ipv4", "ipv6", "regex", "uuid", "json-pointer",
@@ -62,7 +35,11 @@ export function toJsonSchema(schema: Schema, options: JsonSchemaOptions): JsonSc
       return nullable(schema.nullable, schema.enum, {
         type: "string",
         ...(schema.format && VALIDATED_FORMATS.has(schema.format) ? { format: schema.format } : {}),
-        ...defined({ pattern: schema.pattern, minLength: schema.minLength, maxLength: schema.maxLength }),
+        ...defined({
+          pattern: schema.patternLeftToService === undefined ? schema.pattern : undefined,
+          minLength: schema.minLength,
+          maxLength: schema.maxLength,
+        }),
       });
     case "number":
       return nullable(schema.nullable, schema.enum, {
@@ -84,21 +61,13 @@ export function toJsonSchema(schema: Schema, options: JsonSchemaOptions): JsonSc
         ...defined({ minItems: schema.minItems, maxItems: schema.maxItems }),
       });
     case "object": {
-      // Null prototypes, so a property named `__proto__` is a key like any other here.
+      // A null prototype, so a property named `__proto__` is a key like any other here (and in its JSON text).
       const properties = Object.create(null) as Record<string, JsonSchema>;
-      const patternProperties = Object.create(null) as Record<string, JsonSchema>;
-      for (const property of schema.properties) {
-        // ajv skips a "__proto__" key of `properties` (against prototype
-        // pollution), so that one is matched by name; `required` (with
-        // JSON_SCHEMA_AJV_OPTIONS) still demands it as an own key.
-        if (property.name === "__proto__") patternProperties["^__proto__$"] = toJsonSchema(property.schema, options);
-        else properties[property.name] = toJsonSchema(property.schema, options);
-      }
+      for (const property of schema.properties) properties[property.name] = toJsonSchema(property.schema, options);
       const required = schema.properties.filter((p) => p.required).map((p) => p.name);
       return nullable(schema.nullable, undefined, {
         type: "object",
         properties,
-        ...(Object.keys(patternProperties).length > 0 ? { patternProperties } : {}),
         ...(required.length > 0 ? { required } : {}),
         additionalProperties:
           typeof schema.additionalProperties === "boolean"

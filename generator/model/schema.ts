@@ -12,7 +12,7 @@ import { checkDepthOrThrow, checkEnumLengthOrThrow, countSchemaOrThrow } from ".
 import { checkItemCountsOrThrow, propertyOrThrow } from "./property.js";
 import { inferKindOrThrow } from "./schema-kind.js";
 import { DEFAULT_MAX_FILE_BYTES } from "@flowsmith/runtime/service-limits";
-import { linearPatternOrThrow, UnsupportedPatternError } from "@flowsmith/runtime/internal";
+import type { PatternEngine } from "@flowsmith/runtime/internal";
 import {
   type ArraySchema,
   type BooleanSchema,
@@ -77,7 +77,7 @@ function refuseUnsupportedKeywordsOrThrow(context: BuildContext, flat: FlatSchem
 
 function stringSchemaOrThrow(context: BuildContext, flat: FlatSchema): StringSchema {
   const pattern = text(flat, "pattern");
-  if (pattern !== undefined) checkPatternOrThrow(context, flat, pattern);
+  const patternLeftToService = pattern === undefined ? undefined : patternLeftToServiceOrThrow(context, flat, pattern);
   return {
     kind: "string",
     ...base(flat),
@@ -85,6 +85,7 @@ function stringSchemaOrThrow(context: BuildContext, flat: FlatSchema): StringSch
       format: text(flat, "format"),
       enum: enumOrThrow(context, flat, (v): v is string => typeof v === "string"),
       pattern,
+      patternLeftToService,
       minLength: numeric(flat, "minLength"),
       maxLength: numeric(flat, "maxLength"),
     }),
@@ -228,25 +229,31 @@ function enumOrThrow<T>(context: BuildContext, flat: FlatSchema, isMember: (valu
 }
 
 /**
- * A pattern runs on the runtime's linear-time engine (RE2), in the
- * generated validator and the emulator alike: one it cannot run
- * (a backreference, a lookaround) is refused here, with its pointer,
- * rather than run by a backtracking engine or dropped.
+ * A pattern runs on the runtime's linear-time engine (RE2), in the generated
+ * client and the emulator alike, so that no value can make validation slow.
+ * One it cannot run (a backreference, a lookaround) is not run by a
+ * backtracking engine instead: the client leaves that one check to the
+ * service, and the reason is returned here for the run's report. A pattern
+ * that is not a regular expression at all is a broken description.
  */
-function checkPatternOrThrow(context: BuildContext, flat: FlatSchema, pattern: string): void {
+function patternLeftToServiceOrThrow(context: BuildContext, flat: FlatSchema, pattern: string): string | undefined {
   try {
-    linearPatternOrThrow(pattern);
+    // Parsing only, linear in the pattern's length: the native RegExp never runs.
+    new RegExp(pattern, "u");
   } catch (error) {
-    const pointer = appendPointer(flat.pointer, "pattern");
-    if (error instanceof UnsupportedPatternError) {
-      throw context.error(
-        "UNSUPPORTED_PATTERN",
-        `${error.message}. flowsmith runs every pattern on RE2, so that no value can make validation slow; RE2 has no backreferences or lookaround`,
-        pointer,
-      );
-    }
-    throw context.error("INVALID_SCHEMA", `pattern is not a valid regular expression: ${(error as Error).message}`, pointer);
+    throw context.error("INVALID_SCHEMA", `pattern is not a valid regular expression: ${(error as Error).message}`, appendPointer(flat.pointer, "pattern"));
   }
+  const compiled = linearPatterns().compile(pattern);
+  return "unsupported" in compiled ? compiled.unsupported : undefined;
+}
+
+let engine: PatternEngine | undefined;
+
+/** The engine (and re2js with it) is loaded with the first pattern: most descriptions have none. */
+function linearPatterns(): PatternEngine {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded with the first pattern
+  engine ??= (require("@flowsmith/runtime/patterns") as typeof import("@flowsmith/runtime/patterns")).linearPatterns;
+  return engine;
 }
 
 function text(flat: FlatSchema, key: string): string | undefined {

@@ -8,9 +8,9 @@
  * already resolved, so readers never need to look back at the document.
  */
 
-import type { BodyForm, Environment, Locale, PartName } from "@flowsmith/runtime";
+import type { BodyForm, Environment, Locale, PartName } from "@flowsmith/runtime/flow-module";
 
-export type { BodyForm, Environment, Locale, PartName, PartSegment } from "@flowsmith/runtime";
+export type { BodyForm, Environment, Locale, PartName, PartSegment } from "@flowsmith/runtime/flow-module";
 
 export type JsonValue =
   | string
@@ -40,6 +40,12 @@ export interface StringSchema extends SchemaBase {
   readonly format?: string;
   readonly enum?: readonly string[];
   readonly pattern?: string;
+  /**
+   * Set when `pattern` cannot run on the linear-time engine (a lookahead, a
+   * backreference): why. The client then leaves that check to the service,
+   * and the run's report names the field and this reason.
+   */
+  readonly patternLeftToService?: string;
   readonly minLength?: number;
   readonly maxLength?: number;
 }

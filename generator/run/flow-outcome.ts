@@ -10,6 +10,7 @@ import type { ResolvedFlowConfig } from "../config/config-types.js";
 import type { FetchedSnapshot } from "../fetch/api-source.js";
 import type { DescriptionChange } from "../output/description-copy.js";
 import type { ManifestFlow } from "../output/manifest.js";
+import type { PatternLeftToService } from "../model/patterns-left.js";
 import type { PlannedFiles } from "../output/output-plan.js";
 import type { Run } from "./run-context.js";
 
@@ -63,6 +64,8 @@ export interface FlowReport {
   readonly status: "generated" | "unchanged" | "checked";
   /** Set when the description differs from the one the current output was generated from. */
   readonly changed?: DescriptionChange;
+  /** Generated this run: the patterns the client leaves to the service (the linear-time engine cannot run them). */
+  readonly leftToService?: readonly PatternLeftToService[];
 }
 
 /** A flow as outputDir will hold it after this run: its manifest entry with its new files, or with those kept. */
@@ -75,12 +78,18 @@ export interface FlowInOutputDir {
 export function generated(
   flow: ResolvedFlowConfig,
   name: string,
-  made: { readonly entry: ManifestFlow; readonly files: ReadonlyMap<string, string>; readonly changed: DescriptionChange | undefined; readonly fetched: FetchedSnapshot | undefined },
+  made: {
+    readonly entry: ManifestFlow;
+    readonly files: ReadonlyMap<string, string>;
+    readonly changed: DescriptionChange | undefined;
+    readonly fetched: FetchedSnapshot | undefined;
+    readonly leftToService: readonly PatternLeftToService[];
+  },
   started: number,
   run: Run,
 ): GeneratedFlow {
-  const { entry, files, changed, fetched } = made;
-  const report = reportOf(name, entry, run.mode === "check" ? "checked" : "generated", started, run, changed);
+  const { entry, files, changed, fetched, leftToService } = made;
+  const report = { ...reportOf(name, entry, run.mode === "check" ? "checked" : "generated", started, run, changed), ...(leftToService.length > 0 ? { leftToService } : {}) };
   return { kind: "generated", pointer: flow.pointer, name, entry, files, report, ...(fetched ? { fetched } : {}) };
 }
 

@@ -36,14 +36,14 @@ export async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): P
     if (isLeftOut(model.name, run)) return leftOut(flow, model.name, run);
     checkSourceIdentityOrThrow(flow, model, model.name, fetched, run);
     const { runtimeImport } = run.config;
-    const emitted = await steps.emitFlowOrThrow(run.config.closedDataBlocks ? steps.withClosedDataBlocks(model) : model, { runtimeImport, ...(run.validatorCache ? { validatorCache: run.validatorCache } : {}) });
+    const emitted = await steps.emitFlowOrThrow(run.config.closedDataBlocks ? steps.withClosedDataBlocks(model) : model, { runtimeImport });
     const copy = descriptionJson(description.document);
     const files = new Map([...emitted.map((file): [string, string] => [file.path, file.content]), [descriptionCopyPath(model.name), copy]]);
     const changed = await changeSinceCopyOrUndefined(copy, model, run.output);
     const hashes = Object.fromEntries([...files].map(([file, content]) => [file, sha256(content)]));
     const { id, version, environment } = model;
     const entry = { source: source.display, inputsHash, id, version, environment, files: hashes };
-    return generated(flow, model.name, { entry, files, changed, fetched }, started, run);
+    return generated(flow, model.name, { entry, files, changed, fetched, leftToService: steps.patternsLeftToService(model) }, started, run);
   } catch (error) {
     throw withFlowName(error, flow.name);
   }

@@ -1,6 +1,6 @@
 /**
- * read/, model/ and emit/, loaded on first use: they load YAML, ts-morph
- * with its TypeScript, and ajv on a validator cache miss, so a run whose
+ * read/, model/ and emit/, loaded on first use: they load YAML and ts-morph
+ * with its TypeScript, so a run whose
  * flows are all reused (and --help) never pays for them (as
  * output/description-copy.ts loads the reader and changes/ only for a
  * changed description).
@@ -10,6 +10,7 @@ let steps: Promise<GenerationSteps> | undefined;
 type GenerationSteps = typeof import("../read/load-description.js") &
   typeof import("../model/build-flow-model.js") &
   typeof import("../model/closed-data-blocks.js") &
+  typeof import("../model/patterns-left.js") &
   typeof import("../emit/emit-flow.js") &
   typeof import("../emit/emit-index.js");
 
@@ -18,8 +19,9 @@ export function generationSteps(): Promise<GenerationSteps> {
     import("../read/load-description.js"),
     import("../model/build-flow-model.js"),
     import("../model/closed-data-blocks.js"),
+    import("../model/patterns-left.js"),
     import("../emit/emit-flow.js"),
     import("../emit/emit-index.js"),
-  ]).then(([read, model, closed, emitFlow, emitIndex]) => ({ ...read, ...model, ...closed, ...emitFlow, ...emitIndex }));
+  ]).then(([read, model, closed, patterns, emitFlow, emitIndex]) => ({ ...read, ...model, ...closed, ...patterns, ...emitFlow, ...emitIndex }));
   return steps;
 }

@@ -2,10 +2,8 @@
  * One codegen run's options, as the caller gives them (CodegenOptions) and
  * as every step reads them (Run): defaulted once, here.
  */
-import path from "node:path";
 import type { ResolvedConfig } from "../config/config-types.js";
 import type { Env } from "../config/load-config.js";
-import { defaultCacheDir, ValidatorCacheDir } from "../cache/validator-cache.js";
 import type { ApiSourceRun } from "../fetch/api-source.js";
 import type { ServiceClients } from "../fetch/service-clients.js";
 import { generatorStamp } from "../output/fingerprint.js";
@@ -25,12 +23,6 @@ export interface CodegenOptions {
   readonly refresh?: boolean;
   /** Where FLOWSMITH_BASE_URL, FLOWSMITH_AUTH_URL and the client credentials are read. Default process.env. */
   readonly env?: Env;
-  /**
-   * Where a write keeps the validators it compiled, for later runs (cache/validator-cache.ts).
-   * Default: node_modules/.cache/flowsmith/validators in the nearest node_modules above the
-   * config (none without one); false: no cache. --check never uses one.
-   */
-  readonly cacheDir?: string | false;
   /** Called as each flow is done (generated, reused or left out), in config order. */
   readonly onProgress?: (progress: Progress) => void;
 }
@@ -47,7 +39,6 @@ export interface Run {
   readonly output: OutputDirState;
   readonly mode: "write" | "check";
   readonly generator: GeneratorStamp;
-  readonly validatorCache: ValidatorCacheDir | undefined;
   /** A write without --force: flows the manifest shows unchanged are not regenerated. */
   readonly reuse: boolean;
   /** --flow names; undefined = every flow. */
@@ -64,7 +55,6 @@ export async function startRun(config: ResolvedConfig, output: OutputDirState, c
     output,
     mode,
     generator,
-    validatorCache: mode === "write" ? validatorCacheOrUndefined(options.cacheDir, config, generator) : undefined,
     reuse: mode === "write" && !options.force,
     selected: options.flows && options.flows.length > 0 ? new Set(options.flows) : undefined,
     progress: progressCounter(config.flows.length, options.onProgress),
@@ -75,11 +65,6 @@ export async function startRun(config: ResolvedConfig, output: OutputDirState, c
 /** Left out by --flow. */
 export function isLeftOut(name: string, run: Run): boolean {
   return run.selected !== undefined && !run.selected.has(name);
-}
-
-function validatorCacheOrUndefined(cacheDir: string | false | undefined, config: ResolvedConfig, generator: GeneratorStamp): ValidatorCacheDir | undefined {
-  const dir = cacheDir === false ? undefined : cacheDir === undefined ? defaultCacheDir(config.configPath) : path.resolve(cacheDir);
-  return dir === undefined ? undefined : new ValidatorCacheDir(dir, generator.fingerprint);
 }
 
 function progressCounter(total: number, onProgress: CodegenOptions["onProgress"]): (flow: string) => void {

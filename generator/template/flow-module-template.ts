@@ -15,7 +15,7 @@ import { Project, type ImportDeclarationStructure, type VariableStatementStructu
 
 const TEMPLATE = join("templates", "flow-module.ts");
 /** The runtime's specifier in the template; the emitter writes the configured one. */
-export const TEMPLATE_RUNTIME_IMPORT = "@flowsmith/runtime";
+export const TEMPLATE_RUNTIME_IMPORT = "@flowsmith/runtime/flow-module";
 
 export interface FlowModuleTemplate {
   /** In the template's order. Those from TEMPLATE_RUNTIME_IMPORT name every runtime binding a module may use. */

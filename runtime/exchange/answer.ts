@@ -1,12 +1,12 @@
 /**
  * An answer as the calls above the exchange use it (api-call.ts, auth.ts):
  * its status and headers, and its body either read whole (`text`) or handed
- * over as a stream (getFile). Made by the network side (dispatch.ts) or from
- * a middleware's own response (middleware.ts).
+ * over as a stream (getFile). Made by a transport (transport.ts) or from a
+ * middleware's own response (middleware.ts). Bodies are the Web platform's
+ * ReadableStream on every platform.
  */
-import type { IncomingHttpHeaders } from "node:http";
-import { Readable } from "node:stream";
-import type { ExchangeResponse } from "./messages.js";
+import { concatBytes, utf8Bytes, utf8Text } from "../bytes.js";
+import type { ExchangeResponse, ResponseHeaders } from "./messages.js";
 
 /** How much of a body is kept, by status: a longer body is cut there and the rest is not read. */
 export interface TextLimits {
@@ -28,12 +28,14 @@ export interface LimitedText {
   readonly truncated: boolean;
 }
 
+export type BodyStream = ReadableStream<Uint8Array>;
+
 export class Answer implements ExchangeResponse {
   constructor(
     readonly status: number,
-    readonly headers: IncomingHttpHeaders,
+    readonly headers: ResponseHeaders,
     /** Read whole: UTF-8 text (a byte order mark dropped), at most the limit for the status ("" when it broke off). Streamed: the stream. */
-    readonly body: string | Readable,
+    readonly body: string | BodyStream,
     /** Read whole: the body went on past the limit, so `text` is its start. */
     readonly truncated: boolean,
     /**
@@ -51,9 +53,9 @@ export class Answer implements ExchangeResponse {
   }
 
   /** The body as a stream: the time limit stops here, the caller's signal still applies. */
-  stream(): Readable {
+  stream(): BodyStream {
     this.source?.handOver();
-    return typeof this.body === "string" ? Readable.from([Buffer.from(this.body, "utf8")]) : this.body;
+    return typeof this.body === "string" ? streamOf(utf8Bytes(this.body)) : this.body;
   }
 
   /** An error body as text, at most `limitBytes`; "" when it cannot be read (the status is the news). */
@@ -66,36 +68,44 @@ export class Answer implements ExchangeResponse {
     }
   }
 
-  /** Drops the body (a streamed one is ended). */
-  discard(): Promise<void> {
-    if (typeof this.body !== "string") this.body.destroy();
-    return Promise.resolve();
+  /** Drops the body (a streamed one is cancelled). */
+  async discard(): Promise<void> {
+    if (typeof this.body !== "string") await this.body.cancel().catch(ignore);
   }
+}
+
+/** A stream of the one chunk. */
+export function streamOf(bytes: Uint8Array): BodyStream {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (bytes.length > 0) controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }
 
 /**
- * A stream read to its end, or to `limitBytes` and then destroyed (truncated
+ * A stream read to its end, or to `limitBytes` and then cancelled (truncated
  * only when a byte past the limit arrived), as UTF-8 without a byte order mark.
  */
-export async function readText(body: Readable, limitBytes: number): Promise<LimitedText> {
-  const chunks: Buffer[] = [];
+export async function readText(body: BodyStream, limitBytes: number): Promise<LimitedText> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer | string>) {
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: utf8Text(concatBytes(chunks, size)), truncated: false };
     const room = limitBytes - size;
-    if (bytes.length > room) {
-      chunks.push(bytes.subarray(0, room));
-      body.destroy();
-      return { text: decodeUtf8(chunks, limitBytes), truncated: true };
+    if (value.length > room) {
+      chunks.push(value.subarray(0, room));
+      await reader.cancel().catch(ignore);
+      return { text: utf8Text(concatBytes(chunks, limitBytes)), truncated: true };
     }
-    chunks.push(bytes);
-    size += bytes.length;
+    chunks.push(value);
+    size += value.length;
   }
-  return { text: decodeUtf8(chunks, size), truncated: false };
 }
 
-/** As undici's body.text(): a UTF-8 byte order mark is not part of the text. */
-export function decodeUtf8(chunks: readonly Buffer[], size: number): string {
-  const text = chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, size).toString("utf8");
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+function ignore(): void {
+  // A stream that fails while it is being dropped has nothing more to say.
 }

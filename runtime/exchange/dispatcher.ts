@@ -1,5 +1,5 @@
 /**
- * The undici dispatcher a client sends through: its own Agent by default,
+ * The undici dispatcher a client sends through on Node (platform/node.ts): its own Agent by default,
  * a proxy agent for `proxy` (scoped to the client: the global dispatcher is
  * never set), or one the caller passes. A dispatcher that cannot dispatch is
  * refused here by name, not found out by a TypeError on the first call.
@@ -58,13 +58,7 @@ function proxySettingsOrThrow(settings: object): ProxySettings {
 function dispatcherThatDispatchesOrThrow(given: unknown): Dispatcher {
   const candidate = given as Partial<Dispatcher> | null;
   if (typeof candidate === "object" && candidate !== null && typeof candidate.dispatch === "function") return candidate as Dispatcher;
-  const bun = typeof process.versions.bun === "string";
-  throw new ConfigurationError(
-    bun
-      ? "dispatcher has no dispatch() method: on Bun, `undici` imports Bun's built-in stand-in, whose Agent cannot dispatch; " +
-          'import the package by its file (require("undici/index.js")) to make one, or leave dispatcher out'
-      : "dispatcher must be an undici Dispatcher (an Agent, Pool or ProxyAgent from undici 7)",
-  );
+  throw new ConfigurationError("dispatcher must be an undici Dispatcher (an Agent, Pool or ProxyAgent from undici 7)");
 }
 
 /** An http(s) URL; its credentials, if any, are used by undici and never shown. */

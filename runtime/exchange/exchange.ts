@@ -2,20 +2,20 @@
  * The one exchange path: every attempt of every call, the token request
  * included, passes here. Observers (the logger, the tracer) see it start and
  * end, middleware runs around it, and the network side (dispatch.ts) sends
- * it. A client without middleware or observers goes straight to the network
- * side: the same path with nothing attached.
+ * it (transport.ts: undici on Node, fetch elsewhere). A client without
+ * middleware or observers goes straight to the network side: the same path
+ * with nothing attached.
  */
-import type { Dispatcher } from "undici";
 import type { ClientLifecycle } from "../lifecycle.js";
 import type { Answer } from "./answer.js";
-import { dispatchExchange, type WireSettings } from "./dispatch.js";
 import { refusalOf } from "./failures.js";
 import type { ExchangeRequest, Middleware, Next } from "./messages.js";
 import { answerOf, chain } from "./middleware.js";
 import type { AttemptObserver, AttemptRecord } from "./observer.js";
+import type { Transport, WireSettings } from "./transport.js";
 
 export interface ExchangeParts {
-  readonly dispatcher: Dispatcher;
+  readonly transport: Transport;
   readonly lifecycle: ClientLifecycle;
   readonly middleware: readonly Middleware[];
   readonly observers: readonly AttemptObserver[];
@@ -38,9 +38,9 @@ export class Exchange {
 
   /** One attempt. `request.headers` is the attempt's own object (observers and middleware may add to it). */
   send(request: ExchangeRequest, settings: WireSettings): Promise<Answer> {
-    const { dispatcher, lifecycle } = this.parts;
+    const { transport, lifecycle } = this.parts;
     if (this.bare || (this.idleWhenInactive && !this.parts.observers.some((observer) => observer.active?.()))) {
-      return dispatchExchange(dispatcher, lifecycle, request, settings);
+      return transport.send(request, settings, lifecycle);
     }
     // Refused before it starts (closed, aborted): not an attempt, nothing to log or trace.
     const refusal = refusalOf(request, lifecycle);
@@ -49,9 +49,9 @@ export class Exchange {
   }
 
   private async observed(request: ExchangeRequest, settings: WireSettings): Promise<Answer> {
-    const { dispatcher, lifecycle, middleware, observers } = this.parts;
+    const { transport, lifecycle, middleware, observers } = this.parts;
     const records = observers.filter((observer) => observer.active?.() ?? true).map((observer) => observer.start(request));
-    const network: Next = (sent) => dispatchExchange(dispatcher, lifecycle, sent, settings);
+    const network: Next = (sent) => transport.send(sent, settings, lifecycle);
     const attempt = async (): Promise<Answer> => answerOf(await chain(middleware, network)(request), request, settings.limits);
     try {
       const answer = await runWithin(records, attempt);

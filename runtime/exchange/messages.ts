@@ -3,8 +3,6 @@
  * (ExchangeRequest), an answer as middleware gives it (ExchangeResponse), and
  * middleware itself. Public: createClient({ middleware }) takes these.
  */
-import type { Readable } from "node:stream";
-import type { FormData } from "undici";
 
 /** One attempt of one call (every attempt: retries and the resend after a 401 each pass again). */
 export interface ExchangeRequest {
@@ -27,17 +25,20 @@ export interface ExchangeRequest {
   readonly signal: AbortSignal | undefined;
 }
 
+/** Response headers: lower-case names. */
+export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
 /** An answer: from the network, or made by a middleware (a test answering without the network). */
 export interface ExchangeResponse {
   readonly status: number;
   /** Lower-case names. */
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly headers: ResponseHeaders;
   /**
    * From the network: the text, read whole (every call but getFile), or a
-   * stream (getFile). From a middleware: any of text, bytes or a stream;
-   * undefined is an empty body.
+   * stream (getFile). From a middleware: any of text, bytes or a Web
+   * ReadableStream of bytes; undefined is an empty body.
    */
-  readonly body: string | Uint8Array | Readable | undefined;
+  readonly body: string | Uint8Array | ReadableStream<Uint8Array> | undefined;
 }
 
 export type Next = (request: ExchangeRequest) => Promise<ExchangeResponse>;

@@ -3,9 +3,9 @@
  * once per attempt, and a middleware's own response turned into an Answer
  * the calls above can use (read whole, or streamed for getFile).
  */
-import { Readable } from "node:stream";
+import { utf8Bytes, utf8Text } from "../bytes.js";
 import { ConfigurationError, FlowsmithError } from "../errors.js";
-import { Answer, readText, type LimitedText, type TextLimits } from "./answer.js";
+import { Answer, readText, streamOf, type LimitedText, type TextLimits } from "./answer.js";
 import type { ExchangeRequest, ExchangeResponse, Middleware, Next } from "./messages.js";
 
 export function middlewareOrThrow(value: unknown): readonly Middleware[] {
@@ -34,26 +34,27 @@ export async function answerOf(response: ExchangeResponse, request: ExchangeRequ
   }
   const headers = lowerCased(response.headers);
   const body: unknown = response.body;
-  if (!(body === undefined || typeof body === "string" || body instanceof Uint8Array || body instanceof Readable)) {
+  const stream = body instanceof ReadableStream ? (body as ReadableStream<Uint8Array>) : undefined;
+  if (!(body === undefined || typeof body === "string" || body instanceof Uint8Array || stream)) {
     throw new FlowsmithError(
       "INVALID_MIDDLEWARE_RESPONSE",
-      `${request.method} ${request.path}: a middleware answered a body of another kind; give text, bytes (a Uint8Array) or a node:stream Readable`,
+      `${request.method} ${request.path}: a middleware answered a body of another kind; give text, bytes (a Uint8Array) or a ReadableStream of bytes`,
     );
   }
-  if (limits === undefined) return new Answer(status, headers, body instanceof Readable ? body : Readable.from([bytesOf(body)]), false);
+  if (limits === undefined) return new Answer(status, headers, stream ?? streamOf(bytesOf(body as string | Uint8Array | undefined)), false);
   const limit = status < 300 ? limits.okBytes : limits.errorBytes;
-  const { text, truncated } = body instanceof Readable ? await readText(body, limit) : cutText(bytesOf(body), limit);
+  const { text, truncated } = stream ? await readText(stream, limit) : cutText(bytesOf(body as string | Uint8Array | undefined), limit);
   return new Answer(status, headers, text, truncated);
 }
 
 /** Bytes as text, cut at `limit` as the network side cuts a body. */
-function cutText(bytes: Buffer, limit: number): LimitedText {
-  return { text: bytes.subarray(0, limit).toString("utf8"), truncated: bytes.length > limit };
+function cutText(bytes: Uint8Array, limit: number): LimitedText {
+  return { text: utf8Text(bytes.subarray(0, limit)), truncated: bytes.length > limit };
 }
 
-function bytesOf(body: string | Uint8Array | undefined): Buffer {
-  if (body === undefined) return Buffer.alloc(0);
-  return typeof body === "string" ? Buffer.from(body, "utf8") : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+function bytesOf(body: string | Uint8Array | undefined): Uint8Array {
+  if (body === undefined) return new Uint8Array(0);
+  return typeof body === "string" ? utf8Bytes(body) : body;
 }
 
 function lowerCased(headers: ExchangeResponse["headers"] | undefined): Record<string, string | string[] | undefined> {

@@ -1,15 +1,27 @@
 /**
- * undici, the package: what the runtime dispatches through, makes its Agent,
- * proxy agents and multipart forms with.
- *
- * Loaded by its file path, not as `undici`: Bun answers `require("undici")`
- * with a built-in stand-in whose Agent has no dispatch() or destroy() (the
- * first call failed with a TypeError, close() threw), whatever node_modules
- * holds. The package itself runs on Bun, on Deno and on Node, where both names
- * are the same module. undici has no "exports" map, so the path is part of
- * its published layout (the consumer test runs it on Bun and Deno, test/consumer/on-runtimes.js).
+ * undici, the package, on Node: the Agent a client sends through and the
+ * proxy agents. Each class is loaded from its own file when first used: the
+ * package's index also loads fetch, WebSocket, caches and mocks, which a
+ * client never uses, and loading them cost a fresh process (a serverless
+ * function's first request) more CPU than its whole first call
+ * (bench/analysis.md, "Cold start"). undici has no "exports" map, so these
+ * paths are part of its published layout; the consumer test runs them from
+ * the packed package on Node 20, 22 and 24.
  */
 import type * as Undici from "undici";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a file path, so that Bun's built-in `undici` is not taken
-export const undici = require("undici/index.js") as typeof Undici;
+type Classes = Pick<typeof Undici, "Agent" | "ProxyAgent" | "EnvHttpProxyAgent">;
+
+/* eslint-disable @typescript-eslint/no-require-imports -- one file of undici each, when first used */
+export const undici: Classes = {
+  get Agent() {
+    return require("undici/lib/dispatcher/agent.js") as Classes["Agent"];
+  },
+  get ProxyAgent() {
+    return require("undici/lib/dispatcher/proxy-agent.js") as Classes["ProxyAgent"];
+  },
+  get EnvHttpProxyAgent() {
+    return require("undici/lib/dispatcher/env-http-proxy-agent.js") as Classes["EnvHttpProxyAgent"];
+  },
+};
+/* eslint-enable @typescript-eslint/no-require-imports */

@@ -3,9 +3,10 @@
  * (checked by `tsc -p tsconfig.json`, which includes test/) and, when the types
  * are forced, ENVIRONMENT_MISMATCH at run time before anything is sent.
  */
-import { createClient, createSessionFor, type Client, type FlowSpec } from "../../runtime/index.js";
+import { createClient, type Client } from "../../runtime/index.js";
+import type { FlowSpec } from "../../runtime/flow-module.js";
 import { startFakeService } from "./support/fake-service.js";
-import { acceptAll, AML_SPEC } from "./support/specs.js";
+import { acceptAll, AML_SPEC, createSessionFor } from "./support/specs.js";
 
 /** What a generated module of a live flow looks like to its callers. */
 function createLiveSession(client: Client<"live">, request: { metadata: { subjectId: string } }) {

@@ -16,8 +16,8 @@ import {
 import { clientFor } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
 import { VirtualClock } from "./support/virtual-clock.js";
-import { AML_SPEC, amlValidator, createSession, SIGNING_SPEC } from "./support/specs.js";
-import { createSessionFor } from "../../runtime/index.js";
+import { AML_SPEC, amlValidator, createSession, SIGNING_SPEC, createSessionFor } from "./support/specs.js";
+
 
 let service: FakeService;
 let client: Client<"staging">;

@@ -1,5 +1,5 @@
 /**
- * The linear-time pattern engine (runtime/linear-pattern.ts and
+ * The linear-time pattern engine (runtime/patterns/linear-pattern.ts and
  * pattern-translation.ts): it means what ECMAScript means, on the cases
  * where RE2's own reading differs and on generated patterns compared with
  * the native RegExp on short texts; it refuses, with a reason, what RE2
@@ -7,8 +7,8 @@
  * would never finish (bounded by size, test/support/bounded.ts).
  */
 import fc from "fast-check";
-import { linearPatternOrThrow, UnsupportedPatternError } from "../../runtime/linear-pattern.js";
-import { re2SourceOrThrow } from "../../runtime/pattern-translation.js";
+import { linearPatternOrThrow, UnsupportedPatternError } from "../../runtime/patterns/linear-pattern.js";
+import { re2SourceOrThrow } from "../../runtime/patterns/pattern-translation.js";
 import { finishedOrThrow } from "../support/bounded.js";
 
 const native = (pattern: string, text: string): boolean => new RegExp(pattern, "u").test(text);

@@ -4,11 +4,11 @@
  * code; response bodies only at debug, scrubbed; a logger that throws does
  * not fail the call.
  */
-import { ConfigurationError, createMemoryTokenStore, createSessionFor, type Client, type Logger, type TokenStore } from "../../runtime/index.js";
+import { ConfigurationError, createMemoryTokenStore, type Client, type Logger, type TokenStore } from "../../runtime/index.js";
 import { arrayLogger } from "./support/array-logger.js";
 import { clientFor } from "./support/clients.js";
 import { createdSession, json, slowTokenAndFlows, startFakeService, subjectIdOfJson, type FakeService } from "./support/fake-service.js";
-import { acceptAll, AML_SPEC } from "./support/specs.js";
+import { acceptAll, AML_SPEC, createSessionFor } from "./support/specs.js";
 
 let service: FakeService;
 const clients: Client[] = [];

@@ -5,18 +5,10 @@
  * network; a call's own headers are sent, and the runtime's own are refused
  * by name before anything is sent.
  */
-import { Readable } from "node:stream";
-import {
-  ConfigurationError,
-  createSessionFor,
-  FlowsmithError,
-  type Client,
-  type ExchangeRequest,
-  type Middleware,
-} from "../../runtime/index.js";
+import { ConfigurationError, FlowsmithError, type Client, type ExchangeRequest, type Middleware } from "../../runtime/index.js";
 import { clientFor } from "./support/clients.js";
 import { createdSession, json, startFakeService, subjectIdOfJson, type FakeService } from "./support/fake-service.js";
-import { acceptAll, AML_SPEC } from "./support/specs.js";
+import { acceptAll, AML_SPEC, createSessionFor } from "./support/specs.js";
 
 let service: FakeService;
 const clients: Client[] = [];
@@ -95,17 +87,22 @@ test("a middleware answers without the network: nothing is sent, and the answer 
   expect(service.apiRequests).toHaveLength(0);
 });
 
+/** A Web ReadableStream of the text's bytes, as a middleware may answer with. */
+function streamOf(text: string): ReadableStream<Uint8Array> {
+  return new Response(text).body as ReadableStream<Uint8Array>;
+}
+
 test("a middleware's answer may be a stream, for a JSON call and for getFile; its error status is the call's ApiError", async () => {
   let getFileStatus = 200;
   const offline: Middleware = (request) => {
     if (request.kind === "token") return Promise.resolve({ status: 200, headers: {}, body: '{"access_token":"t-offline","expires_in":60}' });
-    if (request.route.endsWith("{vaultEntryId}")) return Promise.resolve({ status: getFileStatus, headers: { "content-length": "5" }, body: Readable.from([Buffer.from("bytes")]) });
-    return Promise.resolve({ status: 404, headers: { "content-type": "application/json" }, body: Readable.from(['{"code":"SESSION_NOT_FOUND"}']) });
+    if (request.route.endsWith("{vaultEntryId}")) return Promise.resolve({ status: getFileStatus, headers: { "content-length": "5" }, body: streamOf("bytes") });
+    return Promise.resolve({ status: 404, headers: { "content-type": "application/json" }, body: streamOf('{"code":"SESSION_NOT_FOUND"}') });
   };
   const offlineClient = client([offline], 0);
   const file = await offlineClient.getFile("v-1");
   const chunks: Buffer[] = [];
-  for await (const chunk of file.body) chunks.push(Buffer.from(chunk as Buffer));
+  for await (const chunk of file.body) chunks.push(Buffer.from(chunk));
   expect(Buffer.concat(chunks).toString()).toBe("bytes");
   expect(file.contentLength).toBe(5);
   await expect(offlineClient.getSession("s-1")).rejects.toMatchObject({ code: "NOT_FOUND", status: 404, bodyCode: "SESSION_NOT_FOUND" });

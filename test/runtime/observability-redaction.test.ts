@@ -11,11 +11,11 @@ import { context, propagation, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { createMemoryTokenStore, createSessionFor, type AuthMethod, type Client } from "../../runtime/index.js";
+import { createMemoryTokenStore, type AuthMethod, type Client } from "../../runtime/index.js";
 import { arrayLogger } from "./support/array-logger.js";
 import { CLIENT_ID, CLIENT_SECRET, clientFor } from "./support/clients.js";
 import { createdSession, json, startFakeService, subjectIdOfJson, type FakeService } from "./support/fake-service.js";
-import { acceptAll, AML_SPEC } from "./support/specs.js";
+import { acceptAll, AML_SPEC, createSessionFor } from "./support/specs.js";
 
 let service: FakeService;
 const exporter = new InMemorySpanExporter();

@@ -4,10 +4,11 @@
  * the client sent, unnormalized) and no hostile id may change the path or
  * add a query or fragment.
  */
-import { createSessionFor, type Client, type FlowSpec } from "../../runtime/index.js";
+import { type Client } from "../../runtime/index.js";
+import type { FlowSpec } from "../../runtime/flow-module.js";
 import { clientFor } from "./support/clients.js";
 import { createdSession, json, startFakeService, type FakeService } from "./support/fake-service.js";
-import { acceptAll } from "./support/specs.js";
+import { acceptAll, createSessionFor } from "./support/specs.js";
 
 let service: FakeService;
 let client: Client<"staging">;
@@ -80,7 +81,7 @@ describe.each(HOSTILE)("the value %j", (value) => {
 
   test("as vaultEntryId of getFile", async () => {
     const file = await client.getFile(value);
-    file.body.resume();
+    await file.body.cancel();
     expectOneSegment(service.apiRequests[0]?.url, "/gw/api/v1/staging/files/", value);
   });
 
@@ -93,6 +94,8 @@ describe.each(HOSTILE)("the value %j", (value) => {
       path: `/api/v1/flows/${value}/staging/sessions`,
       bodyForm: "json",
       locales: ["en"],
+      request: true,
+      response: true,
     };
     await createSessionFor(client, spec, acceptAll, { metadata: { subjectId: "s" } });
     const target = service.apiRequests[0]?.url ?? "";
@@ -134,6 +137,8 @@ test("a spec object changed after its first use is sent to its new path", async 
     path: "/api/v1/flows/first/staging/sessions",
     bodyForm: "json",
     locales: ["en"],
+    request: true,
+    response: true,
   };
   await createSessionFor(client, spec, acceptAll, { metadata: { subjectId: "s" } });
   spec.id = "second one";

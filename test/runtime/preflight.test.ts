@@ -1,17 +1,11 @@
 import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  createSessionFor,
-  fileFromPath,
-  RequestValidationError,
-  type Client,
-  type FlowSpec,
-  type RequestValidationCode,
-} from "../../runtime/index.js";
+import { fileFromPath, RequestValidationError, type Client, type RequestValidationCode } from "../../runtime/index.js";
+import type { FlowSpec } from "../../runtime/flow-module.js";
 import { clientFor } from "./support/clients.js";
 import { createdSession, json, startFakeService, subjectIdOfJson, type FakeService } from "./support/fake-service.js";
-import { AML_SPEC, amlValidator, acceptAll, createSession, imageSpec, SIGNING_SPEC } from "./support/specs.js";
+import { AML_SPEC, amlValidator, acceptAll, createSession, imageSpec, SIGNING_SPEC, createSessionFor } from "./support/specs.js";
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]);
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);

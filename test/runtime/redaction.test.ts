@@ -32,8 +32,8 @@ import {
 } from "../../runtime/index.js";
 import { USER_AGENT } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
-import { AML_SPEC, amlValidator, acceptAll } from "./support/specs.js";
-import { createSessionFor } from "../../runtime/index.js";
+import { AML_SPEC, amlValidator, acceptAll, createSessionFor } from "./support/specs.js";
+
 import { Redactor } from "../../runtime/redaction.js";
 
 const CLIENT_ID = "cid-redaction";

@@ -13,7 +13,8 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileFromPath, MAX_REQUEST_BYTES, type Client, type FlowSpec } from "../../runtime/index.js";
+import { fileFromPath, MAX_REQUEST_BYTES, type Client } from "../../runtime/index.js";
+import type { FlowSpec } from "../../runtime/flow-module.js";
 import { clientFor } from "./support/clients.js";
 import { createdSession, json, startFakeService, type FakeService } from "./support/fake-service.js";
 import { createSession, value } from "./support/specs.js";
@@ -31,6 +32,8 @@ const spec: FlowSpec<"staging"> = {
   path: "/api/v1/flows/upload/staging/sessions",
   bodyForm: "multipart",
   locales: ["en"],
+  request: true,
+  response: true,
   fields: {
     kind: "object",
     properties: [

@@ -55,7 +55,7 @@ const PROPERTY: Decided<Property> = {
 };
 
 const SCHEMAS = {
-  string: { ...COMMON, format: "format", enum: ["enum", "locales"], pattern: "pattern", minLength: "minLength", maxLength: "maxLength" } satisfies Decided<StringSchema>,
+  string: { ...COMMON, format: "format", enum: ["enum", "locales"], pattern: "pattern", patternLeftToService: "not a change: follows pattern", minLength: "minLength", maxLength: "maxLength" } satisfies Decided<StringSchema>,
   number: {
     ...COMMON,
     integer: "type",

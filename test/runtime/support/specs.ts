@@ -1,9 +1,13 @@
-/** Hand-written FlowSpecs and validators, shaped like the generator's output for the sample flows. */
-import Ajv from "ajv";
-import type { FieldSpec, FlowSpec, PartSegment, RequestValidator } from "../../../runtime/index.js";
-import { createSessionFor, type Client } from "../../../runtime/index.js";
+/**
+ * Hand-written FlowSpecs and schemas, shaped like the generator's output for
+ * the sample flows, and createSessionFor, which sends a request of a spec
+ * checked against the schema a test chooses (acceptAll: any request).
+ */
+import type { Client, RequestOptions } from "../../../runtime/index.js";
+import { createFlowSession, type FieldSpec, type FlowSpec, type JsonSchema, type PartSegment } from "../../../runtime/flow-module.js";
 
-export const acceptAll: RequestValidator = Object.assign(() => true, { errors: null });
+/** The schema every value fits: the client's own rules (metadata, locale, state, files) still apply. */
+export const acceptAll: JsonSchema = true;
 
 export const value = (...part: PartSegment[]): FieldSpec => ({ kind: "value", part });
 
@@ -98,6 +102,8 @@ export const SIGNING_SPEC: FlowSpec<"staging"> = {
   bodyForm: "multipart",
   locales: ["en", "de", "fr", "pl", "it", "es"],
   fields: SIGNING_FIELDS,
+  request: acceptAll,
+  response: acceptAll,
 };
 
 /** An image-only flow: documentImages with a front side and an optional back side. */
@@ -115,6 +121,8 @@ export function imageSpec(maxBytes = 26_214_400): FlowSpec<"staging"> {
     path: "/api/v1/flows/doc-flow/staging/sessions",
     bodyForm: "multipart",
     locales: ["en", "de"],
+    request: acceptAll,
+    response: acceptAll,
     fields: {
       kind: "object",
       properties: [
@@ -152,7 +160,7 @@ export function imageSpec(maxBytes = 26_214_400): FlowSpec<"staging"> {
   };
 }
 
-/** A JSON flow (AML screening) with its ajv validator, compiled here as the generator would. */
+/** A JSON flow (AML screening); its request schema is amlValidator, which createSessionFor puts in. */
 export const AML_SPEC: FlowSpec<"live"> = {
   id: "aml-flow",
   version: 2,
@@ -160,12 +168,12 @@ export const AML_SPEC: FlowSpec<"live"> = {
   path: "/api/v1/flows/aml-flow/live/sessions",
   bodyForm: "json",
   locales: ["en", "de"],
+  request: acceptAll,
+  response: acceptAll,
 };
 
-// A fixed schema, compiled without checking it against draft-07 (as the generator compiles a flow's
-// validator once its schema is checked): the meta-schema's compile cost each suite that loads this
-// module about 40 ms, most of whom never use this validator.
-export const amlValidator: RequestValidator = new Ajv({ allErrors: true, validateSchema: false, meta: false }).compile({
+/** The AML flow's request schema, as the generator writes it. */
+export const amlValidator: JsonSchema = {
   type: "object",
   required: ["input", "metadata"],
   additionalProperties: false,
@@ -192,13 +200,35 @@ export const amlValidator: RequestValidator = new Ajv({ allErrors: true, validat
     redirectUrl: { type: "string" },
     state: { type: "string", maxLength: 2048 },
   },
-});
+};
+
+/** The spec with this request schema, one object per pair (the runtime walks a spec's schemas once per spec object). */
+const withSchemas = new WeakMap<FlowSpec, Map<JsonSchema, FlowSpec>>();
+
+function specWith<E extends "staging" | "live">(spec: FlowSpec<E>, schema: JsonSchema): FlowSpec<E> {
+  let bySchema = withSchemas.get(spec);
+  if (!bySchema) withSchemas.set(spec, (bySchema = new Map()));
+  let made = bySchema.get(schema);
+  if (!made) bySchema.set(schema, (made = { ...spec, request: schema }));
+  return made as FlowSpec<E>;
+}
+
+/** A session of `spec`'s flow, its request checked against `schema`, as a generated createSession sends it. */
+export function createSessionFor<E extends "staging" | "live", Response = Record<string, unknown>>(
+  client: Client<E>,
+  spec: FlowSpec<NoInfer<E>>,
+  schema: JsonSchema,
+  request: unknown,
+  options?: RequestOptions,
+): Promise<Response> {
+  return createFlowSession<Response>(client, specWith(spec, schema), request, options);
+}
 
 export function createSession<E extends "staging" | "live">(
   client: Client<E>,
   spec: FlowSpec<E>,
   request: unknown,
-  validate: RequestValidator = acceptAll,
+  schema: JsonSchema = acceptAll,
 ): Promise<Record<string, unknown>> {
-  return createSessionFor(client, spec, validate, request);
+  return createSessionFor(client, spec, schema, request);
 }

@@ -19,7 +19,7 @@
  * lookbehind, inline modifiers, Script_Extensions and binary Unicode
  * properties other than those above, repetition counts above 1000.
  */
-import { FlowsmithError } from "./errors.js";
+import { FlowsmithError } from "../errors.js";
 
 /** The linear-time engine cannot run the pattern, so nothing ran it; `reason` says which construct. */
 export class UnsupportedPatternError extends FlowsmithError {

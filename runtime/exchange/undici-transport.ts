@@ -1,51 +1,45 @@
 /**
- * The network side of the exchange: one request through undici's dispatch
- * handler. An answer read whole keeps its chunks as they come and decodes
- * them once (every call but getFile: JSON bodies, error bodies, the token);
- * request() would wrap each answer in a Readable, an AsyncResource and an
- * abort listener, which body.text() then drains again (bench/analysis.md,
- * row 4). A streamed answer (getFile) is handed over at its headers as a
- * Readable fed from the same handler, undici paused while the reader lags.
- *
- * Either way: one time limit (read whole: from sending to the last byte;
- * streamed: until the body is handed over), the caller's signal for as long
- * as the body is open, close() aborting it (it sits in its client's open
- * exchanges until it ends), and each failure a typed error (failures.ts).
+ * The network side on Node: one request through undici's dispatch handler,
+ * the transport bench row 4 measures against a raw undici Pool
+ * (bench/analysis.md, "Two transports"). An answer read whole keeps its
+ * chunks as they come and decodes them once (every call but getFile: JSON
+ * bodies, error bodies, the token); request() would wrap each answer in a
+ * Readable, an AsyncResource and an abort listener, which body.text() then
+ * drains again. A streamed answer (getFile) is handed over at its headers as
+ * a Web ReadableStream fed from the same handler, undici paused while the
+ * reader lags. The promises every transport keeps: transport.ts.
  */
-import type { IncomingHttpHeaders } from "node:http";
-import { Readable } from "node:stream";
-import type { Dispatcher, FormData } from "undici";
+import type { Dispatcher } from "undici";
+import { concatBytes, utf8Text } from "../bytes.js";
 import type { ClientLifecycle } from "../lifecycle.js";
 import { OpenExchange } from "../open-exchanges.js";
-import { Answer, decodeUtf8, type BodySource, type TextLimits } from "./answer.js";
+import { Answer, type BodySource, type BodyStream } from "./answer.js";
 import { refusalOf, transportError } from "./failures.js";
+import type { ResponseHeaders } from "./messages.js";
+import type { Transport, WireRequest, WireSettings } from "./transport.js";
 
-/** What goes on the wire, and how long it may take. */
-export interface WireRequest {
-  readonly method: "GET" | "POST";
-  readonly origin: string;
-  readonly path: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | FormData | undefined;
-  readonly signal: AbortSignal | undefined;
-}
+export class UndiciTransport implements Transport {
+  constructor(
+    private readonly dispatcher: Dispatcher,
+    /** Whether close() closes the dispatcher (only when the client made it). */
+    private readonly owned: boolean,
+  ) {}
 
-export interface WireSettings {
-  readonly timeoutMs: number;
-  /** Read whole within these limits; undefined: streamed. */
-  readonly limits: TextLimits | undefined;
-}
+  send(request: WireRequest, settings: WireSettings, lifecycle: ClientLifecycle): Promise<Answer> {
+    const refusal = refusalOf(request, lifecycle);
+    if (refusal) return Promise.reject(refusal);
+    return new Promise((resolve, reject) => {
+      new DispatchExchange(request, settings, lifecycle, resolve, reject).start(this.dispatcher);
+    });
+  }
 
-export function dispatchExchange(dispatcher: Dispatcher, lifecycle: ClientLifecycle, req: WireRequest, settings: WireSettings): Promise<Answer> {
-  const refusal = refusalOf(req, lifecycle);
-  if (refusal) return Promise.reject(refusal);
-  return new Promise((resolve, reject) => {
-    new DispatchExchange(req, settings, lifecycle, resolve, reject).start(dispatcher);
-  });
+  async close(): Promise<void> {
+    if (this.owned) await this.dispatcher.destroy();
+  }
 }
 
 /** Until the answer's own arrive: one shared object, not one per exchange. */
-const NO_HEADERS: IncomingHttpHeaders = Object.freeze({});
+const NO_HEADERS: ResponseHeaders = Object.freeze({});
 
 /**
  * What undici is told to abort with. Never shown: the call's error says
@@ -64,14 +58,14 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
   private over = false;
   private controller: Dispatcher.DispatchController | undefined;
   private status = 0;
-  private headers: IncomingHttpHeaders = NO_HEADERS;
+  private headers: ResponseHeaders = NO_HEADERS;
   private limit = 0;
   private size = 0;
   /** More arrived than the limit lets through: the text kept is the body's start. */
   private truncated = false;
-  private readonly chunks: Buffer[] = [];
-  private stream: Readable | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly chunks: Uint8Array[] = [];
+  private stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private onCallerAbort: (() => void) | undefined;
 
   constructor(
@@ -96,7 +90,8 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
   start(dispatcher: Dispatcher): void {
     const req = this.req;
     try {
-      dispatcher.dispatch({ origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body }, this);
+      // A Web FormData is sent as undici sends its own (it takes any FormData by its shape).
+      dispatcher.dispatch({ origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body as Dispatcher.DispatchOptions["body"] }, this);
     } catch (error) {
       // undici reports its failures to onResponseError; another dispatcher may throw.
       this.fail(error);
@@ -109,7 +104,7 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
     else this.controller = controller;
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
+  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: ResponseHeaders): void {
     if (status < 200 || this.over) return; // 1xx: informational, the answer follows
     this.status = status;
     this.headers = headers;
@@ -118,28 +113,33 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
       this.limit = status < 300 ? limits.okBytes : limits.errorBytes;
       return;
     }
-    this.stream = new Readable({
-      read: () => this.controller?.resume(),
-      destroy: (error, callback) => {
-        // The reader let go of the body before its end: undici drops the connection.
-        if (!this.over) {
-          this.controller?.abort(ENDED);
-          this.end();
-        }
-        callback(error);
+    const body: BodyStream = new ReadableStream<Uint8Array>(
+      {
+        start: (stream) => {
+          this.stream = stream;
+        },
+        pull: () => {
+          this.controller?.resume();
+        },
+        cancel: () => {
+          // The reader let go of the body before its end: undici drops the connection.
+          if (!this.over) {
+            this.controller?.abort(ENDED);
+            this.end();
+          }
+        },
       },
-    });
-    // A body nobody reads yet, ended by close() or the caller's signal, must not crash the process as an
-    // unhandled 'error' event: its reader still gets the error (a for-await rejects, pipeline() fails).
-    this.stream.on("error", ignore);
+      { highWaterMark: 1 },
+    );
     this.answered = true;
-    this.resolve(new Answer(status, headers, this.stream, false, undefined, this));
+    this.resolve(new Answer(status, headers, body, false, undefined, this));
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Uint8Array): void {
     if (this.over) return;
     if (this.stream) {
-      if (!this.stream.push(chunk)) controller.pause();
+      this.stream.enqueue(chunk);
+      if ((this.stream.desiredSize ?? 0) <= 0) controller.pause();
       return;
     }
     const room = this.limit - this.size;
@@ -160,7 +160,7 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
     if (this.over) return;
     if (this.stream) {
       this.end();
-      this.stream.push(null);
+      this.stream.close();
     } else this.answerWhole(undefined);
   }
 
@@ -193,7 +193,7 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
     const typed = transportError(error, req, this.timedOut, this.settings.timeoutMs, this.lifecycle);
     if (this.stream) {
       this.end();
-      this.stream.destroy(typed);
+      this.stream.error(typed);
     } else if (this.status !== 0) {
       // After the status, the body broke off: the answer says so, and its caller decides (an error body is optional).
       this.answerWhole(typed);
@@ -206,7 +206,7 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
   private answerWhole(failure: Error | undefined): void {
     this.end();
     this.answered = true;
-    const text = failure ? "" : decodeUtf8(this.chunks, this.size);
+    const text = failure ? "" : utf8Text(concatBytes(this.chunks, this.size));
     this.resolve(new Answer(this.status, this.headers, text, failure ? false : this.truncated, failure));
   }
 
@@ -221,8 +221,4 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
 /** A module-level callback: setTimeout then needs no closure per exchange. */
 function expireExchange(exchange: DispatchExchange): void {
   exchange.expire();
-}
-
-function ignore(): void {
-  // See onResponseStart.
 }

@@ -1,0 +1,9 @@
+/**
+ * The runtime on Deno and Bun (their own conditions): as on the other Web
+ * platforms (web-platform.ts), requests go through the platform's fetch,
+ * which on these two reads HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the
+ * process itself, so `proxy: "env"` is what it does anyway.
+ */
+import { webPlatform } from "./web-platform.js";
+
+export const platform = webPlatform({ readsProxyEnv: true });
