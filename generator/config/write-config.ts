@@ -49,7 +49,8 @@ export function newConfigText(config: NewConfig): string {
 export async function schemaPathFor(dir: string): Promise<string> {
   for (let at = dir; ; at = path.dirname(at)) {
     const candidate = path.join(at, "node_modules", "flowsmith", "codegen.config.schema.json");
-    if (await isTaken(candidate)) return `./${path.relative(dir, candidate).split(path.sep).join("/")}`;
+    const relative = path.relative(dir, candidate).split(path.sep).join("/");
+    if (await isTaken(candidate)) return relative.startsWith("../") ? relative : `./${relative}`;
     if (path.dirname(at) === at) return DEFAULT_SCHEMA_PATH;
   }
 }
