@@ -8,7 +8,7 @@ import path from "node:path";
 import ts from "typescript";
 
 /** The rules of this repository: importers under `from` reach `into` only through `entry` (paths relative to the root). */
-export const ENTRY_RULES = [
+const ENTRY_RULES = [
   { from: "cli/", into: "generator/", entry: "generator/index.ts" },
   { from: "emulator/", into: "generator/", entry: "generator/index.ts" },
 ];
