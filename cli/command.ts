@@ -5,8 +5,7 @@
  * throws typed errors; commands turn them into these.
  */
 import { parseArgs } from "node:util";
-import type { Env } from "../generator/config/load-config.js";
-import { CodegenError, errorLine, type CodegenErrorCode } from "../generator/errors.js";
+import { closestOrUndefined, CodegenError, errorLine, type CodegenErrorCode, type Env } from "../generator/index.js";
 
 /** Where a command prints, and what it reads from its surroundings; `process` fits. */
 export interface CommandIo {
@@ -97,7 +96,11 @@ interface CommandOption {
 
 export type CommandOptions = Readonly<Record<string, CommandOption>>;
 
-/** A command's arguments parsed against its table; a malformed one (an unknown flag, a missing value) is the usage error's message. */
+/**
+ * A command's arguments parsed against its table; a malformed one (an unknown
+ * flag, a missing value) is the usage error's message, with the flag an
+ * unknown one is a slip of (`--chek`: did you mean --check?).
+ */
 export function parsedArgs<T extends CommandOptions, P extends boolean>(
   args: readonly string[],
   options: T,
@@ -106,7 +109,10 @@ export function parsedArgs<T extends CommandOptions, P extends boolean>(
   try {
     return parseArgs({ args: [...args], options, allowPositionals, strict: true });
   } catch (error) {
-    return { usageError: (error as Error).message };
+    const message = (error as Error).message;
+    const unknown = (error as { code?: unknown }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'--([^'=]+)'/.exec(message)?.[1] : undefined;
+    const closest = unknown !== undefined ? closestOrUndefined(unknown, Object.keys(options)) : undefined;
+    return { usageError: closest !== undefined ? message.replace(`'--${unknown}'`, `'--${unknown}' (did you mean --${closest}?)`) : message };
   }
 }
 

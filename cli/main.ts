@@ -3,10 +3,10 @@
  * each command to its module in commands/ (loaded only when used) and
  * answers `--version` and `--help`; command.ts holds what every command
  * shares (its I/O, the exit codes). Nothing outside cli/ imports the
- * emulator (only commands/emulator.ts does); the emulator reads flows
- * through generator/index.ts only, and the generator never imports either.
+ * emulator (only commands/emulator.ts does); cli/ and the emulator reach the
+ * generator through generator/index.ts only, and the generator imports neither.
  */
-import { flowsmithVersion, runtimeVersion } from "../generator/versions.js";
+import { closestOrUndefined, flowsmithVersion, runtimeVersion } from "../generator/index.js";
 import { EXIT, type CommandIo, type CommandModule } from "./command.js";
 
 interface Command {
@@ -38,10 +38,7 @@ export async function main(argv: readonly string[], io: CommandIo = process): Pr
     }
     if (name === "--help" || name === "-h" || name === "help") return await helpFor(args[0], io);
     const command = COMMANDS[name];
-    if (!command) {
-      io.stderr.write(`flowsmith: unknown command "${name}"\n\n${overview()}`);
-      return EXIT.usage;
-    }
+    if (!command) return unknownCommand(name, io);
     const module = await command.load();
     if (args.includes("--help") || args.includes("-h")) {
       io.stdout.write(module.usage);
@@ -62,12 +59,16 @@ async function helpFor(name: string | undefined, io: CommandIo): Promise<number>
     return EXIT.ok;
   }
   const command = COMMANDS[name];
-  if (!command) {
-    io.stderr.write(`flowsmith: unknown command "${name}"\n\n${overview()}`);
-    return EXIT.usage;
-  }
+  if (!command) return unknownCommand(name, io);
   io.stdout.write((await command.load()).usage);
   return EXIT.ok;
+}
+
+/** The command a mistyped one is a slip of (`codgen`), when one is close; then the overview. */
+function unknownCommand(name: string, io: CommandIo): number {
+  const closest = closestOrUndefined(name, Object.keys(COMMANDS));
+  io.stderr.write(`flowsmith: unknown command "${name}"${closest !== undefined ? ` (did you mean "${closest}"?)` : ""}\n\n${overview()}`);
+  return EXIT.usage;
 }
 
 function overview(): string {

@@ -6,7 +6,7 @@
  * lines come after the run, once its outcome is known (commands/codegen-report.ts).
  */
 import { performance } from "node:perf_hooks";
-import type { Progress } from "../generator/pipeline.js";
+import type { Progress } from "../generator/index.js";
 import type { CommandOutput } from "./command.js";
 
 const SHOW_AFTER_MS = 300;

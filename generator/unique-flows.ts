@@ -96,12 +96,28 @@ export function checkChosenDescriptionsOrThrow(chosen: readonly { readonly displ
   );
 }
 
-/** `flowsmith add`: the config already has this flow (`entry`, read from `file`). */
-export function flowInConfigError(flow: ServiceFlow, entry: { readonly name?: string; readonly pointer: string }, file: string, configFile: string): CodegenError {
+/** A config entry as `flowsmith add` finds it (a ResolvedFlowConfig is one). */
+interface ConfigEntry {
+  readonly name?: string;
+  readonly pointer: string;
+  readonly source: { readonly kind: "file"; readonly display: string } | { readonly kind: "api"; readonly snapshot: { readonly display: string } };
+}
+
+/**
+ * `flowsmith add`: the config already has this flow. The way to its current
+ * version depends on where the entry takes it from: an api entry is fetched
+ * again by `codegen --refresh`, which never touches a description file.
+ */
+export function flowInConfigError(flow: ServiceFlow, entry: ConfigEntry, configFile: string): CodegenError {
+  const file = entry.source.kind === "api" ? entry.source.snapshot.display : entry.source.display;
+  const advice =
+    entry.source.kind === "api"
+      ? `To fetch its current version into ${file}, run \`npx flowsmith codegen --refresh${entry.name ? ` --flow ${entry.name}` : ""}\``
+      : `It is generated from the description file ${file}, which codegen reads as it is and never fetches: to update it, download the flow's current version ` +
+        `from the dashboard over ${file} and run \`npx flowsmith codegen\`; to take the flow from the service instead, remove ${entry.pointer} from the config and run this \`flowsmith add\` again`;
   return new CodegenError(
     "DUPLICATE_FLOW",
-    `flow ${flow.id} (${flow.environment}) is already in the config as ${entry.name ? `"${entry.name}" ` : ""}(${entry.pointer}, ${file}); ` +
-      `${ONE_VERSION}. To fetch its current version, run \`npx flowsmith codegen --refresh\``,
+    `flow ${flow.id} (${flow.environment}) is already in the config as ${entry.name ? `"${entry.name}" ` : ""}(${entry.pointer}, ${file}); ${ONE_VERSION}. ${advice}`,
     { file: configFile, pointer: entry.pointer },
   );
 }

@@ -7,6 +7,7 @@
 import path from "node:path";
 import { ESLint } from "eslint";
 import ts from "typescript";
+import { importsPastEntry } from "./entry-imports.mjs";
 import { moduleCycles } from "./module-cycles.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -44,8 +45,15 @@ if (report) process.stderr.write(report);
 const cycles = moduleCycles(program, root);
 for (const cycle of cycles) process.stderr.write(`import cycle: ${cycle.join(" ↔ ")}\n`);
 
+// cli/ and the emulator reach the generator only through its entry, generator/index.ts.
+const pastEntry = importsPastEntry(program, root);
+for (const { file, target, entry } of pastEntry) process.stderr.write(`import past the entry: ${file} → ${target} (only ${entry})\n`);
+
 const lintErrors = results.reduce((sum, result) => sum + result.errorCount, 0);
-if (diagnostics.length > 0 || lintErrors > 0 || cycles.length > 0) {
-  process.stderr.write(`static checks: ${diagnostics.length} type error(s), ${lintErrors} lint error(s), ${cycles.length} import cycle(s)\n`);
+const problems = diagnostics.length + lintErrors + cycles.length + pastEntry.length;
+if (problems > 0) {
+  process.stderr.write(
+    `static checks: ${diagnostics.length} type error(s), ${lintErrors} lint error(s), ${cycles.length} import cycle(s), ${pastEntry.length} import(s) past an entry\n`,
+  );
   process.exitCode = 1;
 }

@@ -1,18 +1,11 @@
 /**
  * `flowsmith add <flowId> --environment <env> [--name] [--version] [--snapshot] [--config]`:
- * fetches a flow's description, checks it is a flow flowsmith can generate
- * (and the pinned version, when given), stores its snapshot, and appends an
- * api entry to the config, leaving the rest of the file as it was
- * (generator/fetch/api-flow.ts). Nothing is written unless all of that succeeds.
+ * parses its arguments, runs runAdd (generator/fetch/add-flow.ts: the flow
+ * fetched and checked, its snapshot stored, an api entry appended to the
+ * config; nothing written unless all of that succeeds), and says what it added.
  */
-import { readFile } from "node:fs/promises";
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
-import type { ResolvedConfig } from "../../generator/config/config-types.js";
-import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, newConfig, withConfigPosition, type Env } from "../../generator/config/load-config.js";
-import { CodegenError } from "../../generator/errors.js";
-import { addApiFlowOrThrow, type WantedApiFlow } from "../../generator/fetch/api-flow.js";
-import { isTaken } from "../../generator/file-checks.js";
-import { ServiceClients } from "../../generator/fetch/service-clients.js";
+import { runAdd, type AddOptions } from "../../generator/index.js";
 import { EXIT, optionLines, parsedArgs, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
 
 const OPTIONS = {
@@ -42,43 +35,23 @@ name in use, a file flowsmith did not write where the snapshot goes.
 Exit codes: 0 added, 1 an error, 2 usage error.
 `;
 
-interface AddArgs extends WantedApiFlow {
-  readonly config?: string;
-}
-
 export async function run(args: readonly string[], io: CommandIo = process): Promise<number> {
   const parsed = parseAddArgs(args);
   if ("usageError" in parsed) return usageError("add", parsed.usageError, io);
-  const env = io.env ?? process.env;
-  let clients: ServiceClients | undefined;
-  let loaded: ResolvedConfig | undefined;
   try {
-    const { config, text, created } = await configOrNewOrThrow(parsed.config, env);
-    loaded = config;
-    clients = new ServiceClients(config.service, env, config.configDisplay);
-    const added = await addApiFlowOrThrow(parsed, config, text, clients);
+    const added = await runAdd({ ...parsed, env: io.env ?? process.env });
     io.stdout.write(
-      `Added "${added.name}" (flow ${parsed.flowId}, ${parsed.environment}, version ${added.version}) to ${created ? "a new " : ""}${config.configDisplay} ${added.pointer}; ` +
+      `Added "${added.name}" (flow ${parsed.flowId}, ${parsed.environment}, version ${added.version}) to ${added.created ? "a new " : ""}${added.config} ${added.pointer}; ` +
         `${added.snapshotWritten ? "snapshot" : "its snapshot is already"} ${added.snapshot}.\nRun \`npx flowsmith codegen\` to generate its client.\n`,
     );
     return EXIT.ok;
   } catch (error) {
-    return reportError(loaded ? withConfigPosition(loaded, error) : error, io);
-  } finally {
-    await clients?.close();
+    return reportError(error, io);
   }
 }
 
-/** The config to add to; when there is none yet, a new one with the defaults (written only once the flow is added). */
-async function configOrNewOrThrow(configPath: string | undefined, env: Env): Promise<{ config: ResolvedConfig; text: string; created: boolean }> {
-  try {
-    const config = await loadConfigOrThrow(configPath, env, { allowNoFlows: true });
-    return { config, text: await readFile(config.configPath, "utf8"), created: false };
-  } catch (error) {
-    if (!(error instanceof CodegenError) || error.code !== "CONFIG_NOT_FOUND" || (await isTaken(configPath ?? DEFAULT_CONFIG_FILE))) throw error;
-    return { ...newConfig(configPath ?? DEFAULT_CONFIG_FILE, env), created: true };
-  }
-}
+/** What runAdd takes from the command line. */
+type AddArgs = Omit<AddOptions, "env">;
 
 function parseAddArgs(args: readonly string[]): AddArgs | { readonly usageError: string } {
   const parsed = parsedArgs(args, OPTIONS, true);
@@ -107,6 +80,6 @@ function parseAddArgs(args: readonly string[]): AddArgs | { readonly usageError:
     ...(values.name !== undefined ? { name: values.name } : {}),
     ...(version !== undefined ? { version } : {}),
     ...(values.snapshot !== undefined ? { snapshot: values.snapshot } : {}),
-    ...(values.config !== undefined ? { config: values.config } : {}),
+    ...(values.config !== undefined ? { configPath: values.config } : {}),
   };
 }

@@ -2,9 +2,17 @@
  * What `flowsmith codegen` prints once a run's outcome is known (so a failed
  * run never shows a flow as generated), and the exit code it gives.
  */
-import { MANIFEST_FILE, type GeneratorStamp } from "../../generator/output/manifest.js";
-import type { CheckResult, CodegenResult, FlowReport, SnapshotChange, WriteResult } from "../../generator/pipeline.js";
-import { flowsmithVersion, runtimeVersion } from "../../generator/versions.js";
+import {
+  flowsmithVersion,
+  MANIFEST_FILE,
+  runtimeVersion,
+  type CheckResult,
+  type CodegenResult,
+  type FlowReport,
+  type GeneratorStamp,
+  type SnapshotChange,
+  type WriteResult,
+} from "../../generator/index.js";
 import { EXIT, type CommandIo } from "../command.js";
 
 export function printRun(result: CodegenResult, io: CommandIo): void {

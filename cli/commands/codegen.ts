@@ -5,8 +5,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { findConfigOrThrow } from "../../generator/config/load-config.js";
-import { runCodegen } from "../../generator/pipeline.js";
+import { findConfigOrThrow, runCodegen, watchConfig } from "../../generator/index.js";
 import { EXIT, optionLines, parsedArgs, reportError, stoppedBy, usageError, type CommandIo, type CommandOptions } from "../command.js";
 import { createProgressLine } from "../progress-line.js";
 import { printRun, reportCheck, reportWrite } from "./codegen-report.js";
@@ -119,8 +118,6 @@ async function watchOrUsage(values: Values, io: CommandIo): Promise<number> {
     return reportError(error, io);
   }
   let stopping = false;
-  // Loaded for --watch only: chokidar is no part of a single run.
-  const { watchConfig } = await import("../../generator/config-watch.js");
   const watch = await watchConfig({
     configPath,
     ...(io.env ? { env: io.env } : {}),

@@ -1,17 +1,12 @@
 /**
  * `flowsmith diff <old> <new> [--json]`: the command line edge of flow
- * changes (generator/changes/). Reads both descriptions with the generator's
- * reader and model builder, prints the changes, and turns them into the exit
- * code a CI gate needs (EXIT): ok when nothing is breaking, failed for
- * something breaking or a description that cannot be read.
+ * changes. Runs runDiff (generator/changes/diff-files.ts: both descriptions
+ * read and modelled as codegen reads them, then compared), prints the
+ * changes, and turns them into the exit code a CI gate needs (EXIT): ok when
+ * nothing is breaking, failed for something breaking or a description that
+ * cannot be read.
  */
-import path from "node:path";
-import { compareFlowModels, formatChangesJson, formatFlowChanges, hasBreakingChange } from "../../generator/changes/index.js";
-import { buildFlowModelOrThrow } from "../../generator/model/build-flow-model.js";
-import { kebabCase } from "../../generator/model/names.js";
-import type { FlowModel } from "../../generator/model/types.js";
-import { parseDescriptionOrThrow, type LoadedDescription } from "../../generator/read/load-description.js";
-import { readSourceOrThrow } from "../../generator/read/read-source.js";
+import { runDiff, type DiffResult } from "../../generator/index.js";
 import { EXIT, optionLines, parsedArgs, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
 
 const OPTIONS = {
@@ -35,17 +30,14 @@ cannot be read, 2 a usage error.
 export async function run(args: readonly string[], io: CommandIo = process): Promise<number> {
   const parsed = parseDiffArgs(args);
   if ("usageError" in parsed) return usageError("diff", parsed.usageError, io);
-  let before: FlowModel;
-  let after: FlowModel;
+  let diff: DiffResult;
   try {
-    before = await readFlowModelOrThrow(parsed.old);
-    after = await readFlowModelOrThrow(parsed.new);
+    diff = await runDiff(parsed.old, parsed.new);
   } catch (error) {
     return reportError(error, io);
   }
-  const flows = [compareFlowModels(before, after)];
-  io.stdout.write(parsed.json ? formatChangesJson(flows) : `${flows.flatMap(formatFlowChanges).join("\n")}\n`);
-  return hasBreakingChange(flows) ? EXIT.failed : EXIT.ok;
+  io.stdout.write(parsed.json ? diff.json : `${diff.lines.join("\n")}\n`);
+  return diff.breaking ? EXIT.failed : EXIT.ok;
 }
 
 type DiffArgs = { readonly old: string; readonly new: string; readonly json: boolean };
@@ -59,18 +51,4 @@ function parseDiffArgs(args: readonly string[]): DiffArgs | { readonly usageErro
   }
   const [old, next] = positionals as [string, string];
   return { old, new: next, json: values.json ?? false };
-}
-
-/** Paths are shown as given; the flow's name is its title in kebab-case, or the file's name. */
-async function readFlowModelOrThrow(file: string): Promise<FlowModel> {
-  const source = await readSourceOrThrow({ kind: "file", path: path.resolve(file), display: file });
-  const loaded = parseDescriptionOrThrow(source.bytes, source.display);
-  return buildFlowModelOrThrow(loaded, { name: flowName(loaded, file) });
-}
-
-/** codegen refuses a title without ASCII letters (it needs a folder name); diff needs none, so it falls back. */
-function flowName(loaded: LoadedDescription, file: string): string {
-  const document = loaded.document as { info?: { title?: unknown } } | null;
-  const title = typeof document?.info?.title === "string" ? kebabCase(document.info.title) : "";
-  return title !== "" ? title : kebabCase(path.basename(file, path.extname(file))) || "flow";
 }

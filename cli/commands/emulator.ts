@@ -4,14 +4,13 @@
  * (io.stopped). The only module outside emulator/ that imports it: the
  * dispatcher's, loaded only for this command.
  */
-import { parseArgs } from "node:util";
 import { controlAccessOrThrow } from "../../emulator/control/access.js";
 import { startEmulator, type EmulatorOptions } from "../../emulator/index.js";
 import { webhookSecretOrThrow, type Reload } from "../../emulator/options.js";
 import { parseRedirectAllowlistOrThrow } from "../../emulator/player/redirect-allowlist.js";
-import { EXIT, optionLines, reportError, stoppedBy, usageError, type CommandIo, type CommandOptions } from "../command.js";
+import { EXIT, optionLines, parsedArgs, reportError, stoppedBy, usageError, type CommandIo, type CommandOptions } from "../command.js";
 
-/** Every option, once: parseOptionsOrThrow reads it, and optionLines prints it for --help. */
+/** Every option, once: parsedArgs reads it, and optionLines prints it for --help. */
 const OPTIONS = {
   config: { type: "string", arg: "<path>", help: "codegen config whose flows are served (default: the nearest codegen.config.json in this folder or above it)" },
   host: { type: "string", arg: "<host>", help: "address both listeners bind to (default: 127.0.0.1)" },
@@ -91,7 +90,9 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
 }
 
 function parseOptionsOrThrow(args: readonly string[], env: Readonly<Record<string, string | undefined>>): EmulatorOptions {
-  const { values } = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: false, strict: true });
+  const parsed = parsedArgs(args, OPTIONS, false);
+  if ("usageError" in parsed) throw new Error(parsed.usageError);
+  const { values } = parsed;
   const flagSecret = values["webhook-secret"];
   const webhookSecret = flagSecret !== undefined ? webhookSecretOrThrow(flagSecret, "--webhook-secret") : webhookSecretFromEnvOrThrow(env);
   const controlToken = values["control-token"] ?? (env.FLOWSMITH_CONTROL_TOKEN || undefined);

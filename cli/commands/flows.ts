@@ -1,16 +1,12 @@
 /**
  * `flowsmith flows [--environment staging|live] [--json] [--config <path>]`:
- * the flows the service publishes to an environment (GET
- * /api/v1/flows/{environment}, docs/service.md 4), with every field it
- * returns, and which of them the config already has. Same service config
- * and credentials as codegen.
+ * parses its options, runs runFlows (generator/fetch/list-flows.ts: the
+ * flows the service publishes to an environment, with every field it
+ * returns, scrubbed of credentials, and which of them the config already
+ * has), and prints them. Same service config and credentials as codegen.
  */
 import { ENVIRONMENTS, type Environment, type FlowRecord } from "@flowsmith/runtime";
-import type { ResolvedConfig } from "../../generator/config/config-types.js";
-import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, resolveServiceOrThrow, type Env } from "../../generator/config/load-config.js";
-import { CodegenError } from "../../generator/errors.js";
-import { configEntryOfOrUndefined } from "../../generator/fetch/config-entry.js";
-import { environmentsWithClientId, noApiClientError, ServiceClients } from "../../generator/fetch/service-clients.js";
+import { runFlows, type FlowsResult } from "../../generator/index.js";
 import { EXIT, optionLines, parsedArgs, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
 
 const OPTIONS = {
@@ -41,53 +37,38 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
   const parsed = parsedArgs(args, OPTIONS, false);
   if ("usageError" in parsed) return usageError("flows", parsed.usageError, io);
   const { values } = parsed;
-  const env = io.env ?? process.env;
   if (values.environment !== undefined && !isEnvironment(values.environment)) {
     return usageError("flows", `--environment must be staging or live; got ${JSON.stringify(values.environment)}`, io);
   }
-  const environments = values.environment !== undefined ? [values.environment] : environmentsWithClientId(env);
-  if (environments.length === 0) return reportError(noApiClientError(), io);
-  let clients: ServiceClients | undefined;
   try {
-    const config = await configOrUndefined(values.config, env);
-    const display = config?.configDisplay ?? DEFAULT_CONFIG_FILE;
-    clients = new ServiceClients(config?.service ?? resolveServiceOrThrow(undefined, display, env), env, display);
-    const listed: Partial<Record<Environment, readonly FlowRecord[]>> = {};
-    for (const environment of environments) {
-      listed[environment] = await clients.listFlowsOrThrow(environment, { what: `the flows of ${environment}` });
-    }
-    // What the service returned is printed; an echoing service may have put the secret or the token in it.
-    io.stdout.write(clients.withoutCredentials(values.json ? `${JSON.stringify(listed, null, 2)}\n` : await formatFlows(listed, config)));
+    const listed = await runFlows({
+      ...(values.config !== undefined ? { configPath: values.config } : {}),
+      ...(values.environment !== undefined ? { environment: values.environment } : {}),
+      env: io.env ?? process.env,
+    });
+    io.stdout.write(values.json ? `${JSON.stringify(byEnvironment(listed), null, 2)}\n` : formatFlows(listed));
     return EXIT.ok;
   } catch (error) {
     return reportError(error, io);
-  } finally {
-    await clients?.close();
   }
 }
 
-/** The config when there is one; `flows` also works from the environment variables alone. */
-async function configOrUndefined(configPath: string | undefined, env: Env): Promise<ResolvedConfig | undefined> {
-  try {
-    return await loadConfigOrThrow(configPath, env);
-  } catch (error) {
-    if (configPath === undefined && error instanceof CodegenError && error.code === "CONFIG_NOT_FOUND") return undefined;
-    throw error;
-  }
+/** `{ "<environment>": [<flow as the service returned it>, ...] }`. */
+function byEnvironment(listed: FlowsResult): Partial<Record<Environment, FlowRecord[]>> {
+  return Object.fromEntries(listed.environments.map(({ environment, flows }) => [environment, flows.map((flow) => flow.shown)]));
 }
 
-async function formatFlows(listed: Partial<Record<Environment, readonly FlowRecord[]>>, config: ResolvedConfig | undefined): Promise<string> {
+function formatFlows(listed: FlowsResult): string {
   const lines: string[] = [];
-  for (const [environment, flows] of Object.entries(listed) as [Environment, readonly FlowRecord[]][]) {
+  for (const { environment, flows } of listed.environments) {
     lines.push(`${environment}: ${flows.length} flow(s)`);
-    const width = Math.max(0, ...flows.map((flow) => shown(flow.id).length));
+    const width = Math.max(0, ...flows.map((flow) => shown(flow.shown.id).length));
     for (const flow of flows) {
-      const entry = config ? await configEntryOfOrUndefined(config, flow.id, environment) : undefined;
-      const fields = Object.entries(flow)
+      const fields = Object.entries(flow.shown)
         .filter(([key]) => key !== "id" && key !== "environment")
         .map(([key, value]) => `${key} ${shown(value)}`);
-      const added = config && entry ? [`in ${config.configDisplay} as ${entry.name ?? entry.pointer}`] : [];
-      lines.push(`  ${shown(flow.id).padEnd(width)}  ${[...fields, ...added].join(", ")}`.trimEnd());
+      const added = flow.inConfigAs !== undefined ? [`in ${listed.config ?? "the config"} as ${flow.inConfigAs}`] : [];
+      lines.push(`  ${shown(flow.shown.id).padEnd(width)}  ${[...fields, ...added].join(", ")}`.trimEnd());
     }
   }
   return `${lines.join("\n")}\n`;

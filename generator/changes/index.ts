@@ -13,7 +13,7 @@ import type { FlowChanges } from "./types.js";
 export { compareFlowModels } from "./compare-flows.js";
 export { formatFlowChanges } from "./format-text.js";
 export { formatChangesJson, type ChangesDocument } from "./format-json.js";
-export { CHANGE_KINDS, hasBreakingChange, type ChangeKind, type FlowChange, type FlowChanges } from "./types.js";
+export { CHANGE_KINDS, type ChangeKind, type FlowChange, type FlowChanges } from "./types.js";
 
 export interface FlowChangeReport {
   readonly changes: FlowChanges;

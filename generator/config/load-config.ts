@@ -14,6 +14,7 @@ import { precompiledValidatorOrUndefined } from "../precompiled-validator.js";
 import { checkConfigNamesOrThrow } from "../unique-flows.js";
 import { configProblemOrUndefined } from "./config-errors.js";
 import { parseConfigTextOrThrow, type ConfigText } from "./config-text.js";
+import { newConfigText, schemaPathFor, type NewConfig } from "./write-config.js";
 import configSchema from "../../codegen.config.schema.json";
 import {
   CONFIG_DEFAULTS,
@@ -94,20 +95,24 @@ async function isFile(file: string): Promise<boolean> {
 }
 
 /**
- * The config `flowsmith add` starts when there is none yet: the defaults and
- * no flows (which a loaded config may not have: add appends the first one).
+ * A config not yet written, as the one writer (write-config.ts) lays it out
+ * and resolved as if it were at `configPath`: `flowsmith add` starts one when
+ * there is none (no flows yet, which a loaded config may not have), and
+ * `flowsmith init` checks what it will write.
  */
-export function newConfig(configPath: string, env: Env = process.env, outputDir: string = CONFIG_DEFAULTS.outputDir): { readonly config: ResolvedConfig; readonly text: string } {
-  const text = `{\n  "$schema": "${DEFAULT_SCHEMA_PATH}",\n  "outputDir": ${JSON.stringify(outputDir)},\n  "flows": []\n}\n`;
+export async function newConfigOrThrow(
+  configPath: string,
+  env: Env = process.env,
+  config: Partial<Omit<NewConfig, "schema">> = {},
+): Promise<{ readonly config: ResolvedConfig; readonly text: string }> {
   const absolute = path.resolve(configPath);
+  const schema = await schemaPathFor(path.dirname(absolute));
+  const text = newConfigText({ ...config, schema, outputDir: config.outputDir ?? CONFIG_DEFAULTS.outputDir });
   return { config: configFromTextOrThrow(text, absolute, env, { allowNoFlows: true }), text };
 }
 
-/** Where `$schema` points when flowsmith is installed beside the config. */
-export const DEFAULT_SCHEMA_PATH = "./node_modules/flowsmith/codegen.config.schema.json";
-
-/** A config not yet written (`flowsmith init`): validated and resolved as if it were at `configPath`. */
-export function configFromTextOrThrow(text: string, configPath: string, env: Env = process.env, options: LoadConfigOptions = {}): ResolvedConfig {
+/** A config's text, validated and resolved as if it were at `configPath`. */
+function configFromTextOrThrow(text: string, configPath: string, env: Env = process.env, options: LoadConfigOptions = {}): ResolvedConfig {
   const file = displayPath(configPath);
   const parsed = parseConfigTextOrThrow(text, file);
   const config = validateConfigOrThrow(parsed, file, options);

@@ -8,7 +8,7 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { Environment } from "@flowsmith/runtime";
-import { withFlowAppended, writeConfigOrThrow } from "../config/append-flow.js";
+import { withFlowAppended, writeConfigOrThrow } from "../config/write-config.js";
 import { CONFIG_DEFAULTS, type ResolvedConfig, type UserApiSource, type UserFlowConfig } from "../config/config-types.js";
 import { CodegenError } from "../errors.js";
 import { buildFlowModelOrThrow } from "../model/build-flow-model.js";
@@ -140,9 +140,7 @@ export async function removeNewSnapshot(prepared: PreparedApiFlow): Promise<void
 /** The config already generating this flow in this environment: an api entry, or a description file of it (unique-flows.ts). */
 async function refuseFlowInConfigOrThrow(wanted: WantedApiFlow, config: ResolvedConfig): Promise<void> {
   const flow = await configEntryOfOrUndefined(config, wanted.flowId, wanted.environment);
-  if (!flow) return;
-  const file = flow.source.kind === "api" ? flow.source.snapshot.display : flow.source.display;
-  throw flowInConfigError({ id: wanted.flowId, environment: wanted.environment }, flow, file, config.configDisplay);
+  if (flow) throw flowInConfigError({ id: wanted.flowId, environment: wanted.environment }, flow, config.configDisplay);
 }
 
 /** `relative` ends in .json: the default does, and `flowsmith add` refuses a --snapshot that does not. */

@@ -53,6 +53,22 @@ describe("flowsmith (the dispatcher)", () => {
     expect(run[out]).toMatch(says);
   });
 
+  it.each<[string, { given: string[]; want: RegExp }]>([
+    ["a mistyped command", { given: ["codgen"], want: /^flowsmith: unknown command "codgen" \(did you mean "codegen"\?\)\n\nUsage: flowsmith <command>/ }],
+    ["two letters swapped", { given: ["emualtor"], want: /^flowsmith: unknown command "emualtor" \(did you mean "emulator"\?\)\n/ }],
+    ["a command cut short", { given: ["dif", "a.yaml", "b.yaml"], want: /^flowsmith: unknown command "dif" \(did you mean "diff"\?\)\n/ }],
+    ["help for a mistyped command", { given: ["help", "inti"], want: /^flowsmith: unknown command "inti" \(did you mean "init"\?\)\n/ }],
+    ["a command like none", { given: ["generate"], want: /^flowsmith: unknown command "generate"\n\nUsage:/ }],
+    ["a mistyped option", { given: ["codegen", "--chek"], want: /^flowsmith codegen: Unknown option '--chek' \(did you mean --check\?\)\nRun `flowsmith codegen --help`/ }],
+    ["a mistyped option of a command taking positionals", { given: ["add", "x", "--enviroment", "live"], want: /^flowsmith add: Unknown option '--enviroment' \(did you mean --environment\?\)\. To specify a positional/ }],
+    ["a mistyped emulator option", { given: ["emulator", "--api-prot", "1"], want: /^flowsmith emulator: Unknown option '--api-prot' \(did you mean --api-port\?\)\n/ }],
+    ["an option like none", { given: ["flows", "--zzz"], want: /^flowsmith flows: Unknown option '--zzz'\nRun/ }],
+  ])("did you mean: %s (usage error, exit 2)", async (_name, { given, want }) => {
+    const run = await cli(given, REPO, {});
+    expect(run).toMatchObject({ code: 2, stdout: "" });
+    expect(run.stderr).toMatch(want);
+  });
+
   it("a reader that goes away (| head -1) ends the printing, not the run: exit 0, output written, no EPIPE trace (the built bin)", async () => {
     const project = await makeProject({ flows: ["signing"] });
     const child = spawn(process.execPath, [path.join(REPO, "bin/flowsmith.js"), "codegen", "--config", project.config], { stdio: ["ignore", "pipe", "pipe"] });

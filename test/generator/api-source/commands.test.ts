@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chmod, lstat, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { runFlows } from "../../../generator/index";
 import { makeProject, removeProjects, snapshot, type Project } from "../codegen-project";
 import { cli, SAMPLE_IDS, startService, type Service } from "./service";
 
@@ -62,6 +63,19 @@ describe("flowsmith flows", () => {
     const run = await cli(["flows", "--help"], {});
     expect(run.code).toBe(0);
     for (const option of ["--environment", "--json", "--config", "FLOWSMITH_BASE_URL", "FLOWSMITH_LIVE_CLIENT_SECRET"]) expect(run.stdout).toContain(option);
+  });
+});
+
+describe("runFlows (the entry point `flows` prints)", () => {
+  it.each<[string, { given: { environment?: "staging" | "live" }; want: Record<string, [string, string | undefined][]> }]>([
+    ["every environment with an API client, marking the config's entries", { given: {}, want: { staging: [[SIGNING, undefined], [AML, undefined]], live: [[DOCUMENTS, "document-verification"]] } }],
+    ["one environment", { given: { environment: "staging" }, want: { staging: [[SIGNING, undefined], [AML, undefined]] } }],
+  ])("%s", async (_name, { given, want }) => {
+    const { config } = await project();
+    const listed = await runFlows({ configPath: config, env: service.env, ...given });
+    expect(listed.config).toMatch(/codegen\.config\.json$/);
+    expect(Object.fromEntries(listed.environments.map(({ environment, flows }) => [environment, flows.map((flow) => [flow.id, flow.inConfigAs])]))).toEqual(want);
+    expect(listed.environments[0]?.flows[0]?.shown).toMatchObject({ id: SIGNING, name: "Signing", version: 1 });
   });
 });
 
@@ -191,6 +205,46 @@ describe("flowsmith add", () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/DUPLICATE_FLOW: .*already in the config as "signing" \(#\/flows\/1, flows\/signing\.json\)/);
     expect(await readFile(config, "utf8")).toBe(before);
+  });
+
+  it.each<[string, { given: { setup: (p: Project) => Promise<void>; add: string[] }; want: { advice: RegExp; follow: (p: Project) => Promise<string[]> } }]>([
+    [
+      "a description file: download it again, or take the flow from the service instead",
+      {
+        given: { setup: () => Promise.resolve(), add: ["add", DOCUMENTS, "--environment", "live"] },
+        want: {
+          advice:
+            /It is generated from the description file flows\/document-verification\.yaml, which codegen reads as it is and never fetches: to update it, download the flow's current version from the dashboard over flows\/document-verification\.yaml and run `npx flowsmith codegen`; to take the flow from the service instead, remove #\/flows\/0 from the config and run this `flowsmith add` again\n$/,
+          // As advised: the entry removed, the same add.
+          follow: async (made) => {
+            await writeFile(made.config, '{ "outputDir": "generated", "flows": [] }\n');
+            return ["add", DOCUMENTS, "--environment", "live"];
+          },
+        },
+      },
+    ],
+    [
+      "an api entry: codegen --refresh of that flow",
+      {
+        given: {
+          setup: async (made) => {
+            expect((await cli(["add", SIGNING, "--environment", "staging", "--config", made.config], service.env)).code).toBe(0);
+          },
+          add: ["add", SIGNING, "--environment", "staging", "--name", "signing-2"],
+        },
+        want: { advice: /To fetch its current version into flows\/signing\.json, run `npx flowsmith codegen --refresh --flow signing`\n$/, follow: () => Promise.resolve(["codegen", "--refresh", "--flow", "signing"]) },
+      },
+    ],
+  ])("a flow the config already has, from %s (DUPLICATE_FLOW's advice, which then works)", async (_name, { given, want }) => {
+    const made = await project();
+    await given.setup(made);
+    const refused = await cli([...given.add, "--config", made.config], service.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/error DUPLICATE_FLOW: /);
+    expect(refused.stderr).toMatch(want.advice);
+    const followed = await cli([...(await want.follow(made)), "--config", made.config], service.env);
+    expect(followed.stderr).not.toMatch(/error/);
+    expect(followed.code).toBe(0);
   });
 
   it("a snapshot path under a file is refused before anything is written (was 'unexpected error: ENOTDIR')", async () => {

@@ -10,8 +10,9 @@ import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { run as runDiff } from "../../../cli/commands/diff";
+import { run as runDiffCommand } from "../../../cli/commands/diff";
 import { main } from "../../../cli/main";
+import { runDiff } from "../../../generator/index";
 import { REPO_ROOT } from "../../fixtures/golden/compile";
 
 const run = promisify(execFile);
@@ -33,7 +34,7 @@ async function flowsmith(args: string[]): Promise<{ code: number; stdout: string
 async function diff(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
-  const code = await runDiff(args, {
+  const code = await runDiffCommand(args, {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
   });
@@ -125,5 +126,23 @@ describe("flowsmith diff (run, in this process)", () => {
     const mismatch = await diff(abs(V1), abs("test/fixtures/descriptions/bad/path-mismatch-id.yaml"));
     expect(mismatch.code).toBe(1);
     expect(mismatch.stderr).toMatch(/error PATH_MISMATCH: .*path-mismatch-id\.yaml:\d+ #\/paths/);
+  });
+});
+
+describe("runDiff (the entry point the command prints)", () => {
+  it.each<[string, { given: [string, string]; want: { breaking: boolean; summary: { breaking: number; compatible: number }; header: RegExp } }]>([
+    ["a breaking change", { given: [V1, V2], want: { breaking: true, summary: { breaking: 7, compatible: 2 }, header: /^Signing \(flow 6f1c\S+, staging\) v1 → v2: 7 breaking, 2 compatible$/ } }],
+    ["compatible changes only", { given: [V1, COMPATIBLE], want: { breaking: false, summary: { breaking: 0, compatible: 3 }, header: /: 0 breaking, 3 compatible$/ } }],
+    ["the same description", { given: [V1, V1], want: { breaking: false, summary: { breaking: 0, compatible: 0 }, header: /v1 → v1: 0 breaking, 0 compatible$/ } }],
+  ])("%s", async (_name, { given, want }) => {
+    const result = await runDiff(abs(given[0]), abs(given[1]));
+    expect(result.breaking).toBe(want.breaking);
+    expect(result.lines[0]).toMatch(want.header);
+    expect(JSON.parse(result.json)).toMatchObject({ format: "flowsmith-changes", version: 1, summary: want.summary });
+    expect(result.flows).toHaveLength(1);
+  });
+
+  it("throws the reader's CodegenError for a description that does not read", async () => {
+    await expect(runDiff(abs(V1), "nope.yaml")).rejects.toMatchObject({ name: "CodegenError", code: "SOURCE_NOT_FOUND" });
   });
 });

@@ -1,25 +1,67 @@
 /**
- * Appends one entry to the `flows` of codegen.config.json as a person would:
- * every other byte of the file stays as it was (keys, their order, how each
- * entry is laid out, the final newline), and the new entry goes on a line of
- * its own, indented like the entry before it. jsonc-parser finds where the
- * array ends; the file is replaced whole by a rename, so a reader never
- * sees half of it.
+ * The one writer of codegen.config.json's text, for `flowsmith init` and
+ * `flowsmith add`: a new config is its keys and an empty `flows`, and every
+ * entry is appended to it as a person would, one a line, so a config init
+ * writes and one add starts or extends read alike. Appending keeps every
+ * other byte of the file as it was (keys, their order, comments and trailing
+ * commas, how each entry is laid out, the final newline); jsonc-parser finds
+ * where the array ends. A file is written whole beside its place and then
+ * moved there, so a reader never sees half of it.
  */
 import { chmod, link, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createScanner, findNodeAtLocation, parseTree } from "jsonc-parser";
 import { CodegenError } from "../errors.js";
+import { isTaken } from "../file-checks.js";
 import { TOKEN } from "./config-text.js";
-import type { UserFlowConfig } from "./config-types.js";
+import type { UserConfig, UserFlowConfig } from "./config-types.js";
 
-/** The new text; `text` is a config that loadConfigOrThrow accepted (so `flows` is an array). */
+/** Where `$schema` points when flowsmith is installed beside the config. */
+export const DEFAULT_SCHEMA_PATH = "./node_modules/flowsmith/codegen.config.schema.json";
+
+/** What a new config says besides its flows. */
+export interface NewConfig {
+  /** `$schema`, relative to the config (schemaPathFor). */
+  readonly schema: string;
+  readonly outputDir: string;
+  /** Written on one line when both addresses are given (`init --from-api`). */
+  readonly service?: { readonly baseUrl: string; readonly authUrl: string };
+  /** Appended in order, one a line, as `add` appends one. */
+  readonly flows?: readonly UserFlowConfig[];
+}
+
+export function newConfigText(config: NewConfig): string {
+  const keys: Pick<UserConfig, "$schema" | "outputDir" | "service"> = {
+    $schema: config.schema,
+    outputDir: config.outputDir,
+    ...(config.service ? { service: config.service } : {}),
+  };
+  const lines = Object.entries(keys).map(([key, value]) => `  ${JSON.stringify(key)}: ${oneLine(value)},`);
+  const empty = ["{", ...lines, '  "flows": []', "}", ""].join("\n");
+  return (config.flows ?? []).reduce(withFlowAppended, empty);
+}
+
+/**
+ * `$schema` for a config in `dir`: the installed flowsmith's schema, relative
+ * to it, when flowsmith is in a node_modules of that folder or one above (a
+ * workspace); else where an install beside the config puts it.
+ */
+export async function schemaPathFor(dir: string): Promise<string> {
+  for (let at = dir; ; at = path.dirname(at)) {
+    const candidate = path.join(at, "node_modules", "flowsmith", "codegen.config.schema.json");
+    const relative = path.relative(dir, candidate).split(path.sep).join("/");
+    if (await isTaken(candidate)) return relative.startsWith("../") ? relative : `./${relative}`;
+    if (path.dirname(at) === at) return DEFAULT_SCHEMA_PATH;
+  }
+}
+
+/** The new text; `text` is a config that loadConfigOrThrow accepted, or newConfigText's (so `flows` is an array). */
 export function withFlowAppended(text: string, entry: UserFlowConfig): string {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const flows = findNodeAtLocation(parseTree(text) ?? { type: "null", offset: 0, length: 0 }, ["flows"]);
   // Unreachable for a config loadConfigOrThrow accepted (its schema requires the array): a bug, not a user error.
   // parseTree's defaults read comments and trailing commas, as load-config does.
-  if (flows?.type !== "array") throw new Error("flowsmith add: the config accepted on load has no \"flows\" array to append to (please report it)");
+  if (flows?.type !== "array") throw new Error("the config accepted on load has no \"flows\" array to append to (please report it)");
   const json = oneLine(entry);
   const last = flows.children?.at(-1);
   if (last) {
@@ -69,6 +111,7 @@ function indentOfLineAt(text: string, offset: number): string {
   return /^[ \t]*/.exec(text.slice(start, offset))?.[0] ?? "";
 }
 
+/** Replaces the config (`flowsmith add`). */
 export async function writeConfigOrThrow(file: string, text: string): Promise<void> {
   // Through a symbolic link to the file it names: the link stays a link, and a shared config gets the entry. The file keeps its mode.
   const target = await realpath(file).catch(() => file);
