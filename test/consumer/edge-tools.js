@@ -20,19 +20,21 @@ const PACKAGES = ["wrangler@4.164.0", "edge-runtime@4.0.1", "esbuild@0.28.2", "n
  * Installs the tools into `folder` (once: a folder that has them is used as it is) and
  * resolves with their paths; rejects with the install's error. `run` is a commandRunner.
  */
-async function installEdgeTools(folder, run, extraPackages = []) {
-  const tools = edgeToolsIn(folder);
-  const wanted = [...PACKAGES, ...extraPackages];
+async function installEdgeTools(folder, run) {
+  await installPackages(folder, PACKAGES, run);
+  return edgeToolsIn(folder);
+}
+
+/** `npm install` of exact packages into a folder of their own, skipped when the folder already has exactly them. */
+async function installPackages(folder, packages, run) {
   const marker = path.join(folder, "installed.json");
-  const installed = fs.existsSync(marker) ? fs.readFileSync(marker, "utf8") : "";
-  if (installed !== JSON.stringify(wanted) || !fs.existsSync(tools.node)) {
-    fs.mkdirSync(folder, { recursive: true });
-    fs.writeFileSync(path.join(folder, "package.json"), '{ "private": true, "description": "flowsmith: tools for the edge platforms" }\n');
-    // Scripts off, as for Bun and Deno: workerd's and esbuild's binaries come in their platform packages.
-    await run("npm", ["install", "--prefix", folder, "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", ...wanted], process.env);
-    fs.writeFileSync(marker, JSON.stringify(wanted));
-  }
-  return tools;
+  if (fs.existsSync(marker) && fs.readFileSync(marker, "utf8") === JSON.stringify(packages)) return;
+  fs.mkdirSync(folder, { recursive: true });
+  fs.rmSync(marker, { force: true });
+  fs.writeFileSync(path.join(folder, "package.json"), '{ "private": true, "description": "flowsmith: packages installed for a test or benchmark" }\n');
+  // Scripts off, as for Bun and Deno: workerd's and esbuild's binaries come in their platform packages.
+  await run("npm", ["install", "--prefix", folder, "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", ...packages], process.env);
+  fs.writeFileSync(marker, JSON.stringify(packages));
 }
 
 /** Where each tool is inside an installed folder. */
@@ -67,4 +69,4 @@ const EDGE_LIGHT_BUILD = {
   logLevel: "silent",
 };
 
-module.exports = { installEdgeTools, edgeToolsIn, edgeToolsSupported, EDGE_LIGHT_BUILD };
+module.exports = { installEdgeTools, installPackages, edgeToolsIn, edgeToolsSupported, EDGE_LIGHT_BUILD };

@@ -108,8 +108,9 @@ async function tryDocExamples(dir, { tools }, log) {
 async function driveExample({ origin, emulator, host }, paths) {
   const signUp = (person) => fetch(`${origin}${paths.signUp}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(person) });
   const created = await signUp({ subjectId: "test_accepted_docs", givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" });
-  const session = await created.json().catch(() => undefined);
-  if (created.status !== 201 || typeof session?.sessionId !== "string") throw new Error(`sign-up answered ${created.status}: ${JSON.stringify(session)}\n${host.output()}`);
+  const text = await created.text();
+  const session = parsedOrUndefined(text);
+  if (created.status !== 201 || typeof session?.sessionId !== "string") throw new Error(`sign-up answered ${created.status}: ${text.slice(0, 4000)}\n${host.output()}`);
   if (!session.playerUrl.startsWith(`${emulator.baseUrl}/player/`)) throw new Error(`sign-up: playerUrl ${session.playerUrl} is not the emulator's`);
   const refused = await signUp({ subjectId: "docs-invalid", givenName: "Ada", familyName: "Lovelace", birthDate: "10 December 1815" });
   const answer = await refused.json().catch(() => undefined);
@@ -118,6 +119,14 @@ async function driveExample({ origin, emulator, host }, paths) {
   }
   await expectDelivery(emulator, host, session.sessionId, new RegExp(`^webhook: session ${session.sessionId} ended (\\S+)$`, "m"));
   await expectUnsignedRefused(`${origin}${paths.webhooks}`);
+}
+
+function parsedOrUndefined(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 module.exports = { writeDocExamples, tryDocExamples };
