@@ -15,7 +15,7 @@
  */
 const fs = require("node:fs");
 const path = require("node:path");
-const { buildEdge, edgeHost, expectDelivery, expectUnsignedRefused, runWrangler, withPlatformHost, workerdHost } = require("./platforms.js");
+const { buildEdge, edgeHost, expectDelivery, expectUnsignedRefused, runWrangler, tryEach, withPlatformHost, workerdHost } = require("./platforms.js");
 
 const REPO = path.resolve(__dirname, "..", "..");
 const PAGES = ["docs/cloudflare-workers.md", "docs/vercel.md", "docs/lambda.md"];
@@ -59,25 +59,25 @@ function examplesFor(dir, tools) {
     const toml = fs.readFileSync(path.join(dir, "wrangler.toml"), "utf8");
     const flags = JSON.parse(/^compatibility_flags = (\[.*\])$/m.exec(toml)?.[1] ?? "[]");
     examples.push({
-      name: "docs/cloudflare-workers.md on workerd",
+      name: "docs/cloudflare-workers.md, workerd",
       build: () => runWrangler(tools, ["deploy", "--dry-run", "--outdir", outdir], dir),
       host: (env, port) => workerdHost(tools, { outdir, flags, bindings: env, port }),
     });
     const bundle = path.join(dir, "platform-builds", "docs-edge", "routes.js");
     examples.push({
-      name: "docs/vercel.md on the Edge Runtime",
+      name: "docs/vercel.md, the Edge Runtime",
       build: () => buildEdge(tools, { entry: path.join(dir, "src", "platform", "next-routes.ts"), bundle }),
       host: (env, port) => edgeHost(tools, { bundle, env, port }),
       paths: { signUp: "/api/sign-up", webhooks: "/api/webhooks" },
     });
   }
   examples.push({
-    name: "docs/vercel.md on Node.js",
+    name: "docs/vercel.md, Node.js",
     host: (env, port) => nodeHost("fetch-host.mjs", { module: path.join(dir, "out", "platform", "next-routes.js"), project: dir, port }, env),
     paths: { signUp: "/api/sign-up", webhooks: "/api/webhooks" },
   });
   examples.push({
-    name: "docs/lambda.md",
+    name: "docs/lambda.md, Node.js",
     host: (env, port) => nodeHost("lambda-host.mjs", { module: path.join(dir, "out", "handler.js"), port }, env),
   });
   return examples;
@@ -88,21 +88,12 @@ function nodeHost(script, options, env) {
 }
 
 /** Runs every page's example; throws one error naming each that failed. */
-async function tryDocExamples(dir, { tools }, log) {
-  const failures = [];
-  for (const example of examplesFor(dir, tools)) {
-    log(`${example.name}`);
-    try {
-      if (example.build) await example.build();
-      const paths = example.paths ?? { signUp: "/sign-up", webhooks: "/webhooks" };
-      await withPlatformHost(dir, { ...example, webhookPath: paths.webhooks }, (running) => driveExample(running, paths));
-      log(`${example.name}: passed`);
-    } catch (error) {
-      log(`${example.name}: FAILED`);
-      failures.push(`${example.name}: ${error.message}`);
-    }
-  }
-  if (failures.length > 0) throw new Error(`${failures.length} platform page example(s) failed:\n\n${failures.join("\n\n")}`);
+function tryDocExamples(dir, { tools }, log) {
+  const attempt = (example) => {
+    const paths = example.paths ?? { signUp: "/sign-up", webhooks: "/webhooks" };
+    return withPlatformHost(dir, { ...example, webhookPath: paths.webhooks }, (running) => driveExample(running, paths));
+  };
+  return tryEach(examplesFor(dir, tools), attempt, "the platform pages' examples", log);
 }
 
 async function driveExample({ origin, emulator, host }, paths) {

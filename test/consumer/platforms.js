@@ -29,7 +29,8 @@ const WEBHOOK_WAIT_MS = 30_000;
 const WITHOUT_NODE = { proxy: "ConfigurationError", filePath: "ConfigurationError" };
 
 /**
- * The platforms, each `{ name, build?(), host(port, env) => [command, args], refusals }`.
+ * The platforms, each `{ name, build?(), host(env, port) => [command, args, env], refusals }`:
+ * the host's command, arguments and environment (besides this process's).
  * `refusals`: per probe, the error name wanted; "accepted" when it must work; undefined when
  * either is right (Bun and Deno may route a proxy themselves, or refuse it).
  */
@@ -69,20 +70,28 @@ function platformsFor(dir, { tools, runtimes }) {
 }
 
 /** Runs the platform consumer on every platform; throws one error naming each that failed. */
-async function tryPlatforms(dir, options, log) {
+function tryPlatforms(dir, options, log) {
+  return tryEach(platformsFor(dir, options), (platform) => tryPlatform(dir, platform), "the platform consumer", log);
+}
+
+/**
+ * `attempt` on each of `items` (each with a `name` and maybe a `build()`, run first), all of
+ * them whatever fails; then throws one error naming each that failed and why.
+ */
+async function tryEach(items, attempt, what, log) {
   const failures = [];
-  for (const platform of platformsFor(dir, options)) {
-    log(`platform consumer on ${platform.name}`);
+  for (const item of items) {
+    log(`${what} on ${item.name}`);
     try {
-      if (platform.build) await platform.build();
-      await tryPlatform(dir, platform);
-      log(`platform consumer on ${platform.name}: passed`);
+      if (item.build) await item.build();
+      await attempt(item);
+      log(`${what} on ${item.name}: passed`);
     } catch (error) {
-      log(`platform consumer on ${platform.name}: FAILED`);
-      failures.push(`${platform.name}: ${error.message}`);
+      log(`${what} on ${item.name}: FAILED`);
+      failures.push(`${item.name}: ${error.message}`);
     }
   }
-  if (failures.length > 0) throw new Error(`the platform consumer failed on ${failures.length} platform(s):\n\n${failures.join("\n\n")}`);
+  if (failures.length > 0) throw new Error(`${what} failed on ${failures.length} platform(s):\n\n${failures.join("\n\n")}`);
 }
 
 async function tryPlatform(dir, platform) {
@@ -242,4 +251,4 @@ function edgeHost(tools, { bundle, env, port }) {
   return [process.execPath, [path.join(__dirname, "hosts", "edge-host.js")], { FLOWSMITH_HOST_OPTIONS: JSON.stringify(options) }];
 }
 
-module.exports = { tryPlatforms, withPlatformHost, expectDelivery, expectUnsignedRefused, buildWorker, runWrangler, buildEdge, workerdHost, edgeHost };
+module.exports = { tryPlatforms, tryEach, withPlatformHost, expectDelivery, expectUnsignedRefused, buildWorker, runWrangler, buildEdge, workerdHost, edgeHost };
