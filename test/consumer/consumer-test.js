@@ -163,7 +163,7 @@ async function tryProject(project, dir, tarballs, redis) {
     // Said at the end: the other projects and the quick start are still tried.
     platformFailures.push(...failed);
   }
-  log(`${project.name}: passed`);
+  log(`${project.name}: ${platformFailures.length > 0 ? "passed, but for the platforms that failed above" : "passed"}`);
 }
 
 /** The compiled consumer on one runtime, against `npx flowsmith emulator` and Redis. */
