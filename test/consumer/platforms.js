@@ -82,12 +82,14 @@ async function tryEach(items, attempt, what, log) {
   const failures = [];
   for (const item of items) {
     log(`${what} on ${item.name}`);
+    const started = Date.now();
+    const took = () => `${Math.round((Date.now() - started) / 1000)} s`;
     try {
       if (item.build) await item.build();
       await attempt(item);
-      log(`${what} on ${item.name}: passed`);
+      log(`${what} on ${item.name}: passed (${took()})`);
     } catch (error) {
-      log(`${what} on ${item.name}: FAILED`);
+      log(`${what} on ${item.name}: FAILED (${took()})`);
       failures.push(`${item.name}: ${error.message}`);
     }
   }
