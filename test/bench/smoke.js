@@ -100,6 +100,7 @@ function checkPlatformRows() {
     for (const row of coldStart) {
       if (!/ms CPU$/.test(row.flowsmith) || !(Number.isFinite(row.ratio) && row.ratio > 0)) problems.push(`15: ${JSON.stringify(row)}`);
     }
+    process.stdout.write(`bench smoke: ${[...footprint, ...coldStart].map((row) => `${row.benchmark.split(".")[0]} ${row.flowsmith} (ratio ${Number.isFinite(row.ratio) ? row.ratio.toFixed(2) : "-"})`).join("; ")}\n`);
   } catch (error) {
     problems.push(`node bench/run.js --smoke --only worker-footprint,cold-start failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
