@@ -11,7 +11,7 @@ import addFormats from "ajv-formats";
 import type { Environment } from "@flowsmith/runtime";
 import { linearRegExp } from "@flowsmith/runtime/internal";
 import { checkOneVersionPerFlowOrThrow, hasFile, JSON_SCHEMA_AJV_OPTIONS, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
-import { EmulatorControlError } from "./control/control-error.js";
+import { EmulatorControlError } from "./control-error.js";
 import { notFound } from "./errors.js";
 import type { EmulatedFlow, FlowChange } from "./options.js";
 import { PartTable } from "./part-names.js";

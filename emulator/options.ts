@@ -6,8 +6,8 @@ import { webhookSecretProblem, type Environment } from "@flowsmith/runtime";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "@flowsmith/runtime/service-limits";
 import type { FlowModel } from "../generator/index.js";
 import { systemClock, type EmulatorClock } from "./clock.js";
-import { controlAccessOrThrow } from "./control/access.js";
-import { LOOPBACK_ENTRY, parseRedirectAllowlistOrThrow, type RedirectAllowlist } from "./player/redirect-allowlist.js";
+import { controlAccessOrThrow } from "./control-access.js";
+import { LOOPBACK_ENTRY, parseRedirectAllowlistOrThrow, type RedirectAllowlist } from "./redirect-allowlist.js";
 
 export interface Credentials {
   readonly clientId: string;

@@ -5,10 +5,10 @@
  * dispatcher's, loaded only for this command.
  */
 import { parseArgs } from "node:util";
-import { controlAccessOrThrow } from "../../emulator/control/access.js";
+import { controlAccessOrThrow } from "../../emulator/control-access.js";
 import { startEmulator, type EmulatorOptions } from "../../emulator/index.js";
 import { webhookSecretOrThrow, type Reload } from "../../emulator/options.js";
-import { parseRedirectAllowlistOrThrow } from "../../emulator/player/redirect-allowlist.js";
+import { parseRedirectAllowlistOrThrow } from "../../emulator/redirect-allowlist.js";
 import { EXIT, optionLines, reportError, stoppedBy, usageError, type CommandIo, type CommandOptions } from "../command.js";
 
 /** Every option, once: parseOptionsOrThrow reads it, and optionLines prints it for --help. */

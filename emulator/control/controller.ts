@@ -12,7 +12,7 @@ import type { TokenStore } from "../tokens.js";
 import type { Traffic } from "../traffic.js";
 import type { WebhookRecord } from "../webhook-log.js";
 import type { WebhookSender } from "../webhooks.js";
-import { EmulatorControlError, invalidField } from "./control-error.js";
+import { EmulatorControlError, invalidField } from "../control-error.js";
 import { faultSpecOrThrow, type FaultInput } from "./fault-input.js";
 
 export interface ControlTargets {

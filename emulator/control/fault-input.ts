@@ -5,7 +5,7 @@
  */
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import type { FaultSpec, HostName } from "../faults.js";
-import { invalidField } from "./control-error.js";
+import { invalidField } from "../control-error.js";
 
 /** What a test may pass; every field but `path` has a default. */
 export interface FaultInput {

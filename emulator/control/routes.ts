@@ -6,10 +6,11 @@
  * applies to it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ControlMount } from "../api-server.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
 import { pathOf, readSmallBodyOrThrow, rejectUpload, sendJson } from "../http-exchange.js";
-import { checkControlTokenOrThrow, refuseBrowserOrThrow } from "./access.js";
-import { EmulatorControlError, invalidField } from "./control-error.js";
+import { checkControlTokenOrThrow, refuseBrowserOrThrow } from "../control-access.js";
+import { EmulatorControlError, invalidField } from "../control-error.js";
 import type { EmulatorControl } from "./controller.js";
 import type { FaultInput } from "./fault-input.js";
 
@@ -58,12 +59,17 @@ const ROUTES: readonly ControlRoute[] = [
   },
 ];
 
-export function isControlPath(req: IncomingMessage): boolean {
+/** The control API as the API host mounts it. */
+export function controlMount(control: EmulatorControl, token: string | undefined): ControlMount {
+  return { owns: isControlPath, handle: (req, res) => handleControl(req, res, control, token) };
+}
+
+function isControlPath(req: IncomingMessage): boolean {
   const path = pathOf(req);
   return path === PREFIX || path.startsWith(`${PREFIX}/`);
 }
 
-export async function handleControl(req: IncomingMessage, res: ServerResponse, control: EmulatorControl, token: string | undefined): Promise<void> {
+async function handleControl(req: IncomingMessage, res: ServerResponse, control: EmulatorControl, token: string | undefined): Promise<void> {
   checkControlTokenOrThrow(token, req.headers.authorization);
   refuseBrowserOrThrow(req.headers.origin);
   const path = pathOf(req);

@@ -2,7 +2,7 @@
  * What the control methods throw (the handle's addFault, publishFlow...),
  * and the control API answers as `{status, code, message, field?, generator?}`.
  */
-import { ApiError } from "../errors.js";
+import { ApiError } from "./errors.js";
 
 export type ControlErrorCode = "INVALID_FIELD" | "TOO_MANY_FAULTS" | "TOO_MANY_FLOWS" | "INVALID_FLOW";
 

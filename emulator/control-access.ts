@@ -10,7 +10,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { BlockList, isIP } from "node:net";
-import { ApiError } from "../errors.js";
+import { ApiError } from "./errors.js";
 
 /** A token an attacker on the network could guess is no token. */
 const MIN_TOKEN_LENGTH = 16;
