@@ -43,6 +43,7 @@ export type ApiErrorCode =
   // The control API (/__emulator/) and the faults it injects.
   | "CONTROL_TOKEN_REQUIRED"
   | "CONTROL_FROM_BROWSER"
+  | "CONTROL_HOST_NOT_ALLOWED"
   | "INVALID_FIELD"
   | "TOO_MANY_FAULTS"
   | "TOO_MANY_FLOWS"

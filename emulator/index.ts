@@ -89,7 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const services = { catalog, tokens, sessions, vault, redirectAllowlist: resolved.redirectAllowlist, baseUrl: () => baseUrl };
   // The API's endpoints, then the hosted player's pages (also on {base_url}).
   const routes = [...endpoints, ...playerEndpoints];
-  const api = createApiServer(services, traffic, routes, resolved.control ? controlMount(control, resolved.controlToken) : undefined);
+  const api = createApiServer(services, traffic, routes, resolved.control ? controlMount(control, { token: resolved.controlToken, host: resolved.host }) : undefined);
   const auth = createAuthServer(resolved, tokens, traffic);
   let watch: ConfigWatch | undefined;
   const stopAll = async (): Promise<void> => {

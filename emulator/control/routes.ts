@@ -1,15 +1,15 @@
 /**
  * The control API over HTTP, on the API host under /__emulator/ (a path the
- * service never uses). JSON in and out; the token and the browser rule
- * (access.ts) are checked before anything else, routing included, so a
- * caller without the token learns nothing. Not journaled, and no fault
+ * service never uses). JSON in and out; the Host, the token and the browser
+ * rules (control-access.ts) are checked before anything else, routing
+ * included, so a caller without the token learns nothing. Not journaled, and no fault
  * applies to it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ControlMount } from "../api-server.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
 import { pathOf, readSmallBodyOrThrow, rejectUpload, sendJson } from "../http-exchange.js";
-import { checkControlTokenOrThrow, refuseBrowserOrThrow } from "../control-access.js";
+import { checkControlHostOrThrow, checkControlTokenOrThrow, refuseBrowserOrThrow } from "../control-access.js";
 import { EmulatorControlError, invalidField } from "../control-error.js";
 import type { EmulatorControl } from "./controller.js";
 import type { FaultInput } from "./fault-input.js";
@@ -59,9 +59,15 @@ const ROUTES: readonly ControlRoute[] = [
   },
 ];
 
+/** Who may call: the token (if any) and the host the emulator was told to bind to. */
+interface ControlAccessRules {
+  readonly token: string | undefined;
+  readonly host: string;
+}
+
 /** The control API as the API host mounts it. */
-export function controlMount(control: EmulatorControl, token: string | undefined): ControlMount {
-  return { owns: isControlPath, handle: (req, res) => handleControl(req, res, control, token) };
+export function controlMount(control: EmulatorControl, access: ControlAccessRules): ControlMount {
+  return { owns: isControlPath, handle: (req, res) => handleControl(req, res, control, access) };
 }
 
 function isControlPath(req: IncomingMessage): boolean {
@@ -69,8 +75,9 @@ function isControlPath(req: IncomingMessage): boolean {
   return path === PREFIX || path.startsWith(`${PREFIX}/`);
 }
 
-async function handleControl(req: IncomingMessage, res: ServerResponse, control: EmulatorControl, token: string | undefined): Promise<void> {
-  checkControlTokenOrThrow(token, req.headers.authorization);
+async function handleControl(req: IncomingMessage, res: ServerResponse, control: EmulatorControl, access: ControlAccessRules): Promise<void> {
+  checkControlHostOrThrow(req, access.host);
+  checkControlTokenOrThrow(access.token, req.headers.authorization);
   refuseBrowserOrThrow(req.headers.origin);
   const path = pathOf(req);
   const matching = ROUTES.filter((route) => route.path === path);
