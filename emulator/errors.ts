@@ -48,6 +48,7 @@ export type ApiErrorCode =
   | "TOO_MANY_FAULTS"
   | "TOO_MANY_FLOWS"
   | "INVALID_FLOW"
+  | "BODY_TOO_DEEP"
   | "INJECTED_FAULT";
 
 

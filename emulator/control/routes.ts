@@ -11,13 +11,14 @@ import { ApiError, badRequest, notFound } from "../errors.js";
 import { pathOf, readSmallBodyOrThrow, rejectUpload, sendJson } from "../http-exchange.js";
 import { checkControlHostOrThrow, checkControlTokenOrThrow, refuseBrowserOrThrow } from "../control-access.js";
 import { EmulatorControlError, invalidField } from "../control-error.js";
+import { checkNestingInTurnsOrThrow } from "./body-nesting.js";
 import type { EmulatorControl } from "./controller.js";
 import type { FaultInput } from "./fault-input.js";
 
 const PREFIX = "/__emulator";
 const MAX_FAULT_BYTES = 128 * 1024;
-/** A flow description; the largest samples are tens of kilobytes. */
-const MAX_DESCRIPTION_BYTES = 4 * 1024 * 1024;
+/** A flow description; the largest samples are tens of kilobytes, and the generator reads one in a single turn of the event loop. */
+const MAX_DESCRIPTION_BYTES = 1024 * 1024;
 
 /** What a route answers: a status and its JSON body, or undefined when the request was answered already (413). */
 type ControlAnswer = readonly [status: number, body: unknown] | undefined;
@@ -34,7 +35,7 @@ const ROUTES: readonly ControlRoute[] = [
     path: `${PREFIX}/faults`,
     answer: async (req, res, control) => {
       const body = await readBodyOrUndefined(req, res, MAX_FAULT_BYTES);
-      return body && [201, control.addFault(jsonOrThrow(body) as FaultInput)];
+      return body && [201, control.addFault((await jsonInTurnsOrThrow(body)) as FaultInput)];
     },
   },
   { method: "GET", path: `${PREFIX}/faults`, answer: (_req, _res, control) => [200, { faults: control.faults() }] },
@@ -54,7 +55,7 @@ const ROUTES: readonly ControlRoute[] = [
     path: `${PREFIX}/flows`,
     answer: async (req, res, control) => {
       const body = await readBodyOrUndefined(req, res, MAX_DESCRIPTION_BYTES);
-      return body && [201, control.publishFlow(body)];
+      return body && [201, await control.publishFlowInTurns(body)];
     },
   },
 ];
@@ -109,9 +110,12 @@ async function readBodyOrUndefined(req: IncomingMessage, res: ServerResponse, ma
   }
 }
 
-function jsonOrThrow(bytes: Buffer): unknown {
+/** The body as JSON, its nesting checked first (body-nesting.ts). */
+async function jsonInTurnsOrThrow(bytes: Buffer): Promise<unknown> {
+  const text = bytes.toString("utf8");
+  await checkNestingInTurnsOrThrow(text);
   try {
-    return JSON.parse(bytes.toString("utf8"));
+    return JSON.parse(text);
   } catch (error) {
     throw badRequest("MALFORMED_BODY", `the body is not valid JSON: ${(error as Error).message}`);
   }
