@@ -49,6 +49,7 @@ export type ApiErrorCode =
   | "TOO_MANY_FLOWS"
   | "INVALID_FLOW"
   | "BODY_TOO_DEEP"
+  | "BODY_KEY_NOT_A_NAME"
   | "INJECTED_FAULT";
 
 

@@ -13,7 +13,7 @@ import type { Traffic } from "../traffic.js";
 import type { WebhookRecord } from "../webhook-log.js";
 import type { WebhookSender } from "../webhooks.js";
 import { EmulatorControlError, invalidField } from "../control-error.js";
-import { checkNestingInTurnsOrThrow, checkNestingOrThrow } from "./body-nesting.js";
+import { checkBodyShapeInTurnsOrThrow, checkBodyShapeOrThrow } from "./body-shape.js";
 import { faultSpecOrThrow, type FaultInput } from "./fault-input.js";
 
 export interface ControlTargets {
@@ -75,17 +75,18 @@ export class EmulatorControl {
    * A description (YAML or JSON text, or the parsed document) published as
    * the dashboard would publish a new version: it replaces the version of its
    * flow id and environment; sessions already created keep theirs. A text
-   * nested deeper than MAX_NESTING is refused before it is parsed.
+   * nested too deep, or with a key that is no name, is refused before it is
+   * parsed (body-shape.ts).
    */
   publishFlow(description: string | Uint8Array | object): Publication {
     const text = descriptionTextOrThrow(description);
-    checkNestingOrThrow(typeof text === "string" ? text : new TextDecoder().decode(text));
+    checkBodyShapeOrThrow(typeof text === "string" ? text : new TextDecoder().decode(text));
     return this.publishChecked(text);
   }
 
-  /** publishFlow for a body read over HTTP: the nesting is checked in turns, so other requests are served meanwhile. */
+  /** publishFlow for a body read over HTTP: its shape is checked in turns, so other requests are served meanwhile. */
   async publishFlowInTurns(body: Uint8Array): Promise<Publication> {
-    await checkNestingInTurnsOrThrow(new TextDecoder().decode(body));
+    await checkBodyShapeInTurnsOrThrow(new TextDecoder().decode(body));
     return this.publishChecked(body);
   }
 

@@ -11,7 +11,7 @@ import { ApiError, badRequest, notFound } from "../errors.js";
 import { pathOf, readSmallBodyOrThrow, rejectUpload, sendJson } from "../http-exchange.js";
 import { checkControlHostOrThrow, checkControlTokenOrThrow, refuseBrowserOrThrow } from "../control-access.js";
 import { EmulatorControlError, invalidField } from "../control-error.js";
-import { checkNestingInTurnsOrThrow } from "./body-nesting.js";
+import { checkBodyShapeInTurnsOrThrow } from "./body-shape.js";
 import type { EmulatorControl } from "./controller.js";
 import type { FaultInput } from "./fault-input.js";
 
@@ -110,10 +110,10 @@ async function readBodyOrUndefined(req: IncomingMessage, res: ServerResponse, ma
   }
 }
 
-/** The body as JSON, its nesting checked first (body-nesting.ts). */
+/** The body as JSON, its shape checked first (body-shape.ts). */
 async function jsonInTurnsOrThrow(bytes: Buffer): Promise<unknown> {
   const text = bytes.toString("utf8");
-  await checkNestingInTurnsOrThrow(text);
+  await checkBodyShapeInTurnsOrThrow(text);
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -154,7 +154,7 @@ describe("POST /__emulator/flows", () => {
   });
 });
 
-describe("deep and large control bodies", () => {
+describe("deep, odd and large control bodies", () => {
   test("a deep description is refused before it is read (400 BODY_TOO_DEEP, saying where), other calls answered meanwhile; nothing changes", async () => {
     const served = (await api("/flows/staging")).json.flows;
     // Many tokens before the deep part, so the check runs for many turns of the event loop.
@@ -175,6 +175,12 @@ describe("deep and large control bodies", () => {
     expect([listed.status, order]).toEqual([200, ["faults", "publish"]]);
     expect((await api("/flows/staging")).json.flows).toEqual(served);
     expect(() => emulator.publishFlow("[".repeat(500))).toThrow(expect.objectContaining({ name: "EmulatorControlError", code: "BODY_TOO_DEEP" }));
+  });
+
+  test("a description whose keys are collections is refused before it is read (400 BODY_KEY_NOT_A_NAME), at once", async () => {
+    const answer = await control("flows", { method: "POST", body: `${"? ".repeat(300)}x` });
+    expect([answer.status, answer.json.code]).toEqual([400, "BODY_KEY_NOT_A_NAME"]);
+    expect(answer.json.message).toBe("the key at line 1, column 3 is a collection or an alias; it is refused before it is read (the keys of a flow description are names)");
   });
 
   test("a deep fault is refused the same way, before it is parsed", async () => {

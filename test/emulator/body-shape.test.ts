@@ -1,21 +1,23 @@
 /**
- * The nesting check of control bodies (emulator/control/body-nesting.ts), on
+ * The shape check of control bodies (emulator/control/body-shape.ts), on
  * texts: a body nested deeper than MAX_NESTING is refused whatever way YAML
  * or JSON writes the nesting, one that only looks deep (quoted, commented, a
- * block scalar) is not, and the work is bounded: counted in tokens and turns
- * (never timed), a deep body is refused within its first turn whatever its
- * size, and any other body takes one turn per TOKENS_PER_TURN tokens, so the
- * work grows with the size and other requests run between turns.
+ * block scalar) is not; a key that is a collection or an alias is refused,
+ * one that only looks like one is not; and the work is bounded: counted in
+ * tokens and turns (never timed), a deep body is refused within its first
+ * turn whatever its size, and any other body takes one turn per
+ * TOKENS_PER_TURN tokens and CST entries, so the work grows with the size and
+ * other requests run between turns.
  */
 import { expect } from "@jest/globals";
 import fc from "fast-check";
-import { Lexer, stringify } from "yaml";
-import { checkNestingInTurnsOrThrow, checkNestingOrThrow, MAX_NESTING, TOKENS_PER_TURN } from "../../emulator/control/body-nesting.js";
+import { CST, Lexer, Parser, stringify } from "yaml";
+import { checkBodyShapeInTurnsOrThrow, checkBodyShapeOrThrow, MAX_NESTING, TOKENS_PER_TURN } from "../../emulator/control/body-shape.js";
 import { EmulatorControlError } from "../../emulator/index.js";
 
 const refusal = (text: string): string | undefined => {
   try {
-    checkNestingOrThrow(text);
+    checkBodyShapeOrThrow(text);
     return undefined;
   } catch (error) {
     if (!(error instanceof EmulatorControlError)) throw error;
@@ -48,7 +50,7 @@ describe("a body nested deeper than MAX_NESTING is refused, however it is writte
 
   test("the refusal says where the limit was passed, and that nothing was read", () => {
     // x and y are two levels, so the bracket at column 5 + (MAX_NESTING - 1) opens level MAX_NESTING + 1.
-    expect(() => checkNestingOrThrow(`x:\n  y: ${"[".repeat(4 * 1024 * 1024)}`)).toThrow(
+    expect(() => checkBodyShapeOrThrow(`x:\n  y: ${"[".repeat(4 * 1024 * 1024)}`)).toThrow(
       `the body nests more than ${String(MAX_NESTING)} levels deep (at line 2, column ${String(5 + MAX_NESTING - 1)}); it is refused before it is read`,
     );
   });
@@ -66,6 +68,28 @@ describe("a body that only looks deep is not refused", () => {
   ];
   test.each(forms)("%s", (_form, text) => {
     expect(refusal(text)).toBeUndefined();
+  });
+});
+
+describe("a key that is a collection or an alias is refused, one that only looks like one is not", () => {
+  const forms: [string, string, string | undefined][] = [
+    ["explicit keys holding explicit keys", `${"? ".repeat(300)}x`, "BODY_KEY_NOT_A_NAME"],
+    ["an explicit key holding a sequence", "? - a\n: b", "BODY_KEY_NOT_A_NAME"],
+    ["a flow sequence as a key", "a:\n  [x, y]: 1", "BODY_KEY_NOT_A_NAME"],
+    ["a flow mapping as a key in a flow mapping", "{a: {{b: c}: 1}}", "BODY_KEY_NOT_A_NAME"],
+    ["an alias as a key", "- &a [x]\n- {*a : 1}", "BODY_KEY_NOT_A_NAME"],
+    ["in a second document", "a: 1\n---\n[x]: 1", "BODY_KEY_NOT_A_NAME"],
+    ["an explicit key that is a name", "? a\n: b", undefined],
+    ["quoted brackets as a key", '"[x]": 1', undefined],
+    ["an anchored name as a key, its alias as a value", "&k a: 1\nb: *k", undefined],
+    ["JSON", JSON.stringify({ "[x]": { "{y}": ["? z"] } }), undefined],
+  ];
+  test.each(forms)("%s", (_form, text, code) => {
+    expect(refusal(text)).toBe(code);
+  });
+
+  test("the refusal says where the key is", () => {
+    expect(() => checkBodyShapeOrThrow("a:\n  b: 1\n  [x]: 1")).toThrow("the key at line 3, column 3 is a collection or an alias; it is refused before it is read");
   });
 });
 
@@ -106,14 +130,21 @@ describe("the work is bounded, in tokens and turns", () => {
       return Promise.resolve();
     };
     try {
-      await checkNestingInTurnsOrThrow(text, pause);
+      await checkBodyShapeInTurnsOrThrow(text, pause);
       return { pauses, refused: false };
     } catch (error) {
       if (!(error instanceof EmulatorControlError)) throw error;
       return { pauses, refused: true };
     }
   };
-  const tokensOf = (text: string): number => [...new Lexer().lex(text)].length;
+  /** What the check reads: the text's tokens, and the entries of the collections in its CST. */
+  const workOf = (text: string): number => {
+    const parser = new Parser();
+    const documents = [...parser.parse(text)].filter((token) => token.type === "document");
+    let entries = 0;
+    for (const document of documents) CST.visit(document, () => void (entries += 1));
+    return [...new Lexer().lex(text)].length + entries;
+  };
 
   test("a deep body is refused within its first turn, whatever its size", async () => {
     for (const size of [1_000, 100_000, 1_000_000]) {
@@ -121,15 +152,16 @@ describe("the work is bounded, in tokens and turns", () => {
     }
   });
 
-  test("any other body takes one turn per TOKENS_PER_TURN tokens (so other requests run between), and its turns grow with its size", async () => {
+  test("any other body takes one turn per TOKENS_PER_TURN tokens and CST entries (so other requests run between), and its turns grow with its size", async () => {
     const counts: number[] = [];
     for (const items of [2_000, 4_000, 8_000]) {
       const flat = `list:\n${"  - {a: [1, 'two']}\n".repeat(items)}`;
       const answer = await turns(flat);
-      expect(answer).toEqual({ pauses: Math.floor(tokensOf(flat) / TOKENS_PER_TURN), refused: false });
+      expect(answer).toEqual({ pauses: Math.floor(workOf(flat) / TOKENS_PER_TURN), refused: false });
       counts.push(answer.pauses);
-      // The same padding with a deep tail: refused once the tail is read, after as many turns as the padding took.
-      expect(await turns(`${flat}tail: ${"[".repeat(deep)}`)).toEqual({ pauses: answer.pauses, refused: true });
+      // The same padding with a deep tail: refused once the tail is read, after the turns of the padding's tokens.
+      const tail = await turns(`${flat}tail: ${"[".repeat(deep)}`);
+      expect(tail).toEqual({ pauses: Math.floor([...new Lexer().lex(flat)].length / TOKENS_PER_TURN), refused: true });
     }
     const [small, medium, large] = counts as [number, number, number];
     expect(medium).toBeGreaterThanOrEqual(2 * small);
