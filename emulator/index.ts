@@ -40,6 +40,7 @@ export type { Credentials, EmulatedFlow, EmulatorOptions, FlowChange, Reload } f
 export { EMULATOR_DEFAULTS } from "./options.js";
 export { ACCEPTED_CODE, MAX_WRONG_CODES, OTP_STEP_TYPE } from "./otp-scenario.js";
 export { SCENARIOS, type Scenario, type WebhookDelivery } from "./scenarios.js";
+export type { WebhookFailure, WebhookFailureKind } from "./webhook-failure.js";
 export type { WebhookAttempt, WebhookRecord } from "./webhook-log.js";
 
 export interface RunningEmulator {
