@@ -60,7 +60,9 @@ export class Traffic {
         return;
       }
       this.apply(fault, req, res, listener, dropped).catch(() => {
-        res.destroy();
+        // Whatever a fault does is answered: 500 naming it, or the connection closed once an answer had started.
+        if (res.headersSent) res.destroy();
+        else sendJson(res, 500, { status: 500, code: "INTERNAL_ERROR", message: `the emulator failed applying ${fault.id} (POST /__emulator/faults)` });
       });
     };
   }
