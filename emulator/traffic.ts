@@ -144,14 +144,18 @@ function answerFault(res: ServerResponse, fault: Fault, status: number): void {
     });
     res.end(bodiless ? undefined : text);
   } catch {
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    // writeHead may have kept some of the fault's headers before it threw.
-    for (const name of res.getHeaderNames()) if (name !== "x-request-id") res.removeHeader(name);
-    sendJson(res, 500, { status: 500, code: "INTERNAL_ERROR", message: `${fault.id} could not be answered as given (POST /__emulator/faults): node refused its status, headers or body` });
+    answerUnwritableFault(res, fault);
   }
+}
+
+function answerUnwritableFault(res: ServerResponse, fault: Fault): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  // writeHead may have kept some of the fault's headers before it threw.
+  for (const name of res.getHeaderNames()) if (name !== "x-request-id") res.removeHeader(name);
+  sendJson(res, 500, { status: 500, code: "INTERNAL_ERROR", message: `${fault.id} could not be answered as given (POST /__emulator/faults): node refused its status, headers or body` });
 }
 
 /** The client's own `x-request-id` when it is a short printable token, else a new one. */

@@ -130,16 +130,14 @@ export class WebhookSender {
       if (delivery.stop.aborted) return;
       const url = delivery.nextUrl();
       const failed = await this.attempt(url, delivery);
-      if (failed === undefined) return;
-      // An attempt cut short by a reset or close is no failure of the receiver's.
-      if (delivery.stop.aborted) return;
+      if (failed === undefined || failed === "stopped") return;
       const place = { webhookId: delivery.webhookId, sessionId: delivery.sessionId, target: targetOf(url), attempt: attempt + 1, attempts, retryInMs: delays[attempt] };
       this.policy.onWebhookFailure(webhookFailure({ ...place, signed: this.signer !== undefined, timeoutMs: ATTEMPT_TIMEOUT_MS }, failed));
     }
   }
 
-  /** Undefined when the receiver answered 2xx; else what failed. */
-  private async attempt(url: string, { webhookId: id, body, entry, stop }: Delivery): Promise<FailedAttempt | undefined> {
+  /** Undefined when the receiver answered 2xx; "stopped" when a reset or close cut it short (no failure of the receiver's); else what failed. */
+  private async attempt(url: string, { webhookId: id, body, entry, stop }: Delivery): Promise<FailedAttempt | "stopped" | undefined> {
     const sentAt = new Date(this.policy.clock.now());
     const logged = { target: targetOf(url), at: sentAt.toISOString() };
     const headers: Record<string, string> = {
@@ -165,7 +163,7 @@ export class WebhookSender {
     } catch (error) {
       const failed = networkFailureOf(error);
       entry.attempted({ ...logged, error: failed.error });
-      return failed;
+      return stop.aborted ? "stopped" : failed;
     }
   }
 

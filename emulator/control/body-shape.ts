@@ -41,7 +41,7 @@ export const TOKENS_PER_TURN = 2048;
  * BODY_TOO_DEEP at the first token past MAX_NESTING levels, or
  * BODY_KEY_NOT_A_NAME at the first key that is a collection or an alias.
  */
-export function* shapeTurns(text: string): Generator<void, void, undefined> {
+function* shapeTurns(text: string): Generator<void, void, undefined> {
   const lines = new LineCounter();
   // The parser reports each line after the first as it starts one.
   lines.addNewLine(0);
@@ -72,14 +72,16 @@ export function* shapeTurns(text: string): Generator<void, void, undefined> {
 
 /** The whole check at once: for a body handed over in-process (the handle's methods). */
 export function checkBodyShapeOrThrow(text: string): void {
-  for (const _ of shapeTurns(text)) {
+  const turns = shapeTurns(text);
+  while (turns.next().done !== true) {
     // Nothing waits between turns.
   }
 }
 
 /** The check in turns, `pause()` between them (by default, one pass of the event loop). */
 export async function checkBodyShapeInTurnsOrThrow(text: string, pause: () => Promise<void> = nextLoopPass): Promise<void> {
-  for (const _ of shapeTurns(text)) await pause();
+  const turns = shapeTurns(text);
+  while (turns.next().done !== true) await pause();
 }
 
 function nextLoopPass(): Promise<void> {

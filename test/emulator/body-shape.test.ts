@@ -50,7 +50,9 @@ describe("a body nested deeper than MAX_NESTING is refused, however it is writte
 
   test("the refusal says where the limit was passed, and that nothing was read", () => {
     // x and y are two levels, so the bracket at column 5 + (MAX_NESTING - 1) opens level MAX_NESTING + 1.
-    expect(() => checkBodyShapeOrThrow(`x:\n  y: ${"[".repeat(4 * 1024 * 1024)}`)).toThrow(
+    expect(() => {
+      checkBodyShapeOrThrow(`x:\n  y: ${"[".repeat(4 * 1024 * 1024)}`);
+    }).toThrow(
       `the body nests more than ${String(MAX_NESTING)} levels deep (at line 2, column ${String(5 + MAX_NESTING - 1)}); it is refused before it is read`,
     );
   });
@@ -89,7 +91,9 @@ describe("a key that is a collection or an alias is refused, one that only looks
   });
 
   test("the refusal says where the key is", () => {
-    expect(() => checkBodyShapeOrThrow("a:\n  b: 1\n  [x]: 1")).toThrow("the key at line 3, column 3 is a collection or an alias; it is refused before it is read");
+    expect(() => {
+      checkBodyShapeOrThrow("a:\n  b: 1\n  [x]: 1");
+    }).toThrow("the key at line 3, column 3 is a collection or an alias; it is refused before it is read");
   });
 });
 

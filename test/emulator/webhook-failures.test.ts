@@ -91,15 +91,16 @@ async function listening(server: Server): Promise<string> {
 }
 
 test("a receiver holding another secret: each retried attempt is told with its delay, then the failed delivery, saying the secrets differ", async () => {
-  let handle: WebhookHandler | undefined;
+  // The receiver listens first (the emulator needs its URL); its handler needs a client of the emulator, made next.
+  const receiver: { handle?: WebhookHandler } = {};
   const server = createServer((req, res) => {
-    if (handle) void handle(req, res);
+    if (receiver.handle) void receiver.handle(req, res);
     else res.writeHead(503).end();
   });
   const url = await listening(server);
   const watched = await watch(url, { webhookSecret: SECRET });
   const client = createClient<"staging">({ baseUrl: watched.emulator.baseUrl, authUrl: watched.emulator.authUrl, environment: "staging", ...watched.emulator.clients.staging, userAgent: "emulator-tests/1.0" });
-  handle = createWebhookHandler({ client, secret: OTHER_SECRET, onSessionEnded: () => undefined, onError: () => undefined });
+  receiver.handle = createWebhookHandler({ client, secret: OTHER_SECRET, onSessionEnded: () => undefined, onError: () => undefined });
   try {
     const sessionId = await watched.endSession();
     const failures = await watched.failuresUntil(3);
@@ -144,7 +145,15 @@ describe("what a failed delivery means, by what the receiver did", () => {
 
   async function serve(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
     const url = await listening(server);
-    return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
+    return {
+      url,
+      close: () =>
+        new Promise((resolve) => {
+          server.close(() => {
+            resolve();
+          });
+        }),
+    };
   }
 
   test.each(cases)("%s", async (_name, receiver, options, kind, meaning) => {
