@@ -65,7 +65,10 @@ export interface RunningEmulator {
   webhooks(): WebhookRecord[];
   /** POST /__emulator/reset: sessions, tokens, journal, faults and pending webhooks cleared; flows kept. */
   reset(): void;
-  /** POST /__emulator/flows: a description (YAML or JSON text, or the document) published as a new version. Throws EmulatorControlError (INVALID_FLOW). */
+  /**
+   * POST /__emulator/flows: a description (YAML or JSON text, or the document) published as a new version.
+   * Throws EmulatorControlError (INVALID_FLOW; BODY_TOO_DEEP or BODY_KEY_NOT_A_NAME before the text is parsed).
+   */
   publishFlow(description: string | Uint8Array | object): Publication;
 }
 
