@@ -2,8 +2,9 @@
  * The control API over HTTP, on the API host under /__emulator/ (a path the
  * service never uses). JSON in and out; the Host, the token and the browser
  * rules (control-access.ts) are checked before anything else, routing
- * included, so a caller without the token learns nothing. Not journaled, and no fault
- * applies to it.
+ * included, so a caller without the token learns nothing. Not journaled,
+ * and no fault applies to it. A body's shape is checked before it is parsed
+ * (body-shape.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ControlMount } from "../api-server.js";
