@@ -1,5 +1,6 @@
 /** @type {import('jest').Config} */
-module.exports = {
+const node = {
+  displayName: "node",
   // node's, with one TypeScript per worker process rather than one per suite (see the file).
   testEnvironment: "<rootDir>/test/support/jest-environment.js",
   roots: ["<rootDir>/test"],
@@ -46,9 +47,38 @@ module.exports = {
     "^flowsmith/emulator$": "<rootDir>/emulator/index.ts",
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
+  testTimeout: 30000,
+};
+
+/**
+ * The runtime's suites whose behaviour is the exchange's (timeouts, retries,
+ * redaction, logging, middleware, tracing, per-call headers, bodies, uploads,
+ * close()), again with the runtime's Web platform (runtime/platform/web.ts):
+ * requests through the platform's fetch, as on Workers, Vercel Edge, Deno and
+ * Bun, here Node's own fetch over loopback. What only Node does (a
+ * dispatcher, proxies, fileFromPath) is skipped there by the suites
+ * themselves; test/runtime/platforms.test.ts holds what the Web platform
+ * refuses.
+ */
+const WEB_TRANSPORT_SUITES = [
+  "action-patterns", "auth", "close", "dispatch", "errors", "hot-path", "logging", "middleware", "multipart",
+  "observability-redaction", "path-segments", "preflight", "redaction", "response-checks", "session-calls",
+  "token-response", "token-store", "tracing", "wait-for-outcome", "webhook-fetch", "wrong-address",
+];
+
+/** @type {import('jest').Config} */
+const web = {
+  ...node,
+  displayName: "web transport",
+  testMatch: WEB_TRANSPORT_SUITES.map((name) => `<rootDir>/test/runtime/${name}.test.ts`),
+  moduleNameMapper: { ...node.moduleNameMapper, "^#platform$": "<rootDir>/runtime/platform/web.ts" },
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [node, web],
   // jest's order, except that without timings (a fresh clone, CI) the longest suites start first (see the file).
   testSequencer: "<rootDir>/test/support/jest-sequencer.js",
-  testTimeout: 30000,
   // jest's default is one worker less than the cores, which on a 2-core machine means every
   // suite in one process, one core idle. Suites are independent (each its own temp folders,
   // emulators on port 0), so use every core.

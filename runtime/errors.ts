@@ -171,11 +171,21 @@ export class NetworkError extends FlowsmithError {
   }
 }
 
+/** The error in `cause`'s chain (itself first) that carries a string `code`, within a few links. */
+function innermostWithCode(cause: unknown): object | undefined {
+  let current = cause;
+  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
+    if (typeof (current as { code?: unknown }).code === "string") return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Failures before a connection existed: nothing was sent. */
 const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 
 function mayHaveTakenEffect(method: string, cause: unknown): string {
-  const code = (typeof cause === "object" && cause !== null ? (cause as { code?: unknown }).code : undefined) as string | undefined;
+  const code = (innermostWithCode(cause) as { code?: unknown } | undefined)?.code as string | undefined;
   if (method === "GET" || (code !== undefined && NEVER_SENT.has(code))) return "";
   return ". The service may have received the request and acted on it (for createSession: the session may exist); it was not retried, so check before sending it again";
 }
@@ -380,7 +390,9 @@ function bodyMessageOf(body: unknown): string | undefined {
 
 function describeCause(cause: unknown): string {
   // Duck-typed: errors from Node internals may come from another realm (instanceof fails under jest).
-  const { code, message } = (typeof cause === "object" && cause !== null ? cause : {}) as { code?: unknown; message?: unknown };
+  // fetch says only "fetch failed"; what failed (ECONNREFUSED, a reset) is in its cause.
+  const specific = innermostWithCode(cause) ?? cause;
+  const { code, message } = (typeof specific === "object" && specific !== null ? specific : {}) as { code?: unknown; message?: unknown };
   const parts = [code, message].filter((part) => typeof part === "string" && part !== "");
   return parts.length > 0 ? parts.join(" ") : "network error";
 }

@@ -8,6 +8,7 @@
  * anyway), sends the action, and says so once through its logger, naming
  * where the pattern is.
  */
+import "../../runtime/patterns/index.js"; // the linear-time engine, which an application imports off Node to have action patterns checked on the client
 import type { Client, Logger } from "../../runtime/index.js";
 import { scriptOutputOrThrow } from "../support/bounded-child.js";
 import { NO_HANG_BOUND_MS } from "../support/bounded.js";

@@ -5,6 +5,7 @@
  * generous bound only to turn a hang into a failure; nothing asserts how
  * long anything took.
  */
+import { platform } from "#platform";
 import type { ServerResponse } from "node:http";
 import { Agent } from "undici";
 import { AuthError, ClientClosedError, type Client } from "../../runtime/index.js";
@@ -159,7 +160,10 @@ test("a retry's wait on the real clock ends at close(), leaving no timer behind"
   expect(service.apiRequests).toHaveLength(1);
 });
 
-test("a dispatcher passed in: close() aborts the client's calls and leaves the dispatcher open", async () => {
+/** A dispatcher is undici's, so Node's alone. */
+const onNode = platform.name === "node" ? test : test.skip;
+
+onNode("a dispatcher passed in: close() aborts the client's calls and leaves the dispatcher open", async () => {
   const dispatcher = new Agent();
   await client.close();
   client = clientFor(service, { dispatcher });

@@ -4,6 +4,7 @@
  * resolved without a URL parsed per call, and fileFromPath streaming from
  * disk in large reads. Each behaviour the old machinery gave must still hold.
  */
+import { describeWithDisk } from "./support/platform.js";
 import { getEventListeners } from "node:events";
 import { mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -124,7 +125,7 @@ describe("request paths", () => {
   });
 });
 
-describe("fileFromPath", () => {
+describeWithDisk("fileFromPath", () => {
   let dir: string;
   let received: ReceivedForm[];
   beforeAll(async () => {

@@ -2,7 +2,9 @@ import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
-import { fileFromPath, MAX_REQUEST_BYTES, RequestValidationError, type Client } from "../../runtime/index.js";
+import { MAX_REQUEST_BYTES, RequestValidationError, type Client } from "../../runtime/index.js";
+import { uploadOf } from "./support/platform.js";
+import { platform } from "#platform";
 import type { FlowSpec } from "../../runtime/flow-module.js";
 import { buildForm, encodedLength } from "../../runtime/multipart.js";
 import { parseMultipart, partValue, type ReceivedForm } from "./support/busboy-parts.js";
@@ -91,7 +93,7 @@ test("file parts carry filename and media type: given, from the Blob, from the e
   const sources = [
     { data: pdf, filename: "a.bin", contentType: "application/x-custom" },
     new File([pdf], "from-file.txt", { type: "text/plain" }),
-    await fileFromPath(path),
+    await uploadOf(path),
     new Uint8Array(pdf),
   ];
   await createSession(client, SIGNING_SPEC, {
@@ -137,8 +139,9 @@ describe("the computed body length is what undici sends, with its boundary count
   test.each(tricky)("%s", async (_name, parts) => {
     const form = buildForm(parts);
     const expected = encodedLength(form);
-    const response = await request(`${service.baseUrl}/echo`, { method: "POST", body: form as never });
-    await response.body.dump();
+    // Sent as the platform's transport sends it: undici's request on Node, fetch elsewhere (each encodes its own FormData).
+    if (platform.name === "node") await (await request(`${service.baseUrl}/echo`, { method: "POST", body: form as never })).body.dump();
+    else await (await fetch(`${service.baseUrl}/echo`, { method: "POST", body: form })).arrayBuffer();
     const [got] = received as [ReceivedForm];
     expect(got.contentLength).toBe(expected - slack(got, parts.length));
     expect(got.bytesReceived).toBe(got.contentLength);
@@ -160,7 +163,7 @@ test("REQUEST_TOO_LARGE is exact: a body of exactly 50 MB is sent, one byte more
   await writeFile(path, "");
   const requestWith = async (size: number) => {
     await truncate(path, size); // sparse: cheap to make, still streamed byte by byte
-    return { file: await fileFromPath(path), metadata: { subjectId: "x" } };
+    return { file: await uploadOf(path), metadata: { subjectId: "x" } };
   };
   const overhead = encodedLength(
     buildForm([
@@ -199,7 +202,7 @@ test("after a 401 the same multipart body is sent again, whole, with a new token
   await writeFile(path, pdf);
   await expect(
     createSession(client, SIGNING_SPEC, {
-      input: { documentsToSign: { documents: [{ templateId: "t", source: await fileFromPath(path) }] } },
+      input: { documentsToSign: { documents: [{ templateId: "t", source: await uploadOf(path) }] } },
       metadata: { subjectId: "x" },
     }),
   ).resolves.toMatchObject({ sessionContext: { sessionId: "s-2" } });

@@ -1,7 +1,8 @@
 import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileFromPath, RequestValidationError, type Client, type RequestValidationCode } from "../../runtime/index.js";
+import { RequestValidationError, type Client, type RequestValidationCode } from "../../runtime/index.js";
+import { uploadOf } from "./support/platform.js";
 import type { FlowSpec } from "../../runtime/flow-module.js";
 import { clientFor } from "./support/clients.js";
 import { createdSession, json, startFakeService, subjectIdOfJson, type FakeService } from "./support/fake-service.js";
@@ -118,7 +119,7 @@ const cases: Case[] = [
       const path = join(dir, "big.pdf");
       await writeFile(path, "");
       await truncate(path, 26_214_401);
-      const file = await fileFromPath(path);
+      const file = await uploadOf(path);
       return createSession(
         staging,
         SIGNING_SPEC,
@@ -168,7 +169,7 @@ const cases: Case[] = [
       const path = join(dir, "25mb.pdf");
       await writeFile(path, "");
       await truncate(path, 26_214_400);
-      const file = await fileFromPath(path);
+      const file = await uploadOf(path);
       return createSession(
         staging,
         SIGNING_SPEC,

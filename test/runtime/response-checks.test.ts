@@ -3,6 +3,7 @@
  * documents is an InvalidResponseError naming where it is wrong, never a
  * result. For createSession the error says that the session was created.
  */
+import "../../runtime/patterns/index.js"; // the engine a generated module with a pattern imports
 import { InvalidResponseError, type Client } from "../../runtime/index.js";
 import type { FlowSpec } from "../../runtime/flow-module.js";
 import { clientFor } from "./support/clients.js";

@@ -1,3 +1,4 @@
+import "../../runtime/patterns/index.js"; // the linear-time engine, which an application imports off Node to have action patterns checked on the client
 import { createHash } from "node:crypto";
 import {
   AbortError,
