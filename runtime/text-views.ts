@@ -1,15 +1,20 @@
 /**
  * A text as each escaping a server may have applied to it reads once undone:
- * JSON string escapes (`\/`, `\u002B`, `\"`...), then percent escapes (in
- * either case of hex digit, UTF-8 decoded), with or without `+` read as a
- * space as a form body writes it. Each view keeps, for every character, where
- * it came from in the text, so a secret found in a view is replaced in the
- * text. A search in the views finds a secret however its characters were
- * escaped, each in its own way or not at all, where listing the escaped
- * forms of a secret would never end (redaction.ts).
+ * JSON string escapes (`\/`, `\u002B`, `\"`...), HTML character references
+ * (`&#47;`, `&#x2F;`, `&sol;`: html-entities.ts) and percent escapes (in
+ * either case of hex digit, UTF-8 decoded; a form body's `+` needs no view of
+ * its own, secret-pieces.ts reads it as the space it stands for), and these in
+ * turn (JSON in HTML, a percent-encoded value percent-encoded again...). Each
+ * view keeps, for every character, where it came from in the text, so a
+ * secret found in a view is replaced in the text. A search in the views finds
+ * a secret however its characters were escaped, each in its own way or not at
+ * all, where listing the escaped forms of a secret would never end
+ * (redaction.ts).
  *
- * Each view is one pass over the text, and no view is longer than the text.
+ * Each view is one pass over the view it decodes, no view is longer than the
+ * text, and there are at most a fixed number of them (visitViews).
  */
+import { referenceAt } from "./html-entities.js";
 
 export interface TextView {
   readonly text: string;
@@ -23,19 +28,44 @@ export interface TextView {
 
 const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
+/** How a view came about: the escapings undone, outermost first. */
+type Decoding = "json" | "html" | "percent";
+
 /**
- * The views of `source` searched for secrets. `cut`: the text is the start of
- * a longer one, so an escape or a UTF-8 sequence broken at its end is left
- * out of every view (its first character is where the view ends).
+ * Escapings a text is read through, in any order, each once but percent
+ * twice (a percent-encoded value percent-encoded again, as a URL put into a
+ * query is): JSON inside HTML, HTML inside JSON, either inside a percent-
+ * encoded URL and the reverse. Three at most in one view.
  */
-export function viewsOf(source: string, cut: boolean): TextView[] {
-  const raw = identity(source, cut);
-  const json = source.includes("\\") ? jsonUnescaped(raw, cut) : raw;
-  const views = [raw];
-  if (json !== raw) views.push(json);
-  if (json.text.includes("%")) views.push(percentDecoded(json, false, cut));
-  if (json.text.includes("+") || json.text.includes("%")) views.push(percentDecoded(json, true, cut));
-  return views;
+const MOST_OF: Readonly<Record<Decoding, number>> = { json: 1, html: 1, percent: 2 };
+const MAX_DEPTH = 3;
+
+/** What in a text shows that a decoding could change it. */
+const SIGN_OF: Readonly<Record<Decoding, string>> = { json: "\\", html: "&", percent: "%" };
+
+/**
+ * Calls `visit` with each view of `source` searched for secrets, until it
+ * returns true (then this returns true): the text as it is, then each
+ * escaping undone in turn where the text shows it (MOST_OF). A view is made
+ * only from a view that holds the sign of its escaping and kept only when
+ * undoing it changed something, so an ordinary text costs one view; a view
+ * is dropped once its descendants are visited. `cut`: the text is the start
+ * of a longer one, so an escape or a UTF-8 sequence broken at its end is
+ * left out of every view (its first character is where the view ends).
+ */
+export function visitViews(source: string, cut: boolean, visit: (view: TextView) => boolean): boolean {
+  return visitFrom(identity(source, cut), [], cut, visit);
+}
+
+function visitFrom(view: TextView, done: readonly Decoding[], cut: boolean, visit: (view: TextView) => boolean): boolean {
+  if (visit(view)) return true;
+  if (done.length === MAX_DEPTH) return false;
+  for (const decoding of ["json", "html", "percent"] as const) {
+    if (done.filter((each) => each === decoding).length === MOST_OF[decoding] || !view.text.includes(SIGN_OF[decoding])) continue;
+    const next = DECODERS[decoding](view, cut);
+    if (next !== undefined && visitFrom(next, [...done, decoding], cut, visit)) return true;
+  }
+  return false;
 }
 
 /** The text as it is; cut, without the U+FFFD that a character cut through at a byte limit decodes to. */
@@ -47,7 +77,7 @@ function identity(source: string, cut: boolean): TextView {
   return { text: end === source.length ? source : source.slice(0, end), from };
 }
 
-function jsonUnescaped(view: TextView, cut: boolean): TextView {
+function jsonUnescaped(view: TextView, cut: boolean): TextView | undefined {
   const out = new Builder(view);
   const text = view.text;
   let i = 0;
@@ -70,41 +100,60 @@ function jsonUnescaped(view: TextView, cut: boolean): TextView {
       // An escape cut through: not part of the view.
       return out.done(slash);
     } else {
-      out.put("\\", slash);
+      out.copy(slash, slash + 1);
       i = slash + 1;
     }
   }
   return out.done(text.length);
 }
 
-function percentDecoded(view: TextView, plusAsSpace: boolean, cut: boolean): TextView {
+function htmlDecoded(view: TextView, cut: boolean): TextView | undefined {
   const out = new Builder(view);
   const text = view.text;
   let i = 0;
   while (i < text.length) {
-    const code = text.charCodeAt(i);
-    if (code === 0x2b /* + */ && plusAsSpace) {
-      out.put(" ", i++);
-      continue;
+    const amp = text.indexOf("&", i);
+    if (amp === -1) {
+      out.copy(i, text.length);
+      break;
     }
-    if (code !== 0x25 /* % */) {
-      const stop = nextSpecial(text, i + 1, plusAsSpace);
-      out.copy(i, stop);
-      i = stop;
-      continue;
+    out.copy(i, amp);
+    const reference = referenceAt(text, amp);
+    if (reference === "cut" && cut) return out.done(amp);
+    if (reference === undefined || reference === "cut") {
+      out.copy(amp, amp + 1);
+      i = amp + 1;
+    } else {
+      out.put(reference.character, amp);
+      i = reference.end;
     }
+  }
+  return out.done(text.length);
+}
+
+/** `%XX` escapes undone (either case of hex digit, UTF-8 decoded); a `+` stays, which the search reads as a space anyway. */
+function percentDecoded(view: TextView, cut: boolean): TextView | undefined {
+  const out = new Builder(view);
+  const text = view.text;
+  let i = 0;
+  while (i < text.length) {
+    const percent = text.indexOf("%", i);
+    if (percent === -1) {
+      out.copy(i, text.length);
+      break;
+    }
+    out.copy(i, percent);
+    i = percent;
     const bytes = byteAt(text, i);
     if (bytes === undefined) {
       if (cut && isHexEnd(text, i + 1, 1)) return out.done(i);
-      out.put("%", i++);
+      out.copy(i, i + 1);
+      i++;
       continue;
     }
     const decoded = utf8At(text, i, bytes);
-    if (decoded === "cut") {
-      if (cut) return out.done(i);
-      out.copy(i, i + 3);
-      i += 3;
-    } else if (decoded === undefined) {
+    if (decoded === "cut" && cut) return out.done(i);
+    if (decoded === undefined || decoded === "cut") {
       out.copy(i, i + 3);
       i += 3;
     } else {
@@ -115,14 +164,11 @@ function percentDecoded(view: TextView, plusAsSpace: boolean, cut: boolean): Tex
   return out.done(text.length);
 }
 
-function nextSpecial(text: string, from: number, plusAsSpace: boolean): number {
-  let i = from;
-  for (; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x25 || (code === 0x2b && plusAsSpace)) break;
-  }
-  return i;
-}
+const DECODERS: Readonly<Record<Decoding, (view: TextView, cut: boolean) => TextView | undefined>> = {
+  json: jsonUnescaped,
+  html: htmlDecoded,
+  percent: percentDecoded,
+};
 
 /** Whether the text ends within `most` characters from `from`, with hex digits only: an escape cut through. */
 function isHexEnd(text: string, from: number, most: number): boolean {
@@ -156,11 +202,16 @@ function utf8At(text: string, at: number, first: number): { character: string; e
   return { character: String.fromCodePoint(point), end: at + 3 * length };
 }
 
-/** A view being written: its characters, and for each where it came from in the source of the view it decodes. */
+/**
+ * A view being written: its characters, and for each where it came from in
+ * the source of the view it decodes. Only a view that differs from the one
+ * it decodes is kept (`done` returns undefined otherwise).
+ */
 class Builder {
   private readonly parts: string[] = [];
   private readonly from: Int32Array;
   private length = 0;
+  private decoded = false;
 
   constructor(private readonly of: TextView) {
     this.from = new Int32Array(of.text.length + 1);
@@ -175,12 +226,14 @@ class Builder {
 
   /** Characters decoded from an escape at `at` (two for a code point above U+FFFF, both from there). */
   put(characters: string, at: number): void {
+    this.decoded = true;
     this.parts.push(characters);
     for (let k = 0; k < characters.length; k++) this.from[this.length++] = this.of.from[at] as number;
   }
 
-  /** The view, its last character ending where `end` of the view decoded starts. */
-  done(end: number): TextView {
+  /** The view, its last character ending where `end` of the view decoded starts; undefined when it is that view. */
+  done(end: number): TextView | undefined {
+    if (!this.decoded && end === this.of.text.length) return undefined;
     this.from[this.length] = this.of.from[end] as number;
     return { text: this.parts.join(""), from: this.from.subarray(0, this.length + 1) };
   }
