@@ -25,16 +25,20 @@ export class KnownSecrets {
   private readonly pieces: SecretPieces;
 
   /**
-   * `secrets` each in all their forms; a form shorter than `minLength` is
-   * left out. A cut text loses a secret's start at its end when it spans
-   * `minFragment` characters of the text or more (escapes included).
+   * A secret or form shorter than `minLength` is left out. A cut text loses a secret's
+   * start at its end when it spans `minFragment` characters of the text or
+   * more (escapes included).
    */
   constructor(
-    secrets: Iterable<string>,
-    minLength: number,
+    private readonly minLength: number,
     private readonly minFragment: number,
   ) {
-    this.pieces = new SecretPieces([...secrets].flatMap(searchedFormsOf), minLength);
+    this.pieces = new SecretPieces(minLength);
+  }
+
+  /** A secret to look for from now on, in all its forms; none shorter than `minLength`. */
+  add(secret: string): void {
+    if (secret.length >= this.minLength) this.pieces.add(searchedFormsOf(secret));
   }
 
   /** Characters read and slots probed by every search so far (secret-pieces.ts): what the test of linear time bounds. */

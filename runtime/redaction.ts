@@ -32,7 +32,11 @@ import { excerptOf, REDACTED } from "./excerpt.js";
 import { KnownSecrets } from "./known-secrets.js";
 import { base64OfText } from "./secret-forms.js";
 
-/** Tokens remembered at most, newest kept: a token is renewed about daily, this bounds a misbehaving auth server. */
+/**
+ * Tokens remembered at most: a token is renewed about daily, this bounds a
+ * misbehaving auth server. Past it, the older half is forgotten at once, so
+ * that the search is built anew once per MAX_TOKENS / 2 tokens, not per token.
+ */
 const MAX_TOKENS = 100;
 
 /**
@@ -89,7 +93,7 @@ export class Redactor {
   /** Kept for the Redactor's life: the client secret, its Basic value, the proxy's, a webhook handler's secrets. */
   private readonly secrets = new Set<string>();
   private readonly tokens = new Set<string>();
-  /** The search for every known secret, built when first needed; undefined again when a secret is added. */
+  /** The search for every known secret, built when first needed; undefined again when tokens are forgotten. */
   private known: KnownSecrets | undefined;
   /** The work of the searches replaced by a newer one, so that `work` counts all. */
   private workBefore = 0;
@@ -106,15 +110,17 @@ export class Redactor {
   rememberToken(token: string): void {
     if (token === "" || this.tokens.has(token)) return;
     this.tokens.add(token);
-    if (this.tokens.size > MAX_TOKENS) this.tokens.delete(this.tokens.values().next().value as string);
-    this.forget();
+    if (this.tokens.size <= MAX_TOKENS) return this.known?.add(token);
+    for (const old of [...this.tokens].slice(0, this.tokens.size - MAX_TOKENS / 2)) this.tokens.delete(old);
+    this.workBefore = this.work;
+    this.known = undefined;
   }
 
   /** A secret kept for good (a webhook handler's, webhook-options.ts): scrubbed from every error from now on. */
   rememberSecret(secret: string): void {
     if (secret === "" || this.secrets.has(secret)) return;
     this.secrets.add(secret);
-    this.forget();
+    this.known?.add(secret);
   }
 
   /** Characters read and slots probed by every search for known secrets so far: what the test of linear time bounds. */
@@ -230,18 +236,13 @@ export class Redactor {
     return parts.join("");
   }
 
+  /** Built at the first search, then added to as secrets and tokens come. */
   private knownSecrets(): KnownSecrets {
-    this.known ??= new KnownSecrets(
-      [...this.secrets, ...this.tokens].filter((secret) => secret.length >= MIN_SECRET_LENGTH),
-      MIN_SECRET_LENGTH,
-      MIN_FRAGMENT,
-    );
+    if (!this.known) {
+      this.known = new KnownSecrets(MIN_SECRET_LENGTH, MIN_FRAGMENT);
+      for (const secret of [...this.secrets, ...this.tokens]) this.known.add(secret);
+    }
     return this.known;
-  }
-
-  private forget(): void {
-    this.workBefore = this.work;
-    this.known = undefined;
   }
 }
 

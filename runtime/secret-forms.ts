@@ -27,7 +27,6 @@ export function searchedFormsOf(secret: string): string[] {
   const forms = new Set<string>([secret]);
   for (const written of writtenForms(secret)) {
     const bytes = new TextEncoder().encode(written);
-    forms.add(base64Of(bytes));
     for (const form of alignedBase64(bytes)) forms.add(form);
     forms.add(hexOf(bytes));
   }

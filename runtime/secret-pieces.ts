@@ -37,6 +37,7 @@ function fold(code: number): number {
   return code;
 }
 
+/** A short text (the start of a form, the end of a view) as the comparison reads it. */
 function folded(text: string): string {
   let out = "";
   for (let i = 0; i < text.length; i++) out += String.fromCharCode(fold(text.charCodeAt(i)));
@@ -45,24 +46,28 @@ function folded(text: string): string {
 
 export class SecretPieces {
   /** One table per piece length, the longest first. */
-  private readonly tables: PieceTable[];
+  private readonly tables: PieceTable[] = [];
   /** The starts of the forms that `startAtEnd` looks for, folded. */
-  private readonly starts: Set<string>;
+  private readonly starts = new Set<string>();
 
-  /** `forms`, each shorter than `minLength` left out. */
-  constructor(forms: Iterable<string>, minLength: number) {
-    const byLength = new Map<number, string[]>();
-    this.starts = new Set();
+  /** Forms shorter than `minLength` are left out. */
+  constructor(private readonly minLength: number) {}
+
+  /** More forms to look for: the cost of their own pieces, not of those already kept. */
+  add(forms: Iterable<string>): void {
     for (const form of forms) {
-      if (form.length < minLength) continue;
+      if (form.length < this.minLength) continue;
       const width = Math.min(form.length, PIECE);
-      const list = byLength.get(width) ?? [];
-      byLength.set(width, list);
-      const text = folded(form);
-      list.push(text);
-      for (let length = 1; length < width; length++) this.starts.add(text.slice(0, length));
+      let table = this.tables.find((each) => each.width === width);
+      if (!table) {
+        table = new PieceTable(width);
+        this.tables.push(table);
+        this.tables.sort((a, b) => b.width - a.width);
+      }
+      table.add(form);
+      const start = folded(form.slice(0, width - 1));
+      for (let length = 1; length < width; length++) this.starts.add(start.slice(0, length));
     }
-    this.tables = [...byLength.entries()].sort(([a], [b]) => b - a).map(([width, list]) => new PieceTable(width, list));
   }
 
   get isEmpty(): boolean {
@@ -95,65 +100,89 @@ export class SecretPieces {
   }
 }
 
-/** The pieces of one length: an open-addressing table of where each starts in `source`. */
+/**
+ * The pieces of one length: an open-addressing table of where each starts in
+ * `source`, doubled (and filled anew) when it is half full, so that adding a
+ * form costs its own pieces, amortized.
+ */
 class PieceTable {
-  /** The forms, folded, one after another. */
-  private readonly source: string;
+  /** The forms' characters, folded, one form after another, in the first `used` places. */
+  private source = new Uint16Array(256);
+  private used = 0;
   /** For each slot, where its piece starts in `source`; -1 when empty. */
-  private readonly slots: Int32Array;
-  private readonly mask: number;
+  private slots = new Int32Array(16).fill(-1);
+  private pieces = 0;
   /** BASE to the power width - 1: what the character leaving the window weighed. */
   private readonly top: number;
   /** Characters read and slots probed by every scan so far. */
   work = 0;
 
-  constructor(
-    private readonly width: number,
-    forms: readonly string[],
-  ) {
-    this.source = forms.join("");
-    const pieces = forms.reduce((sum, form) => sum + form.length - width + 1, 0);
-    let size = 16;
-    while (size < pieces * SLOTS_PER_PIECE) size *= 2;
-    this.slots = new Int32Array(size).fill(-1);
-    this.mask = size - 1;
+  constructor(readonly width: number) {
     let top = 1;
     for (let i = 1; i < width; i++) top = Math.imul(top, BASE);
     this.top = top;
-    let offset = 0;
-    for (const form of forms) {
-      this.addPieces(offset, form.length);
-      offset += form.length;
+  }
+
+  /** A form's pieces, folded here. */
+  add(form: string): void {
+    const start = this.used;
+    if (start + form.length > this.source.length) {
+      let size = this.source.length;
+      while (size < start + form.length) size *= 2;
+      const grown = new Uint16Array(size);
+      grown.set(this.source.subarray(0, start));
+      this.source = grown;
+    }
+    const source = this.source;
+    for (let i = 0; i < form.length; i++) source[start + i] = fold(form.charCodeAt(i));
+    this.used += form.length;
+    const more = form.length - this.width + 1;
+    if ((this.pieces + more) * SLOTS_PER_PIECE > this.slots.length) this.resize((this.pieces + more) * SLOTS_PER_PIECE);
+    let hash = 0;
+    for (let i = 0; i < form.length; i++) {
+      hash = this.rolled(hash, i >= this.width ? (source[start + i - this.width]) : undefined, source[start + i] as number);
+      if (i + 1 >= this.width) this.put(hash, start + i + 1 - this.width);
     }
   }
 
-  /** Every run of `width` characters of source[start, start + length) that is not in the table yet. */
-  private addPieces(start: number, length: number): void {
-    let hash = 0;
-    for (let i = 0; i < length; i++) {
-      hash = this.rolled(hash, i >= this.width ? this.source.charCodeAt(start + i - this.width) : undefined, this.source.charCodeAt(start + i));
-      if (i + 1 < this.width) continue;
-      const at = start + i + 1 - this.width;
-      let slot = mix(hash) & this.mask;
-      for (; this.slots[slot] !== -1; slot = (slot + 1) & this.mask) {
-        if (this.source.startsWith(this.source.slice(at, at + this.width), this.slots[slot])) break;
-      }
-      if (this.slots[slot] === -1) this.slots[slot] = at;
+  /** A piece into its slot, unless the same characters are there already. */
+  private put(hash: number, at: number): void {
+    const mask = this.slots.length - 1;
+    let slot = mix(hash) & mask;
+    for (; this.slots[slot] !== -1; slot = (slot + 1) & mask) {
+      if (this.samePiece(at, this.slots[slot] as number)) return;
+    }
+    this.slots[slot] = at;
+    this.pieces++;
+  }
+
+  private resize(least: number): void {
+    let size = this.slots.length;
+    while (size < least) size *= 2;
+    const old = this.slots;
+    this.slots = new Int32Array(size).fill(-1);
+    this.pieces = 0;
+    for (const at of old) {
+      if (at === -1) continue;
+      let hash = 0;
+      for (let k = 0; k < this.width; k++) hash = this.rolled(hash, undefined, this.source[at + k] as number);
+      this.put(hash, at);
     }
   }
 
   scan(text: string, found: (start: number, end: number) => boolean): boolean {
     let hash = 0;
     let probes = 0;
-    const width = this.width;
+    const { width, slots } = this;
+    const mask = slots.length - 1;
     try {
       for (let i = 0; i < text.length; i++) {
         hash = this.rolled(hash, i >= width ? fold(text.charCodeAt(i - width)) : undefined, fold(text.charCodeAt(i)));
         if (i + 1 < width) continue;
         const start = i + 1 - width;
-        for (let slot = mix(hash) & this.mask; this.slots[slot] !== -1; slot = (slot + 1) & this.mask) {
+        for (let slot = mix(hash) & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
           probes++;
-          if (!this.matches(text, start, this.slots[slot] as number)) continue;
+          if (!this.matches(text, start, slots[slot] as number)) continue;
           if (found(start, i + 1)) return true;
           break;
         }
@@ -170,9 +199,14 @@ class PieceTable {
     return (Math.imul(kept, BASE) + entering) | 0;
   }
 
+  private samePiece(a: number, b: number): boolean {
+    for (let k = 0; k < this.width; k++) if (this.source[a + k] !== this.source[b + k]) return false;
+    return true;
+  }
+
   private matches(text: string, start: number, piece: number): boolean {
     for (let k = 0; k < this.width; k++) {
-      if (fold(text.charCodeAt(start + k)) !== this.source.charCodeAt(piece + k)) return false;
+      if (fold(text.charCodeAt(start + k)) !== this.source[piece + k]) return false;
     }
     return true;
   }

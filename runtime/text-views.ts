@@ -40,8 +40,18 @@ type Decoding = "json" | "html" | "percent";
 const MOST_OF: Readonly<Record<Decoding, number>> = { json: 1, html: 1, percent: 2 };
 const MAX_DEPTH = 3;
 
+/** The order in which decodings are tried; one that comes earlier is tried again after a later one only where that one made its sign. */
+const ORDER: readonly Decoding[] = ["json", "html", "percent"];
+
 /** What in a text shows that a decoding could change it. */
 const SIGN_OF: Readonly<Record<Decoding, string>> = { json: "\\", html: "&", percent: "%" };
+
+const SIGNS = Object.values(SIGN_OF);
+
+/** A view and what the decoding that made it wrote that is the sign of another (`&` decoded from `\u0026`...). */
+interface DecodedView extends TextView {
+  readonly madeSigns: string;
+}
 
 /**
  * Calls `visit` with each view of `source` searched for secrets, until it
@@ -54,14 +64,23 @@ const SIGN_OF: Readonly<Record<Decoding, string>> = { json: "\\", html: "&", per
  * left out of every view (its first character is where the view ends).
  */
 export function visitViews(source: string, cut: boolean, visit: (view: TextView) => boolean): boolean {
-  return visitFrom(identity(source, cut), [], cut, visit);
+  return visitFrom({ ...identity(source, cut), madeSigns: "" }, [], cut, visit);
 }
 
-function visitFrom(view: TextView, done: readonly Decoding[], cut: boolean, visit: (view: TextView) => boolean): boolean {
+/**
+ * Decodings that do not make each other's signs give the same view in either
+ * order, so each such set is decoded once, in ORDER; a decoding earlier in
+ * ORDER than the last one is tried only where the last one made its sign
+ * (`%5C` decoded to `\`: JSON inside a percent-encoded text).
+ */
+function visitFrom(view: DecodedView, done: readonly Decoding[], cut: boolean, visit: (view: TextView) => boolean): boolean {
   if (visit(view)) return true;
   if (done.length === MAX_DEPTH) return false;
-  for (const decoding of ["json", "html", "percent"] as const) {
+  const last = done.at(-1);
+  for (const decoding of ORDER) {
     if (done.filter((each) => each === decoding).length === MOST_OF[decoding] || !view.text.includes(SIGN_OF[decoding])) continue;
+    const inOrder = last === undefined || ORDER.indexOf(decoding) > ORDER.indexOf(last);
+    if (!inOrder && !view.madeSigns.includes(SIGN_OF[decoding])) continue;
     const next = DECODERS[decoding](view, cut);
     if (next !== undefined && visitFrom(next, [...done, decoding], cut, visit)) return true;
   }
@@ -77,7 +96,7 @@ function identity(source: string, cut: boolean): TextView {
   return { text: end === source.length ? source : source.slice(0, end), from };
 }
 
-function jsonUnescaped(view: TextView, cut: boolean): TextView | undefined {
+function jsonUnescaped(view: TextView, cut: boolean): DecodedView | undefined {
   const out = new Builder(view);
   const text = view.text;
   let i = 0;
@@ -107,7 +126,7 @@ function jsonUnescaped(view: TextView, cut: boolean): TextView | undefined {
   return out.done(text.length);
 }
 
-function htmlDecoded(view: TextView, cut: boolean): TextView | undefined {
+function htmlDecoded(view: TextView, cut: boolean): DecodedView | undefined {
   const out = new Builder(view);
   const text = view.text;
   let i = 0;
@@ -132,7 +151,7 @@ function htmlDecoded(view: TextView, cut: boolean): TextView | undefined {
 }
 
 /** `%XX` escapes undone (either case of hex digit, UTF-8 decoded); a `+` stays, which the search reads as a space anyway. */
-function percentDecoded(view: TextView, cut: boolean): TextView | undefined {
+function percentDecoded(view: TextView, cut: boolean): DecodedView | undefined {
   const out = new Builder(view);
   const text = view.text;
   let i = 0;
@@ -164,7 +183,7 @@ function percentDecoded(view: TextView, cut: boolean): TextView | undefined {
   return out.done(text.length);
 }
 
-const DECODERS: Readonly<Record<Decoding, (view: TextView, cut: boolean) => TextView | undefined>> = {
+const DECODERS: Readonly<Record<Decoding, (view: TextView, cut: boolean) => DecodedView | undefined>> = {
   json: jsonUnescaped,
   html: htmlDecoded,
   percent: percentDecoded,
@@ -212,6 +231,7 @@ class Builder {
   private readonly from: Int32Array;
   private length = 0;
   private decoded = false;
+  private madeSigns = "";
 
   constructor(private readonly of: TextView) {
     this.from = new Int32Array(of.text.length + 1);
@@ -227,14 +247,15 @@ class Builder {
   /** Characters decoded from an escape at `at` (two for a code point above U+FFFF, both from there). */
   put(characters: string, at: number): void {
     this.decoded = true;
+    if (SIGNS.includes(characters) && !this.madeSigns.includes(characters)) this.madeSigns += characters;
     this.parts.push(characters);
     for (let k = 0; k < characters.length; k++) this.from[this.length++] = this.of.from[at] as number;
   }
 
   /** The view, its last character ending where `end` of the view decoded starts; undefined when it is that view. */
-  done(end: number): TextView | undefined {
+  done(end: number): DecodedView | undefined {
     if (!this.decoded && end === this.of.text.length) return undefined;
     this.from[this.length] = this.of.from[end] as number;
-    return { text: this.parts.join(""), from: this.from.subarray(0, this.length + 1) };
+    return { text: this.parts.join(""), from: this.from.subarray(0, this.length + 1), madeSigns: this.madeSigns };
   }
 }
