@@ -95,6 +95,8 @@ export interface ResolvedClientOptions<E extends Environment = Environment> {
   readonly dispatcher: Dispatcher;
   /** Whether close() should close the dispatcher (only when the client created it). */
   readonly ownsDispatcher: boolean;
+  /** The proxy's password and Basic value: the client's Redactor scrubs them. */
+  readonly proxySecrets: readonly string[];
   readonly middleware: readonly Middleware[];
   readonly logger: Logger | undefined;
   readonly clock: Clock;
@@ -152,8 +154,8 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
     tokenStore: tokenStoreOrThrow(options.tokenStore),
   };
   // Last: an Agent (or proxy agent) is made only once every other option has been accepted.
-  const { dispatcher, owned } = dispatcherOrThrow(options.dispatcher, options.proxy);
-  return { ...resolved, dispatcher, ownsDispatcher: owned };
+  const { dispatcher, owned, proxySecrets = [] } = dispatcherOrThrow(options.dispatcher, options.proxy);
+  return { ...resolved, dispatcher, ownsDispatcher: owned, proxySecrets };
 }
 
 function clockOrThrow(clock: Clock | undefined): Clock {
