@@ -32,12 +32,13 @@ const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "
 type Decoding = "json" | "html" | "percent";
 
 /**
- * Escapings a text is read through, in any order, each once but percent
- * twice (a percent-encoded value percent-encoded again, as a URL put into a
- * query is): JSON inside HTML, HTML inside JSON, either inside a percent-
- * encoded URL and the reverse. Three at most in one view.
+ * Escapings a text is read through, in any order, HTML once, JSON and
+ * percent twice (a JSON text written into a JSON string, as a log entry
+ * holds a body; a percent-encoded value percent-encoded again, as a URL put
+ * into a query is): JSON inside HTML, HTML inside JSON, either inside a
+ * percent-encoded URL and the reverse. Three at most in one view.
  */
-const MOST_OF: Readonly<Record<Decoding, number>> = { json: 1, html: 1, percent: 2 };
+const MOST_OF: Readonly<Record<Decoding, number>> = { json: 2, html: 1, percent: 2 };
 const MAX_DEPTH = 3;
 
 /** The order in which decodings are tried; one that comes earlier is tried again after a later one only where that one made its sign. */
