@@ -32,13 +32,12 @@ const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "
 type Decoding = "json" | "html" | "percent";
 
 /**
- * Escapings a text is read through, in any order, HTML once, JSON and
- * percent twice (a JSON text written into a JSON string, as a log entry
- * holds a body; a percent-encoded value percent-encoded again, as a URL put
- * into a query is): JSON inside HTML, HTML inside JSON, either inside a
- * percent-encoded URL and the reverse. Three at most in one view.
+ * Escapings a text is read through, three at most in one view, in any order
+ * and any of them again (a JSON text written into a JSON string, as a log
+ * entry holds a body; `&amp;amp;`; a percent-encoded value percent-encoded
+ * again, as a URL put into a query is; JSON inside HTML, HTML inside JSON,
+ * either inside a percent-encoded URL and the reverse).
  */
-const MOST_OF: Readonly<Record<Decoding, number>> = { json: 2, html: 1, percent: 2 };
 const MAX_DEPTH = 3;
 
 /** The order in which decodings are tried; one that comes earlier is tried again after a later one only where that one made its sign. */
@@ -57,7 +56,7 @@ interface DecodedView extends TextView {
 /**
  * Calls `visit` with each view of `source` searched for secrets, until it
  * returns true (then this returns true): the text as it is, then each
- * escaping undone in turn where the text shows it (MOST_OF). A view is made
+ * escaping undone in turn where the text shows it (MAX_DEPTH). A view is made
  * only from a view that holds the sign of its escaping and kept only when
  * undoing it changed something, so an ordinary text costs one view; a view
  * is dropped once its descendants are visited. `cut`: the text is the start
@@ -70,16 +69,17 @@ export function visitViews(source: string, cut: boolean, visit: (view: TextView)
 
 /**
  * Decodings that do not make each other's signs give the same view in either
- * order, so each such set is decoded once, in ORDER; a decoding earlier in
- * ORDER than the last one is tried only where the last one made its sign
- * (`%5C` decoded to `\`: JSON inside a percent-encoded text).
+ * order, so each such set is decoded once, in ORDER; a decoding that does
+ * not come after the last one in ORDER (itself again included) is tried only
+ * where the last one made its sign (`%5C` decoded to `\`: JSON inside a
+ * percent-encoded text; `%25` decoded to `%`: percent-encoded twice).
  */
 function visitFrom(view: DecodedView, done: readonly Decoding[], cut: boolean, visit: (view: TextView) => boolean): boolean {
   if (visit(view)) return true;
   if (done.length === MAX_DEPTH) return false;
   const last = done.at(-1);
   for (const decoding of ORDER) {
-    if (done.filter((each) => each === decoding).length === MOST_OF[decoding] || !view.text.includes(SIGN_OF[decoding])) continue;
+    if (!view.text.includes(SIGN_OF[decoding])) continue;
     const inOrder = last === undefined || ORDER.indexOf(decoding) > ORDER.indexOf(last);
     if (!inOrder && !view.madeSigns.includes(SIGN_OF[decoding])) continue;
     const next = DECODERS[decoding](view, cut);

@@ -40,11 +40,11 @@ test("a queue that cannot store a delivery and says why with the secret: the 503
     queue: {
       enqueue: () => Promise.reject(new Error(`store refused: configured with ${SECRET} and ${Buffer.from(PIECE).toString("hex")}`)),
     },
-  });
+  } as never);
   const body = eventBody(sessionId);
   expect((await deliver(hook.url, body, signed(body))).status).toBe(503);
   await hook.handler.drain();
-  const [{ error }] = hook.errors as [{ error: WebhookError }];
+  const [{ error }] = hook.errors as unknown as [{ error: WebhookError }];
   expect(error).toMatchObject({ code: "WEBHOOK_QUEUE_UNAVAILABLE", status: 503 });
   expect((error.cause as Error).message).toBe("store refused: configured with [redacted] and [redacted]");
   expect(leaksIn(everyWayShown(error), SECRET)).toEqual([]);
