@@ -113,8 +113,8 @@ function jsonUnescaped(view: TextView, cut: boolean): DecodedView | undefined {
     if (simple !== undefined) {
       out.put(simple, slash);
       i = slash + 2;
-    } else if (kind === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(slash + 2, slash + 6))) {
-      out.put(String.fromCharCode(parseInt(text.slice(slash + 2, slash + 6), 16)), slash);
+    } else if (kind === "u" && unitAt(text, slash + 2) >= 0) {
+      out.put(String.fromCharCode(unitAt(text, slash + 2)), slash);
       i = slash + 6;
     } else if (cut && (kind === undefined || (kind === "u" && isHexEnd(text, slash + 2, 3)))) {
       // An escape cut through: not part of the view.
@@ -190,6 +190,17 @@ const DECODERS: Readonly<Record<Decoding, (view: TextView, cut: boolean) => Deco
   percent: percentDecoded,
 };
 
+/** The UTF-16 unit written as 4 hex digits at `at`, -1 when they are not. */
+function unitAt(text: string, at: number): number {
+  let unit = 0;
+  for (let k = 0; k < 4; k++) {
+    const digit = hexDigit(text.charCodeAt(at + k));
+    if (digit < 0) return -1;
+    unit = unit * 16 + digit;
+  }
+  return unit;
+}
+
 /** Whether the text ends within `most` characters from `from`, with hex digits only: an escape cut through. */
 function isHexEnd(text: string, from: number, most: number): boolean {
   return text.length - from <= most && /^[0-9a-fA-F]*$/.test(text.slice(from));
@@ -198,8 +209,17 @@ function isHexEnd(text: string, from: number, most: number): boolean {
 /** The byte of the escape `%XX` at `at`, or undefined when there is none. */
 function byteAt(text: string, at: number): number | undefined {
   if (text.charCodeAt(at) !== 0x25) return undefined;
-  const hex = text.slice(at + 1, at + 3);
-  return /^[0-9a-fA-F]{2}$/.test(hex) ? parseInt(hex, 16) : undefined;
+  const high = hexDigit(text.charCodeAt(at + 1));
+  const low = hexDigit(text.charCodeAt(at + 2));
+  return high < 0 || low < 0 ? undefined : high * 16 + low;
+}
+
+/** The value of a hex digit's code, -1 for any other (NaN past the text's end included). */
+function hexDigit(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  if (code >= 0x41 && code <= 0x46) return code - 0x37;
+  if (code >= 0x61 && code <= 0x66) return code - 0x57;
+  return -1;
 }
 
 /**
@@ -228,35 +248,51 @@ function utf8At(text: string, at: number, first: number): { character: string; e
  * it decodes is kept (`done` returns undefined otherwise).
  */
 class Builder {
-  private readonly parts: string[] = [];
+  private readonly codes: Uint16Array;
   private readonly from: Int32Array;
   private length = 0;
   private decoded = false;
   private madeSigns = "";
 
   constructor(private readonly of: TextView) {
+    this.codes = new Uint16Array(of.text.length);
     this.from = new Int32Array(of.text.length + 1);
   }
 
   /** Characters start..end of the view decoded, as they are. */
   copy(start: number, end: number): void {
-    if (end <= start) return;
-    this.parts.push(this.of.text.slice(start, end));
-    for (let i = start; i < end; i++) this.from[this.length++] = this.of.from[i] as number;
+    const { codes, from } = this;
+    const text = this.of.text;
+    const sources = this.of.from;
+    let length = this.length;
+    for (let i = start; i < end; i++) {
+      codes[length] = text.charCodeAt(i);
+      from[length++] = sources[i] as number;
+    }
+    this.length = length;
   }
 
   /** Characters decoded from an escape at `at` (two for a code point above U+FFFF, both from there). */
   put(characters: string, at: number): void {
     this.decoded = true;
     if (SIGNS.includes(characters) && !this.madeSigns.includes(characters)) this.madeSigns += characters;
-    this.parts.push(characters);
-    for (let k = 0; k < characters.length; k++) this.from[this.length++] = this.of.from[at] as number;
+    for (let k = 0; k < characters.length; k++) {
+      this.codes[this.length] = characters.charCodeAt(k);
+      this.from[this.length++] = this.of.from[at] as number;
+    }
   }
 
   /** The view, its last character ending where `end` of the view decoded starts; undefined when it is that view. */
   done(end: number): DecodedView | undefined {
     if (!this.decoded && end === this.of.text.length) return undefined;
     this.from[this.length] = this.of.from[end] as number;
-    return { text: this.parts.join(""), from: this.from.subarray(0, this.length + 1), madeSigns: this.madeSigns };
+    return { text: textOf(this.codes.subarray(0, this.length)), from: this.from.subarray(0, this.length + 1), madeSigns: this.madeSigns };
   }
+}
+
+/** UTF-16 codes as a string, in chunks: fromCharCode takes them as arguments, of which an engine allows only so many. */
+function textOf(codes: Uint16Array): string {
+  const parts: string[] = [];
+  for (let start = 0; start < codes.length; start += 8192) parts.push(String.fromCharCode.apply(null, codes.subarray(start, start + 8192) as unknown as number[]));
+  return parts.join("");
 }
