@@ -9,7 +9,7 @@
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
  *                                     report in .bench-tmp/smoke/ (npm run bench:smoke)
  *   --json <file>                     also write the rows as JSON
- *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns,token-store,webhook-queue
+ *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns,token-store,webhook-queue,redaction
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -23,6 +23,7 @@ const { benchInstall } = require("./install-bench.js");
 const { benchEmulatorMemory } = require("./emulator-memory-bench.js");
 const { benchPrism } = require("./prism-bench.js");
 const { benchPatterns } = require("./pattern-bench.js");
+const { benchRedaction } = require("./redaction-bench.js");
 const { benchTokenStore } = require("./token-store-bench.js");
 const { benchWebhookQueue } = require("./webhook-queue-bench.js");
 const { compileGenerated, missingRuntimeParts } = require("./flowsmith-side.js");
@@ -44,6 +45,7 @@ const BENCHMARKS = [
   "patterns",
   "token-store",
   "webhook-queue",
+  "redaction",
 ];
 
 const MODES = {
@@ -62,6 +64,7 @@ const MODES = {
     patterns: { lengths: [1000, 10_000, 100_000], rounds: 15, charsPerRound: 1_000_000, nativeLengths: [18, 20, 22, 24], nativeRounds: 3 },
     tokenStore: { rounds: 25, durationMs: 200, warmupMs: 500 },
     webhookQueue: { deliveries: 2000, warmup: 200 },
+    redaction: { lengths: [64 * 1024, 256 * 1024, 1024 * 1024], rounds: 9 },
   },
   smoke: {
     flows: 3,
@@ -77,6 +80,7 @@ const MODES = {
     patterns: { lengths: [100, 1000, 10_000], rounds: 3, charsPerRound: 20_000, nativeLengths: [12, 14, 16], nativeRounds: 1 },
     tokenStore: { rounds: 1, durationMs: 100, warmupMs: 50 },
     webhookQueue: { deliveries: 50, warmup: 10 },
+    redaction: { lengths: [1024, 4096, 16 * 1024], rounds: 1 },
   },
 };
 
@@ -153,6 +157,11 @@ async function main(options) {
     rows.push(...webhookQueue.rows);
     details.push(...webhookQueue.details);
   }
+  if (selected("redaction")) {
+    const redaction = await benchRedaction(settings.redaction);
+    rows.push(...redaction.rows);
+    details.push(...redaction.details);
+  }
   printTable(rows);
   for (const detail of details) process.stdout.write(`${detail}\n`);
   writeReports(options, { rows, details, settings, workspace, elapsedMs: nowMs() - started });
@@ -210,7 +219,8 @@ function writeReports(options, { rows, details, settings, workspace, elapsedMs }
     `runtime memory ${settings.runtimeMemory.totalCalls} calls (read after ${settings.runtimeMemory.firstCalls}); ` +
     `hostile pattern ${settings.patterns.rounds} rounds at ${settings.patterns.lengths.join(", ")} characters, native RegExp at ${settings.patterns.nativeLengths.join(", ")}; ` +
     `token stores ${settings.tokenStore.rounds} rounds x ${settings.tokenStore.durationMs} ms per store at concurrency 16; ` +
-    `webhook queue ${settings.webhookQueue.deliveries} deliveries at concurrency 16 (after ${settings.webhookQueue.warmup})`;
+    `webhook queue ${settings.webhookQueue.deliveries} deliveries at concurrency 16 (after ${settings.webhookQueue.warmup}); ` +
+    `redaction ${settings.redaction.rounds} rounds at ${settings.redaction.lengths.join(", ")} characters`;
   const markdown = markdownReport({ rows, details, command, settings: settingsText, elapsedMs });
   // Only a full run of every benchmark replaces the committed BENCHMARKS.md; a partial one reports beside its scratch files.
   const complete = options.mode === "full" && BENCHMARKS.every((name) => options.only.includes(name));

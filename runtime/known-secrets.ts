@@ -4,10 +4,12 @@
  * text (text-views.ts), as places in the text itself. redaction.ts replaces
  * them.
  *
- * A text costs one pass per view and per piece length, each linear
- * (secret-pieces.ts), and the places found are merged by marking them on one
- * array over the text, not by sorting them: linear in the text, whatever it
- * holds, as this runs on error paths a server can provoke.
+ * A text costs one pass per piece length over the text as it is, and in each
+ * other view only over the stretches around what its decoding wrote (every
+ * other run of it is a run of the view it decodes, searched there), each
+ * linear (secret-pieces.ts); the places found are merged by marking them on
+ * one array over the text, not by sorting them: linear in the text, whatever
+ * it holds, as this runs on error paths a server can provoke.
  */
 import { SecretPieces } from "./secret-pieces.js";
 import { searchedFormsOf } from "./secret-forms.js";
@@ -48,7 +50,7 @@ export class KnownSecrets {
 
   occursIn(text: string): boolean {
     if (this.pieces.isEmpty) return false;
-    return visitViews(text, false, (view) => this.pieces.scan(view.text, () => true));
+    return visitViews(text, false, (view) => this.pieces.scan(view.text, () => true, view.decodedAt));
   }
 
   /** Every place a secret is in `text`; `truncated`: the text was cut at its end (see redaction.ts). */
@@ -56,11 +58,12 @@ export class KnownSecrets {
     if (this.pieces.isEmpty && !truncated) return { ranges: [], end: text.length };
     const marks = new Marks(text.length);
     let end = text.length;
-    visitViews(text, truncated, ({ text: seen, from }) => {
-      this.pieces.scan(seen, (start, stop) => {
+    visitViews(text, truncated, ({ text: seen, from, decodedAt }) => {
+      const mark = (start: number, stop: number) => {
         marks.add(from[start] as number, from[stop] as number);
         return false;
-      });
+      };
+      this.pieces.scan(seen, mark, decodedAt);
       if (truncated) {
         end = Math.min(end, from[seen.length] as number);
         // A secret cut through at the end, too short there for a piece: from its start on.

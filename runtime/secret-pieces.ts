@@ -81,10 +81,22 @@ export class SecretPieces {
 
   /**
    * Calls `found(start, end)` for each run of `text` that is a piece, until
-   * it returns true (then this returns true).
+   * it returns true (then this returns true). `near`: only the runs that
+   * hold one of these places (in order) are looked at; all when undefined.
    */
-  scan(text: string, found: (start: number, end: number) => boolean): boolean {
-    return this.tables.some((table) => table.scan(text, found));
+  scan(text: string, found: (start: number, end: number) => boolean, near?: Int32Array): boolean {
+    if (!near) return this.tables.some((table) => table.scan(text, 0, text.length, found));
+    // Each stretch around the places, one PIECE either side, merged where they meet.
+    let start = 0;
+    let end = 0;
+    for (const at of near) {
+      if (at - PIECE + 1 > end) {
+        if (end > start && this.tables.some((table) => table.scan(text, start, end, found))) return true;
+        start = Math.max(at - PIECE + 1, 0);
+      }
+      end = Math.min(at + PIECE, text.length);
+    }
+    return end > start && this.tables.some((table) => table.scan(text, start, end, found));
   }
 
   /**
@@ -170,15 +182,16 @@ class PieceTable {
     }
   }
 
-  scan(text: string, found: (start: number, end: number) => boolean): boolean {
+  /** Every run of `width` characters within text[from, to). */
+  scan(text: string, from: number, to: number, found: (start: number, end: number) => boolean): boolean {
     let hash = 0;
     let probes = 0;
     const { width, slots } = this;
     const mask = slots.length - 1;
     try {
-      for (let i = 0; i < text.length; i++) {
-        hash = this.rolled(hash, i >= width ? fold(text.charCodeAt(i - width)) : undefined, fold(text.charCodeAt(i)));
-        if (i + 1 < width) continue;
+      for (let i = from; i < to; i++) {
+        hash = this.rolled(hash, i - from >= width ? fold(text.charCodeAt(i - width)) : undefined, fold(text.charCodeAt(i)));
+        if (i + 1 - from < width) continue;
         const start = i + 1 - width;
         for (let slot = mix(hash) & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
           probes++;
@@ -189,7 +202,7 @@ class PieceTable {
       }
       return false;
     } finally {
-      this.work += text.length + probes;
+      this.work += to - from + probes;
     }
   }
 

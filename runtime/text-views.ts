@@ -24,6 +24,13 @@ export interface TextView {
    * escape the text was cut through, which is not decoded).
    */
   readonly from: Int32Array;
+  /**
+   * Where the characters that the view's last decoding wrote are, in order
+   * (a character in two UTF-16 units, once); undefined for the text as it
+   * is. Every other run of characters is one of the view it decodes: a
+   * search need only look at the runs that hold one of these.
+   */
+  readonly decodedAt?: Int32Array;
 }
 
 const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
@@ -46,7 +53,7 @@ const ORDER: readonly Decoding[] = ["json", "html", "percent"];
 /** What in a text shows that a decoding could change it. */
 const SIGN_OF: Readonly<Record<Decoding, string>> = { json: "\\", html: "&", percent: "%" };
 
-const SIGNS = Object.values(SIGN_OF);
+const SIGN_CODES = Object.values(SIGN_OF).map((sign) => sign.charCodeAt(0));
 
 /** A view and what the decoding that made it wrote that is the sign of another (`&` decoded from `\u0026`...). */
 interface DecodedView extends TextView {
@@ -253,6 +260,7 @@ class Builder {
   private length = 0;
   private decoded = false;
   private madeSigns = "";
+  private readonly decodedAt: number[] = [];
 
   constructor(private readonly of: TextView) {
     this.codes = new Uint16Array(of.text.length);
@@ -275,7 +283,8 @@ class Builder {
   /** Characters decoded from an escape at `at` (two for a code point above U+FFFF, both from there). */
   put(characters: string, at: number): void {
     this.decoded = true;
-    if (SIGNS.includes(characters) && !this.madeSigns.includes(characters)) this.madeSigns += characters;
+    if (characters.length === 1 && SIGN_CODES.includes(characters.charCodeAt(0)) && !this.madeSigns.includes(characters)) this.madeSigns += characters;
+    this.decodedAt.push(this.length);
     for (let k = 0; k < characters.length; k++) {
       this.codes[this.length] = characters.charCodeAt(k);
       this.from[this.length++] = this.of.from[at] as number;
@@ -286,13 +295,23 @@ class Builder {
   done(end: number): DecodedView | undefined {
     if (!this.decoded && end === this.of.text.length) return undefined;
     this.from[this.length] = this.of.from[end] as number;
-    return { text: textOf(this.codes.subarray(0, this.length)), from: this.from.subarray(0, this.length + 1), madeSigns: this.madeSigns };
+    return {
+      text: textOf(this.codes.subarray(0, this.length)),
+      from: this.from.subarray(0, this.length + 1),
+      madeSigns: this.madeSigns,
+      decodedAt: Int32Array.from(this.decodedAt),
+    };
   }
 }
 
-/** UTF-16 codes as a string, in chunks: fromCharCode takes them as arguments, of which an engine allows only so many. */
+/**
+ * One character for each UTF-16 code, so that positions stay as they are: a
+ * byte order mark kept (ignoreBOM), a lone surrogate read as U+FFFD (no
+ * secret holds one).
+ */
+const UTF16 = new TextDecoder("utf-16le", { ignoreBOM: true });
+
+/** UTF-16 codes as a string. */
 function textOf(codes: Uint16Array): string {
-  const parts: string[] = [];
-  for (let start = 0; start < codes.length; start += 8192) parts.push(String.fromCharCode.apply(null, codes.subarray(start, start + 8192) as unknown as number[]));
-  return parts.join("");
+  return UTF16.decode(codes);
 }
