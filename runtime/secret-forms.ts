@@ -2,7 +2,8 @@
  * The strings a secret is looked for as, in the views of a text
  * (text-views.ts): the secret itself, and the encodings that cannot be undone
  * by reading the text once, which are computed once per secret instead:
- * base64 (base64url reads the same to the search, secret-pieces.ts) and hex.
+ * base64 (the search reads base64url's `-` and `_` as `+` and `/`) and hex
+ * (either case: secret-pieces.ts).
  * Escapes (JSON, HTML, percent, form) are undone by the views, so they need
  * no form here.
  *
@@ -21,16 +22,19 @@
  * Plain code, TextEncoder and btoa only: the runtime runs where there is no
  * Buffer (Cloudflare Workers, Vercel Edge).
  */
+import type { SearchedForm } from "./secret-pieces.js";
 
 /** The forms of `secret`, each once. */
-export function searchedFormsOf(secret: string): string[] {
-  const forms = new Set<string>([secret]);
+export function searchedFormsOf(secret: string): SearchedForm[] {
+  const forms = new Map<string, SearchedForm>();
+  const add = (form: SearchedForm) => forms.set(`${form.kind}:${form.text}`, form);
+  add({ text: secret, kind: "text" });
   for (const written of writtenForms(secret)) {
     const bytes = new TextEncoder().encode(written);
-    for (const form of alignedBase64(bytes)) forms.add(form);
-    forms.add(hexOf(bytes));
+    for (const text of alignedBase64(bytes)) add({ text, kind: "base64" });
+    add({ text: hexOf(bytes), kind: "hex" });
   }
-  return [...forms];
+  return [...forms.values()];
 }
 
 /** base64 of text's UTF-8 bytes, as `Authorization: Basic` carries `id:secret`. */
@@ -38,11 +42,17 @@ export function base64OfText(text: string): string {
   return base64Of(new TextEncoder().encode(text));
 }
 
-/** How the secret may have been written before a server encoded it. Letter case does not count (secret-pieces.ts). */
+/** How the secret may have been written before a server encoded it. */
 function writtenForms(secret: string): Set<string> {
   const form = new URLSearchParams([["", secret]]).toString().slice(1);
+  const percent = encodeURIComponent(secret);
   const json = JSON.stringify(secret).slice(1, -1);
-  return new Set([secret, form, encodeURIComponent(secret), json, json.replace(/\//g, "\\/")]);
+  return new Set([secret, form, percent, lowerHex(form), lowerHex(percent), json, json.replace(/\//g, "\\/")]);
+}
+
+/** `%2B` as `%2b`: percent escapes are case-insensitive, and some servers write them in lower case. */
+function lowerHex(text: string): string {
+  return text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
 }
 
 /** The first character of the three encodings that depends on the secret alone, by its offset in a 3-byte group. */

@@ -12,12 +12,12 @@
  * per character of every piece, which for a client's hundred tokens of a
  * kilobyte, each in several forms, is millions of nodes.
  *
- * The comparison reads a few characters as one: ASCII letters in either case
- * (hex digits and percent escapes are written in both, and a secret written
- * in another case is no less the secret), a space and `+` (a form body writes
- * a space as `+`), `-` and `+`, `_` and `/` (base64url for base64). A text
- * that differs from a secret only there is taken for it: more is redacted,
- * never less.
+ * A piece matches the text's characters exactly, but for what its form's
+ * kind lets differ: in the secret as written, a space may be the `+` a form
+ * body writes for it; in base64, `-` and `_` may be base64url's `+` and `/`;
+ * in hex, a digit may be in upper case. The hash reads all of these alike
+ * (and A-F as a-f), so the slots hold every candidate and the comparison
+ * decides.
  */
 
 /** Characters in a row of a secret that make a piece: no run this long of a secret may be shown. */
@@ -29,12 +29,30 @@ const SLOTS_PER_PIECE = 2;
 /** The hash's base: odd, large, so that neighbouring characters spread. */
 const BASE = 0x01000193;
 
-/** A character as the comparison reads it (see above). */
+/** What a form is, which says which of its characters the text may write otherwise. */
+export type FormKind = "text" | "base64" | "hex";
+
+export interface SearchedForm {
+  readonly text: string;
+  readonly kind: FormKind;
+}
+
+const KIND_CODES: Readonly<Record<FormKind, number>> = { text: 0, base64: 1, hex: 2 };
+
+/** A character as the hash reads it: every character a form's kind lets the text write for it, alike. */
 function fold(code: number): number {
-  if (code >= 0x41 && code <= 0x5a) return code + 0x20;
+  if (code >= 0x41 && code <= 0x46) return code + 0x20;
   if (code === 0x20 || code === 0x2d) return 0x2b;
   if (code === 0x5f) return 0x2f;
   return code;
+}
+
+/** Whether `written`, in a text, stands for `wanted` of a form of this kind. */
+function sameCharacter(written: number, wanted: number, kind: number): boolean {
+  if (written === wanted) return true;
+  if (kind === KIND_CODES.text) return wanted === 0x20 && written === 0x2b;
+  if (kind === KIND_CODES.base64) return (wanted === 0x2b && written === 0x2d) || (wanted === 0x2f && written === 0x5f);
+  return wanted >= 0x61 && wanted <= 0x66 && written === wanted - 0x20;
 }
 
 /** A short text (the start of a form, the end of a view) as the comparison reads it. */
@@ -54,8 +72,8 @@ export class SecretPieces {
   constructor(private readonly minLength: number) {}
 
   /** More forms to look for: the cost of their own pieces, not of those already kept. */
-  add(forms: Iterable<string>): void {
-    for (const form of forms) {
+  add(forms: Iterable<SearchedForm>): void {
+    for (const { text: form, kind } of forms) {
       if (form.length < this.minLength) continue;
       const width = Math.min(form.length, PIECE);
       let table = this.tables.find((each) => each.width === width);
@@ -64,7 +82,7 @@ export class SecretPieces {
         this.tables.push(table);
         this.tables.sort((a, b) => b.width - a.width);
       }
-      table.add(form);
+      table.add(form, KIND_CODES[kind]);
       const start = folded(form.slice(0, width - 1));
       for (let length = 1; length < width; length++) this.starts.add(start.slice(0, length));
     }
@@ -118,8 +136,10 @@ export class SecretPieces {
  * form costs its own pieces, amortized.
  */
 class PieceTable {
-  /** The forms' characters, folded, one form after another, in the first `used` places. */
+  /** The forms' characters, one form after another, in the first `used` places. */
   private source = new Uint16Array(256);
+  /** For each character of `source`, the kind of its form. */
+  private kinds = new Uint8Array(256);
   private used = 0;
   /** For each slot, where its piece starts in `source`; -1 when empty. */
   private slots = new Int32Array(16).fill(-1);
@@ -135,8 +155,7 @@ class PieceTable {
     this.top = top;
   }
 
-  /** A form's pieces, folded here. */
-  add(form: string): void {
+  add(form: string, kind: number): void {
     const start = this.used;
     if (start + form.length > this.source.length) {
       let size = this.source.length;
@@ -144,15 +163,19 @@ class PieceTable {
       const grown = new Uint16Array(size);
       grown.set(this.source.subarray(0, start));
       this.source = grown;
+      const kinds = new Uint8Array(size);
+      kinds.set(this.kinds.subarray(0, start));
+      this.kinds = kinds;
     }
     const source = this.source;
-    for (let i = 0; i < form.length; i++) source[start + i] = fold(form.charCodeAt(i));
+    for (let i = 0; i < form.length; i++) source[start + i] = form.charCodeAt(i);
+    this.kinds.fill(kind, start, start + form.length);
     this.used += form.length;
     const more = form.length - this.width + 1;
     if ((this.pieces + more) * SLOTS_PER_PIECE > this.slots.length) this.resize((this.pieces + more) * SLOTS_PER_PIECE);
     let hash = 0;
     for (let i = 0; i < form.length; i++) {
-      hash = this.rolled(hash, i >= this.width ? (source[start + i - this.width]) : undefined, source[start + i] as number);
+      hash = this.rolled(hash, i >= this.width ? fold(source[start + i - this.width] as number) : undefined, fold(source[start + i] as number));
       if (i + 1 >= this.width) this.put(hash, start + i + 1 - this.width);
     }
   }
@@ -177,7 +200,7 @@ class PieceTable {
     for (const at of old) {
       if (at === -1) continue;
       let hash = 0;
-      for (let k = 0; k < this.width; k++) hash = this.rolled(hash, undefined, this.source[at + k] as number);
+      for (let k = 0; k < this.width; k++) hash = this.rolled(hash, undefined, fold(this.source[at + k] as number));
       this.put(hash, at);
     }
   }
@@ -213,13 +236,15 @@ class PieceTable {
   }
 
   private samePiece(a: number, b: number): boolean {
+    if (this.kinds[a] !== this.kinds[b]) return false;
     for (let k = 0; k < this.width; k++) if (this.source[a + k] !== this.source[b + k]) return false;
     return true;
   }
 
   private matches(text: string, start: number, piece: number): boolean {
+    const kind = this.kinds[piece] as number;
     for (let k = 0; k < this.width; k++) {
-      if (fold(text.charCodeAt(start + k)) !== this.source[piece + k]) return false;
+      if (!sameCharacter(text.charCodeAt(start + k), this.source[piece + k] as number, kind)) return false;
     }
     return true;
   }
