@@ -3,7 +3,7 @@
  * (text-views.ts): decimal (`&#47;`), hex (`&#x2F;`, `&#X2f;`) and the named
  * ones of the characters a secret or a token can hold: ASCII punctuation,
  * tab and newline, Latin-1 (U+00A0 to U+00FF, every name HTML gives them)
- * and the euro sign. The full HTML table names two thousand more characters
+ * and the euro sign. The full HTML table names many more characters
  * (arrows, maths, Greek); a credential holds none of them, and each is still
  * read in its numeric form. A reference needs its `;`.
  */

@@ -9,8 +9,8 @@
  * piece only where a slot holds one: time linear in the text (a bounded
  * number of slots per character, each compared in at most PIECE characters),
  * whatever the text. An Aho-Corasick automaton would do the same with a node
- * per character of every piece, which for a client's hundred tokens of a
- * kilobyte, each in several forms, is millions of nodes.
+ * per character of every piece, where this keeps a slot per piece (what the
+ * table costs: bench/analysis.md, row 14).
  *
  * A piece matches the text's characters exactly, but for what its form's
  * kind lets differ: in the secret as written, a space may be the `+` a form
