@@ -21,7 +21,7 @@
  */
 
 /** Characters in a row of a secret that make a piece: no run this long of a secret may be shown. */
-export const PIECE = 8;
+const PIECE = 8;
 
 /** Slots at least this many times the pieces: most probes end at an empty slot or the first compare. */
 const SLOTS_PER_PIECE = 2;
@@ -30,7 +30,7 @@ const SLOTS_PER_PIECE = 2;
 const BASE = 0x01000193;
 
 /** What a form is, which says which of its characters the text may write otherwise. */
-export type FormKind = "text" | "base64" | "hex";
+type FormKind = "text" | "base64" | "hex";
 
 export interface SearchedForm {
   readonly text: string;

@@ -59,7 +59,7 @@ const words = fc.string({ unit: fc.constantFrom(...SECRET_CHARACTERS, ...Array.f
 /** Text around an escaped echo, which no escape can swallow: no `\`, `%` or `&` at its end. */
 const plainWords = fc.string({ unit: fc.constantFrom(...Array.from("klmnopq rstuv:,;()!")), maxLength: 30 });
 
-export interface Echo {
+interface Echo {
   /** The secret known to the client. */
   readonly secret: string;
   readonly text: string;

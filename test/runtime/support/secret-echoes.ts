@@ -9,7 +9,7 @@ import { inspect } from "node:util";
 import { encodeHTML } from "entities";
 
 /** Characters in a row of a secret that no output may hold, in any encoding. */
-export const RUN = 8;
+const RUN = 8;
 
 /** An encoding a server applies to the text it echoes: the text as it writes it. */
 type Encode = (text: string) => string;
@@ -23,7 +23,7 @@ const percentEvery = (text: string, lower: boolean) =>
 const codePoints = (text: string) => Array.from(text, (character) => character.codePointAt(0) as number);
 
 /** Encodings that write each character of the text on its own (a piece of the text is a piece of the result). */
-export const CHARACTER_ENCODINGS: readonly (readonly [string, Encode])[] = [
+const CHARACTER_ENCODINGS: readonly (readonly [string, Encode])[] = [
   ["raw", (text) => text],
   ["percent (encodeURIComponent)", encodeURIComponent],
   ["percent, every byte, lower-case hex", (text) => percentEvery(text, true)],
@@ -44,7 +44,7 @@ export const CHARACTER_ENCODINGS: readonly (readonly [string, Encode])[] = [
 ];
 
 /** Encodings of the text inside a longer message, base64 of the whole: the text at byte offset 0, 1 or 2 of a 3-byte group. */
-export const BASE64_ENCODINGS: readonly (readonly [string, Encode])[] = (["base64", "base64url"] as const).flatMap((alphabet) =>
+const BASE64_ENCODINGS: readonly (readonly [string, Encode])[] = (["base64", "base64url"] as const).flatMap((alphabet) =>
   [0, 1, 2].map((offset): readonly [string, Encode] => [
     `${alphabet}, at byte offset ${String(offset)}`,
     (text) => Buffer.concat([Buffer.from("{}>".slice(0, offset)), Buffer.from(text, "utf8"), Buffer.from(" ok")]).toString(alphabet),
@@ -54,7 +54,7 @@ export const BASE64_ENCODINGS: readonly (readonly [string, Encode])[] = (["base6
 export const ENCODINGS = [...CHARACTER_ENCODINGS, ...BASE64_ENCODINGS];
 
 /** Every run of RUN characters of `secret`. */
-export function runsOf(secret: string): string[] {
+function runsOf(secret: string): string[] {
   return Array.from({ length: Math.max(secret.length - RUN + 1, 0) }, (_, start) => secret.slice(start, start + RUN));
 }
 
@@ -63,7 +63,7 @@ export function runsOf(secret: string): string[] {
  * character encoding, and in base64 and base64url the characters that only
  * the run's bytes decide, at each byte offset.
  */
-export function writtenRuns(secret: string): string[] {
+function writtenRuns(secret: string): string[] {
   const written = new Set<string>();
   for (const run of runsOf(secret)) {
     for (const [, encode] of CHARACTER_ENCODINGS) written.add(encode(run));
