@@ -9,7 +9,7 @@
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
  *                                     report in .bench-tmp/smoke/ (npm run bench:smoke)
  *   --json <file>                     also write the rows as JSON
- *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns,token-store,webhook-queue,worker-footprint,cold-start
+ *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns,token-store,webhook-queue,worker-footprint,cold-start,redaction
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -23,6 +23,7 @@ const { benchInstall } = require("./install-bench.js");
 const { benchEmulatorMemory } = require("./emulator-memory-bench.js");
 const { benchPrism } = require("./prism-bench.js");
 const { benchPatterns } = require("./pattern-bench.js");
+const { benchRedaction } = require("./redaction-bench.js");
 const { benchTokenStore } = require("./token-store-bench.js");
 const { benchWebhookQueue } = require("./webhook-queue-bench.js");
 const { benchWorkerFootprint } = require("./worker-footprint-bench.js");
@@ -48,6 +49,7 @@ const BENCHMARKS = [
   "webhook-queue",
   "worker-footprint",
   "cold-start",
+  "redaction",
 ];
 /** Run by the smoke test with `--only` of their own (test/bench/smoke.js): they install their peers from the registry. */
 const SMOKED_ALONE = ["worker-footprint", "cold-start"];
@@ -69,6 +71,7 @@ const MODES = {
     tokenStore: { rounds: 25, durationMs: 200, warmupMs: 500 },
     webhookQueue: { deliveries: 2000, warmup: 200 },
     coldStart: { rounds: 15 },
+    redaction: { lengths: [64 * 1024, 256 * 1024, 1024 * 1024], rounds: 9 },
   },
   smoke: {
     flows: 3,
@@ -85,6 +88,7 @@ const MODES = {
     tokenStore: { rounds: 1, durationMs: 100, warmupMs: 50 },
     webhookQueue: { deliveries: 50, warmup: 10 },
     coldStart: { rounds: 2 },
+    redaction: { lengths: [1024, 4096, 16 * 1024], rounds: 1 },
   },
 };
 
@@ -171,6 +175,11 @@ async function main(options) {
     rows.push(...coldStart.rows);
     details.push(...coldStart.details);
   }
+  if (selected("redaction")) {
+    const redaction = await benchRedaction(settings.redaction);
+    rows.push(...redaction.rows);
+    details.push(...redaction.details);
+  }
   printTable(rows);
   for (const detail of details) process.stdout.write(`${detail}\n`);
   writeReports(options, { rows, details, settings, workspace, elapsedMs: nowMs() - started });
@@ -230,6 +239,7 @@ function writeReports(options, { rows, details, settings, workspace, elapsedMs }
     `token stores ${settings.tokenStore.rounds} rounds x ${settings.tokenStore.durationMs} ms per store at concurrency 16; ` +
     `webhook queue ${settings.webhookQueue.deliveries} deliveries at concurrency 16 (after ${settings.webhookQueue.warmup}); ` +
     `cold start ${settings.coldStart.rounds} rounds of one process per tool`;
+    `redaction ${settings.redaction.rounds} rounds at ${settings.redaction.lengths.join(", ")} characters`;
   const markdown = markdownReport({ rows, details, command, settings: settingsText, elapsedMs });
   // Only a full run of every benchmark replaces the committed BENCHMARKS.md; a partial one reports beside its scratch files.
   const complete = options.mode === "full" && BENCHMARKS.every((name) => options.only.includes(name));

@@ -102,6 +102,8 @@ export interface ResolvedClientOptions<E extends Environment = Environment> {
   readonly waitTimeoutMs: number;
   /** The network side: undici on Node, fetch elsewhere (platform/). */
   readonly transport: Transport;
+  /** The proxy's password and Basic value: the client's Redactor scrubs them. */
+  readonly proxySecrets: readonly string[];
   readonly middleware: readonly Middleware[];
   readonly logger: Logger | undefined;
   readonly clock: Clock;
@@ -159,7 +161,8 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
     tokenStore: tokenStoreOrThrow(options.tokenStore),
   };
   // Last: an Agent (or proxy agent) is made only once every other option has been accepted.
-  return { ...resolved, transport: platform.transportOrThrow({ dispatcher: options.dispatcher, proxy: options.proxy }) };
+  const transport = platform.transportOrThrow({ dispatcher: options.dispatcher, proxy: options.proxy });
+  return { ...resolved, transport, proxySecrets: transport.secrets ?? [] };
 }
 
 function clockOrThrow(clock: Clock | undefined): Clock {

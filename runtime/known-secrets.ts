@@ -1,103 +1,105 @@
 /**
- * Where known secrets are in a text: every form of each secret
- * (secret-forms.ts), found in every view of the text (text-views.ts), as
- * places in the text itself. redaction.ts replaces them.
+ * Where known secrets are in a text: every piece of every form of each
+ * secret (secret-forms.ts, secret-pieces.ts), found in every view of the
+ * text (text-views.ts), as places in the text itself. redaction.ts replaces
+ * them.
  *
- * The search indexes the first KEY_LENGTH characters of each form and
- * compares the rest where those are found: an access token is a kilobyte,
- * and a client remembers up to a hundred of them, each in nine forms, which
- * whole would make a trie of a million nodes built at the first error. A
- * text costs one pass, plus a comparison of the rest of a form wherever its
- * first KEY_LENGTH characters occur: linear in the text, with the form's
- * length as a factor only where those occur at every few characters, which
- * takes a secret that repeats itself (`aaaa…`).
+ * A text costs one pass per piece length over the text as it is, and in each
+ * other view only over the stretches around what its decoding wrote (every
+ * other run of it is a run of the view it decodes, searched there), each
+ * linear (secret-pieces.ts); the places found are merged by marking them on
+ * one array over the text, not by sorting them: linear in the text, whatever
+ * it holds, as this runs on error paths a server can provoke.
  */
-import { LiteralSearch } from "./literal-search.js";
+import { SecretPieces } from "./secret-pieces.js";
 import { searchedFormsOf } from "./secret-forms.js";
-import { viewsOf } from "./text-views.js";
+import { visitViews } from "./text-views.js";
 
-/** Characters of a form the search indexes; a shorter form is indexed whole. */
-const KEY_LENGTH = 48;
-
-/** The places found: spans to replace, and, in a cut text, where what is kept ends. */
+/** The places found: ranges to replace, and, in a cut text, where what is kept ends. */
 export interface Found {
-  /** [start, end) in the text, unsorted, may overlap. */
-  readonly spans: [number, number][];
-  /** Where the kept text ends: before the start of a secret cut through at its end, or before an escape cut through. */
+  /** [start, end) in the text, in order, neither overlapping nor touching. */
+  readonly ranges: readonly (readonly [number, number])[];
+  /** Where the kept text ends: before an escape or a character cut through at the end of a cut text, dropped, not replaced. */
   readonly end: number;
-  /** Whether `end` is before a secret cut through (rather than only before a broken escape). */
-  readonly cutThrough: boolean;
 }
 
 export class KnownSecrets {
-  private readonly search: LiteralSearch;
-  /** For each indexed key: the forms that begin with it. */
-  private readonly formsOf: (readonly string[])[];
+  private readonly pieces: SecretPieces;
 
   /**
-   * `secrets` each in all their forms; a form shorter than `minLength` is
-   * left out. A cut text loses a secret's start at its end when it spans
-   * `minFragment` characters of the text or more.
+   * A secret or form shorter than `minLength` is left out. A cut text loses a secret's
+   * start at its end when it spans `minFragment` characters of the text or
+   * more (escapes included).
    */
   constructor(
-    secrets: Iterable<string>,
-    minLength: number,
+    private readonly minLength: number,
     private readonly minFragment: number,
   ) {
-    const byKey = new Map<string, Set<string>>();
-    for (const secret of secrets) {
-      for (const form of searchedFormsOf(secret)) {
-        if (form.length < minLength) continue;
-        const key = form.slice(0, KEY_LENGTH);
-        let forms = byKey.get(key);
-        if (!forms) byKey.set(key, (forms = new Set()));
-        forms.add(form);
-      }
-    }
-    this.search = new LiteralSearch([...byKey.keys()]);
-    this.formsOf = [...byKey.values()].map((forms) => [...forms]);
+    this.pieces = new SecretPieces(minLength);
+  }
+
+  /** A secret to look for from now on, in all its forms; none shorter than `minLength`. */
+  add(secret: string): void {
+    if (secret.length >= this.minLength) this.pieces.add(searchedFormsOf(secret));
+  }
+
+  /** Characters read and slots probed by every search so far (secret-pieces.ts): what the test of linear time bounds. */
+  get work(): number {
+    return this.pieces.work;
   }
 
   occursIn(text: string): boolean {
-    if (this.formsOf.length === 0) return false;
-    return viewsOf(text, false).some((view) => {
-      let found = false;
-      this.search.scan(view.text, (end, index) => (found = (this.formsOf[index] as readonly string[]).some((form) => view.text.startsWith(form, end - keyLength(form)))));
-      return found;
-    });
+    if (this.pieces.isEmpty) return false;
+    return visitViews(text, false, (view) => this.pieces.scan(view.text, () => true, view.decodedAt));
   }
 
   /** Every place a secret is in `text`; `truncated`: the text was cut at its end (see redaction.ts). */
   find(text: string, truncated: boolean): Found {
-    const spans: [number, number][] = [];
-    if (this.formsOf.length === 0 && !truncated) return { spans, end: text.length, cutThrough: false };
+    if (this.pieces.isEmpty && !truncated) return { ranges: [], end: text.length };
+    const marks = new Marks(text.length);
     let end = text.length;
-    let cutThrough = false;
-    for (const view of viewsOf(text, truncated)) {
-      const { from, text: seen } = view;
-      // Where a secret that the text's end cuts through starts in the view, if any.
-      let tail = seen.length;
-      const started = this.search.scan(seen, (at, index) => {
-        for (const form of this.formsOf[index] as readonly string[]) {
-          const start = at - keyLength(form);
-          if (seen.startsWith(form, start)) spans.push([from[start] as number, from[start + form.length] as number]);
-          else if (truncated && start < tail && start + form.length > seen.length && form.startsWith(seen.slice(start))) tail = start;
-        }
+    visitViews(text, truncated, ({ text: seen, from, decodedAt }) => {
+      const mark = (start: number, stop: number) => {
+        marks.add(from[start] as number, from[stop] as number);
         return false;
-      });
-      if (!truncated) continue;
-      // A cut shorter than a key: the automaton's last state is the longest ending that begins one.
-      tail = Math.min(tail, seen.length - started);
-      const start = from[tail] as number;
-      if (tail < seen.length && text.length - start >= this.minFragment) {
-        end = Math.min(end, start);
-        cutThrough = true;
-      } else end = Math.min(end, from[seen.length] as number);
-    }
-    return { spans, end, cutThrough };
+      };
+      this.pieces.scan(seen, mark, decodedAt);
+      if (truncated) {
+        end = Math.min(end, from[seen.length] as number);
+        // A secret cut through at the end, too short there for a piece: from its start on.
+        const started = from[seen.length - this.pieces.startAtEnd(seen)] as number;
+        if (text.length - started >= this.minFragment) marks.add(started, text.length);
+      }
+      return false;
+    });
+    return { ranges: marks.ranges(), end };
   }
 }
 
-function keyLength(form: string): number {
-  return Math.min(form.length, KEY_LENGTH);
+/** Ranges of a text marked, then read back merged: a count of open ranges per position. */
+class Marks {
+  private opened: Int32Array | undefined;
+
+  constructor(private readonly length: number) {}
+
+  add(start: number, end: number): void {
+    if (end <= start) return;
+    this.opened ??= new Int32Array(this.length + 1);
+    this.opened[start] = (this.opened[start] as number) + 1;
+    this.opened[end] = (this.opened[end] as number) - 1;
+  }
+
+  ranges(): [number, number][] {
+    const ranges: [number, number][] = [];
+    if (!this.opened) return ranges;
+    let open = 0;
+    let start = 0;
+    for (let i = 0; i <= this.length; i++) {
+      const before = open;
+      open += this.opened[i] as number;
+      if (before === 0 && open > 0) start = i;
+      else if (before > 0 && open === 0) ranges.push([start, i]);
+    }
+    return ranges;
+  }
 }

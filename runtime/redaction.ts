@@ -1,21 +1,26 @@
 /**
- * The one scrubbing path for secrets: the client secret and every access
- * token the client has held (docs/service.md 5), in each form they travel in
- * and a server may echo them in, and any Authorization value or credential
- * field a server echoes. Errors, and whatever else shows text a server sent
- * (logs, spans, the CLI's output), go through a Redactor.
+ * The one scrubbing path for secrets: the client secret, every access token
+ * the client has held (docs/service.md 5), the password of its proxy and the
+ * secret of a webhook handler made with it, in each form they travel in and
+ * a server may echo them in, and any Authorization value or credential field
+ * a server echoes. Errors, and whatever else shows text a server sent (logs,
+ * spans, the CLI's output), go through a Redactor.
  *
  * The contract:
- * - A known secret is found in a text however it was escaped: raw, JSON
- *   string escapes (`\/`, `\u002B`...), percent or form encoding (either
- *   case of hex digit), inside the Basic value, and base64 or base64url at any
- *   byte offset inside a longer base64 string (text-views.ts, secret-forms.ts).
+ * - No run of 8 characters of a known secret (secret-pieces.ts' PIECE) is
+ *   left, whichever part of it was echoed (its start, middle or end) and
+ *   however it was escaped: raw; JSON string escapes (`\/`, `\u002B`...);
+ *   HTML character references; percent or form encoding in either case of hex
+ *   digit, also twice over; these inside one another (text-views.ts); the
+ *   Basic value; base64 or base64url at any byte offset inside a longer
+ *   base64 string; hex in either case (secret-forms.ts). A secret shorter
+ *   than 8 characters is looked for whole.
  * - Scrub, then cut: `excerpt` cuts only scrubbed text. A text that was cut
  *   before it could be scrubbed (a body read up to a size limit) is scrubbed
  *   with `{ truncated: true }`: a secret cut through at its end is removed
- *   too, so no cut leaves 4 or more of its characters.
- * - Time linear in the text (one pass per view, known-secrets.ts), for any
- *   text: this runs on error paths a server can provoke.
+ *   too, so no cut leaves 4 or more of its first characters.
+ * - Time linear in the text (known-secrets.ts), for any text: this runs on
+ *   error paths a server can provoke.
  *
  * A server that echoes its request puts these into error bodies and
  * messages, and undici's errors can carry raw response bytes. So every error
@@ -25,8 +30,13 @@
 import { FlowsmithError } from "./errors.js";
 import { excerptOf, REDACTED } from "./excerpt.js";
 import { KnownSecrets } from "./known-secrets.js";
+import { base64OfText } from "./secret-forms.js";
 
-/** Tokens remembered at most, newest kept: a token is renewed about daily, this bounds a misbehaving auth server. */
+/**
+ * Tokens remembered at most: a token is renewed about daily, this bounds a
+ * misbehaving auth server. Past it, the older half is forgotten at once, so
+ * that the search is built anew once per MAX_TOKENS / 2 tokens, not per token.
+ */
 const MAX_TOKENS = 100;
 
 /**
@@ -71,25 +81,51 @@ export interface ScrubOptions {
   readonly truncated?: boolean;
 }
 
+/** What a client's Redactor knows from the start. */
+export interface RedactorCredentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The proxy's password and the Basic value sent for it (exchange/proxy-url.ts). */
+  readonly proxySecrets?: readonly string[];
+}
+
 export class Redactor {
-  private readonly fixed: readonly string[];
+  /** Kept for the Redactor's life: the client secret, its Basic value, the proxy's, a webhook handler's secrets. */
+  private readonly secrets = new Set<string>();
   private readonly tokens = new Set<string>();
-  /** The search for every known secret, built when first needed; undefined again when a token is added. */
+  /** The search for every known secret, built when first needed; undefined again when tokens are forgotten. */
   private known: KnownSecrets | undefined;
+  /** The work of the searches replaced by a newer one, so that `work` counts all. */
+  private workBefore = 0;
 
   /** Without credentials (no client at hand), only the echo patterns apply. */
-  constructor(credentials?: { readonly clientId: string; readonly clientSecret: string }) {
-    this.fixed = credentials
-      ? [credentials.clientSecret, Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`, "utf8").toString("base64")]
-      : [];
+  constructor(credentials?: RedactorCredentials) {
+    if (!credentials) return;
+    this.secrets.add(credentials.clientSecret);
+    this.secrets.add(base64OfText(`${credentials.clientId}:${credentials.clientSecret}`));
+    for (const secret of credentials.proxySecrets ?? []) this.secrets.add(secret);
   }
 
   /** A token the client received: scrubbed from every error from now on. */
   rememberToken(token: string): void {
     if (token === "" || this.tokens.has(token)) return;
     this.tokens.add(token);
-    if (this.tokens.size > MAX_TOKENS) this.tokens.delete(this.tokens.values().next().value as string);
+    if (this.tokens.size <= MAX_TOKENS) return this.known?.add(token);
+    for (const old of [...this.tokens].slice(0, this.tokens.size - MAX_TOKENS / 2)) this.tokens.delete(old);
+    this.workBefore = this.work;
     this.known = undefined;
+  }
+
+  /** A secret kept for good (a webhook handler's, webhook-options.ts): scrubbed from every error from now on. */
+  rememberSecret(secret: string): void {
+    if (secret === "" || this.secrets.has(secret)) return;
+    this.secrets.add(secret);
+    this.known?.add(secret);
+  }
+
+  /** Characters read and slots probed by every search for known secrets so far: what the test of linear time bounds. */
+  get work(): number {
+    return this.workBefore + (this.known?.work ?? 0);
   }
 
   /** The text with every known secret (in any form) and every echoed credential replaced by `[redacted]`. */
@@ -187,50 +223,42 @@ export class Redactor {
    * the text also ends before the start of a secret cut through at its end.
    */
   private replaceKnown(text: string, truncated: boolean): string {
-    const { spans, end, cutThrough } = this.knownSecrets().find(text, truncated);
-    if (cutThrough) spans.push([end, text.length]);
-    return replaceSpans(cutThrough ? text : text.slice(0, end), spans);
+    const { ranges, end } = this.knownSecrets().find(text, truncated);
+    const parts: string[] = [];
+    let written = 0;
+    for (const [start, stop] of ranges) {
+      // Past a cut text's end (a view that kept an escape another view dropped): nothing left to replace.
+      if (start >= end) break;
+      parts.push(text.slice(written, start), REDACTED);
+      written = stop;
+    }
+    if (written < end) parts.push(text.slice(written, end));
+    return parts.join("");
   }
 
+  /** Built at the first search, then added to as secrets and tokens come. */
   private knownSecrets(): KnownSecrets {
-    this.known ??= new KnownSecrets(
-      [...this.fixed, ...this.tokens].filter((secret) => secret.length >= MIN_SECRET_LENGTH),
-      MIN_SECRET_LENGTH,
-      MIN_FRAGMENT,
-    );
+    if (!this.known) {
+      this.known = new KnownSecrets(MIN_SECRET_LENGTH, MIN_FRAGMENT);
+      for (const secret of [...this.secrets, ...this.tokens]) this.known.add(secret);
+    }
     return this.known;
   }
 }
 
-/** Each span (start, end) of the text, merged where they overlap or touch, replaced by one `[redacted]`. */
-function replaceSpans(text: string, spans: [number, number][]): string {
-  if (spans.length === 0) return text;
-  spans.sort((a, b) => a[0] - b[0]);
-  const parts: string[] = [];
-  let written = 0;
-  let open: [number, number] | undefined;
-  for (const [start, end] of spans) {
-    // Past a cut text's end (a view that kept an escape another view dropped): nothing left to replace.
-    if (start >= text.length) break;
-    if (open && start <= open[1]) open[1] = Math.max(open[1], end);
-    else {
-      if (open) written = replaced(parts, text, written, open);
-      open = [start, end];
-    }
-  }
-  if (open) written = replaced(parts, text, written, open);
-  parts.push(text.slice(written));
-  return parts.join("");
-}
-
-function replaced(parts: string[], text: string, written: number, [start, end]: [number, number]): number {
-  parts.push(text.slice(written, start), REDACTED);
-  return Math.min(end, text.length);
-}
-
 /** `Basic <base64>` is a credential when it decodes to `user:password`; prose such as "Basic information" is left alone. */
 function basicCredential(match: string, prefix: string, value: string): string {
-  return Buffer.from(value, "base64").toString("latin1").includes(":") ? `${prefix}${REDACTED}` : match;
+  return decodedBase64(value).includes(":") ? `${prefix}${REDACTED}` : match;
+}
+
+/** base64 read as Latin-1, leniently: padding or a last character too many (a cut value) does not stop it. */
+function decodedBase64(value: string): string {
+  const bare = value.replace(/=+$/, "");
+  try {
+    return atob(bare.length % 4 === 1 ? bare.slice(0, -1) : bare);
+  } catch {
+    return "";
+  }
 }
 
 interface ErrorLike {

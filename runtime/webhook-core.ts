@@ -111,10 +111,11 @@ export class WebhookCore {
   }
 
   private async report(error: unknown, delivery: WebhookDelivery): Promise<void> {
+    const { onError, redactor } = this.options;
     try {
-      await this.options.onError(error, delivery);
+      await onError(redactor.error(error), delivery);
     } catch (failure) {
-      logWebhookError(failure, delivery, "onError threw");
+      logWebhookError(redactor.error(failure), delivery, "onError threw");
     }
   }
 }

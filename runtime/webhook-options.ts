@@ -3,8 +3,10 @@
  * works with, and the defaults (here and only here).
  */
 import type { Client } from "./client.js";
+import { clientContextOrThrow } from "./client-context.js";
 import { ConfigurationError } from "./errors.js";
 import { isRecord } from "./json.js";
+import { Redactor } from "./redaction.js";
 import type { DataBlocks, SessionRecord } from "./resources.js";
 import type { Decision } from "./webhook-event.js";
 import type { WebhookQueue } from "./webhook-queue.js";
@@ -82,6 +84,8 @@ export interface ResolvedWebhookOptions {
   readonly processor: { readonly onSessionEnded: WebhookHandlerOptions["onSessionEnded"] } | { readonly queue: WebhookQueue };
   readonly onError: NonNullable<WebhookHandlerOptions["onError"]>;
   readonly verifier: SignatureVerifier | undefined;
+  /** The client's, which knows the webhook secrets too: every error the handler reports passes through it. */
+  readonly redactor: Redactor;
   readonly maxBodyBytes: number;
   readonly dedupe: { readonly maxEntries: number; readonly ttlMs: number };
   readonly maxInFlight: number;
@@ -112,6 +116,7 @@ export function resolveWebhookOptionsOrThrow(given: WebhookHandlerOptions | Queu
         logWebhookError(error, delivery, "not handled");
       }),
     verifier: options.secret === undefined ? undefined : new SignatureVerifier(options.secret),
+    redactor: redactorKnowing(client, options.secret),
     maxBodyBytes: positiveIntegerOrThrow("maxBodyBytes", options.maxBodyBytes ?? WEBHOOK_DEFAULTS.maxBodyBytes),
     dedupe: {
       maxEntries: positiveIntegerOrThrow("dedupe.maxEntries", options.dedupe?.maxEntries ?? WEBHOOK_DEFAULTS.dedupe.maxEntries),
@@ -144,6 +149,18 @@ function positiveIntegerOrThrow(name: string, value: number): number {
     throw new ConfigurationError(`createWebhookHandler: ${name} must be a positive integer, got ${String(value)}`);
   }
   return value;
+}
+
+/** The client's Redactor (a new one for a client not made by createClient), from now on also scrubbing the secrets, checked by then. */
+function redactorKnowing(client: object, secret: string | readonly string[] | undefined): Redactor {
+  let redactor: Redactor;
+  try {
+    redactor = clientContextOrThrow(client).redactor;
+  } catch {
+    redactor = new Redactor();
+  }
+  for (const each of typeof secret === "string" ? [secret] : (secret ?? [])) redactor.rememberSecret(each);
+  return redactor;
 }
 
 /** The default onError, and what an onError that throws leaves: one line on console.error. */

@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from "undici";
 import { ConfigurationError } from "../errors.js";
+import { checkedProxyOrThrow } from "./proxy-url.js";
 import { undici } from "./undici.js";
 
 /**
@@ -29,6 +30,8 @@ export interface ChosenDispatcher {
   readonly dispatcher: Dispatcher;
   /** Whether close() should close it (only when the client made it). */
   readonly owned: boolean;
+  /** The proxy's password and Basic value, for the client's Redactor. */
+  readonly proxySecrets?: readonly string[];
 }
 
 /** Called last by the option resolver: a dispatcher is made only once every other option has been accepted. */
@@ -38,43 +41,12 @@ export function dispatcherOrThrow(given: unknown, proxy: unknown): ChosenDispatc
   }
   if (given !== undefined) return { dispatcher: dispatcherThatDispatchesOrThrow(given), owned: false };
   if (proxy === undefined) return { dispatcher: new undici.Agent(), owned: true };
-  if (proxy === "env") return { dispatcher: new undici.EnvHttpProxyAgent(), owned: true };
-  if (typeof proxy === "object" && proxy !== null && !(proxy instanceof URL)) return { dispatcher: new undici.EnvHttpProxyAgent(proxySettingsOrThrow(proxy)), owned: true };
-  return { dispatcher: new undici.ProxyAgent(proxyUrlOrThrow(proxy)), owned: true };
-}
-
-function proxySettingsOrThrow(settings: object): ProxySettings {
-  const { httpProxy, httpsProxy, noProxy, ...others } = settings as Record<string, unknown>;
-  const unknown = Object.keys(others);
-  if (unknown.length > 0) throw new ConfigurationError(`proxy: unknown setting ${unknown.join(", ")} (known: httpProxy, httpsProxy, noProxy)`);
-  if (noProxy !== undefined && typeof noProxy !== "string") throw new ConfigurationError("proxy.noProxy must be a string of hosts, comma-separated");
-  return {
-    ...(httpProxy === undefined ? {} : { httpProxy: proxyUrlOrThrow(httpProxy, "proxy.httpProxy") }),
-    ...(httpsProxy === undefined ? {} : { httpsProxy: proxyUrlOrThrow(httpsProxy, "proxy.httpsProxy") }),
-    ...(noProxy === undefined ? {} : { noProxy }),
-  };
+  const { agent, secrets } = checkedProxyOrThrow(proxy, process.env);
+  return { dispatcher: "url" in agent ? new undici.ProxyAgent(agent.url) : new undici.EnvHttpProxyAgent(agent.settings), owned: true, proxySecrets: secrets };
 }
 
 function dispatcherThatDispatchesOrThrow(given: unknown): Dispatcher {
   const candidate = given as Partial<Dispatcher> | null;
   if (typeof candidate === "object" && candidate !== null && typeof candidate.dispatch === "function") return candidate as Dispatcher;
   throw new ConfigurationError("dispatcher must be an undici Dispatcher (an Agent, Pool or ProxyAgent from undici 7)");
-}
-
-/** An http(s) URL; its credentials, if any, are used by undici and never shown. */
-function proxyUrlOrThrow(proxy: unknown, name = "proxy"): string {
-  let url: URL | undefined;
-  try {
-    url = typeof proxy === "string" || proxy instanceof URL ? new URL(String(proxy)) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    throw new ConfigurationError(
-      name === "proxy"
-        ? 'proxy must be "env" (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), the http(s) URL of a proxy, such as "http://proxy.internal:3128", or { httpProxy, httpsProxy, noProxy }'
-        : `${name} must be the http(s) URL of a proxy, such as "http://proxy.internal:3128"`,
-    );
-  }
-  return url.href;
 }

@@ -29,6 +29,8 @@ export interface WireSettings {
 }
 
 export interface Transport {
+  /** Credentials it holds (a proxy's password and Basic value), which the client's Redactor scrubs. */
+  readonly secrets?: readonly string[];
   /** One attempt. Refuses (ClientClosedError, AbortError) before sending when the client is closed or the signal fired. */
   send(request: WireRequest, settings: WireSettings, lifecycle: ClientLifecycle): Promise<Answer>;
   /** Closes what the client owns (its connections); what it was given stays open. Nothing is running any more (lifecycle.close() aborted it). */

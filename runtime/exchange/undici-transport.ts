@@ -23,6 +23,7 @@ export class UndiciTransport implements Transport {
     private readonly dispatcher: Dispatcher,
     /** Whether close() closes the dispatcher (only when the client made it). */
     private readonly owned: boolean,
+    readonly secrets: readonly string[] = [],
   ) {}
 
   send(request: WireRequest, settings: WireSettings, lifecycle: ClientLifecycle): Promise<Answer> {

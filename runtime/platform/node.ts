@@ -15,7 +15,7 @@ export const platform: Platform = {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- undici is loaded with the first client
     const { dispatcherOrThrow } = require("../exchange/dispatcher.js") as typeof import("../exchange/dispatcher.js");
     const chosen = dispatcherOrThrow(dispatcher, proxy);
-    return new UndiciTransport(chosen.dispatcher, chosen.owned);
+    return new UndiciTransport(chosen.dispatcher, chosen.owned, chosen.proxySecrets);
   },
   patternEngine() {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- re2js is loaded with the first action schema that has a pattern

@@ -9,7 +9,8 @@
  * every comparison. Goals are not asserted here (timings on a shared machine
  * are noise); the exact figures are: a single token request for 200
  * concurrent calls, the emulator's memory staying within its bound, and the
- * hostile pattern's values all refused (with a time per character for each length).
+ * hostile pattern's values all refused (with a time per character for each length),
+ * and the pieces of secrets echoed in the redaction benchmark's body scrubbed.
  * Exits 1 listing every problem.
  */
 const { execFileSync } = require("node:child_process");
@@ -39,7 +40,7 @@ try {
   const { rows, details } = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
   const numbers = rows.map((row) => row.benchmark.split(".")[0]);
   // 7 (the production install) is left to test/packages: the smoke run skips it.
-  expectEqual("benchmarks that ran", [...new Set(numbers)], ["1", "1b", "2a", "2b", "3", "4", "5", "6", "8", "9", "10", "11", "12", "13"]);
+  expectEqual("benchmarks that ran", [...new Set(numbers)], ["1", "1b", "2a", "2b", "3", "4", "5", "6", "8", "9", "10", "11", "12", "13", "14"]);
   const compared = rows.filter((row) => row.compared);
   // 9 (emulator vs Prism) is measured only where a full run has installed Prism.
   const prismMeasured = rows.some((row) => row.benchmark.startsWith("9.") && row.compared);
@@ -55,6 +56,10 @@ try {
   for (const row of runtimeMemory) {
     if (!/MB → .* MB/.test(row.flowsmith) || !/^undici .* MB → /.test(row.baseline)) problems.push(`${row.benchmark}: readings ${row.flowsmith} / ${row.baseline}`);
   }
+  // Redaction: a time per character at each length for both bodies, and the echoed pieces scrubbed.
+  const redaction = rows.find((row) => row.benchmark.startsWith("14."));
+  if (!/^\d+ → \d+ → \d+ ns per character .*; \d+ → \d+ → \d+ /.test(redaction?.flowsmith ?? "") || !Number.isFinite(redaction?.ratio)) problems.push(`14 (redaction): ${JSON.stringify(redaction)}`);
+  expectEqual("14 (redaction) scrubbed the echoed pieces", details.some((detail) => detail.includes("the echoed pieces in the realistic body scrubbed: yes")), true);
   // Hostile pattern: a time per character at each length, and every hostile value refused.
   const patterns = rows.find((row) => row.benchmark.startsWith("11."));
   if (!/^\d+ → \d+ → \d+ ns per character/.test(patterns?.flowsmith ?? "") || !Number.isFinite(patterns?.ratio)) problems.push(`11 (hostile pattern): ${JSON.stringify(patterns)}`);

@@ -1,10 +1,12 @@
 /**
- * The redaction fuzz suite (issue 20): random secrets, echoed in random
- * encodings at random offsets among random words (test/fuzz/secret-echo.ts),
+ * The redaction fuzz suite (issues 20 and 31): random secrets, echoed whole
+ * or in a random piece of 8 characters or more (from the start, the middle or
+ * the end) in random encodings, among random words (test/fuzz/secret-echo.ts),
  * then scrubbed whole, scrubbed then cut (`excerpt`), and cut first at a
  * random character or byte and scrubbed as cut (`truncated`). No 8 characters
- * in a row of what only the secret decides may survive any of them, whether
- * the secret is the client secret or an access token the client was given.
+ * in a row of the secret may survive any of them (in base64 and hex, no 8
+ * characters in a row of what only its bytes decide), whether the secret is
+ * the client secret or an access token the client was given.
  *
  * A fixed seed in `npm test`; REDACTION_FUZZ_RUNS and REDACTION_FUZZ_SEED (a
  * number, or `random`) run more; a failure prints its seed and path for
@@ -26,19 +28,21 @@ function redactorFor({ echo, isClientSecret }: EchoCase): Redactor {
 }
 
 /**
- * The pieces of FRAGMENT characters of the echo that only the secret decides,
- * found in `text`; but not a piece that the words around the secret hold too
- * (random words can repeat a piece of the secret, in the same encoding).
+ * What of the echoed secret survives in `text`: each run of FRAGMENT units of
+ * it (its characters; in base64 and hex, the characters that only its bytes
+ * decide), as the echo wrote them, found in `text`; but not one that the
+ * words around the echo hold too (random words can repeat a piece of the
+ * secret, in the same encoding).
  */
 function survivors({ echo }: EchoCase, text: string): string[] {
-  const own = echo.text.slice(...echo.own);
-  const around = `${echo.text.slice(0, echo.own[0] + FRAGMENT - 1)}\u0000${echo.text.slice(echo.own[1] - FRAGMENT + 1)}`;
-  const found: string[] = [];
-  for (let start = 0; start + FRAGMENT <= own.length; start++) {
-    const piece = own.slice(start, start + FRAGMENT);
-    if (text.includes(piece) && !around.includes(piece)) found.push(piece);
-  }
-  return found;
+  const { units } = echo;
+  const runs = units.slice(0, Math.max(units.length - FRAGMENT + 1, 0)).map(([start], k) => echo.text.slice(start, (units[k + FRAGMENT - 1] as readonly [number, number])[1]));
+  return runs.filter((run) => text.includes(run) && !around(echo, run.length).includes(run));
+}
+
+/** The echo's text without its own part, but for the `length - 1` characters at each end of it. */
+function around(echo: EchoCase["echo"], length: number): string {
+  return `${echo.text.slice(0, echo.own[0] + length - 1)}\u0000${echo.text.slice(echo.own[1] - length + 1)}`;
 }
 
 const parameters = { seed: SEED, numRuns: RUNS } as const;

@@ -6,7 +6,6 @@
  * every token the client held, raw and in each encoding they travel in.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { inspect } from "node:util";
 import {
   AbortError,
   ApiError,
@@ -35,6 +34,7 @@ import { json, startFakeService, type FakeService } from "./support/fake-service
 import { AML_SPEC, amlValidator, acceptAll, createSessionFor } from "./support/specs.js";
 
 import { Redactor } from "../../runtime/redaction.js";
+import { everyWayShown } from "./support/secret-echoes.js";
 
 const CLIENT_ID = "cid-redaction";
 /** Characters that every encoding writes differently: + & = / space, a non-ASCII letter. */
@@ -391,7 +391,7 @@ test.each(SCENARIOS)("%s: no secret and no token in any encoding, anywhere in th
   );
   expect(error).toBeInstanceOf(scenario.expected);
   expect(error).toMatchObject({ code: scenario.code });
-  const shown = everyWayShown(error as Error);
+  const shown = everyWayShown(error);
   const leaks = forbiddenStrings().filter((secret) => shown.some((text) => text.includes(secret)));
   expect(leaks).toEqual([]);
   if (scenario.echoed) expect(shown.join("\n")).toContain("[redacted]");
@@ -431,29 +431,6 @@ test("every token the client held is scrubbed, also after it was replaced", asyn
   expect(issued).toHaveLength(2);
   expect((error as ServerError).message).toContain("old [redacted] and [redacted]");
 });
-
-/** message, stack, JSON.stringify and util.inspect of the error and of each error in its cause chain. */
-function everyWayShown(error: Error): string[] {
-  const shown = [inspect(error, { depth: 20 }), safeJson(error)];
-  for (let current: unknown = error, depth = 0; current && depth < 10; current = (current as Error).cause, depth++) {
-    if (typeof current !== "object") {
-      shown.push(typeof current === "string" ? current : JSON.stringify(current));
-      break;
-    }
-    const each = current as Error;
-    shown.push(each.message, String(each.stack), String(each), safeJson(each), inspect(each, { depth: 20, showHidden: true }));
-    for (const value of Object.values(each)) shown.push(typeof value === "string" ? value : safeJson(value));
-  }
-  return shown;
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return value === undefined ? "" : JSON.stringify(value);
-  } catch {
-    return inspect(value, { depth: 20 });
-  }
-}
 
 /** The secret, the Basic value and each token, raw and in every encoding they travel in. */
 function forbiddenStrings(): string[] {
