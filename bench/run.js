@@ -9,7 +9,7 @@
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
  *                                     report in .bench-tmp/smoke/ (npm run bench:smoke)
  *   --json <file>                     also write the rows as JSON
- *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns,token-store,webhook-queue
+ *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns,token-store,webhook-queue,worker-footprint,cold-start
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -25,6 +25,8 @@ const { benchPrism } = require("./prism-bench.js");
 const { benchPatterns } = require("./pattern-bench.js");
 const { benchTokenStore } = require("./token-store-bench.js");
 const { benchWebhookQueue } = require("./webhook-queue-bench.js");
+const { benchWorkerFootprint } = require("./worker-footprint-bench.js");
+const { benchColdStart } = require("./cold-start-bench.js");
 const { compileGenerated, missingRuntimeParts } = require("./flowsmith-side.js");
 const { runNodeOrThrow } = require("./processes.js");
 const { createWorkspace, flowOf, REPO_ROOT } = require("./workspace.js");
@@ -44,7 +46,11 @@ const BENCHMARKS = [
   "patterns",
   "token-store",
   "webhook-queue",
+  "worker-footprint",
+  "cold-start",
 ];
+/** Run by the smoke test with `--only` of their own (test/bench/smoke.js): they install their peers from the registry. */
+const SMOKED_ALONE = ["worker-footprint", "cold-start"];
 
 const MODES = {
   full: {
@@ -62,6 +68,7 @@ const MODES = {
     patterns: { lengths: [1000, 10_000, 100_000], rounds: 15, charsPerRound: 1_000_000, nativeLengths: [18, 20, 22, 24], nativeRounds: 3 },
     tokenStore: { rounds: 25, durationMs: 200, warmupMs: 500 },
     webhookQueue: { deliveries: 2000, warmup: 200 },
+    coldStart: { rounds: 15 },
   },
   smoke: {
     flows: 3,
@@ -77,6 +84,7 @@ const MODES = {
     patterns: { lengths: [100, 1000, 10_000], rounds: 3, charsPerRound: 20_000, nativeLengths: [12, 14, 16], nativeRounds: 1 },
     tokenStore: { rounds: 1, durationMs: 100, warmupMs: 50 },
     webhookQueue: { deliveries: 50, warmup: 10 },
+    coldStart: { rounds: 2 },
   },
 };
 
@@ -109,7 +117,7 @@ async function main(options) {
   const missing = missingRuntimeParts();
   const flows = missing ? undefined : prepareRequestFlows(workspace);
   if (!flows) {
-    details.push(`Benchmarks 4-6, 10 and 11 skipped: ${missing} is not there yet.`);
+    details.push(`Benchmarks 4-6, 10, 11 and 15 skipped: ${missing} is not there yet.`);
   } else {
     if (selected("throughput")) {
       const throughput = await benchThroughput(flows.json, settings.throughput);
@@ -153,6 +161,16 @@ async function main(options) {
     rows.push(...webhookQueue.rows);
     details.push(...webhookQueue.details);
   }
+  if (selected("worker-footprint")) {
+    const footprint = await benchWorkerFootprint(workspace);
+    rows.push(...footprint.rows);
+    details.push(...footprint.details);
+  }
+  if (selected("cold-start") && flows) {
+    const coldStart = await benchColdStart(flows.json, settings.coldStart);
+    rows.push(...coldStart.rows);
+    details.push(...coldStart.details);
+  }
   printTable(rows);
   for (const detail of details) process.stdout.write(`${detail}\n`);
   writeReports(options, { rows, details, settings, workspace, elapsedMs: nowMs() - started });
@@ -167,7 +185,7 @@ function parseArgs(args) {
     else throw new Error(`unknown option ${args[i]} (known: --smoke, --json <file>, --only ${BENCHMARKS.join(",")})`);
   }
   // The install benchmark runs npm installs: the smoke test leaves it to test/packages/check-packages.js.
-  if (options.mode === "smoke" && !args.includes("--only")) options.only = BENCHMARKS.filter((name) => name !== "install");
+  if (options.mode === "smoke" && !args.includes("--only")) options.only = BENCHMARKS.filter((name) => name !== "install" && !SMOKED_ALONE.includes(name));
   const unknown = options.only.filter((name) => !BENCHMARKS.includes(name));
   if (unknown.length > 0) throw new Error(`--only: unknown benchmark ${unknown.join(", ")}`);
   return options;
@@ -210,7 +228,8 @@ function writeReports(options, { rows, details, settings, workspace, elapsedMs }
     `runtime memory ${settings.runtimeMemory.totalCalls} calls (read after ${settings.runtimeMemory.firstCalls}); ` +
     `hostile pattern ${settings.patterns.rounds} rounds at ${settings.patterns.lengths.join(", ")} characters, native RegExp at ${settings.patterns.nativeLengths.join(", ")}; ` +
     `token stores ${settings.tokenStore.rounds} rounds x ${settings.tokenStore.durationMs} ms per store at concurrency 16; ` +
-    `webhook queue ${settings.webhookQueue.deliveries} deliveries at concurrency 16 (after ${settings.webhookQueue.warmup})`;
+    `webhook queue ${settings.webhookQueue.deliveries} deliveries at concurrency 16 (after ${settings.webhookQueue.warmup}); ` +
+    `cold start ${settings.coldStart.rounds} rounds of one process per tool`;
   const markdown = markdownReport({ rows, details, command, settings: settingsText, elapsedMs });
   // Only a full run of every benchmark replaces the committed BENCHMARKS.md; a partial one reports beside its scratch files.
   const complete = options.mode === "full" && BENCHMARKS.every((name) => options.only.includes(name));

@@ -136,7 +136,9 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Uint8Array): void {
-    if (this.over) return;
+    // undici resumes a paused parser by running it on an empty buffer, which may arrive here as an empty
+    // chunk: queued, it would fill the stream and pause undici again with nothing read, for ever.
+    if (this.over || chunk.length === 0) return;
     if (this.stream) {
       this.stream.enqueue(chunk);
       if ((this.stream.desiredSize ?? 0) <= 0) controller.pause();

@@ -72,6 +72,42 @@ try {
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
+checkPlatformRows();
+/**
+ * Benchmarks 14 (the Worker's upload) and 15 (Node cold start), run on their own: they install
+ * wrangler and the Stainless SDK from the registry into .bench-tmp/ (once; kept). Each must give
+ * flowsmith's figures and a ratio against openapi-fetch and the Stainless SDK. Row 14 skipped
+ * (the registry could not deliver wrangler, or not on Linux x64) says why and is not a problem here.
+ */
+function checkPlatformRows() {
+  const platformDir = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-bench-platforms-"));
+  try {
+    const jsonPath = path.join(platformDir, "rows.json");
+    execFileSync(process.execPath, ["bench/run.js", "--smoke", "--only", "worker-footprint,cold-start", "--json", jsonPath], { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "inherit"] });
+    const { rows, details } = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
+    const footprint = rows.filter((row) => row.benchmark.startsWith("14."));
+    if (footprint.length === 1 && !footprint[0].compared && details.some((detail) => detail.startsWith("Benchmark 14 skipped: "))) {
+      process.stdout.write(`bench smoke: ${details.find((detail) => detail.startsWith("Benchmark 14 skipped"))}\n`);
+    } else {
+      expectEqual("14 (Worker upload) rows", footprint.map((row) => row.benchmark.replace(/.*: vs /, "")), ["openapi-fetch", "dodopayments"]);
+      for (const row of footprint) {
+        if (!/^[\d.]+ KiB, gzip [\d.]+ KiB$/.test(row.flowsmith) || !(Number.isFinite(row.ratio) && row.ratio > 0)) problems.push(`14: ${JSON.stringify(row)}`);
+      }
+    }
+    const coldStart = rows.filter((row) => row.benchmark.startsWith("15."));
+    const peerSkipped = details.some((detail) => detail.includes("The Stainless SDK was not measured"));
+    expectEqual("15 (cold start) rows", coldStart.length, peerSkipped ? 1 : 2);
+    for (const row of coldStart) {
+      if (!/ms CPU$/.test(row.flowsmith) || !(Number.isFinite(row.ratio) && row.ratio > 0)) problems.push(`15: ${JSON.stringify(row)}`);
+    }
+    process.stdout.write(`bench smoke: ${[...footprint, ...coldStart].map((row) => `${row.benchmark.split(".")[0]} ${row.flowsmith} (ratio ${Number.isFinite(row.ratio) ? row.ratio.toFixed(2) : "-"})`).join("; ")}\n`);
+  } catch (error) {
+    problems.push(`node bench/run.js --smoke --only worker-footprint,cold-start failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    fs.rmSync(platformDir, { recursive: true, force: true });
+  }
+}
+
 if (problems.length > 0) {
   process.stderr.write(`bench smoke: ${String(problems.length)} problem(s):\n${problems.map((p) => `  - ${p}`).join("\n")}\n`);
   process.exitCode = 1;

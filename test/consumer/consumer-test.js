@@ -22,8 +22,13 @@
  * the README says (free ports in place of its fixed ones) until its webhook
  * reports the outcome. With FLOWSMITH_CONSUMER_RUNTIMES (on-runtimes.js), the same
  * consumer on Bun and Deno too, and in the ES module project a webhook
- * receiver on Bun.serve / Deno.serve (handler.fetch). Exits 1 on the first
- * failure.
+ * receiver on Bun.serve / Deno.serve (handler.fetch). In the ES module project, the
+ * platform consumer (platforms.js) on this Node, Bun and Deno, and with
+ * FLOWSMITH_CONSUMER_EDGE_TOOLS (on-runtimes.js, edge-tools.js) on workerd (with and
+ * without nodejs_compat) and Vercel's Edge Runtime, and the docs' platform examples
+ * (platform-docs.js). Exits 1 on the first failure, or at the end when only platforms
+ * failed (each is tried, and everything else too); `--platforms` tries the ES module
+ * project's platform consumer and the examples alone.
  *
  * Installs use npm's cache first (`--prefer-offline`): after `npm ci` in the
  * repository, every dependency is already there.
@@ -36,9 +41,18 @@ const { consumerSource, PROJECTS, webhookCheckSource } = require("./projects.js"
 const { randomBytes } = require("node:crypto");
 const { freePort } = require("../support/free-port.js");
 const { startRedis } = require("../support/redis-server.js");
+const { withEmulator } = require("./process-group.js");
+const { edgeToolsIn } = require("./edge-tools.js");
+const { PLATFORM_SOURCES } = require("./platform-sources.js");
+const { tryPlatforms } = require("./platforms.js");
+const { tryDocExamples, writeDocExamples } = require("./platform-docs.js");
 
 const REPO = path.resolve(__dirname, "..", "..");
 const STEP_TIMEOUT_MS = 180_000;
+// `--platforms`: the ES module project and the platform consumer alone (platforms.js), for work on the runtime's platforms.
+const PLATFORMS_ONLY = process.argv.includes("--platforms");
+/** What the platform consumer and the platform pages' examples failed on (platforms.js, platform-docs.js). */
+const platformFailures = [];
 
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-consumer-"));
@@ -46,10 +60,15 @@ async function main() {
   const redis = await startRedis();
   try {
     const tarballs = await packAll(path.join(work, "packs"));
-    for (const project of PROJECTS) await tryProject(project, path.join(work, project.name), tarballs, redis);
-    await tryFirstCall(path.join(work, "first-call"), tarballs);
-    await tryQuickStart(path.join(work, "first-call"));
-    log("all consumer projects passed");
+    for (const project of PROJECTS.filter((candidate) => !PLATFORMS_ONLY || candidate.packageJson.type === "module")) {
+      await tryProject(project, path.join(work, project.name), tarballs, redis);
+    }
+    if (!PLATFORMS_ONLY) {
+      await tryFirstCall(path.join(work, "first-call"), tarballs);
+      await tryQuickStart(path.join(work, "first-call"));
+    }
+    if (platformFailures.length > 0) throw new Error(platformFailures.join("\n\n"));
+    log(PLATFORMS_ONLY ? "the platform consumer passed (--platforms: nothing else was tried)" : "all consumer projects passed");
   } finally {
     await redis.close();
     if (keep) log(`kept ${work}`);
@@ -95,7 +114,11 @@ async function tryProject(project, dir, tarballs, redis) {
   }
   fs.mkdirSync(path.join(dir, "src"), { recursive: true });
   fs.writeFileSync(path.join(dir, "src", "main.ts"), consumerSource());
-  if (project.packageJson.type === "module") fs.writeFileSync(path.join(dir, "webhook-check.mjs"), webhookCheckSource());
+  if (project.packageJson.type === "module") {
+    fs.writeFileSync(path.join(dir, "webhook-check.mjs"), webhookCheckSource());
+    writePlatformSources(dir);
+    writeDocExamples(dir);
+  }
 
   log(`${project.name}: npm install (the three tarballs, typescript, @types/node)`);
   const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
@@ -126,9 +149,21 @@ async function tryProject(project, dir, tarballs, redis) {
     await run("npx", ["--no-install", "tsc", "-p", name, ...(name === project.emitWith ? [] : ["--noEmit"])], { cwd: dir });
   }
 
-  await runConsumer(project, dir, redis, "node", "node");
-  for (const [name, command] of Object.entries(otherRuntimes())) await tryRuntime(project, dir, redis, name, command);
-  log(`${project.name}: passed`);
+  if (!PLATFORMS_ONLY) {
+    await runConsumer(project, dir, redis, "node", "node");
+    for (const [name, command] of Object.entries(otherRuntimes())) await tryRuntime(project, dir, redis, name, command);
+  }
+  if (project.packageJson.type === "module") {
+    // Every platform and every page's example is tried; the error names each that failed.
+    const options = { tools: edgeTools(), runtimes: otherRuntimes() };
+    const failed = [];
+    for (const attempt of [tryPlatforms, tryDocExamples]) {
+      await attempt(dir, options, (message) => log(`${project.name}: ${message}`)).catch((error) => failed.push(error.message));
+    }
+    // Said at the end: the other projects and the quick start are still tried.
+    platformFailures.push(...failed);
+  }
+  log(`${project.name}: ${platformFailures.length > 0 ? "passed, but for the platforms that failed above" : "passed"}`);
 }
 
 /** The compiled consumer on one runtime, against `npx flowsmith emulator` and Redis. */
@@ -155,6 +190,18 @@ async function runConsumer(project, dir, redis, name, command) {
 function otherRuntimes() {
   const given = process.env.FLOWSMITH_CONSUMER_RUNTIMES;
   return given ? JSON.parse(given) : {};
+}
+
+/** The tools of Workers and Vercel Edge (edge-tools.js), from FLOWSMITH_CONSUMER_EDGE_TOOLS (set by on-runtimes.js). */
+function edgeTools() {
+  const folder = process.env.FLOWSMITH_CONSUMER_EDGE_TOOLS;
+  return folder ? edgeToolsIn(folder) : undefined;
+}
+
+/** src/platform/: the platform consumer and its entries, compiled with the rest of the project. */
+function writePlatformSources(dir) {
+  fs.mkdirSync(path.join(dir, "src", "platform"), { recursive: true });
+  for (const [name, source] of Object.entries(PLATFORM_SOURCES)) fs.writeFileSync(path.join(dir, "src", "platform", name), source);
 }
 
 function runArgs(name, file) {
@@ -228,56 +275,6 @@ function assertNoRepoPaths(dir) {
     const real = fs.realpathSync(path.join(dir, "node_modules", name));
     if (real.startsWith(REPO)) throw new Error(`node_modules/${name} resolves into the repository (${real})`);
     if (!fs.existsSync(path.join(real, "dist"))) throw new Error(`node_modules/${name} has no dist/: the tarball was packed without its build`);
-  }
-}
-
-/** `given`: the emulator's arguments and environment, instead of quick phases and `webhook`'s URL and secret. */
-async function withEmulator(dir, webhook, body, given) {
-  // Its own process group: npx runs the CLI as a grandchild, and the whole group is stopped at the end.
-  const sendTo = webhook ? ["--webhook-url", `http://127.0.0.1:${webhook.port}/webhooks`, "--webhook-secret", webhook.secret] : [];
-  const args = given ? given.args : ["--created-ms", "0", "--step-ms", "0", ...sendTo];
-  const child = spawn("npx", ["--no-install", "flowsmith", "emulator", ...args], {
-    cwd: dir,
-    env: given ? given.env : process.env,
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  try {
-    const ready = await new Promise((resolve, reject) => {
-      let stdout = "";
-      const timer = setTimeout(() => reject(new Error(`the emulator printed no ready line in 60 s; stderr:\n${stderr}`)), 60_000);
-      child.stdout.on("data", (chunk) => {
-        stdout += chunk;
-        const line = stdout.split("\n").find((candidate) => candidate.startsWith("{"));
-        if (line && stdout.includes("\n")) {
-          clearTimeout(timer);
-          resolve(JSON.parse(line));
-        }
-      });
-      child.once("exit", (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the emulator exited with ${code} before it was ready; stderr:\n${stderr}`));
-      });
-    });
-    await body(ready);
-  } finally {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    signalGroup(child, "SIGTERM");
-    const timer = setTimeout(() => signalGroup(child, "SIGKILL"), 10_000);
-    await exited;
-    clearTimeout(timer);
-    child.stdout.destroy();
-    child.stderr.destroy();
-  }
-}
-
-function signalGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // Already gone.
   }
 }
 

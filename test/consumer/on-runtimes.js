@@ -5,7 +5,9 @@
  * packed packages and generated clients on Bun 1.x and Deno 2.x: the consumer in both
  * projects (ES module and CommonJS; its token in Redis and its webhook through the Redis
  * queue, @flowsmith/redis), and a webhook receiver on Bun.serve and Deno.serve
- * (handler.fetch) fed by the emulator's signed deliveries. Each runtime is the npm
+ * (handler.fetch) fed by the emulator's signed deliveries; the platform consumer on workerd
+ * (Miniflare, the bundle wrangler makes, with and without nodejs_compat) and on Vercel's
+ * Edge Runtime, with their tools installed the same way (edge-tools.js). Each runtime is the npm
  * registry's build of it (`@oven/bun-linux-x64`, `@deno/linux-x64-glibc`: the registry is
  * the only download a CI machine has), installed into a temp folder for the run and
  * removed after (about 200 MB; npm's cache keeps the tarballs for the next run), not a
@@ -17,6 +19,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { commandRunner } = require("./command-runner.js");
+const { installEdgeTools, edgeToolsSupported } = require("./edge-tools.js");
 
 const RUNTIMES = {
   bun: { spec: "@oven/bun-linux-x64@1", binary: ["@oven", "bun-linux-x64", "bin", "bun"] },
@@ -48,15 +51,32 @@ async function main() {
     } else {
       log(`Bun and Deno not tried: the registry's builds used here run on Linux x64, this is ${process.platform} ${process.arch}`);
     }
-    const env = { ...process.env, FLOWSMITH_CONSUMER_RUNTIMES: JSON.stringify(found) };
+    const edge = await edgeToolsOrUndefined(path.join(prefix, "edge"));
+    const env = { ...process.env, FLOWSMITH_CONSUMER_RUNTIMES: JSON.stringify(found), ...(edge ? { FLOWSMITH_CONSUMER_EDGE_TOOLS: edge.folder } : {}) };
     await run(process.execPath, [path.join(__dirname, "consumer-test.js"), ...process.argv.slice(2)], env);
-    log(`passed on Node ${process.version}${Object.keys(found).map((name) => `, ${name}`).join("")}`);
+    const platforms = edge ? ", workerd (with and without nodejs_compat), Vercel's Edge Runtime" : "";
+    log(`passed on Node ${process.version}${Object.keys(found).map((name) => `, ${name}`).join("")}${platforms}`);
     return 0;
   } catch (error) {
     log(`FAILED: ${error.message}`);
     return 1;
   } finally {
     fs.rmSync(prefix, { recursive: true, force: true });
+  }
+}
+
+/** wrangler (with Miniflare and workerd), edge-runtime and esbuild, or undefined (said loudly) when the registry cannot deliver them. */
+async function edgeToolsOrUndefined(folder) {
+  if (!edgeToolsSupported()) {
+    log(`workerd and the Edge Runtime not tried: the registry's builds used here run on Linux x64, this is ${process.platform} ${process.arch}`);
+    return undefined;
+  }
+  log("npm install wrangler, edge-runtime, esbuild and Node 22 (wrangler's) (edge-tools.js)");
+  try {
+    return await installEdgeTools(folder, run);
+  } catch (error) {
+    log(`workerd and the Edge Runtime: NOT TRIED, could not install their tools from the registry (${error.message})`);
+    return undefined;
   }
 }
 

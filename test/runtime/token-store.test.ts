@@ -115,8 +115,28 @@ test("a token taken from the store is scrubbed from that client's errors, though
 });
 
 test("an expired token is renewed once for all the clients of a store (virtual clock)", async () => {
-  const clock = new VirtualClock();
-  const store = createMemoryTokenStore();
+  // The client waiting for the lease holder sleeps until the store changes (the holder stores its token or
+  // lets go of the lease): on a virtual clock its sleeps would otherwise pass in no time, while the holder's
+  // token request takes real time. A change made before the sleep began wakes it at once.
+  let changed = false;
+  const clock: VirtualClock = new VirtualClock({
+    hold: true,
+    onSleep: () => {
+      if (!changed) return;
+      changed = false;
+      setImmediate(() => clock.release());
+    },
+  });
+  const memory = createMemoryTokenStore();
+  const wake = () => {
+    changed = true;
+    clock.release();
+  };
+  const store: TokenStore = {
+    ...memory,
+    set: (key, value, ttlMs) => memory.set(key, value, ttlMs).finally(wake),
+    deleteIf: (key, value) => memory.deleteIf(key, value).finally(wake),
+  };
   const [a, b] = [client(store, clock), client(store, clock)];
   await Promise.all([a.listFlows(), b.listFlows()]);
   clock.advance(86_400_000);

@@ -202,15 +202,9 @@ export const amlValidator: JsonSchema = {
   },
 };
 
-/** The spec with this request schema, one object per pair (the runtime walks a spec's schemas once per spec object). */
-const withSchemas = new WeakMap<FlowSpec, Map<JsonSchema, FlowSpec>>();
-
+/** The spec itself when it has this request schema (a test may change it between calls), else a copy that has it. */
 function specWith<E extends "staging" | "live">(spec: FlowSpec<E>, schema: JsonSchema): FlowSpec<E> {
-  let bySchema = withSchemas.get(spec);
-  if (!bySchema) withSchemas.set(spec, (bySchema = new Map()));
-  let made = bySchema.get(schema);
-  if (!made) bySchema.set(schema, (made = { ...spec, request: schema }));
-  return made as FlowSpec<E>;
+  return spec.request === schema ? spec : { ...spec, request: schema };
 }
 
 /** A session of `spec`'s flow, its request checked against `schema`, as a generated createSession sends it. */
