@@ -33,8 +33,8 @@ function writeFlowVariants(repoRoot, dir, count) {
   }
   const config = {
     outputDir: "generated",
-    // The workspace package: resolves to runtime/dist in node and in tsc.
-    runtimeImport: "@flowsmith/runtime",
+    // The workspace package's entry for generated modules (the default): resolves to runtime/dist in node and in tsc.
+    runtimeImport: "@flowsmith/runtime/flow-module",
     flows: flows.map((flow) => ({ name: flow.name, source: { file: `flows/${flow.name}.yaml` } })),
   };
   fs.writeFileSync(path.join(dir, "codegen.config.json"), `${JSON.stringify(config, null, 2)}\n`);
