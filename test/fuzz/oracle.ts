@@ -42,7 +42,7 @@ function importProblems(file: ts.SourceFile, model: FlowModel): string[] {
   const imports = file.statements.filter(ts.isImportDeclaration).map((statement) => {
     const specifier = (statement.moduleSpecifier as ts.StringLiteral).text;
     const clause = statement.importClause;
-    return `${clause ? (clause.isTypeOnly ? "type " : "value ") : "side effect "}${specifier}`;
+    return `${clause ? (clause.phaseModifier === ts.SyntaxKind.TypeKeyword ? "type " : "value ") : "side effect "}${specifier}`;
   });
   const spec = toFlowSpec(model);
   const expected = [`value ${RUNTIME_IMPORT}`, `type ${RUNTIME_IMPORT}`, ...(hasPattern(spec.request) || hasPattern(spec.response) ? [`side effect ${PATTERN_ENGINE}`] : [])];

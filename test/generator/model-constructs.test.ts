@@ -270,13 +270,13 @@ describe("patterns the linear-time engine cannot run are left to the service (is
   // Patterns run on RE2, never on a backtracking engine: one it cannot run is not refused (the service checks it anyway)
   // and not run otherwise. The model keeps it with the reason, the schema the client and the emulator check leaves it
   // out (the field's other keywords stay), and the run's report names the field.
-  test.each<[string, { given: DescriptionParts; want: { field: string; pointer: string; pattern: string; reason: string } }]>([
+  test.each<[string, { given: DescriptionParts; want: { field: string; pointer: string; pattern: string; reason: unknown } }]>([
     ["a backreference", { given: { json: jsonForm({ a: { type: "string", pattern: "^(a+)\\1$", maxLength: 9 } }) }, want: { field: "request.input.a", pointer: `${J}/input/properties/a/pattern`, pattern: "^(a+)\\1$", reason: "a backreference (\\1)" } }],
     ["a named backreference", { given: { json: jsonForm({ a: { type: "string", pattern: "(?<q>['\"]).*\\k<q>", maxLength: 9 } }) }, want: { field: "request.input.a", pointer: `${J}/input/properties/a/pattern`, pattern: "(?<q>['\"]).*\\k<q>", reason: "a named backreference (\\k<name>)" } }],
     ["a lookahead", { given: { json: jsonForm({ a: { type: "string", pattern: "^(?=.*[0-9])[A-Za-z0-9]{8,}$", maxLength: 9 } }) }, want: { field: "request.input.a", pointer: `${J}/input/properties/a/pattern`, pattern: "^(?=.*[0-9])[A-Za-z0-9]{8,}$", reason: "a lookahead ((?= or (?!)" } }],
     ["a lookbehind, in a multipart part", { given: { multipart: multipartForm({ "input[a][b]": { type: "string", pattern: "(?<!x)y", maxLength: 9 } }) }, want: { field: "request.input.a.b", pointer: `${P}/input[a][b]/pattern`, pattern: "(?<!x)y", reason: "a lookbehind ((?<= or (?<!)" } }],
     ["a repetition over 1000 times", { given: { json: jsonForm({ a: { type: "string", pattern: "^a{2000}$", maxLength: 9 } }) }, want: { field: "request.input.a", pointer: `${J}/input/properties/a/pattern`, pattern: "^a{2000}$", reason: "a repetition count above 1000 ({2000})" } }],
-    ["a binary Unicode property", { given: { json: jsonForm({ a: { type: "string", pattern: "^\\p{Alphabetic}+$", maxLength: 9 } }) }, want: { field: "request.input.a", pointer: `${J}/input/properties/a/pattern`, pattern: "^\\p{Alphabetic}+$", reason: expect.stringMatching(/^the Unicode property \\p\{Alphabetic\} \(RE2 knows/) as unknown as string } }],
+    ["a binary Unicode property", { given: { json: jsonForm({ a: { type: "string", pattern: "^\\p{Alphabetic}+$", maxLength: 9 } }) }, want: { field: "request.input.a", pointer: `${J}/input/properties/a/pattern`, pattern: "^\\p{Alphabetic}+$", reason: expect.stringMatching(/^the Unicode property \\p\{Alphabetic\} \(RE2 knows/) as unknown } }],
     [
       "a lookahead in an array's items",
       { given: { json: jsonForm({ a: { type: "array", items: { type: "string", pattern: "^(?!x)", maxLength: 9 } } }) }, want: { field: "request.input.a[]", pointer: `${J}/input/properties/a/items/pattern`, pattern: "^(?!x)", reason: "a lookahead ((?= or (?!)" } },
