@@ -33,7 +33,7 @@ function writeFlowVariants(repoRoot, dir, count) {
   }
   const config = {
     outputDir: "generated",
-    // The workspace package's entry for generated modules (the default): resolves to runtime/dist in node and in tsc.
+    // The workspace package: resolves to runtime/dist in node and in tsc.
     runtimeImport: "@flowsmith/runtime/flow-module",
     flows: flows.map((flow) => ({ name: flow.name, source: { file: `flows/${flow.name}.yaml` } })),
   };

@@ -4,24 +4,20 @@
  * endpoints check the bearer token first: 401, and 403 when the path names
  * the other environment). Before the gate, the journal and the faults
  * (traffic.ts); beside it, the control API under /__emulator/ when it is on.
+ * The routes and the control API are handed in (index.ts puts the rooms
+ * together), so this module knows neither the player nor the control API.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { EmulatorControl } from "./control/controller.js";
-import { handleControl, isControlPath } from "./control/routes.js";
 import { ApiError, notFound } from "./errors.js";
-import { endpoints, type Endpoint, type Services } from "./endpoints.js";
-import { guarded, pathOf, requireUserAgentOrThrow } from "./http-exchange.js";
-import { playerEndpoints } from "./player/routes.js";
+import type { Endpoint, Services } from "./endpoints.js";
+import { guarded, pathOf, requireUserAgentOrThrow, type Handler } from "./http-exchange.js";
 import type { Traffic } from "./traffic.js";
 
-/** The control API as the host serves it: undefined when it is off. */
+/** The control API as the host serves it (control/routes.ts): the requests that are its, and how it answers them. */
 export interface ControlMount {
-  readonly control: EmulatorControl;
-  readonly token: string | undefined;
+  readonly owns: (req: IncomingMessage) => boolean;
+  readonly handle: Handler;
 }
-
-/** The API, then the hosted player (HTML pages, also on {base_url}). */
-const routes: readonly Endpoint[] = [...endpoints, ...playerEndpoints];
 
 interface RouteMatch {
   readonly endpoint: Endpoint;
@@ -29,23 +25,24 @@ interface RouteMatch {
   readonly segments: readonly string[];
 }
 
-export function createApiServer(services: Services, traffic: Traffic, mount: ControlMount | undefined): Server {
+/** `routes`: the API's endpoints, then the hosted player's; `control`: undefined when the control API is off. */
+export function createApiServer(services: Services, traffic: Traffic, routes: readonly Endpoint[], control: ControlMount | undefined): Server {
   const api = traffic.observe(
     "api",
     guarded(async (req, res) => {
       requireUserAgentOrThrow(req);
-      const { endpoint, segments } = routeOrThrow(req);
+      const { endpoint, segments } = routeOrThrow(routes, req);
       await endpoint.handle({ req, res, segments, services });
     }),
   );
-  const control = mount && guarded((req, res) => handleControl(req, res, mount.control, mount.token));
+  const controlApi = control && guarded(control.handle);
   return createServer((req, res) => {
-    if (control && isControlPath(req)) control(req, res);
+    if (controlApi && control.owns(req)) controlApi(req, res);
     else api(req, res);
   });
 }
 
-function routeOrThrow(req: IncomingMessage): RouteMatch {
+function routeOrThrow(routes: readonly Endpoint[], req: IncomingMessage): RouteMatch {
   const path = pathOf(req);
   const matching = routes.flatMap((endpoint) => {
     const match = endpoint.pattern.exec(path);

@@ -13,7 +13,7 @@ import type { CatalogFlow } from "./flow-catalog.js";
 import { mediaTypeOf, rejectUpload, sendJson } from "./http-exchange.js";
 import { readJsonBodyOrThrow } from "./json-body.js";
 import { readMultipartOrThrow } from "./multipart.js";
-import { checkRedirectUrlOrThrow, type RedirectAllowlist } from "./player/redirect-allowlist.js";
+import { checkRedirectUrlOrThrow, type RedirectAllowlist } from "./redirect-allowlist.js";
 import type { Session, SessionStore } from "./sessions.js";
 import { validateCreateRequestOrThrow, type CreateRequest } from "./validate-request.js";
 

@@ -10,7 +10,7 @@ import type { FileVault } from "./files.js";
 import type { FlowCatalog } from "./flow-catalog.js";
 import { mediaTypeOf, readSmallBodyOrThrow, rejectUpload, sendJson } from "./http-exchange.js";
 import { applyActionOrThrow, stepViewOrThrow } from "./otp-scenario.js";
-import type { RedirectAllowlist } from "./player/redirect-allowlist.js";
+import type { RedirectAllowlist } from "./redirect-allowlist.js";
 import type { SessionStore } from "./sessions.js";
 import type { TokenStore } from "./tokens.js";
 

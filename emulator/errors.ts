@@ -43,10 +43,13 @@ export type ApiErrorCode =
   // The control API (/__emulator/) and the faults it injects.
   | "CONTROL_TOKEN_REQUIRED"
   | "CONTROL_FROM_BROWSER"
+  | "CONTROL_HOST_NOT_ALLOWED"
   | "INVALID_FIELD"
   | "TOO_MANY_FAULTS"
   | "TOO_MANY_FLOWS"
   | "INVALID_FLOW"
+  | "BODY_TOO_DEEP"
+  | "BODY_KEY_NOT_A_NAME"
   | "INJECTED_FAULT";
 
 

@@ -11,7 +11,7 @@ import type { Environment } from "@flowsmith/runtime";
 import { schemaCheckOrThrow, type Check } from "@flowsmith/runtime/internal";
 import { linearPatterns } from "@flowsmith/runtime/patterns";
 import { checkOneVersionPerFlowOrThrow, hasFile, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
-import { EmulatorControlError } from "./control/control-error.js";
+import { EmulatorControlError } from "./control-error.js";
 import { notFound } from "./errors.js";
 import type { EmulatedFlow, FlowChange } from "./options.js";
 import { PartTable } from "./part-names.js";

@@ -12,12 +12,15 @@ import { createApiServer } from "./api-server.js";
 import { createAuthServer } from "./auth-server.js";
 import { EmulatorControl } from "./control/controller.js";
 import type { FaultInput } from "./control/fault-input.js";
+import { controlMount } from "./control/routes.js";
+import { endpoints } from "./endpoints.js";
 import type { FaultView } from "./faults.js";
 import { FileVault } from "./files.js";
 import { findConfigOrThrow } from "../generator/index.js";
 import { FlowCatalog, readConfiguredFlowsOrThrow, type Publication } from "./flow-catalog.js";
 import type { JournalPage } from "./journal.js";
 import { resolveOptions, type Credentials, type EmulatorOptions } from "./options.js";
+import { playerEndpoints } from "./player/routes.js";
 import { SessionStore } from "./sessions.js";
 import { TokenStore } from "./tokens.js";
 import { Traffic } from "./traffic.js";
@@ -27,8 +30,8 @@ import { sessionEndedEvent, WebhookSender } from "./webhooks.js";
 import type { Environment } from "@flowsmith/runtime";
 
 export type { EmulatorClock } from "./clock.js";
-export type { ControlErrorCode, GeneratorErrorView } from "./control/control-error.js";
-export { EmulatorControlError } from "./control/control-error.js";
+export type { ControlErrorCode, GeneratorErrorView } from "./control-error.js";
+export { EmulatorControlError } from "./control-error.js";
 export type { FaultInput } from "./control/fault-input.js";
 export type { FaultView, HostName } from "./faults.js";
 export type { Publication } from "./flow-catalog.js";
@@ -37,6 +40,7 @@ export type { Credentials, EmulatedFlow, EmulatorOptions, FlowChange, Reload } f
 export { EMULATOR_DEFAULTS } from "./options.js";
 export { ACCEPTED_CODE, MAX_WRONG_CODES, OTP_STEP_TYPE } from "./otp-scenario.js";
 export { SCENARIOS, type Scenario, type WebhookDelivery } from "./scenarios.js";
+export type { WebhookFailure, WebhookFailureKind } from "./webhook-failure.js";
 export type { WebhookAttempt, WebhookRecord } from "./webhook-log.js";
 
 export interface RunningEmulator {
@@ -61,7 +65,10 @@ export interface RunningEmulator {
   webhooks(): WebhookRecord[];
   /** POST /__emulator/reset: sessions, tokens, journal, faults and pending webhooks cleared; flows kept. */
   reset(): void;
-  /** POST /__emulator/flows: a description (YAML or JSON text, or the document) published as a new version. Throws EmulatorControlError (INVALID_FLOW). */
+  /**
+   * POST /__emulator/flows: a description (YAML or JSON text, or the document) published as a new version.
+   * Throws EmulatorControlError (INVALID_FLOW; BODY_TOO_DEEP or BODY_KEY_NOT_A_NAME before the text is parsed).
+   */
   publishFlow(description: string | Uint8Array | object): Publication;
 }
 
@@ -84,7 +91,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const control = new EmulatorControl({ traffic, sessions, tokens, webhooks, catalog });
   let baseUrl = "";
   const services = { catalog, tokens, sessions, vault, redirectAllowlist: resolved.redirectAllowlist, baseUrl: () => baseUrl };
-  const api = createApiServer(services, traffic, resolved.control ? { control, token: resolved.controlToken } : undefined);
+  // The API's endpoints, then the hosted player's pages (also on {base_url}).
+  const routes = [...endpoints, ...playerEndpoints];
+  const api = createApiServer(services, traffic, routes, resolved.control ? controlMount(control, { token: resolved.controlToken, host: resolved.host }) : undefined);
   const auth = createAuthServer(resolved, tokens, traffic);
   let watch: ConfigWatch | undefined;
   const stopAll = async (): Promise<void> => {

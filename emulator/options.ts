@@ -6,8 +6,9 @@ import { webhookSecretProblem, type Environment } from "@flowsmith/runtime";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "@flowsmith/runtime/service-limits";
 import type { FlowModel } from "../generator/index.js";
 import { systemClock, type EmulatorClock } from "./clock.js";
-import { controlAccessOrThrow } from "./control/access.js";
-import { LOOPBACK_ENTRY, parseRedirectAllowlistOrThrow, type RedirectAllowlist } from "./player/redirect-allowlist.js";
+import { controlAccessOrThrow } from "./control-access.js";
+import { LOOPBACK_ENTRY, parseRedirectAllowlistOrThrow, type RedirectAllowlist } from "./redirect-allowlist.js";
+import { printWebhookFailure, type WebhookFailure } from "./webhook-failure.js";
 
 export interface Credentials {
   readonly clientId: string;
@@ -48,6 +49,12 @@ export interface EmulatorOptions {
   readonly lateWebhookMs?: number;
   /** Signing secret of webhook deliveries (`whsec_` + base64 of at least 32 random bytes, Standard Webhooks). Default: none, deliveries are unsigned. */
   readonly webhookSecret?: string;
+  /**
+   * Told about each failed webhook attempt: its status or network error, what it means, and
+   * whether a retry follows. Default: a line on stderr per failed delivery (after its last
+   * attempt) and a shorter one per attempt that is retried.
+   */
+  readonly onWebhookFailure?: (failure: WebhookFailure) => void;
   /** Sessions kept at most; past it the oldest ended session is evicted (else the oldest). Default 10 000. */
   readonly maxSessions?: number;
   /** Unexpired access tokens kept at most; past it the oldest is dropped. Default 10 000. */
@@ -105,6 +112,7 @@ export interface ResolvedOptions {
   readonly webhookRetryDelaysMs: readonly number[];
   readonly lateWebhookMs: number;
   readonly webhookSecret: string | undefined;
+  readonly onWebhookFailure: (failure: WebhookFailure) => void;
   readonly maxSessions: number;
   readonly maxTokens: number;
   readonly clock: EmulatorClock;
@@ -147,6 +155,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     webhookRetryDelaysMs: (options.webhookRetryDelaysMs ?? EMULATOR_DEFAULTS.webhookRetryDelaysMs).map((delay) => nonNegativeOrThrow("webhookRetryDelaysMs", delay)),
     lateWebhookMs: nonNegativeOrThrow("lateWebhookMs", options.lateWebhookMs ?? EMULATOR_DEFAULTS.lateWebhookMs),
     webhookSecret: options.webhookSecret === undefined ? undefined : webhookSecretOrThrow(options.webhookSecret),
+    onWebhookFailure: options.onWebhookFailure ?? printWebhookFailure,
     maxSessions: countOrThrow("maxSessions", options.maxSessions ?? EMULATOR_DEFAULTS.maxSessions),
     maxTokens: countOrThrow("maxTokens", options.maxTokens ?? EMULATOR_DEFAULTS.maxTokens),
     clock: options.clock ?? systemClock,

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EmulatorClock } from "./clock.js";
 import { FaultStore, type Fault, type HostName } from "./faults.js";
-import { discardBodyThen, pathOf } from "./http-exchange.js";
+import { discardBodyThen, pathOf, sendJson } from "./http-exchange.js";
 import { RequestJournal } from "./journal.js";
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -60,7 +60,9 @@ export class Traffic {
         return;
       }
       this.apply(fault, req, res, listener, dropped).catch(() => {
-        res.destroy();
+        // Whatever a fault does is answered: 500 naming it, or the connection closed once an answer had started.
+        if (res.headersSent) res.destroy();
+        else sendJson(res, 500, { status: 500, code: "INTERNAL_ERROR", message: `the emulator failed applying ${fault.id} (POST /__emulator/faults)` });
       });
     };
   }
@@ -120,20 +122,40 @@ function dropInsteadOfAnswering(req: IncomingMessage, res: ServerResponse, dropp
   };
 }
 
+/**
+ * The fault's answer. It runs from the request's `end` event too, outside any promise a
+ * caller could catch, so whatever writing it throws (fault-input.ts refuses the headers node
+ * would; this is the net under that) is answered here: 500 naming the fault, or the
+ * connection closed when the answer had started.
+ */
 function answerFault(res: ServerResponse, fault: Fault, status: number): void {
   if (res.headersSent || res.closed) return;
-  // Only an absent body gets the default: `null` is a JSON body a test may want answered.
-  const body = fault.body === undefined ? { status, code: "INJECTED_FAULT", message: `answered by ${fault.id} (POST /__emulator/faults)` } : fault.body;
-  const text = typeof body === "string" ? body : JSON.stringify(body);
-  const type = typeof body === "string" ? "text/plain; charset=utf-8" : "application/json; charset=utf-8";
-  // 204 and 304 have no body by definition.
-  const bodiless = status === 204 || status === 304;
-  res.writeHead(status, {
-    "content-type": type,
-    ...fault.headers,
-    ...(bodiless ? {} : { "content-length": String(Buffer.byteLength(text)) }),
-  });
-  res.end(bodiless ? undefined : text);
+  try {
+    // Only an absent body gets the default: `null` is a JSON body a test may want answered.
+    const body = fault.body === undefined ? { status, code: "INJECTED_FAULT", message: `answered by ${fault.id} (POST /__emulator/faults)` } : fault.body;
+    const text = typeof body === "string" ? body : JSON.stringify(body);
+    const type = typeof body === "string" ? "text/plain; charset=utf-8" : "application/json; charset=utf-8";
+    // 204 and 304 have no body by definition.
+    const bodiless = status === 204 || status === 304;
+    res.writeHead(status, {
+      "content-type": type,
+      ...fault.headers,
+      ...(bodiless ? {} : { "content-length": String(Buffer.byteLength(text)) }),
+    });
+    res.end(bodiless ? undefined : text);
+  } catch {
+    answerUnwritableFault(res, fault);
+  }
+}
+
+function answerUnwritableFault(res: ServerResponse, fault: Fault): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  // writeHead may have kept some of the fault's headers before it threw.
+  for (const name of res.getHeaderNames()) if (name !== "x-request-id") res.removeHeader(name);
+  sendJson(res, 500, { status: 500, code: "INTERNAL_ERROR", message: `${fault.id} could not be answered as given (POST /__emulator/faults): node refused its status, headers or body` });
 }
 
 /** The client's own `x-request-id` when it is a short printable token, else a new one. */

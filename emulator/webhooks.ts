@@ -15,7 +15,9 @@
  * copies of a duplicated event reach two receivers, however many events are
  * under way at once. A session's
  * scenario may have its event delivered twice (same webhook-id), late, or
- * never (scenarios.ts). Every attempt is written to the WebhookLog.
+ * never (scenarios.ts). Every attempt is written to the WebhookLog, and
+ * every failed one is told to onWebhookFailure (webhook-failure.ts: by
+ * default a line on stderr, saying what the failure means).
  */
 import { randomUUID } from "node:crypto";
 import { Agent, request } from "undici";
@@ -24,6 +26,7 @@ import { Webhook } from "standardwebhooks";
 import type { EmulatorClock } from "./clock.js";
 import type { WebhookDelivery } from "./scenarios.js";
 import type { EndedSession } from "./sessions.js";
+import { webhookFailure, type FailedAttempt, type WebhookFailure } from "./webhook-failure.js";
 import { WebhookLog, type WebhookEntry } from "./webhook-log.js";
 
 export interface WebhookPolicy {
@@ -34,6 +37,8 @@ export interface WebhookPolicy {
   readonly lateWebhookMs: number;
   readonly webhookSecret: string | undefined;
   readonly clock: EmulatorClock;
+  /** Told about each failed attempt. */
+  readonly onWebhookFailure: (failure: WebhookFailure) => void;
 }
 
 /** What an ended session's delivery carries. */
@@ -45,8 +50,11 @@ export function sessionEndedEvent(session: EndedSession): SessionEndedEvent {
   };
 }
 
-/** One event's delivery under way: where it is logged, what stops it, and where its next attempt goes. */
+/** One event's delivery under way: what it carries, where it is logged, what stops it, and where its next attempt goes. */
 interface Delivery {
+  readonly webhookId: string;
+  readonly sessionId: string;
+  readonly body: string;
   readonly entry: WebhookEntry;
   readonly stop: AbortSignal;
   readonly nextUrl: () => string;
@@ -81,10 +89,11 @@ export class WebhookSender {
     const urls = this.policy.webhookUrls;
     let turn = this.events++;
     const nextUrl = (): string => urls[turn++ % urls.length] ?? "";
+    const under: Delivery = { webhookId, sessionId, body, entry, stop, nextUrl };
     const copies = async (): Promise<void> => {
       if (delivery === "late" && !(await this.waitOrStop(this.policy.lateWebhookMs, stop))) return;
-      await this.deliver(webhookId, body, { entry, stop, nextUrl });
-      if (delivery === "twice") await this.deliver(webhookId, body, { entry, stop, nextUrl });
+      await this.deliver(under);
+      if (delivery === "twice") await this.deliver(under);
     };
     const running = copies().finally(() => {
       entry.finished();
@@ -112,17 +121,23 @@ export class WebhookSender {
     return this.closing;
   }
 
-  /** One copy of the event, with its retries, until a 2xx, the last retry, or a stop (reset or close). */
-  private async deliver(id: string, body: string, { entry, stop, nextUrl }: Delivery): Promise<void> {
+  /** One copy of the event, with its retries, until a 2xx, the last retry, or a stop (reset or close); each failed attempt is told. */
+  private async deliver(delivery: Delivery): Promise<void> {
     const delays = this.policy.webhookRetryDelaysMs;
-    for (let attempt = 0; attempt <= delays.length; attempt++) {
-      if (attempt > 0 && !(await this.waitOrStop(delays[attempt - 1] ?? 0, stop))) return;
-      if (stop.aborted) return;
-      if (await this.attempt(nextUrl(), id, body, entry, stop)) return;
+    const attempts = delays.length + 1;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0 && !(await this.waitOrStop(delays[attempt - 1] ?? 0, delivery.stop))) return;
+      if (delivery.stop.aborted) return;
+      const url = delivery.nextUrl();
+      const failed = await this.attempt(url, delivery);
+      if (failed === undefined || failed === "stopped") return;
+      const place = { webhookId: delivery.webhookId, sessionId: delivery.sessionId, target: targetOf(url), attempt: attempt + 1, attempts, retryInMs: delays[attempt] };
+      this.policy.onWebhookFailure(webhookFailure({ ...place, signed: this.signer !== undefined, timeoutMs: ATTEMPT_TIMEOUT_MS }, failed));
     }
   }
 
-  private async attempt(url: string, id: string, body: string, entry: WebhookEntry, stop: AbortSignal): Promise<boolean> {
+  /** Undefined when the receiver answered 2xx; "stopped" when a reset or close cut it short (no failure of the receiver's); else what failed. */
+  private async attempt(url: string, { webhookId: id, body, entry, stop }: Delivery): Promise<FailedAttempt | "stopped" | undefined> {
     const sentAt = new Date(this.policy.clock.now());
     const logged = { target: targetOf(url), at: sentAt.toISOString() };
     const headers: Record<string, string> = {
@@ -144,10 +159,11 @@ export class WebhookSender {
       });
       await response.body.dump();
       entry.attempted({ ...logged, status: response.statusCode });
-      return response.statusCode >= 200 && response.statusCode < 300;
+      return response.statusCode >= 200 && response.statusCode < 300 ? undefined : { status: response.statusCode };
     } catch (error) {
-      entry.attempted({ ...logged, error: describeFailure(error) });
-      return false;
+      const failed = networkFailureOf(error);
+      entry.attempted({ ...logged, error: failed.error });
+      return stop.aborted ? "stopped" : failed;
     }
   }
 
@@ -174,9 +190,9 @@ function targetOf(url: string): string {
   return `${parsed.origin}${parsed.pathname}`;
 }
 
-/** What failed, in one short line: undici's code and message (an address, never a header or a body). */
-function describeFailure(error: unknown): string {
+/** What failed: undici's code, and code and message in one short line (an address, never a header or a body). */
+function networkFailureOf(error: unknown): { readonly code: string | undefined; readonly error: string } {
   const { code, message } = (typeof error === "object" && error !== null ? error : {}) as { code?: unknown; message?: unknown };
   const text = [code, message].filter((part) => typeof part === "string" && part !== "").join(": ");
-  return (text || "network error").slice(0, 200);
+  return { code: typeof code === "string" ? code : undefined, error: (text || "network error").slice(0, 200) };
 }

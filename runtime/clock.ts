@@ -20,13 +20,14 @@ export const systemClock: Clock = Object.freeze({
   now: () => Date.now(),
   sleep: (ms: number, signal?: AbortSignal) =>
     new Promise<void>((resolve, reject) => {
+      const aborted = () => (signal?.reason instanceof Error ? signal.reason : new Error("the sleep was aborted"));
       if (signal?.aborted) {
-        reject(signal.reason);
+        reject(aborted());
         return;
       }
       const onAbort = () => {
         clearTimeout(timer);
-        reject(signal?.reason);
+        reject(aborted());
       };
       const timer = setTimeout(() => {
         signal?.removeEventListener("abort", onAbort);

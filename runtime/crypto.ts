@@ -45,12 +45,12 @@ export async function aesKeyOf(secret: string, salt: string, info: string): Prom
 
 /** AES-GCM: the ciphertext followed by its 16-byte tag. */
 export async function aesGcmSeal(key: CryptoKeyOf, iv: Uint8Array, plain: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await subtle().encrypt({ name: "AES-GCM", iv: iv as Uint8Array<ArrayBuffer> }, key, plain as Uint8Array<ArrayBuffer>));
+  return new Uint8Array(await subtle().encrypt({ name: "AES-GCM", iv: iv as Uint8Array<ArrayBuffer> }, key, plain));
 }
 
 /** The plain text of ciphertext-and-tag; rejects when the tag does not match. */
 export async function aesGcmOpen(key: CryptoKeyOf, iv: Uint8Array, sealed: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await subtle().decrypt({ name: "AES-GCM", iv: iv as Uint8Array<ArrayBuffer> }, key, sealed as Uint8Array<ArrayBuffer>));
+  return new Uint8Array(await subtle().decrypt({ name: "AES-GCM", iv: iv as Uint8Array<ArrayBuffer> }, key, sealed));
 }
 
 export function randomBytes(length: number): Uint8Array {

@@ -77,7 +77,7 @@ export function isFileInput(value: unknown): value is FileInput {
 export async function filePartsOrThrow(input: FileInput, maxBytes: number, path: string): Promise<FileParts> {
   const named = isFileData(input) ? undefined : input;
   const data = named ? named.data : (input as FileData);
-  const blob = isBlob(data) ? data : data instanceof Uint8Array ? new Blob([data as Uint8Array<ArrayBuffer>]) : await blobOfStreamOrThrow(data, maxBytes, path);
+  const blob = isBlob(data) ? data : data instanceof Uint8Array ? new Blob([data]) : await blobOfStreamOrThrow(data, maxBytes, path);
   const filename = named?.filename ?? (data instanceof File && data.name !== "" ? data.name : undefined);
   return { blob, filename, declaredType: essence(named?.contentType ?? blob.type) };
 }

@@ -107,7 +107,7 @@ export async function readFetchBodyOrThrow(request: Request, maxBytes: number): 
     throw new WebhookError("WEBHOOK_BODY_UNAVAILABLE", "Webhook body unavailable: the request body was read before the handler; pass the request to the handler unread", 500);
   }
   if (request.body === null) return { kind: "text", text: "" };
-  const reader = request.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

@@ -1,40 +1,85 @@
-// Import cycles between the repository's own modules, found on the TypeScript program the
-// static checks already built (static-checks.mjs): each file's imports as TypeScript resolved
-// them, so paths, `.js` specifiers and package self-references resolve as they do for tsc.
-// Type-only imports are left out (`import type`, `export type`, and imports whose every name
-// is `type`): the compiler erases them, so they order nothing at run time. `import()` counts:
-// a lazy import is still a dependency of the module that makes it. `require()` calls are not
-// followed: the sources use them only for the build's generated validators and for packages.
+// Import cycles between the repository's own modules, and imports that climb, found on the
+// TypeScript program the static checks already built (static-checks.mjs): each file's imports
+// as TypeScript resolved them, so paths, `.js` specifiers and package self-references resolve
+// as they do for tsc. For cycles, type-only imports are left out (`import type`, `export type`,
+// and imports whose every name is `type`): the compiler erases them, so they order nothing at
+// run time. `import()` counts: a lazy import is still a dependency of the module that makes it.
+// `require()` calls are not followed: the sources use them only for the build's generated
+// validators and for packages.
 import path from "node:path";
 import ts from "typescript";
 
 /** Every cycle as the list of its files relative to `root`, each list sorted; none when the graph is acyclic. */
 export function moduleCycles(program, root) {
-  const own = (file) => !file.includes("/node_modules/") && !file.endsWith(".d.ts") && file.startsWith(`${root}/`);
   const graph = new Map();
-  for (const sourceFile of program.getSourceFiles()) {
-    if (!own(sourceFile.fileName)) continue;
-    const targets = [];
-    for (const specifier of runtimeSpecifiers(sourceFile)) {
-      const resolved = program.getResolvedModuleFromModuleSpecifier(specifier, sourceFile)?.resolvedModule?.resolvedFileName;
-      if (resolved && own(resolved)) targets.push(resolved);
-    }
-    graph.set(sourceFile.fileName, targets);
+  for (const sourceFile of ownSourceFiles(program, root)) {
+    graph.set(sourceFile.fileName, ownTargets(program, root, sourceFile, { typeOnly: false }));
   }
   return stronglyConnected(graph)
     .filter((component) => component.length > 1 || graph.get(component[0]).includes(component[0]))
     .map((component) => component.map((file) => path.relative(root, file)).sort());
 }
 
-function runtimeSpecifiers(sourceFile) {
+/**
+ * Imports that climb, as `{ from, to }` relative to `root`, sorted. Inside a top-level folder
+ * (an area: emulator/, runtime/...), the modules every room shares live at the area's root and
+ * each concept has a room (a subfolder) built on them: a module imports from its own folder or
+ * from a folder above it, never from a room below it or beside it. Such an import climbs: the
+ * shared floor would lean on a room, or a room on another. The area's index.ts, which puts the
+ * rooms together, is the one module that may. Type-only imports count: the layering is about
+ * what a module knows, not what loads first. Imports between areas are not this rule's.
+ */
+export function climbingImports(program, root) {
+  const climbs = [];
+  for (const sourceFile of ownSourceFiles(program, root)) {
+    const from = path.relative(root, sourceFile.fileName);
+    const [area, ...rest] = from.split("/");
+    if (rest.length === 0 || from === `${area}/index.ts`) continue;
+    for (const target of ownTargets(program, root, sourceFile, { typeOnly: true })) {
+      const to = path.relative(root, target);
+      if (to.split("/")[0] !== area) continue;
+      const folder = path.dirname(from);
+      const targetFolder = path.dirname(to);
+      const above = targetFolder === folder || folder.startsWith(`${targetFolder}/`);
+      if (!above) climbs.push({ from, to });
+    }
+  }
+  return climbs.sort((a, b) => (a.from === b.from ? compare(a.to, b.to) : compare(a.from, b.from)));
+}
+
+function compare(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function ownSourceFiles(program, root) {
+  return program.getSourceFiles().filter((sourceFile) => isOwn(sourceFile.fileName, root));
+}
+
+function isOwn(file, root) {
+  return !file.includes("/node_modules/") && !file.endsWith(".d.ts") && file.startsWith(`${root}/`);
+}
+
+/** The repository's files this one imports, each once; with `typeOnly`, type-only imports too. */
+function ownTargets(program, root, sourceFile, { typeOnly }) {
+  const targets = new Set();
+  for (const specifier of moduleSpecifiers(sourceFile, { typeOnly })) {
+    const resolved = program.getResolvedModuleFromModuleSpecifier(specifier, sourceFile)?.resolvedModule?.resolvedFileName;
+    if (resolved && isOwn(resolved, root)) targets.add(resolved);
+  }
+  return [...targets];
+}
+
+function moduleSpecifiers(sourceFile, { typeOnly }) {
   const specifiers = [];
   for (const statement of sourceFile.statements) {
-    if (ts.isImportDeclaration(statement) && !isTypeOnlyImport(statement)) specifiers.push(statement.moduleSpecifier);
-    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) specifiers.push(statement.moduleSpecifier);
+    if (ts.isImportDeclaration(statement) && (typeOnly || !isTypeOnlyImport(statement))) specifiers.push(statement.moduleSpecifier);
+    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && (typeOnly || !statement.isTypeOnly)) specifiers.push(statement.moduleSpecifier);
   }
   const visit = (node) => {
     const argument = ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword ? node.arguments[0] : undefined;
     if (argument && ts.isStringLiteral(argument)) specifiers.push(argument);
+    // `import("./x.js").T` in a type.
+    if (typeOnly && ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) specifiers.push(node.argument.literal);
     ts.forEachChild(node, visit);
   };
   ts.forEachChild(sourceFile, visit);

@@ -4,10 +4,10 @@
  * (io.stopped). The only module outside emulator/ that imports it: the
  * dispatcher's, loaded only for this command.
  */
-import { controlAccessOrThrow } from "../../emulator/control/access.js";
+import { controlAccessOrThrow } from "../../emulator/control-access.js";
 import { startEmulator, type EmulatorOptions } from "../../emulator/index.js";
 import { webhookSecretOrThrow, type Reload } from "../../emulator/options.js";
-import { parseRedirectAllowlistOrThrow } from "../../emulator/player/redirect-allowlist.js";
+import { parseRedirectAllowlistOrThrow } from "../../emulator/redirect-allowlist.js";
 import { EXIT, optionLines, parsedArgs, reportError, stoppedBy, usageError, type CommandIo, type CommandOptions } from "../command.js";
 
 /** Every option, once: parsedArgs reads it, and optionLines prints it for --help. */

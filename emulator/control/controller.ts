@@ -12,7 +12,8 @@ import type { TokenStore } from "../tokens.js";
 import type { Traffic } from "../traffic.js";
 import type { WebhookRecord } from "../webhook-log.js";
 import type { WebhookSender } from "../webhooks.js";
-import { EmulatorControlError, invalidField } from "./control-error.js";
+import { EmulatorControlError, invalidField } from "../control-error.js";
+import { checkBodyShapeInTurnsOrThrow, checkBodyShapeOrThrow } from "./body-shape.js";
 import { faultSpecOrThrow, type FaultInput } from "./fault-input.js";
 
 export interface ControlTargets {
@@ -73,11 +74,23 @@ export class EmulatorControl {
   /**
    * A description (YAML or JSON text, or the parsed document) published as
    * the dashboard would publish a new version: it replaces the version of its
-   * flow id and environment; sessions already created keep theirs.
+   * flow id and environment; sessions already created keep theirs. A text
+   * nested too deep, or with a key that is no name, is refused before it is
+   * parsed (body-shape.ts).
    */
   publishFlow(description: string | Uint8Array | object): Publication {
-    const text = typeof description === "string" || description instanceof Uint8Array ? description : jsonTextOrUndefined(description);
-    if (text === undefined) throw invalidField("description", "must be YAML or JSON text, or a JSON-serializable document");
+    const text = descriptionTextOrThrow(description);
+    checkBodyShapeOrThrow(typeof text === "string" ? text : new TextDecoder().decode(text));
+    return this.publishChecked(text);
+  }
+
+  /** publishFlow for a body read over HTTP: its shape is checked in turns, so other requests are served meanwhile. */
+  async publishFlowInTurns(body: Uint8Array): Promise<Publication> {
+    await checkBodyShapeInTurnsOrThrow(new TextDecoder().decode(body));
+    return this.publishChecked(body);
+  }
+
+  private publishChecked(text: string | Uint8Array): Publication {
     let loaded;
     try {
       loaded = loadFlowFromTextOrThrow(text, PUBLISHED_DISPLAY);
@@ -97,10 +110,12 @@ export class EmulatorControl {
   }
 }
 
-function jsonTextOrUndefined(document: unknown): string | undefined {
+function descriptionTextOrThrow(description: string | Uint8Array | object): string | Uint8Array {
+  if (typeof description === "string" || description instanceof Uint8Array) return description;
   try {
-    return JSON.stringify(document);
+    // A document nested too deep to write (RangeError) or with a cycle (TypeError) is no description.
+    return JSON.stringify(description);
   } catch {
-    return undefined;
+    throw invalidField("description", "must be YAML or JSON text, or a JSON-serializable document");
   }
 }

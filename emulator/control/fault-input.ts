@@ -5,7 +5,7 @@
  */
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import type { FaultSpec, HostName } from "../faults.js";
-import { invalidField } from "./control-error.js";
+import { invalidField } from "../control-error.js";
 
 /** What a test may pass; every field but `path` has a default. */
 export interface FaultInput {
@@ -35,8 +35,13 @@ const MAX_DELAY_MS = 600_000;
 const MAX_PATH_LENGTH = 2048;
 const MAX_HEADERS = 50;
 const MAX_BODY_BYTES = 64 * 1024;
-/** Headers that would make the answer lie about its own framing. */
-const FRAMING_HEADERS = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "upgrade"]);
+/**
+ * Headers the emulator writes itself, because they frame the answer or run the connection:
+ * a fault's would make the answer lie about its own length, announce trailers it never
+ * sends (node refuses to write such an answer), or take over the connection. The hop-by-hop
+ * headers of RFC 9110 7.6.1 and the framing ones.
+ */
+const EMULATOR_HEADERS = new Set(["content-length", "transfer-encoding", "trailer", "te", "connection", "keep-alive", "proxy-connection", "upgrade"]);
 
 export function faultSpecOrThrow(input: unknown): FaultSpec {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
@@ -141,10 +146,10 @@ function headersOrThrow(value: unknown): Readonly<Record<string, string>> {
       validateHeaderName(name);
       validateHeaderValue(name, text);
     } catch {
-      throw invalidField(field, "is not a valid HTTP header name and value (a token, and a value without line breaks)");
+      throw invalidField(field, "is not a valid HTTP header name and value (a token, and a value of printable Latin-1 characters without line breaks)");
     }
     const lower = name.toLowerCase();
-    if (FRAMING_HEADERS.has(lower)) throw invalidField(field, "is set by the emulator (it frames the answer)");
+    if (EMULATOR_HEADERS.has(lower)) throw invalidField(field, `${lower} is the emulator's to set (it frames the answer and runs the connection)`);
     headers[lower] = text;
   }
   return headers;

@@ -1,22 +1,25 @@
 /**
  * The control API over HTTP, on the API host under /__emulator/ (a path the
- * service never uses). JSON in and out; the token and the browser rule
- * (access.ts) are checked before anything else, routing included, so a
- * caller without the token learns nothing. Not journaled, and no fault
- * applies to it.
+ * service never uses). JSON in and out; the Host, the token and the browser
+ * rules (control-access.ts) are checked before anything else, routing
+ * included, so a caller without the token learns nothing. Not journaled,
+ * and no fault applies to it. A body's shape is checked before it is parsed
+ * (body-shape.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ControlMount } from "../api-server.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
 import { pathOf, readSmallBodyOrThrow, rejectUpload, sendJson } from "../http-exchange.js";
-import { checkControlTokenOrThrow, refuseBrowserOrThrow } from "./access.js";
-import { EmulatorControlError, invalidField } from "./control-error.js";
+import { checkControlHostOrThrow, checkControlTokenOrThrow, refuseBrowserOrThrow } from "../control-access.js";
+import { EmulatorControlError, invalidField } from "../control-error.js";
+import { checkBodyShapeInTurnsOrThrow } from "./body-shape.js";
 import type { EmulatorControl } from "./controller.js";
 import type { FaultInput } from "./fault-input.js";
 
 const PREFIX = "/__emulator";
 const MAX_FAULT_BYTES = 128 * 1024;
-/** A flow description; the largest samples are tens of kilobytes. */
-const MAX_DESCRIPTION_BYTES = 4 * 1024 * 1024;
+/** A flow description; the largest samples are tens of kilobytes, and the generator reads one in a single turn of the event loop. */
+const MAX_DESCRIPTION_BYTES = 1024 * 1024;
 
 /** What a route answers: a status and its JSON body, or undefined when the request was answered already (413). */
 type ControlAnswer = readonly [status: number, body: unknown] | undefined;
@@ -33,7 +36,7 @@ const ROUTES: readonly ControlRoute[] = [
     path: `${PREFIX}/faults`,
     answer: async (req, res, control) => {
       const body = await readBodyOrUndefined(req, res, MAX_FAULT_BYTES);
-      return body && [201, control.addFault(jsonOrThrow(body) as FaultInput)];
+      return body && [201, control.addFault((await jsonInTurnsOrThrow(body)) as FaultInput)];
     },
   },
   { method: "GET", path: `${PREFIX}/faults`, answer: (_req, _res, control) => [200, { faults: control.faults() }] },
@@ -53,18 +56,30 @@ const ROUTES: readonly ControlRoute[] = [
     path: `${PREFIX}/flows`,
     answer: async (req, res, control) => {
       const body = await readBodyOrUndefined(req, res, MAX_DESCRIPTION_BYTES);
-      return body && [201, control.publishFlow(body)];
+      return body && [201, await control.publishFlowInTurns(body)];
     },
   },
 ];
 
-export function isControlPath(req: IncomingMessage): boolean {
+/** Who may call: the token (if any) and the host the emulator was told to bind to. */
+interface ControlAccessRules {
+  readonly token: string | undefined;
+  readonly host: string;
+}
+
+/** The control API as the API host mounts it. */
+export function controlMount(control: EmulatorControl, access: ControlAccessRules): ControlMount {
+  return { owns: isControlPath, handle: (req, res) => handleControl(req, res, control, access) };
+}
+
+function isControlPath(req: IncomingMessage): boolean {
   const path = pathOf(req);
   return path === PREFIX || path.startsWith(`${PREFIX}/`);
 }
 
-export async function handleControl(req: IncomingMessage, res: ServerResponse, control: EmulatorControl, token: string | undefined): Promise<void> {
-  checkControlTokenOrThrow(token, req.headers.authorization);
+async function handleControl(req: IncomingMessage, res: ServerResponse, control: EmulatorControl, access: ControlAccessRules): Promise<void> {
+  checkControlHostOrThrow(req, access.host);
+  checkControlTokenOrThrow(access.token, req.headers.authorization);
   refuseBrowserOrThrow(req.headers.origin);
   const path = pathOf(req);
   const matching = ROUTES.filter((route) => route.path === path);
@@ -96,9 +111,12 @@ async function readBodyOrUndefined(req: IncomingMessage, res: ServerResponse, ma
   }
 }
 
-function jsonOrThrow(bytes: Buffer): unknown {
+/** The body as JSON, its shape checked first (body-shape.ts). */
+async function jsonInTurnsOrThrow(bytes: Buffer): Promise<unknown> {
+  const text = bytes.toString("utf8");
+  await checkBodyShapeInTurnsOrThrow(text);
   try {
-    return JSON.parse(bytes.toString("utf8"));
+    return JSON.parse(text);
   } catch (error) {
     throw badRequest("MALFORMED_BODY", `the body is not valid JSON: ${(error as Error).message}`);
   }

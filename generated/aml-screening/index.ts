@@ -66,13 +66,13 @@ export const spec: FlowSpec<Flow["environment"]> = JSON.parse(`{
       "flowId": {"type": "string"},
       "environment": {"type": "string", "enum": ["staging", "live"]},
       "flowVersion": {"type": "number"},
-      "playerUrl": {"type": "string", "format": "uri"},
+      "playerUrl": {"type": "string"},
       "sessionContext": {
         "type": "object",
         "properties": {
           "sessionId": {"type": "string"},
           "sessionStatus": {"type": "string", "enum": ["CREATED"]},
-          "createdAt": {"type": "string", "format": "date-time"}
+          "createdAt": {"type": "string"}
         },
         "required": ["sessionId", "sessionStatus"],
         "additionalProperties": true

@@ -22,7 +22,10 @@ export function toFlowSpec(model: FlowModel): FlowSpec {
     bodyForm: model.bodyForm,
     locales: model.locales,
   };
-  const schemas = { request: toJsonSchema(model.request, { file: ANY_FILE }), response: toJsonSchema(model.response, { file: ANY_FILE }) };
+  const schemas = {
+    request: toJsonSchema(model.request, { file: ANY_FILE }),
+    response: toJsonSchema(model.response, { file: ANY_FILE, formats: false }),
+  };
   return model.bodyForm === "multipart" ? { ...base, fields: toFieldSpecOrThrow(model.request, model), ...schemas } : { ...base, ...schemas };
 }
 

@@ -18,6 +18,14 @@ export interface JsonSchemaOptions {
    * schema matching the marker objects it builds from file parts.
    */
   readonly file: JsonSchema;
+  /**
+   * Whether `format`s are kept (default true). The 201 schema a client checks
+   * leaves them out: its fields' types, required fields and values are
+   * checked, but a format is the service's to keep, and the first check of a
+   * `uri` cost a fresh process more than its whole session call (the pattern
+   * is compiled on first use; bench/analysis.md, "Cold start").
+   */
+  readonly formats?: boolean;
 }
 
 /** Formats the runtime checks (ajv-formats' checks); any other `format` is documentation only. */
@@ -34,7 +42,7 @@ export function toJsonSchema(schema: Schema, options: JsonSchemaOptions): JsonSc
     case "string":
       return nullable(schema.nullable, schema.enum, {
         type: "string",
-        ...(schema.format && VALIDATED_FORMATS.has(schema.format) ? { format: schema.format } : {}),
+        ...(schema.format && options.formats !== false && VALIDATED_FORMATS.has(schema.format) ? { format: schema.format } : {}),
         ...defined({
           pattern: schema.patternLeftToService === undefined ? schema.pattern : undefined,
           minLength: schema.minLength,

@@ -4,10 +4,14 @@
  * semantic conventions say, its context sent on the wire (`traceparent`,
  * through the API's propagation, so the application's propagator decides).
  *
- * `@opentelemetry/api` is an optional peer dependency: looked for once per
- * process when the first client is made, by a synchronous require() inside
- * try (the runtime is CommonJS; an import() would miss the first calls'
- * spans), and nothing is loaded when it is not installed. Attributes hold the method, route
+ * `@opentelemetry/api` is an optional peer dependency, loaded only once
+ * something in the process has registered with it (a tracer provider, a
+ * context manager: the API keeps them under a global symbol, whichever copy
+ * of the API registered them), by a synchronous require() inside try (an
+ * import() would miss the first calls' spans). A process that has the
+ * package installed but does not trace loads none of it (a serverless
+ * function's first request pays nothing for it: bench/analysis.md, "Cold
+ * start"), and nothing is loaded when it is not installed. Attributes hold the method, route
  * template, host, port, status and error code: never a header value, body,
  * secret, token or metadata value.
  */
@@ -22,10 +26,32 @@ type Api = typeof OpenTelemetry;
 /** undefined: not looked for yet; null: not installed (or not loadable). */
 let api: Api | null | undefined;
 
-/** The tracing observer, when @opentelemetry/api is installed; undefined otherwise (nothing loaded). */
+/** Where the OpenTelemetry API (major version 1) keeps what was registered with it, process-wide. */
+const API_GLOBAL = Symbol.for("opentelemetry.js.api.1");
+
+/** The tracing observer: idle (and nothing loaded) until something has registered with the OpenTelemetry API. */
 export function attemptTracerOrUndefined(): AttemptObserver | undefined {
-  if (api === undefined) api = loadApiOrNull();
-  return api ? new AttemptTracer(api) : undefined;
+  return api === null ? undefined : new OnDemandTracer();
+}
+
+/** Asks, per attempt, whether the process traces; loads the API the first time it does. */
+class OnDemandTracer implements AttemptObserver {
+  private tracer: AttemptTracer | undefined;
+
+  active(): boolean {
+    if ((globalThis as Record<symbol, unknown>)[API_GLOBAL] === undefined) return false;
+    if (!this.tracer) {
+      api ??= loadApiOrNull();
+      if (!api) return false;
+      this.tracer = new AttemptTracer(api);
+    }
+    return this.tracer.active();
+  }
+
+  start(request: ExchangeRequest): AttemptRecord {
+    // The exchange starts a record only after active() said yes, which made the tracer.
+    return (this.tracer as AttemptTracer).start(request);
+  }
 }
 
 function loadApiOrNull(): Api | null {

@@ -28,12 +28,12 @@ function checkOf(definition: FormatDefinition): FormatCheck | undefined {
   // `true`: a format ajv-formats names but does not check (binary, password).
   if (definition === true) return undefined;
   if (definition instanceof RegExp) return { appliesTo: "string", test: (value: string) => definition.test(value) };
-  if (typeof definition === "function") return { appliesTo: "string", test: definition as (value: string) => boolean };
+  if (typeof definition === "function") return { appliesTo: "string", test: definition };
   if (typeof definition !== "object" || !("validate" in definition)) return undefined;
   const { validate } = definition as { readonly validate: RegExp | string | ((value: never) => unknown); readonly async?: boolean };
   // An async check (none in ajv-formats' full mode) could not answer in time; a string is a pattern only ajv compiles.
   if (typeof validate === "string" || ("async" in definition && definition.async === true)) return undefined;
   const appliesTo = "type" in definition && definition.type === "number" ? "number" : "string";
-  const test = validate instanceof RegExp ? (value: string) => validate.test(value) : (value: string & number) => Boolean(validate(value as never));
+  const test = validate instanceof RegExp ? (value: string) => validate.test(value) : (value: string & number) => Boolean(validate(value));
   return { appliesTo, test };
 }

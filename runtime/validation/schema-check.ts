@@ -78,13 +78,15 @@ class Walk {
 
   checkAt(schema: unknown, pointer: string): Check {
     if (schema === true) return PASS;
-    if (schema === false) return (_value, path, issues) => issueAt(issues, path, "must NOT be present (the schema is false)");
+    if (schema === false) return FAIL;
     if (!isRecord(schema)) throw new SchemaShapeError(pointer, "must be an object or a boolean");
     const known = this.made.get(schema);
     if (known) return known;
     // A placeholder first: a $ref cycle back to this schema finds it and calls through.
     let built: Check = PASS;
-    this.made.set(schema, (value, path, issues) => built(value, path, issues));
+    this.made.set(schema, (value, path, issues) => {
+      built(value, path, issues);
+    });
     built = all(this.keywordChecks(schema, pointer));
     this.made.set(schema, built);
     return built;
@@ -200,7 +202,9 @@ class Walk {
       const condition = this.checkAt(s.if, `${at}/if`);
       const then = s.then === undefined ? PASS : this.checkAt(s.then, `${at}/then`);
       const otherwise = s.else === undefined ? PASS : this.checkAt(s.else, `${at}/else`);
-      checks.push((value, path, issues) => (fits(condition, value) ? then : otherwise)(value, path, issues));
+      checks.push((value, path, issues) => {
+        (fits(condition, value) ? then : otherwise)(value, path, issues);
+      });
     }
     return checks;
   }
@@ -231,6 +235,11 @@ class Walk {
 }
 
 const PASS: Check = () => undefined;
+
+/** The schema `false`: nothing fits it. */
+const FAIL: Check = (_value, path, issues) => {
+  issueAt(issues, path, "must NOT be present (the schema is false)");
+};
 
 function all(checks: readonly Check[]): Check {
   if (checks.length === 0) return PASS;
@@ -288,17 +297,18 @@ function isOfType(value: unknown, type: JsonType): boolean {
 
 /** Type-specific keywords apply only to values of that type (JSON Schema: `maxLength` says nothing of a number). */
 function onlyFor(kind: "string" | "number" | "array" | "object", check: Check): Check {
-  switch (kind) {
-    case "string":
-      return (value, path, issues) => void (typeof value === "string" && check(value, path, issues));
-    case "number":
-      return (value, path, issues) => void (typeof value === "number" && check(value, path, issues));
-    case "array":
-      return (value, path, issues) => void (Array.isArray(value) && check(value, path, issues));
-    case "object":
-      return (value, path, issues) => void (isRecord(value) && check(value, path, issues));
-  }
+  const applies = APPLIES[kind];
+  return (value, path, issues) => {
+    if (applies(value)) check(value, path, issues);
+  };
 }
+
+const APPLIES: { readonly [kind in "string" | "number" | "array" | "object"]: (value: unknown) => boolean } = {
+  string: (value) => typeof value === "string",
+  number: (value) => typeof value === "number",
+  array: (value) => Array.isArray(value),
+  object: (value) => isRecord(value),
+};
 
 function limitOrThrow(s: Keywords, keyword: string, at: string): number | undefined {
   const limit = s[keyword];

@@ -154,6 +154,48 @@ describe("POST /__emulator/flows", () => {
   });
 });
 
+describe("deep, odd and large control bodies", () => {
+  test("a deep description is refused before it is read (400 BODY_TOO_DEEP, saying where), other calls answered meanwhile; nothing changes", async () => {
+    const served = (await api("/flows/staging")).json.flows;
+    // Many tokens before the deep part, so the check runs for many turns of the event loop.
+    const body = `x-padding:\n${"  - {a: [1, 'two']}\n".repeat(20_000)}x-deep: ${"[".repeat(100_000)}`;
+    const order: string[] = [];
+    const publishing = control("flows", { method: "POST", body }).then((answer) => {
+      order.push("publish");
+      return answer;
+    });
+    // Client and emulator share this event loop: the GET needs a few turns, the check of the padding many more.
+    const listing = control("faults").then((answer) => {
+      order.push("faults");
+      return answer;
+    });
+    const [published, listed] = await Promise.all([publishing, listing]);
+    expect([published.status, published.json.code]).toEqual([400, "BODY_TOO_DEEP"]);
+    expect(published.json.message).toMatch(/^the body nests more than 400 levels deep \(at line 20002, column \d+\); it is refused before it is read/);
+    expect([listed.status, order]).toEqual([200, ["faults", "publish"]]);
+    expect((await api("/flows/staging")).json.flows).toEqual(served);
+    expect(() => emulator.publishFlow("[".repeat(500))).toThrow(expect.objectContaining({ name: "EmulatorControlError", code: "BODY_TOO_DEEP" }));
+  });
+
+  test("a description whose keys are collections is refused before it is read (400 BODY_KEY_NOT_A_NAME), at once", async () => {
+    const answer = await control("flows", { method: "POST", body: `${"? ".repeat(300)}x` });
+    expect([answer.status, answer.json.code]).toEqual([400, "BODY_KEY_NOT_A_NAME"]);
+    expect(answer.json.message).toBe("the key at line 1, column 3 is a collection or an alias; it is refused before it is read (the keys of a flow description are names)");
+  });
+
+  test("a deep fault is refused the same way, before it is parsed", async () => {
+    const fault = `{"path": "/x", "status": 200, "body": ${"[".repeat(100_000)}`;
+    const answer = await control("faults", { method: "POST", headers: { "content-type": "application/json" }, body: fault });
+    expect([answer.status, answer.json.code]).toEqual([400, "BODY_TOO_DEEP"]);
+    expect(emulator.faults()).toEqual([]);
+  });
+
+  test("a description over 1 MiB is refused while it arrives (413 REQUEST_TOO_LARGE)", async () => {
+    const answer = await control("flows", { method: "POST", body: `x: ${"a".repeat(1024 * 1024)}` });
+    expect([answer.status, answer.json.code]).toEqual([413, "REQUEST_TOO_LARGE"]);
+  });
+});
+
 describe("bounds", () => {
   test(`the webhook log keeps the last ${String(MAX_EVENTS)} events, and at most 100 attempts of each`, () => {
     const log = new WebhookLog();

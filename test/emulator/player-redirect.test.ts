@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { ApiError } from "../../emulator/errors.js";
 import { escapeHtml, html } from "../../emulator/player/html.js";
-import { checkRedirectUrlOrThrow, parseRedirectAllowlistOrThrow } from "../../emulator/player/redirect-allowlist.js";
+import { checkRedirectUrlOrThrow, parseRedirectAllowlistOrThrow } from "../../emulator/redirect-allowlist.js";
 import { formActionSourceOf, returnUrlOf } from "../../emulator/player/return-url.js";
 
 const allowed = (entries: readonly string[], url: string): boolean => {

@@ -185,7 +185,7 @@ describe("accepts exactly what ajv accepts", () => {
       fc.property(schema, fc.array(value, { minLength: 1, maxLength: 6 }), (s, values) => {
         const theirs = ajv.compile(JSON.parse(JSON.stringify(s)) as object);
         const ours = schemaCheckOrThrow(JSON.parse(JSON.stringify(s)) as JsonSchema, { patterns: linearPatterns });
-        for (const v of values.filter((candidate) => !/e\+\d/.test(JSON.stringify(candidate) ?? ""))) {
+        for (const v of values.filter((candidate) => !/e\+\d/.test(JSON.stringify(candidate)))) {
           const copy = JSON.parse(JSON.stringify(v ?? null)) as unknown;
           expect({ schema: s, value: copy, valid: issuesOf(ours, copy).length === 0 }).toEqual({ schema: s, value: copy, valid: theirs(copy) });
         }

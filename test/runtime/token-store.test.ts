@@ -124,7 +124,9 @@ test("an expired token is renewed once for all the clients of a store (virtual c
     onSleep: () => {
       if (!changed) return;
       changed = false;
-      setImmediate(() => clock.release());
+      setImmediate(() => {
+        clock.release();
+      });
     },
   });
   const memory = createMemoryTokenStore();

@@ -1,8 +1,12 @@
 /**
- * test/module-cycles.mjs, the import-cycle check of `npm test`'s static
- * checks, on small projects written to a temporary folder: it must name a
- * cycle of value imports, a lazy `import()` one and a module importing
- * itself, and leave type-only imports and one-way chains alone.
+ * test/module-cycles.mjs, the import-cycle and climbing-import checks of
+ * `npm test`'s static checks, on small projects written to a temporary
+ * folder: it must name a cycle of value imports, a lazy `import()` one and a
+ * module importing itself, and leave type-only imports and one-way chains
+ * alone; and it must name each import that climbs into a room (a subfolder
+ * below or beside the importer's folder, type-only and lazy ones too), and
+ * leave alone imports of a folder's own or shared (above) modules, the
+ * area's index.ts, and imports between areas.
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -30,27 +34,40 @@ const PROJECTS: Record<string, Record<string, string>> = {
     "b.ts": 'import { type A } from "./a.js";\nexport type { A } from "./a.js";\nexport interface B { a?: A }\n',
     "c.ts": "export const c = 1;\n",
   },
+  rooms: {
+    "area/index.ts": 'export { a } from "./room/a.js";\nexport { lazy } from "./lazy.js";\nexport { user } from "./shared-user.js";\n',
+    "area/shared.ts": 'export const shared = 1;\nexport interface Shape { readonly n: number }\nexport type Later = import("./room/a.js").A;\n',
+    "area/shared-user.ts": 'import { a } from "./room/a.js";\nexport const user = a;\n',
+    "area/lazy.ts": 'export const lazy = () => import("./room/deep/d.js");\n',
+    "area/room/a.ts": 'import { shared } from "../shared.js";\nimport type { C } from "../other/c.js";\nexport const a = shared;\nexport type A = C;\n',
+    "area/room/deep/d.ts": 'import { shared, type Shape } from "../../shared.js";\nimport { a } from "../a.js";\nexport const d: Shape = { n: shared + a };\n',
+    "area/other/c.ts": "export interface C { readonly c: string }\n",
+    "elsewhere/e.ts": 'import { shared } from "../area/shared.js";\nimport { d } from "../area/room/deep/d.js";\nexport const e = shared + d.n;\n',
+  },
 };
 
 let dir: string;
-let found: Record<string, string[][]>;
+let found: Record<string, { cycles: string[][]; climbs: { from: string; to: string }[] }>;
 
 /** Writes every project and checks each in one process (loading TypeScript once), as static-checks.mjs builds its program. */
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "flowsmith-cycles-"));
   for (const [project, files] of Object.entries(PROJECTS)) {
-    await mkdir(path.join(dir, project));
-    for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, project, name), text);
+    for (const [name, text] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(dir, project, name)), { recursive: true });
+      await writeFile(path.join(dir, project, name), text);
+    }
   }
   const script = `
     import ts from "typescript";
-    import { moduleCycles } from ${JSON.stringify(pathToFileURL(checker).href)};
+    import { climbingImports, moduleCycles } from ${JSON.stringify(pathToFileURL(checker).href)};
     const [dir, projects] = [process.argv[1], JSON.parse(process.argv[2])];
     const options = { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, noEmit: true, noLib: true, types: [] };
     const found = {};
     for (const [project, names] of Object.entries(projects)) {
       const root = dir + "/" + project;
-      found[project] = moduleCycles(ts.createProgram({ rootNames: names.map((name) => root + "/" + name), options }), root);
+      const program = ts.createProgram({ rootNames: names.map((name) => root + "/" + name), options });
+      found[project] = { cycles: moduleCycles(program, root), climbs: climbingImports(program, root) };
     }
     process.stdout.write(JSON.stringify(found));
   `;
@@ -59,7 +76,7 @@ beforeAll(async () => {
     cwd: path.resolve(__dirname, "../.."),
     encoding: "utf8",
   });
-  found = JSON.parse(output) as Record<string, string[][]>;
+  found = JSON.parse(output) as typeof found;
 });
 
 afterAll(async () => {
@@ -67,17 +84,27 @@ afterAll(async () => {
 });
 
 test("a cycle of value imports is named with every file in it", () => {
-  expect(found["valueCycle"]).toEqual([["a.ts", "b.ts", "c.ts"]]);
+  expect(found["valueCycle"]?.cycles).toEqual([["a.ts", "b.ts", "c.ts"]]);
 });
 
 test("re-exports and lazy import() close a cycle too", () => {
-  expect(found["reExportAndImportCall"]).toEqual([["a.ts", "b.ts"]]);
+  expect(found["reExportAndImportCall"]?.cycles).toEqual([["a.ts", "b.ts"]]);
 });
 
 test("a module that imports itself is a cycle", () => {
-  expect(found["selfImport"]).toEqual([["a.ts"]]);
+  expect(found["selfImport"]?.cycles).toEqual([["a.ts"]]);
 });
 
 test("type-only imports and one-way chains are not cycles", () => {
-  expect(found["typeOnly"]).toEqual([]);
+  expect(found["typeOnly"]?.cycles).toEqual([]);
+});
+
+test("an import into a room from outside it climbs, type-only and lazy ones too; the shared floor, the area's index.ts and other areas do not", () => {
+  expect(found["rooms"]?.climbs).toEqual([
+    { from: "area/lazy.ts", to: "area/room/deep/d.ts" },
+    { from: "area/room/a.ts", to: "area/other/c.ts" },
+    { from: "area/shared-user.ts", to: "area/room/a.ts" },
+    { from: "area/shared.ts", to: "area/room/a.ts" },
+  ]);
+  expect(found["rooms"]?.cycles).toEqual([]);
 });

@@ -6,7 +6,7 @@
  * parser, the browser's own), never as strings, so `http://127.0.0.1.evil.test`,
  * `http://127.0.0.1@evil.test` or `/return-evil` under `/return` cannot pass.
  */
-import { badRequest } from "../errors.js";
+import { badRequest } from "./errors.js";
 
 /** The entry that allows http(s) on 127.0.0.1, [::1] and localhost, any port and path: the default. */
 export const LOOPBACK_ENTRY = "loopback";

@@ -3,14 +3,18 @@
  * wipe the emulator's state, so it is never open to a network without a
  * token: bound to a non-loopback host it needs `controlToken` (or is off),
  * and once a token is set every control call must carry it, compared in
- * constant time. Web pages are refused too: any site the developer visits
- * could otherwise POST to a loopback port (a form, fetch in no-cors mode,
- * DNS rebinding), and a browser marks such calls with an Origin header,
- * which tests, curl and the handle never send.
+ * constant time. Web pages are refused twice over. A page on another site
+ * could POST to a loopback port (a form, fetch in no-cors mode), and a
+ * browser marks such calls with an Origin header, which tests, curl and the
+ * handle never send. A page whose own name was rebound to 127.0.0.1 (DNS
+ * rebinding) is same-origin with the port and sends no Origin on a GET; but
+ * its requests name its own host, so a call must be addressed to the
+ * emulator itself (the Host rule below).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import { BlockList, isIP } from "node:net";
-import { ApiError } from "../errors.js";
+import { ApiError } from "./errors.js";
 
 /** A token an attacker on the network could guess is no token. */
 const MIN_TOKEN_LENGTH = 16;
@@ -50,6 +54,45 @@ function isLoopbackHost(host: string): boolean {
   if (bare.toLowerCase() === "localhost") return true;
   const family = isIP(bare);
   return family !== 0 && LOOPBACK.check(bare, family === 6 ? "ipv6" : "ipv4");
+}
+
+/**
+ * 403 unless the request's Host is the emulator itself, with the port the request came in on:
+ * a loopback name or address (localhost, 127.0.0.0/8, [::1]), the configured host, or the
+ * address the request came in on (a caller on the network that addressed the emulator by
+ * its IP). A rebound page's Host is its own name, never one of these.
+ */
+export function checkControlHostOrThrow(req: IncomingMessage, configuredHost: string): void {
+  const given = req.headers.host;
+  const addressed = hostAndPortOrUndefined(given);
+  const port = req.socket.localPort;
+  const ours = (name: string): boolean =>
+    isLoopbackHost(name) || name === hostAndPortOrUndefined(bracketed(configuredHost))?.name || bareAddress(name) === bareAddress(req.socket.localAddress ?? "");
+  if (addressed !== undefined && addressed.port === port && ours(addressed.name)) return;
+  const shown = given === undefined ? "no Host header" : `Host ${JSON.stringify(given.length > 100 ? `${given.slice(0, 100)}…` : given)}`;
+  const expected = [`localhost:${String(port)}`, `127.0.0.1:${String(port)}`, `[::1]:${String(port)}`];
+  if (!isLoopbackHost(configuredHost)) expected.push(`${bracketed(configuredHost)}:${String(port)}`);
+  throw new ApiError(
+    403,
+    "CONTROL_HOST_NOT_ALLOWED",
+    `the control API answers only calls addressed to the emulator itself (Host ${expected.join(", ")}, or the address the call came in on), not ${shown}: a web page whose own name was rebound to this address sends that name`,
+  );
+}
+
+/** A Host header's name (lower case, IPv6 in brackets, as the URL parser writes it) and port; undefined when it is not a host[:port]. */
+function hostAndPortOrUndefined(host: string | undefined): { name: string; port: number } | undefined {
+  if (host === undefined || !/^[^\s/?#@\\]+$/.test(host) || !URL.canParse(`http://${host}`)) return undefined;
+  const url = new URL(`http://${host}`);
+  return { name: url.hostname, port: url.port === "" ? 80 : Number(url.port) };
+}
+
+function bracketed(host: string): string {
+  return isIP(host) === 6 ? `[${host}]` : host;
+}
+
+/** An IP address without brackets or an IPv4-mapped prefix (`::ffff:127.0.0.1` is how a dual-stack socket names 127.0.0.1). */
+function bareAddress(address: string): string {
+  return address.replace(/^\[(.*)\]$/, "$1").replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, "$1");
 }
 
 /** 401 unless the request carries the token; nothing to check when none is set. */

@@ -2,9 +2,9 @@
  * What the control methods throw (the handle's addFault, publishFlow...),
  * and the control API answers as `{status, code, message, field?, generator?}`.
  */
-import { ApiError } from "../errors.js";
+import { ApiError } from "./errors.js";
 
-export type ControlErrorCode = "INVALID_FIELD" | "TOO_MANY_FAULTS" | "TOO_MANY_FLOWS" | "INVALID_FLOW";
+export type ControlErrorCode = "INVALID_FIELD" | "TOO_MANY_FAULTS" | "TOO_MANY_FLOWS" | "INVALID_FLOW" | "BODY_TOO_DEEP" | "BODY_KEY_NOT_A_NAME";
 
 /** A refused flow: the generator's own error, as codegen would report it. */
 export interface GeneratorErrorView {
