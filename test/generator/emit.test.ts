@@ -182,10 +182,11 @@ describe("emitFlowOrThrow", () => {
     });
   });
 
-  test.each(ALL_MODELS.map((m) => [m.name, m] as const))("%s: spec carries the request and 201 schemas as the model's JSON Schema (a file: any value)", async (_, model) => {
+  test.each(ALL_MODELS.map((m) => [m.name, m] as const))("%s: spec carries the request and 201 schemas as the model's JSON Schema (a file: any value; the 201's formats are the service's)", async (_, model) => {
     const spec = specOf(fileOf(await emitFlowOrThrow(model, RUNTIME), `${model.name}/index.ts`));
     expect(spec.request).toEqual(toJsonSchema(model.request, { file: {} }));
-    expect(spec.response).toEqual(toJsonSchema(model.response, { file: {} }));
+    expect(spec.response).toEqual(toJsonSchema(model.response, { file: {}, formats: false }));
+    expect(JSON.stringify(spec.response)).not.toContain('"format"');
     expect(JSON.stringify(spec)).toBe(JSON.stringify(toFlowSpec(model)));
   });
 });
@@ -374,7 +375,7 @@ describe("the generated module's schemas, checked by the runtime's schema checke
     ]);
   });
 
-  test("the 201 schema: open objects, formats (uri, date-time), each issue with its path", async () => {
+  test("the 201 schema: open objects, types, required fields and values, each issue with its path; formats are left to the service", async () => {
     const { response } = await loadedChecks(signing);
     const created = {
       flowId: signing.id,
@@ -389,10 +390,13 @@ describe("the generated module's schemas, checked by the runtime's schema checke
     for (const wrong of [{ hello: "world" }, [1, 2, 3], { ...created, sessionContext: { sessionId: 7 } }]) {
       expect(response(wrong)).not.toEqual([]);
     }
-    expect(response({ ...created, playerUrl: "not a url" })).toEqual(['playerUrl must match format "uri"']);
-    expect(response({ ...created, sessionContext: { ...created.sessionContext, createdAt: "yesterday" } })).toEqual([
-      'sessionContext.createdAt must match format "date-time"',
+    expect(response({ ...created, playerUrl: 7, sessionContext: { ...created.sessionContext, sessionStatus: "DONE" } }).sort()).toEqual([
+      "playerUrl must be string",
+      'sessionContext.sessionStatus must be one of "CREATED"',
     ]);
+    expect(response({ ...created, sessionContext: { sessionStatus: "CREATED" } })).toEqual(["sessionContext.sessionId is required"]);
+    // The description's formats (uri, date-time) are the service's to keep: not checked on the 201.
+    expect(response({ ...created, playerUrl: "not a url", sessionContext: { ...created.sessionContext, createdAt: "yesterday" } })).toEqual([]);
   });
 
   test("a pattern the client checks runs on the linear-time engine; one left to the service is not checked", async () => {
