@@ -50,7 +50,7 @@ function importProblems(file: ts.SourceFile, model: FlowModel): string[] {
 }
 
 /** Whether a JSON Schema of `spec` has a `pattern` keyword (the checker then needs the engine). */
-function hasPattern(schema: unknown): boolean {
+export function hasPattern(schema: unknown): boolean {
   if (typeof schema !== "object" || schema === null) return false;
   const { pattern, properties, items, additionalProperties } = schema as Record<string, unknown>;
   if (typeof pattern === "string") return true;

@@ -13,6 +13,7 @@ import { toFlowSpec } from "../../generator/emit/flow-spec.js";
 import { readTemplateOrThrow, TEMPLATE_RUNTIME_IMPORT } from "../../generator/template/flow-module-template.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import { REPO_ROOT } from "../fixtures/golden/compile.js";
+import { hasPattern } from "../fuzz/oracle.js";
 import { SAMPLE_MODELS } from "../fixtures/golden/models.js";
 import { odd } from "../fixtures/golden/odd-model.js";
 
@@ -35,15 +36,6 @@ function importsOf(file: SourceFile, runtime: string): unknown[] {
     const names = Array.isArray(namedImports) ? namedImports.map((n) => (typeof n === "string" ? n : n.name)) : [];
     return { moduleSpecifier: moduleSpecifier === runtime ? "<runtime>" : moduleSpecifier, names, isTypeOnly };
   });
-}
-
-/** Whether a JSON Schema (as `spec` carries it) has a `pattern` keyword the checker will run. */
-function hasPattern(schema: unknown): boolean {
-  if (typeof schema !== "object" || schema === null) return false;
-  const { pattern, properties, items, additionalProperties } = schema as Record<string, unknown>;
-  if (typeof pattern === "string") return true;
-  const children = [...Object.values((properties ?? {}) as Record<string, unknown>), items, additionalProperties];
-  return children.some(hasPattern);
 }
 
 function declarationNames(file: SourceFile): string[] {
