@@ -2,9 +2,10 @@
 /**
  * How the request benchmarks reach flowsmith: the compiled runtime in
  * runtime/dist and the generated flow modules, transpiled from the codegen
- * output to CommonJS (their `@flowsmith/runtime` import resolves to
- * runtime/dist through the workspace link). Also the request validator the other tools use,
- * so every tool validates with the same code.
+ * output to CommonJS (their `@flowsmith/runtime/flow-module` import resolves
+ * to runtime/dist through the workspace link). Also the request check the
+ * other tools use: the runtime's schema checker on the module's own
+ * `spec.request`, so every tool validates with the same code.
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -12,6 +13,9 @@ const { REPO_ROOT } = require("./workspace.js");
 
 const USER_AGENT = "flowsmith-bench/1.0";
 const RUNTIME_PATH = path.join(REPO_ROOT, "runtime", "dist", "index.js");
+const FLOW_MODULE_PATH = path.join(REPO_ROOT, "runtime", "dist", "flow-module.js");
+const INTERNAL_PATH = path.join(REPO_ROOT, "runtime", "dist", "internal.js");
+const PATTERNS_PATH = path.join(REPO_ROOT, "runtime", "dist", "patterns", "index.js");
 const CREDENTIALS = { clientId: "bench-client", clientSecret: "bench-secret" };
 
 /** Transpiles every generated .ts file to CommonJS under outDir; tsc has type-checked them in benchmark 3. */
@@ -43,6 +47,7 @@ function missingRuntimeParts() {
   const runtime = require(RUNTIME_PATH);
   if (typeof runtime.createClient !== "function") return "createClient in runtime/dist/index.js";
   if (typeof runtime.fileFromPath !== "function") return "fileFromPath in runtime/dist/index.js";
+  if (!fs.existsSync(FLOW_MODULE_PATH) || typeof require(FLOW_MODULE_PATH).createFlowSession !== "function") return "createFlowSession in runtime/dist/flow-module.js";
   return undefined;
 }
 
@@ -56,39 +61,34 @@ function loadFlowsmith(modulePath) {
     createClient: (server, environment, extra = {}) =>
       runtime.createClient({ baseUrl: server.baseUrl, authUrl: server.authUrl, environment, userAgent: USER_AGENT, ...CREDENTIALS, ...extra }),
     createSession: (client, body) => flowModule.createSession(client, body),
-    createSessionUnvalidated: unvalidatedCall(runtime, flowModule),
+    createSessionUnvalidated: unvalidatedCall(flowModule),
     fileFromPath: (file) => runtime.fileFromPath(file),
   };
 }
 
 /**
- * The same call with the pre-flight validator switched off: the runtime's
- * createSessionFor with the flow's exported `spec` and a validator that
- * accepts all.
+ * The same call with the request and 201 checks switched off: the module's
+ * own call (createFlowSession, as its createSession makes it) with its spec
+ * whose schemas accept anything. Made once, so the checks are built once,
+ * as for the module's own spec.
  */
-function unvalidatedCall(runtime, flowModule) {
-  if (typeof runtime.createSessionFor !== "function" || !flowModule.spec) return undefined;
-  const acceptAll = () => true;
-  return (client, body) => runtime.createSessionFor(client, flowModule.spec, acceptAll, body);
+function unvalidatedCall(flowModule) {
+  if (!flowModule.spec) return undefined;
+  const { createFlowSession } = require(FLOW_MODULE_PATH);
+  const acceptAll = { ...flowModule.spec, request: true, response: true };
+  return (client, body) => createFlowSession(client, acceptAll, body);
 }
 
 /**
- * The flow's generated validator (ajv standalone code in validate.js beside
- * the module), so every tool validates with the same code; if a generator
- * version has none, ajv compiled once from the description.
+ * The flow's request check as the generated client makes it: the runtime's
+ * schema checker on the module's `spec.request`, patterns on the linear-time
+ * engine. Returns the issues of a request (none: valid).
  */
-function loadRequestValidator(modulePath, document) {
-  const validatorPath = path.join(path.dirname(modulePath), "validate.js");
-  const generated = fs.existsSync(validatorPath) ? require(validatorPath) : {};
-  const exported = generated.validate ?? generated.default;
-  if (typeof exported === "function") return exported;
-  const Ajv = require("ajv");
-  const addFormats = require("ajv-formats");
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats(ajv);
-  ajv.addSchema(document, "description");
-  const schema = Object.values(document.paths)[0].post.requestBody.content["application/json"].schema;
-  return ajv.compile({ $ref: `description#${schema.$ref.slice(1)}` });
+function loadRequestValidator(modulePath) {
+  const { issuesOf, schemaCheckOrThrow } = require(INTERNAL_PATH);
+  const { linearPatterns } = require(PATTERNS_PATH);
+  const check = schemaCheckOrThrow(require(modulePath).spec.request, { patterns: linearPatterns });
+  return (request) => issuesOf(check, request);
 }
 
 module.exports = { USER_AGENT, compileGenerated, missingRuntimeParts, loadFlowsmith, loadRequestValidator };

@@ -11,7 +11,6 @@ const { runNodeOrThrow, lastJsonLine } = require("./processes.js");
 async function benchThroughput(flow, { rounds, durationMs, warmupMs }) {
   const settings = {
     modulePath: flow.modulePath,
-    document: flow.document,
     locales: localesOf(flow.document),
     body: flow.requestBody,
     environment: flow.environment,

@@ -95,7 +95,7 @@ function summarize(phases, slots) {
 /** Each tool is a function that creates one session and throws unless it got a 201; close() ends flowsmith's client. */
 async function prepareTools(settings, server) {
   const flowsmith = loadFlowsmith(settings.modulePath, settings.locales);
-  const validate = loadRequestValidator(settings.modulePath, settings.document);
+  const issuesOf = loadRequestValidator(settings.modulePath);
   const body = settings.body;
   const client = flowsmith.createClient(server, settings.environment);
   const token = await fetchToken(server.authUrl);
@@ -103,7 +103,8 @@ async function prepareTools(settings, server) {
   const { default: createFetchClient } = await import("openapi-fetch");
   const fetchClient = createFetchClient({ baseUrl: server.baseUrl, headers });
   const validated = (send) => (request) => {
-    if (!validate(request)) throw new Error(`request invalid: ${JSON.stringify(validate.errors)}`);
+    const issues = issuesOf(request);
+    if (issues.length > 0) throw new Error(`request invalid: ${JSON.stringify(issues)}`);
     return send(request);
   };
   const undiciSender = await createUndiciSender({ ...server, sessionsPath: settings.sessionsPath });

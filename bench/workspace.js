@@ -19,9 +19,6 @@ function createWorkspace(mode, flowCount) {
   // openapi-fetch is ESM-only: its consumer lives in an ESM package scope.
   fs.writeFileSync(path.join(openapiDir, "package.json"), '{ "type": "module", "private": true }\n');
   const flows = writeFlowVariants(REPO_ROOT, flowsmithDir, flowCount);
-  // Its own node_modules (empty; modules still resolve from the repository's): flowsmith keeps
-  // its validator cache in the nearest node_modules/.cache, here rather than the repository's.
-  fs.mkdirSync(path.join(flowsmithDir, "node_modules"), { recursive: true });
   return {
     repoRoot: REPO_ROOT,
     root,
@@ -30,7 +27,6 @@ function createWorkspace(mode, flowCount) {
     flowsDir: path.join(flowsmithDir, "flows"),
     configPath: path.join(flowsmithDir, "codegen.config.json"),
     generatedDir: path.join(flowsmithDir, "generated"),
-    validatorCacheDir: path.join(flowsmithDir, "node_modules", ".cache", "flowsmith", "validators"),
     openapiDir,
     openapiTypesDir: path.join(openapiDir, "types"),
     filesDir: path.join(root, "files"),

@@ -6,7 +6,7 @@
  * projects in the system's temp folder (an ES module project with
  * `nodenext`, a CommonJS one with `"module": "commonjs"`), runs
  * `npx flowsmith codegen` on a config without `runtimeImport` (twice: the second, into a
- * fresh outputDir, from the validator cache in the project's node_modules/.cache), type-checks
+ * fresh outputDir, gives the same bytes), type-checks
  * the generated code and a consumer under strict tsc (also under `bundler`
  * and `node16` resolution), starts `npx flowsmith emulator`, and runs the
  * consumer: it creates sessions of a multipart and a JSON flow and follows one

@@ -6,7 +6,9 @@
  * a step each answer at once. Each runs where a hang could not freeze the
  * test (a child process for the client, the emulator in its own process),
  * and must finish within a bound a backtracking run would exceed by many
- * orders of magnitude (test/support/bounded.ts).
+ * orders of magnitude (test/support/bounded.ts). And issue 31's: a pattern
+ * the linear-time engine cannot run is left to the service, by the client
+ * and the emulator alike.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -131,13 +133,52 @@ function transpile(from: string, to: string): void {
   }
 }
 
-test("a pattern RE2 cannot run is refused by codegen and by the emulator, with its pointer", async () => {
-  const configPath = writeFlow(path.join(dir, "refused"), { givenName: "^(a+)\\1$" });
-  const refusal = {
-    name: "CodegenError",
-    code: "UNSUPPORTED_PATTERN",
-    context: { flow: "aml", pointer: "#/components/schemas/BasicIdentity/properties/givenName/pattern" },
-  };
-  await expect(runCodegen({ configPath })).rejects.toMatchObject(refusal);
-  await expect(startEmulator({ configPath })).rejects.toMatchObject({ ...refusal, message: expect.stringContaining("a backreference (\\1)") as unknown });
-});
+test("a pattern RE2 cannot run (a lookahead) is left to the service: the client is generated, the report names the field, and a value the lookahead refuses is sent and accepted", async () => {
+  // "No digit in the name", as a lookahead: RE2 has no lookaround, and no backtracking engine runs it instead.
+  const lookahead = "^(?!.*\\d).+$";
+  const folder = path.join(dir, "left-to-service");
+  const configPath = writeFlow(folder, { givenName: lookahead, familyName: "^([A-Za-z]+ ?)+$" });
+  const result = await runCodegen({ configPath });
+  expect(result.flows.map((flow) => [flow.name, flow.status, flow.leftToService])).toEqual([
+    [
+      "aml",
+      "generated",
+      [{ field: "request.input.basicIdentity.givenName", pointer: "#/components/schemas/BasicIdentity/properties/givenName/pattern", pattern: lookahead, reason: "a lookahead ((?= or (?!)" }],
+    ],
+  ]);
+  transpile(path.join(folder, "out"), path.join(folder, "js"));
+  // What the service's own engine says of the value (a short text: nothing to backtrack over): refused.
+  const withDigit = "Ada 1";
+  expect(new RegExp(lookahead, "u").test(withDigit)).toBe(false);
+
+  // The emulator cannot run the lookahead either: it leaves it out of the schema it checks, as the client does.
+  // In this process, then: none of its patterns can backtrack.
+  const served = await startEmulator({ configPath, createdMs: 0, stepMs: 0 });
+  try {
+    const script = `
+      const { createClient } = require("@flowsmith/runtime");
+      const flow = require(${JSON.stringify(path.join(folder, "js/aml/index.js"))});
+      const client = createClient(${JSON.stringify({ baseUrl: served.baseUrl, authUrl: served.authUrl, ...served.clients.staging, environment: "staging", userAgent: "hostile-patterns-test/1.0" })});
+      (async () => {
+        const results = [];
+        for (const familyName of ["Lovelace", ${JSON.stringify(HOSTILE[0])}]) {
+          const request = { input: { basicIdentity: { givenName: ${JSON.stringify(withDigit)}, familyName, birthDate: "2000-01-01" } }, metadata: { subjectId: "s" } };
+          try {
+            const created = await flow.createSession(client, request);
+            results.push({ created: typeof created.sessionContext.sessionId });
+          } catch (error) {
+            results.push({ name: error.name, issues: (error.issues ?? []).map((issue) => issue.path + " " + issue.message) });
+          }
+        }
+        await client.close();
+        console.log(JSON.stringify(results));
+      })();`;
+    const [sent, refused] = (await scriptOutputOrThrow(script)) as unknown[];
+    // The lookahead's check is the service's: the client sends the value and the emulator accepts it.
+    expect(sent).toEqual({ created: "string" });
+    // The module's other pattern is still checked on the client (the issue's probe): only it is named.
+    expect(refused).toEqual({ name: "RequestValidationError", issues: ['input.basicIdentity.familyName must match pattern "^([A-Za-z]+ ?)+$"'] });
+  } finally {
+    await served.close();
+  }
+}, NO_HANG_BOUND_MS * 2);

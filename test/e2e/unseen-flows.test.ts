@@ -47,7 +47,7 @@ beforeAll(async () => {
     path.join(dir, "codegen.config.json"),
     JSON.stringify({
       outputDir: "out",
-      runtimeImport: "../../../../runtime/index.js",
+      runtimeImport: "../../../../runtime/flow-module.js",
       flows: [{ name: "odd", source: { file: "flows/odd-names.yaml" } }, { name: "both-forms", source: { file: "flows/json-and-multipart.yaml" } }],
     }),
   );

@@ -5,8 +5,9 @@
  * atom, and a long run of a character the atom matches ended by one that
  * fails the pattern. The linear-time engine must finish each at once;
  * a native RegExp would not finish any at these lengths. Also patterns the
- * engine cannot run at all (backreferences, lookaround), which codegen
- * must refuse with UNSUPPORTED_PATTERN.
+ * engine cannot run at all (backreferences, lookaround), which the client
+ * leaves to the service: codegen generates the flow without that check and
+ * its report names the field.
  */
 import fc from "fast-check";
 import { literalPattern } from "./hostile-text.js";

@@ -4,57 +4,68 @@
  * - `flow` and `spec` are data; their initializers are evaluated from the
  *   syntax tree (literals, `as const`, `JSON.parse` of a literal) and must be
  *   what the model says;
- * - the validator is ajv's JavaScript plus imports and one type annotation;
- *   with those taken out (by position, from the syntax tree) it runs in a
- *   fresh context, and an empty request must miss `metadata`;
- * - a case's probes (a hostile value for a catastrophic pattern, and a
- *   matching one) are checked within a bound (test/support/bounded.ts):
- *   the hostile one fails its pattern, the matching one passes it.
+ * - `spec`'s request and 201 schemas go through the runtime's schema checker
+ *   as createSession takes them (validation/flow-checks.ts): both are
+ *   schemas it reads, every pattern in them runs on the linear-time engine
+ *   (one it cannot run was left out by the generator), none the generator
+ *   left to the service is there, and an empty request misses `metadata`;
+ * - a case's probes (a hostile value for a catastrophic pattern, a matching
+ *   one, a value a pattern left to the service would refuse) are checked
+ *   within a bound (test/support/bounded.ts): the request check reports the
+ *   field's pattern exactly when the probe says it must.
  */
 import ts from "typescript";
-import { runInNewContext } from "node:vm";
-import { validatorFormats, validatorRuntime } from "@flowsmith/runtime/internal";
 import { toFlowSpec } from "../../generator/emit/flow-spec.js";
+import { patternsLeftToService } from "../../generator/model/patterns-left.js";
 import type { FlowModel } from "../../generator/model/types.js";
+import type { FlowSpec } from "../../runtime/flow-spec.js";
+import { linearPatterns } from "../../runtime/patterns/index.js";
+import { flowChecksOrThrow } from "../../runtime/validation/flow-checks.js";
+import { issuesOf, schemaCheckOrThrow, type UncheckedPattern } from "../../runtime/validation/schema-check.js";
 import { finishedOrThrow } from "../support/bounded.js";
 import type { Probe } from "./descriptions.js";
 
-interface Validate {
-  (data: unknown): boolean;
-  errors?: readonly { keyword: string; instancePath: string; params: { missingProperty?: string } }[] | null;
-}
-
-/** `validator`: validate.ts as parsed (test/fuzz/type-check.ts parses each once). */
-export function runtimeProblems(model: FlowModel, index: ts.SourceFile, validator: ts.SourceFile): string[] {
+/** Problems of the module's data, and of its schemas as the runtime checks them. */
+export function runtimeProblems(model: FlowModel, index: ts.SourceFile): string[] {
   const problems: string[] = [];
+  let spec: FlowSpec;
   try {
     const flow = { id: model.id, version: model.version, environment: model.environment, title: model.title, path: model.path };
     const actual = valueOf(initializerOrThrow(index, "flow"));
     if (!same(actual, flow)) problems.push(`flow evaluates to ${JSON.stringify(actual)}, not ${JSON.stringify(flow)}`);
-    if (!same(valueOf(initializerOrThrow(index, "spec")), toFlowSpec(model))) problems.push("spec does not evaluate to the model's FlowSpec");
+    spec = valueOf(initializerOrThrow(index, "spec")) as FlowSpec;
+    if (!same(spec, toFlowSpec(model))) problems.push("spec does not evaluate to the model's FlowSpec");
   } catch (error) {
-    problems.push(`flow or spec cannot be evaluated: ${error instanceof Error ? error.message : String(error)}`);
+    return [...problems, `flow or spec cannot be evaluated: ${error instanceof Error ? error.message : String(error)}`];
   }
   try {
-    const validate = validatorOf(validator);
-    const valid = validate({});
-    const missing = (validate.errors ?? []).map((error) => error.params.missingProperty);
-    if (valid || !missing.includes("metadata")) problems.push(`validate({}) gives ${String(valid)}, errors ${JSON.stringify(validate.errors)}`);
+    for (const which of ["request", "response"] as const) {
+      const unchecked: UncheckedPattern[] = [];
+      schemaCheckOrThrow(spec[which], { patterns: linearPatterns, onUnchecked: (each) => unchecked.push(each) });
+      for (const each of unchecked) problems.push(`spec.${which} has a pattern the engine cannot run at ${each.pointer}: ${each.reason}`);
+    }
+    const text = JSON.stringify(spec);
+    for (const left of patternsLeftToService(model)) {
+      if (text.includes(`"pattern":${JSON.stringify(left.pattern)}`)) problems.push(`spec still has the pattern left to the service at ${left.field}`);
+    }
+    const issues = issuesOf(flowChecksOrThrow(spec).request, {});
+    if (!issues.some((issue) => issue.path === "metadata" && issue.message === "is required")) problems.push(`an empty request gives ${JSON.stringify(issues)}`);
   } catch (error) {
-    problems.push(`the validator does not run: ${error instanceof Error ? error.message : String(error)}`);
+    problems.push(`the schema checker does not take spec: ${error instanceof Error ? error.message : String(error)}`);
   }
   return problems;
 }
 
-/** What the validator says of each probe's field, run within the no-hang bound. */
-export function probeProblems(validator: ts.SourceFile, probes: readonly Probe[]): string[] {
+/** What the request check says of each probe's field, run within the no-hang bound. */
+export function probeProblems(index: ts.SourceFile, probes: readonly Probe[]): string[] {
   const problems: string[] = [];
+  if (probes.length === 0) return problems;
+  const { request } = flowChecksOrThrow(valueOf(initializerOrThrow(index, "spec")) as FlowSpec);
   for (const probe of probes) {
     try {
-      const validate = validatorOf(validator);
-      finishedOrThrow(() => validate(probe.request));
-      const failed = (validate.errors ?? []).some((error) => error.keyword === "pattern" && error.instancePath === probe.field);
-      if (failed === probe.matches) problems.push(`the ${probe.matches ? "matching" : "hostile"} value at ${probe.field} ${failed ? "failed" : "passed"} its pattern`);
+      const issues = finishedOrThrow(() => issuesOf(request, probe.request));
+      const refused = issues.some((issue) => issue.path === probe.field && issue.message.startsWith("must match pattern "));
+      if (refused !== probe.refused) problems.push(`${probe.what} at ${probe.field} ${refused ? "failed" : "passed"} its pattern`);
     } catch (error) {
       problems.push(`probing ${probe.field}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -96,31 +107,6 @@ function valueOf(node: ts.Expression): unknown {
     return JSON.parse(valueOf(node.arguments[0] as ts.Expression) as string) as unknown;
   }
   throw new Error(`not data: ${ts.SyntaxKind[node.kind]}`);
-}
-
-/** ajv's function, run without its module syntax: imports become context bindings, the type annotation and `export`s go. */
-function validatorOf(file: ts.SourceFile): Validate {
-  const source = file.text;
-  const edits: { start: number; end: number; text: string }[] = [];
-  for (const statement of file.statements) {
-    if (ts.isImportDeclaration(statement) || ts.isExportAssignment(statement)) {
-      edits.push({ start: statement.getStart(), end: statement.getEnd(), text: "" });
-    } else if (ts.isVariableStatement(statement)) {
-      const exported = statement.modifiers?.find((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-      if (exported) edits.push({ start: exported.getStart(), end: exported.getEnd(), text: "" });
-      for (const declaration of statement.declarationList.declarations) {
-        if (declaration.type) edits.push({ start: declaration.name.getEnd(), end: declaration.type.getEnd(), text: "" });
-      }
-    }
-  }
-  let code = "";
-  let at = 0;
-  for (const edit of edits.sort((a, b) => a.start - b.start)) {
-    code += source.slice(at, edit.start) + edit.text;
-    at = edit.end;
-  }
-  code += `${source.slice(at)}\nvalidate;`;
-  return runInNewContext(code, { validatorFormats, validatorRuntime }) as Validate;
 }
 
 /** Equal as JSON values are (`-0` and `0` alike, as the spec's JSON writes them). */

@@ -2,13 +2,16 @@
  * What must hold of a generated flow module, whatever the description said:
  * it compiles under strict; it exports exactly its values (flow, spec,
  * createSession) and one type per object of the model plus the fixed ones;
- * its statements are only the ones a module has (no text became code); its
- * JSDoc has only the tags the emitter writes (no text became a tag); and
- * names, enum values, the title and the flow id read back exactly.
+ * its statements are only the ones a module has (no text became code); it
+ * imports the runtime's flow-module entry, and the pattern engine exactly
+ * when its schemas have a pattern to check; its JSDoc has only the tags the
+ * emitter writes (no text became a tag); and names, enum values, the title
+ * and the flow id read back exactly.
  */
 import ts from "typescript";
+import { toFlowSpec } from "../../generator/emit/flow-spec.js";
 import type { FlowModel, Schema } from "../../generator/model/types.js";
-import type { CheckedProgram } from "./type-check.js";
+import { RUNTIME_IMPORT, type CheckedProgram } from "./type-check.js";
 
 const VALUE_EXPORTS = ["createSession", "flow", "spec"];
 const FIXED_TYPES = ["CreateSessionRequest", "CreateSessionResponse", "Flow", "Input", "Locale", "Metadata"];
@@ -18,20 +21,40 @@ const JSDOC_TAGS = new Set([
   "maxLength", "maximum", "minItems", "minLength", "minimum", "multipleOf", "part", "pattern",
 ]);
 
-/** Problems with one flow's generated files (empty: all good). */
-export function problemsOf(checked: CheckedProgram, model: FlowModel, index: string, validator: string): string[] {
-  const problems = [
-    ...checked.diagnosticsOf(index).map((d) => `index.ts:${d}`),
-    ...checked.validatorProblemsOf(validator).map((p) => `validate.ts: ${p}`),
-  ];
+/** Problems with one flow's generated module (empty: all good). */
+export function problemsOf(checked: CheckedProgram, model: FlowModel, index: string): string[] {
+  const problems = checked.diagnosticsOf(index).map((d) => `index.ts:${d}`);
   if (problems.length > 0) return problems;
   const indexFile = checked.sourceFileOrThrow(index);
   return [
     ...exportProblems(checked.checker, indexFile, model),
     ...statementProblems(indexFile),
+    ...importProblems(indexFile, model),
     ...tagProblems(indexFile),
     ...readBackProblems(indexFile, model),
   ];
+}
+
+const PATTERN_ENGINE = "@flowsmith/runtime/patterns";
+
+/** The runtime's entry (a value and a type-only import), then the pattern engine's, for its side effect, iff a schema of `spec` has a pattern. */
+function importProblems(file: ts.SourceFile, model: FlowModel): string[] {
+  const imports = file.statements.filter(ts.isImportDeclaration).map((statement) => {
+    const specifier = (statement.moduleSpecifier as ts.StringLiteral).text;
+    const clause = statement.importClause;
+    return `${clause ? (clause.phaseModifier === ts.SyntaxKind.TypeKeyword ? "type " : "value ") : "side effect "}${specifier}`;
+  });
+  const spec = toFlowSpec(model);
+  const expected = [`value ${RUNTIME_IMPORT}`, `type ${RUNTIME_IMPORT}`, ...(hasPattern(spec.request) || hasPattern(spec.response) ? [`side effect ${PATTERN_ENGINE}`] : [])];
+  return imports.join() === expected.join() ? [] : [`imports ${imports.join(", ")}; expected ${expected.join(", ")}`];
+}
+
+/** Whether a JSON Schema of `spec` has a `pattern` keyword (the checker then needs the engine). */
+export function hasPattern(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null) return false;
+  const { pattern, properties, items, additionalProperties } = schema as Record<string, unknown>;
+  if (typeof pattern === "string") return true;
+  return [...Object.values((properties ?? {}) as Record<string, unknown>), items, additionalProperties].some(hasPattern);
 }
 
 function exportsOf(checker: ts.TypeChecker, file: ts.SourceFile): ts.Symbol[] {

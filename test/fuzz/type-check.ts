@@ -1,8 +1,9 @@
 /**
  * One TypeScript program for every generated file of a fuzz run: the files
  * stay in memory under a folder of the repo that is never written (so the
- * runtime import resolves to runtime/index.ts), and are checked under the
- * repo's own strict options. One program, because a program per flow would
+ * runtime import resolves to runtime/flow-module.ts, and the pattern
+ * engine's through the repo's paths), and are checked under the repo's own
+ * strict options. One program, because a program per flow would
  * type-check the runtime and the libraries again for each.
  */
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -13,8 +14,8 @@ import { typeCheckHost } from "../support/type-check-host.js";
 /** Where the generated files seem to be; nothing is written there. */
 export const VIRTUAL_ROOT = join(REPO_ROOT, "test", ".fuzz-in-memory");
 
-/** The runtimeImport that reaches runtime/index.ts from `<VIRTUAL_ROOT>/<case>/<flow>/index.ts`. */
-export const RUNTIME_IMPORT = relative(join(VIRTUAL_ROOT, "case", "flow"), join(REPO_ROOT, "runtime", "index.js")).split(sep).join("/");
+/** The runtimeImport that reaches the runtime's flow-module entry (runtime/flow-module.ts) from `<VIRTUAL_ROOT>/<case>/<flow>/index.ts`. */
+export const RUNTIME_IMPORT = relative(join(VIRTUAL_ROOT, "case", "flow"), join(REPO_ROOT, "runtime", "flow-module.js")).split(sep).join("/");
 
 export interface CheckedProgram {
   readonly program: ts.Program;
@@ -22,31 +23,12 @@ export interface CheckedProgram {
   /** Diagnostics of one of the in-memory files, as `line: message`. */
   diagnosticsOf(path: string): string[];
   sourceFileOrThrow(path: string): ts.SourceFile;
-  /** Syntax errors of a generated validator, its top-level statements other than imports, constants and functions, and its exports unless exactly `validate` and `default`. */
-  validatorProblemsOf(path: string): string[];
-  /** A generated validator, parsed once for all that reads it. */
-  validatorFileOrThrow(path: string): ts.SourceFile;
 }
 
-/**
- * `files`: path → content. Generated validators (`validate.ts`, ajv's code
- * under `// @ts-nocheck`) have nothing to type-check, and binding them would
- * cost more than checking all the rest: the program sees each as the
- * declaration of its typed export, and validatorSyntaxProblems parses them.
- */
+/** `files`: path → content: each flow's one module (index.ts, its schemas are JSON in `spec`) and the judge's files. */
 export function checkProgram(files: ReadonlyMap<string, string>): CheckedProgram {
-  // Parsed only: a program whose checker is never asked for does not bind its files.
-  const validators = [...files.keys()].filter(isValidator);
-  const syntaxOptions: ts.CompilerOptions = { noLib: true, noResolve: true, types: [], target: ts.ScriptTarget.ES2022 };
-  const syntax = ts.createProgram({ rootNames: validators, options: syntaxOptions, host: inMemoryHost(syntaxOptions, files) });
-  const validatorFileOrThrow = (path: string): ts.SourceFile => {
-    const file = syntax.getSourceFile(path);
-    if (!file) throw new Error(`${path} is not in the program`);
-    return file;
-  };
   const options = repoCompilerOptions();
-  const declared = new Map([...files].map(([path, text]) => [path, isValidator(path) ? validatorDeclaration(validatorFileOrThrow(path)) : text]));
-  const program = ts.createProgram({ rootNames: [...files.keys()], options, host: inMemoryHost(options, declared) });
+  const program = ts.createProgram({ rootNames: [...files.keys()], options, host: inMemoryHost(options, files) });
   const sourceFileOrThrow = (path: string): ts.SourceFile => {
     const file = program.getSourceFile(path);
     if (!file) throw new Error(`${path} is not in the program`);
@@ -56,11 +38,6 @@ export function checkProgram(files: ReadonlyMap<string, string>): CheckedProgram
     program,
     checker: program.getTypeChecker(),
     sourceFileOrThrow,
-    validatorFileOrThrow,
-    validatorProblemsOf: (path) => {
-      const file = validatorFileOrThrow(path);
-      return [...syntax.getSyntacticDiagnostics(file).map((d) => ts.flattenDiagnosticMessageText(d.messageText, " ")), ...validatorShapeProblems(file)];
-    },
     diagnosticsOf: (path) => {
       const file = sourceFileOrThrow(path);
       return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)].map((diagnostic) => {
@@ -69,31 +46,6 @@ export function checkProgram(files: ReadonlyMap<string, string>): CheckedProgram
       });
     },
   };
-}
-
-function validatorShapeProblems(file: ts.SourceFile): string[] {
-  const problems: string[] = [];
-  const exported: string[] = [];
-  for (const statement of file.statements) {
-    if (ts.isExportAssignment(statement)) exported.push("default");
-    else if (ts.isVariableStatement(statement) && statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
-      exported.push(...statement.declarationList.declarations.map((d) => d.name.getText(file)));
-    } else if (!ts.isImportDeclaration(statement) && !ts.isVariableStatement(statement) && !ts.isFunctionDeclaration(statement)) {
-      problems.push(`unexpected ${ts.SyntaxKind[statement.kind]} at top level: ${statement.getText(file).slice(0, 80)}`);
-    }
-  }
-  if (exported.sort().join() !== "validate,validateResponse") problems.push(`exports ${exported.join(", ")}`);
-  return problems;
-}
-
-function isValidator(path: string): boolean {
-  return path.endsWith("/validate.ts");
-}
-
-/** The validators as index.ts sees them: the imports and the typed exports. */
-function validatorDeclaration(file: ts.SourceFile): string {
-  const imports = file.statements.filter(ts.isImportDeclaration).map((statement) => statement.getText(file));
-  return `${imports.join("\n")}\nexport declare const validate: RequestValidator;\nexport declare const validateResponse: RequestValidator;\n`;
 }
 
 function repoCompilerOptions(): ts.CompilerOptions {

@@ -152,11 +152,12 @@ describe("every command's errors: one line with the code, one exit code per mean
 
 describe("flowsmith codegen (CLI)", () => {
   it("prints flow lines once the outcome is known: generated, unchanged, checked; a stale file exits 1", async () => {
-    const { dir } = await makeProject({ flows: ["signing"], runtimeImport: "@flowsmith/runtime" });
+    const { dir } = await makeProject({ flows: ["signing"], runtimeImport: "@flowsmith/runtime/flow-module" });
     const first = await flowsmith(["codegen"], { cwd: dir }); // the built bin, as users run it
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/signing\s+6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13\s+v1\s+staging\s+→ generated\/signing\s+generated in \d+ ms/);
-    expect(first.stdout).toMatch(/Wrote generated\/ \(5 file\(s\) changed\)/);
+    // The flow's index.ts and description copy, index.ts and the manifest: no validator file beside the module.
+    expect(first.stdout).toMatch(/Wrote generated\/ \(4 file\(s\) changed\)/);
 
     const again = await cli(["codegen"], dir);
     expect(again.stdout).toMatch(/generated\/signing\s+unchanged\n[\s\S]*already up to date; nothing written/);
@@ -200,6 +201,51 @@ describe("flowsmith codegen (CLI)", () => {
     const missing = await cli(["codegen", "--config", "nope.json"], dir);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/error CONFIG_NOT_FOUND: nope\.json/);
+  });
+
+  it("a lookahead pattern (issue 31): the client is generated, and a note names the field and the reason; the pattern the engine runs is still checked", async () => {
+    const { dir, out } = await makeProject({ flows: ["aml-screening"] });
+    const description = path.join(dir, "flows/aml-screening.yaml");
+    // "Not blank": a lookahead found in public schemas, which RE2 (the linear-time engine) cannot run.
+    const lookahead = "^(?!\\s*$).+";
+    const yaml = await readFile(description, "utf8");
+    const identity = "        givenName:\n          type: string\n          maxLength: 150\n        familyName:\n          type: string\n          maxLength: 150\n";
+    expect(yaml).toContain(identity);
+    await writeFile(
+      description,
+      // A function, so the `$'` of the patterns is not read as a replacement pattern.
+      yaml.replace(identity, () => `        givenName:\n          type: string\n          maxLength: 150\n          pattern: '${lookahead}'\n        familyName:\n          type: string\n          maxLength: 150\n          pattern: '^[^0-9]*$'\n`),
+    );
+
+    const run = await cli(["codegen"], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/aml-screening\s+a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5\s+v7\s+staging\s+→ generated\/aml-screening\s+generated in \d+ ms/);
+    // Beside the progress line, one note: the field, the reason and the pattern's place in the description.
+    const notes = (stderr: string) => stderr.split(/[\r\n]+/).filter((line) => line.startsWith("note:"));
+    const note =
+      "note: aml-screening: request.input.basicIdentity.givenName keeps its pattern unchecked on the client, and the service checks it: " +
+      "a lookahead ((?= or (?!) (#/components/schemas/BasicIdentity/properties/givenName/pattern)";
+    expect(notes(run.stderr)).toEqual([note]);
+    expect(run.stderr).not.toMatch(/error|UNSUPPORTED_PATTERN/);
+    // The module leaves the lookahead out of its request schema; the other pattern stays, and the engine is imported for it.
+    const module = await readFile(path.join(out, "aml-screening/index.ts"), "utf8");
+    const spec = module.slice(module.indexOf("export const spec"), module.indexOf("}`);", module.indexOf("export const spec")));
+    expect(spec).toContain('"request": {');
+    expect(spec).not.toContain("(?!");
+    expect(spec).toContain('"familyName": {"type": "string", "pattern": "^[^0-9]*$", "maxLength": 150}');
+    expect(spec).toContain('"givenName": {"type": "string", "maxLength": 150}');
+    expect(module).toContain('import "@flowsmith/runtime/patterns";');
+    // The JSDoc still shows the whole pattern to the user, who must meet it for the service.
+    expect(module).toContain(`@pattern ${lookahead}`);
+
+    // A check regenerates the flow, so it says the same; a write that reuses the flow has nothing new to say.
+    const check = await cli(["codegen", "--check"], dir);
+    expect(check.code).toBe(0);
+    expect(notes(check.stderr)).toEqual([note]);
+    const again = await cli(["codegen"], dir);
+    expect(again.code).toBe(0);
+    expect(notes(again.stderr)).toEqual([]);
+    expect(again.stdout).toMatch(/generated\/aml-screening\s+unchanged/);
   });
 
   it("an unknown --flow is a usage error (exit 2) naming the known flows", async () => {

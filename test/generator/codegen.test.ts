@@ -25,14 +25,16 @@ describe("runCodegen", () => {
     }
   });
 
-  it("emits modules that import only the runtime and each other (no require: ESM-safe), and name npx flowsmith codegen", async () => {
+  it("emits modules that import only the runtime's flow-module and pattern entries and each other (no require: ESM-safe), and name npx flowsmith codegen", async () => {
     const files = await snapshot(path.join(REPO, "generated"));
     for (const [file, content] of files) {
       if (!file.endsWith(".ts")) continue;
       expect({ file, require: content.includes("require(") }).toEqual({ file, require: false });
       expect(content.split("\n")[0]).toContain("Do not edit: run `npx flowsmith codegen`.");
-      const specifiers = [...content.matchAll(/from "([^"]+)"/g)].map((match) => match[1]);
-      for (const specifier of specifiers) expect(specifier).toMatch(/^(@flowsmith\/runtime(\/internal)?|\.\/[a-z-]+(\/index)?\.js)$/);
+      // `from "x"` and the side-effect `import "x"` alike.
+      const specifiers = [...content.matchAll(/^(?:import\b[^"]*|export\b[^"=]*\bfrom )"([^"]+)";$/gm)].map((match) => match[1]);
+      expect(specifiers.length).toBeGreaterThan(0);
+      for (const specifier of specifiers) expect(specifier).toMatch(/^(@flowsmith\/runtime\/(flow-module|patterns)|\.\/[a-z-]+\/index\.js)$/);
     }
   });
 
@@ -66,6 +68,34 @@ describe("runCodegen", () => {
       { done: 1, total: 2, flow: "signing" },
       { done: 2, total: 2, flow: "aml-screening" },
     ]);
+  });
+
+  it("patterns the linear-time engine cannot run are left to the service: the flow is generated and its report names each (issue 31)", async () => {
+    const { dir, config } = await makeProject({ flows: ["aml-screening"] });
+    const description = path.join(dir, "flows/aml-screening.yaml");
+    const yaml = await readFile(description, "utf8");
+    const withPattern = (text: string, field: string, pattern: string) => {
+      const at = `        ${field}:\n          type: string\n`;
+      expect(text).toContain(at);
+      return text.replace(at, () => `${at}          pattern: '${pattern}'\n`);
+    };
+    let edited = withPattern(yaml, "givenName", "^(?=.*[A-Za-z]).+$");
+    edited = withPattern(edited, "birthPlace", "^(\\w)\\1*$");
+    edited = withPattern(edited, "familyName", "^[A-Za-z ]+$");
+    await writeFile(description, edited);
+
+    const result = await runCodegen({ configPath: config });
+    const [flow] = result.flows;
+    expect(flow?.status).toBe("generated");
+    const pointer = (field: string) => `#/components/schemas/BasicIdentity/properties/${field}/pattern`;
+    expect(flow?.leftToService).toEqual([
+      { field: "request.input.basicIdentity.givenName", pointer: pointer("givenName"), pattern: "^(?=.*[A-Za-z]).+$", reason: "a lookahead ((?= or (?!)" },
+      { field: "request.input.basicIdentity.birthPlace", pointer: pointer("birthPlace"), pattern: "^(\\w)\\1*$", reason: "a backreference (\\1)" },
+    ]);
+    // --check regenerates, so it reports them too; a write that reuses the flow regenerates nothing and has nothing to report.
+    expect((await runCodegen({ configPath: config, check: true })).flows[0]?.leftToService).toEqual(flow?.leftToService);
+    const reused = await runCodegen({ configPath: config });
+    expect(reused.flows.map((each) => [each.status, each.leftToService])).toEqual([["unchanged", undefined]]);
   });
 
   it("a failed run leaves outputDir exactly as it was, and no staging folder", async () => {
@@ -103,7 +133,7 @@ describe("runCodegen", () => {
     const result = await runCodegen({ configPath: config, flows: ["aml-screening"] });
     expect(result.flows.map((flow) => flow.name)).toEqual(["aml-screening"]);
     expect(result.notGenerated).toEqual(["#/flows/0", "#/flows/1"]);
-    expect(await listRelativeFiles(out)).toEqual([".flowsmith-manifest.json", "aml-screening/description.json", "aml-screening/index.ts", "aml-screening/validate.ts", "index.ts"]);
+    expect(await listRelativeFiles(out)).toEqual([".flowsmith-manifest.json", "aml-screening/description.json", "aml-screening/index.ts", "index.ts"]);
     // The next full run adds the others and keeps the first one's files.
     const full = await runCodegen({ configPath: config });
     expect(full.flows.map((flow) => [flow.name, flow.status])).toEqual([

@@ -23,7 +23,7 @@ describe("loadConfigOrThrow", () => {
   it("applies defaults and resolves paths against the config's folder", async () => {
     const config = await loadConfigOrThrow(await configFile({ flows: [fileFlow] }));
     expect(config.outputDir).toBe(path.join(dir, "generated"));
-    expect(config.runtimeImport).toBe("@flowsmith/runtime");
+    expect(config.runtimeImport).toBe("@flowsmith/runtime/flow-module");
     expect(config.flows[0]).toMatchObject({ name: "signing", pointer: "#/flows/0" });
     expect(config.flows[0]!.source).toMatchObject({ kind: "file", path: path.join(dir, "flows/signing.yaml") });
   });

@@ -18,8 +18,8 @@ import { odd } from "../fixtures/golden/odd-model.js";
 
 const GOLDEN_DIR = join(REPO_ROOT, "test", "fixtures", "golden");
 const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
-/** The repo's own codegen.config.json value, so the goldens equal the committed generated/ files. */
-const RUNTIME = { runtimeImport: "../../runtime/index.js" };
+/** The repo's own codegen.config.json value (the default), so the sample goldens equal the committed generated/ files. */
+const RUNTIME = { runtimeImport: "@flowsmith/runtime/flow-module" };
 
 function readSample(model: FlowModel): FlowModel {
   const loaded = parseDescriptionOrThrow(readFileSync(join(REPO_ROOT, model.source.file)), model.source.file);

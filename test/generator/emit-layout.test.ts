@@ -3,7 +3,8 @@
  * runs only when module-text.ts cannot be sure of that layout. Here prettier
  * (format.ts, the options it would run with) must find nothing to change in
  * any module, whichever way it was made: the samples, the awkward model,
- * index.ts, and models with random names, texts and shapes.
+ * index.ts, and models with random names, texts, shapes and schema keywords
+ * (the request and 201 schemas are JSON in `spec`, longer than the rest).
  */
 import fc from "fast-check";
 import { emitIndex } from "../../generator/emit/emit-index.js";
@@ -15,9 +16,9 @@ import type { FlowModel, ObjectSchema, Property, Schema } from "../../generator/
 import { SAMPLE_MODELS, amlScreening, documentVerification, num, obj, opt, req, str } from "../fixtures/golden/models.js";
 import { odd } from "../fixtures/golden/odd-model.js";
 
-const RUNTIME = { runtimeImport: "../../runtime/index.js" };
+const RUNTIME = { runtimeImport: "../../runtime/flow-module.js" };
 
-/** The flow's index.ts as emitFlowOrThrow writes it (its validate.ts is ajv's, never formatted). */
+/** The flow's index.ts as emitFlowOrThrow writes it (the flow's only module: its schemas are JSON in `spec`). */
 function indexModule(model: FlowModel): Promise<string> {
   return moduleText(flowHeader(model.source), flowModuleStatementsOrThrow(model, RUNTIME.runtimeImport));
 }
@@ -75,14 +76,19 @@ describe("generated modules are in prettier's layout", () => {
     }
   });
 
-  test("random names, texts and shapes", async () => {
+  test("random names, texts, shapes and schema keywords", async () => {
+    const seen = new Set<string>();
     await fc.assert(
       fc.asyncProperty(modelArbitrary, async (model) => {
         const text = await indexModule(model);
         expect(await formatTypeScript(text)).toBe(text);
+        if (text.includes('import "@flowsmith/runtime/patterns";')) seen.add("the pattern engine's import");
+        if (text.includes('"pattern": ')) seen.add("a pattern in spec");
       }),
       { numRuns: 30, seed: 13 },
     );
+    // The runs covered the lines patterns add.
+    expect([...seen].sort()).toEqual(["a pattern in spec", "the pattern engine's import"]);
   });
 });
 
@@ -98,8 +104,20 @@ const text = fc
   )
   .map((parts) => parts.join(""));
 
+/** Patterns with what a template literal and JSON both escape; some the client leaves to the service (then not in `spec`, no engine import). */
+const pattern = fc.record({
+  pattern: fc.constantFrom("^[A-Z]{3}$", '^"\\w+"$', "^`\\$\\{x\\}`$", "^\\p{L}+ ?\u2028$", "^(?=.*\\d).{8,}$"),
+  left: fc.boolean(),
+});
+
 const leaf: fc.Arbitrary<Schema> = fc.oneof(
   fc.record({ description: fc.option(text, { nil: undefined }) }).map(({ description }) => str({ description })),
+  fc
+    .record({ pattern, format: fc.constantFrom(undefined, "date", "uri", "email"), minLength: fc.option(fc.nat(9), { nil: undefined }), maxLength: fc.option(fc.nat(2048), { nil: undefined }) })
+    .map(({ pattern: { pattern: source, left }, format, minLength, maxLength }) =>
+      str({ pattern: source, ...(left ? { patternLeftToService: "a lookahead ((?= or (?!)" } : {}), format, minLength, maxLength }),
+    ),
+  fc.record({ minimum: fc.option(fc.integer(), { nil: undefined }), maximum: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: undefined }) }).map((bounds) => num(bounds)),
   fc.array(text, { minLength: 1, maxLength: 12 }).map((values) => str({ enum: [...new Set(values)] })),
   fc
     .array(fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })), { minLength: 1, maxLength: 6 })

@@ -1,19 +1,24 @@
 /**
  * Every emitted flow module keeps the fixed parts of templates/flow-module.ts
  * (which tsc checks in `npm test`): both are parsed and compared, with the
- * runtime's specifier and the flow-specific declarations abstracted.
+ * runtime's specifier and the flow-specific declarations abstracted. The one
+ * import a module may add is the pattern engine's, for its side effect, when
+ * its schemas have a pattern the client checks.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Project, SyntaxKind, type SourceFile } from "ts-morph";
 import { emitFlowOrThrow } from "../../generator/emit/emit-flow.js";
+import { toFlowSpec } from "../../generator/emit/flow-spec.js";
 import { readTemplateOrThrow, TEMPLATE_RUNTIME_IMPORT } from "../../generator/template/flow-module-template.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import { REPO_ROOT } from "../fixtures/golden/compile.js";
+import { hasPattern } from "../fuzz/oracle.js";
 import { SAMPLE_MODELS } from "../fixtures/golden/models.js";
 import { odd } from "../fixtures/golden/odd-model.js";
 
 const RUNTIME = "@acme/flowsmith-runtime";
+const PATTERN_ENGINE = { moduleSpecifier: "@flowsmith/runtime/patterns", names: [], isTypeOnly: false };
 const TEMPLATE_TEXT = readFileSync(join(REPO_ROOT, "templates", "flow-module.ts"), "utf8");
 
 const project = new Project({ useInMemoryFileSystem: true });
@@ -58,12 +63,14 @@ describe("emitted modules keep the template's fixed parts", () => {
       const { names, ...rest } = i as { names: string[] };
       return { ...rest, names: names.filter((name) => usesFileInput || name !== "FileInput") };
     });
-    expect(importsOf(emitted, RUNTIME)).toEqual(expected);
+    const spec = toFlowSpec(model);
+    const patterns = hasPattern(spec.request) || hasPattern(spec.response);
+    expect(importsOf(emitted, RUNTIME)).toEqual(patterns ? [...expected, PATTERN_ENGINE] : expected);
 
     // `spec`: the template's docs and type; only its value is the flow's.
-    const spec = (file: SourceFile) => file.getVariableStatementOrThrow("spec");
-    expect(spec(emitted).getJsDocs().map((d) => d.getText())).toEqual(spec(template).getJsDocs().map((d) => d.getText()));
-    expect(spec(emitted).getDeclarations()[0]?.getTypeNode()?.getText()).toBe(spec(template).getDeclarations()[0]?.getTypeNode()?.getText());
+    const specOf = (file: SourceFile) => file.getVariableStatementOrThrow("spec");
+    expect(specOf(emitted).getJsDocs().map((d) => d.getText())).toEqual(specOf(template).getJsDocs().map((d) => d.getText()));
+    expect(specOf(emitted).getDeclarations()[0]?.getTypeNode()?.getText()).toBe(specOf(template).getDeclarations()[0]?.getTypeNode()?.getText());
 
     // createSession: exactly as written in the template, JSDoc included.
     expect(emitted.getFunctionOrThrow("createSession").getText(true)).toBe(template.getFunctionOrThrow("createSession").getText(true));
@@ -77,6 +84,10 @@ describe("emitted modules keep the template's fixed parts", () => {
     }
     expect(names.slice(0, 3)).toEqual(["flow", "spec", "Flow"]);
     expect(names.at(-1)).toBe("createSession");
+  });
+
+  test("the awkward model has a checked pattern, so the engine's import is compared above", () => {
+    expect(hasPattern(toFlowSpec(odd).request)).toBe(true);
   });
 
   test("a template without a part the emitter copies is refused", () => {

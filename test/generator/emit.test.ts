@@ -4,7 +4,11 @@ import { emitIndex } from "../../generator/emit/emit-index.js";
 import type { EmittedFile } from "../../generator/emit/emitted-file.js";
 import { toFlowSpec } from "../../generator/emit/flow-spec.js";
 import { CodegenError } from "../../generator/errors.js";
+import { toJsonSchema } from "../../generator/model/json-schema.js";
 import type { FlowModel } from "../../generator/model/types.js";
+import type { FlowSpec } from "../../runtime/flow-spec.js";
+import { flowChecksOrThrow } from "../../runtime/validation/flow-checks.js";
+import { issuesOf } from "../../runtime/validation/schema-check.js";
 import {
   makeTempDir,
   removeDir,
@@ -23,8 +27,10 @@ import {
   str,
 } from "../fixtures/golden/models.js";
 import { NASTY, odd } from "../fixtures/golden/odd-model.js";
+import { finishedOrThrow } from "../support/bounded.js";
 
-const RUNTIME = { runtimeImport: "../../runtime/index.js" };
+const RUNTIME = { runtimeImport: "../../runtime/flow-module.js" };
+const PATTERNS_IMPORT = 'import "@flowsmith/runtime/patterns";';
 const ALL_MODELS: readonly FlowModel[] = [...SAMPLE_MODELS, odd];
 
 function fileOf(files: readonly EmittedFile[], path: string): string {
@@ -40,7 +46,8 @@ describe("emitFlowOrThrow", () => {
       const first = await emitFlowOrThrow(model, RUNTIME);
       const second = await emitFlowOrThrow(model, RUNTIME);
       expect(second).toEqual(first);
-      expect(first.map((f) => f.path)).toEqual([`${model.name}/index.ts`, `${model.name}/validate.ts`]);
+      // One module per flow: its schemas are data in `spec`, no validator code beside it.
+      expect(first.map((f) => f.path)).toEqual([`${model.name}/index.ts`]);
     },
   );
 
@@ -53,22 +60,41 @@ describe("emitFlowOrThrow", () => {
         expect(file.content.startsWith(header)).toBe(true);
         expect(file.content).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
       }
-      const validator = fileOf(files, `${model.name}/validate.ts`);
-      expect(validator.split("\n")[1]).toBe("// @ts-nocheck");
-      // Typed, so users' tsc need not infer the exports' types from ajv's unchecked code;
-      // each in a scope of its own, since each was compiled alone and uses ajv's first names.
-      expect(validator).toMatch(/^export const validate: RequestValidator = \(\(\) => \{$/m);
-      expect(validator).toMatch(/^export const validateResponse: RequestValidator = \(\(\) => \{$/m);
-      expect(validator.match(/^\}\)\(\);$/gm)).toHaveLength(2);
-      expect(validator).toContain(`import type { RequestValidator } from ${JSON.stringify(RUNTIME.runtimeImport)};`);
+      // Type-checked like the rest: no `// @ts-nocheck` part, and nothing compiled from the schemas.
+      const index = fileOf(files, `${model.name}/index.ts`);
+      expect(index).not.toContain("@ts-nocheck");
+      expect(index).not.toMatch(/validate\.js|new Function|eval\(/);
     },
   );
 
   test("the runtime import is the configured one", async () => {
     const files = await emitFlowOrThrow(signing, { runtimeImport: "@acme/flowsmith/runtime" });
     const index = fileOf(files, "signing/index.ts");
-    expect(index).toContain('from "@acme/flowsmith/runtime";');
-    expect(index).not.toContain("../runtime/index.js");
+    expect(index).toContain('import { createFlowSession } from "@acme/flowsmith/runtime";');
+    expect(index).not.toContain("@flowsmith/runtime/flow-module");
+    expect(index).not.toContain("../runtime/flow-module.js");
+  });
+
+  test("the pattern engine is imported, whatever runtimeImport says, only by a flow whose schemas have a pattern the client checks", async () => {
+    const withPattern = (pattern: string, where: "request" | "response"): FlowModel => {
+      const field = opt("code", str({ pattern, ...(pattern.includes("(?=") ? { patternLeftToService: "a lookahead ((?= or (?!)" } : {}) }));
+      return where === "request"
+        ? { ...amlScreening, request: obj([...amlScreening.request.properties, field]) }
+        : { ...amlScreening, response: obj([field], { additionalProperties: true }) };
+    };
+    const index = async (model: FlowModel) => fileOf(await emitFlowOrThrow(model, { runtimeImport: "@acme/flowsmith/runtime" }), "aml-screening/index.ts");
+    expect(await index(amlScreening)).not.toContain("@flowsmith/runtime/patterns");
+    for (const where of ["request", "response"] as const) {
+      const checked = await index(withPattern("^[A-Z]{3}$", where));
+      // For its side effect (it registers the engine), after the runtime's imports.
+      expect(checked.split("\n").filter((line) => line.startsWith("import "))).toEqual([
+        'import { createFlowSession } from "@acme/flowsmith/runtime";',
+        'import type { Client, FlowSpec, RequestOptions } from "@acme/flowsmith/runtime";',
+        PATTERNS_IMPORT,
+      ]);
+      // A pattern left to the service is not checked here: no engine for it.
+      expect(await index(withPattern("^(?=.*[0-9])[A-Z0-9]{8}$", where))).not.toContain("@flowsmith/runtime/patterns");
+    }
   });
 
   test("FileInput is imported only by flows with files", async () => {
@@ -131,24 +157,22 @@ describe("emitFlowOrThrow", () => {
     });
   });
 
-  test("a schema ajv cannot compile is a typed error, not a crash", async () => {
-    const broken: FlowModel = {
+  test("a pattern left to the service is kept out of the spec's schema; one the client checks is in it as text", async () => {
+    const lookahead = "^(?=.*[0-9])[A-Z0-9]{8}$";
+    const model: FlowModel = {
       ...amlScreening,
-      request: {
-        ...amlScreening.request,
-        properties: [{ name: "state", required: false, schema: str({ pattern: "([" }) }],
-      },
+      request: obj([
+        ...amlScreening.request.properties,
+        opt("code", str({ pattern: "^[A-Z]{3}$" })),
+        opt("ref", str({ pattern: lookahead, patternLeftToService: "a lookahead ((?= or (?!)", maxLength: 8 })),
+      ]),
     };
-    await expect(emitFlowOrThrow(broken, RUNTIME)).rejects.toMatchObject({ code: "INVALID_SCHEMA" });
-  });
-
-  test("a response schema ajv cannot compile is a typed error naming the response", async () => {
-    const broken: FlowModel = { ...amlScreening, response: str({ pattern: "([", pointer: "#/paths/x/post/responses/201" }) };
-    await expect(emitFlowOrThrow(broken, RUNTIME)).rejects.toMatchObject({
-      code: "INVALID_SCHEMA",
-      message: expect.stringContaining("the response schema cannot be compiled") as unknown,
-      context: { flow: "aml-screening", pointer: "#/paths/x/post/responses/201" },
-    });
+    const spec = specOf(fileOf(await emitFlowOrThrow(model, RUNTIME), "aml-screening/index.ts"));
+    const properties = (spec.request as { properties: Record<string, unknown> }).properties;
+    expect(properties["code"]).toEqual({ type: "string", pattern: "^[A-Z]{3}$" });
+    // Its other keywords stay: only the one check the linear-time engine cannot run is the service's.
+    expect(properties["ref"]).toEqual({ type: "string", maxLength: 8 });
+    expect(JSON.stringify(spec)).not.toContain("(?=");
   });
 
   test.each([['a"b'], ["a\\b"], ["a\nb"], ["a\u2028b"], [""]])("runtimeImport %j is refused, not written", async (runtimeImport) => {
@@ -158,13 +182,12 @@ describe("emitFlowOrThrow", () => {
     });
   });
 
-  test("flows with the same schemas share one compiled validator, byte for byte", async () => {
-    const renamed: FlowModel = { ...amlScreening, name: "other", title: "Other", id: "other-id" };
-    const validator = async (model: FlowModel) => fileOf(await emitFlowOrThrow(model, RUNTIME), `${model.name}/validate.ts`);
-    const strip = (text: string) => text.split("\n").slice(1).join("\n");
-    expect(strip(await validator(renamed))).toBe(strip(await validator(amlScreening)));
-    const otherResponse: FlowModel = { ...amlScreening, response: obj([req("flowId", str())], { additionalProperties: true }) };
-    expect(strip(await validator(otherResponse))).not.toBe(strip(await validator(amlScreening)));
+  test.each(ALL_MODELS.map((m) => [m.name, m] as const))("%s: spec carries the request and 201 schemas as the model's JSON Schema (a file: any value; the 201's formats are the service's)", async (_, model) => {
+    const spec = specOf(fileOf(await emitFlowOrThrow(model, RUNTIME), `${model.name}/index.ts`));
+    expect(spec.request).toEqual(toJsonSchema(model.request, { file: {} }));
+    expect(spec.response).toEqual(toJsonSchema(model.response, { file: {}, formats: false }));
+    expect(JSON.stringify(spec.response)).not.toContain('"format"');
+    expect(JSON.stringify(spec)).toBe(JSON.stringify(toFlowSpec(model)));
   });
 });
 
@@ -185,9 +208,7 @@ describe("escaping", () => {
     expect(index).toContain(" * a *\\/ b");
     expect(index).toContain("* \\@param leading at");
     expect(index).toContain("{\\@link X}");
-    expect(fileOf(files, "odd-flow/validate.ts").split("\n")[0]).toContain(
-      "from flows/odd */   name.yaml (sha256",
-    );
+    expect(index.split("\n")[0]).toContain("from flows/odd */   name.yaml (sha256");
   });
 
   test("keys are bare identifiers or quoted literals; type names are sanitised and unique", () => {
@@ -304,77 +325,96 @@ describe("text that looks like code to ts-morph's writer", () => {
   });
 });
 
-describe("the generated validator", () => {
-  test("accepts a valid request and reports what is wrong with an invalid one", async () => {
-    const dir = makeTempDir();
-    try {
-      writeFiles(dir, await emitFlowOrThrow(signing, { runtimeImport: runtimeImportFor(dir) }));
-      const { validate } = jest.requireActual<{
-        validate: ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string }[] };
-      }>(`${dir}/signing/validate.ts`);
-      const valid = {
-        input: {
-          basicIdentity: { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" },
-          documentsToSign: { documents: [{ templateId: "t1", source: new Uint8Array([1]) }] },
-        },
-        metadata: { subjectId: "s-1", locale: "de" },
-      };
-      expect(validate(valid)).toBe(true);
-      const invalid = { ...valid, metadata: { subjectId: "s-1", locale: "xx", extra: 1 } };
-      expect(validate(invalid)).toBe(false);
-      expect(validate.errors?.map((e) => `${e.instancePath} ${e.keyword}`).sort()).toEqual([
-        "/metadata additionalProperties",
-        "/metadata/locale enum",
-      ]);
-    } finally {
-      removeDir(dir);
-    }
+/** The `spec` a module's text declares, as its JSON.parse reads it when the module loads. */
+function specOf(index: string): FlowSpec {
+  const source = ts.createSourceFile("index.ts", index, ts.ScriptTarget.ES2022, true);
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    const declaration = statement.declarationList.declarations[0];
+    if (declaration?.name.getText(source) !== "spec" || !declaration.initializer || !ts.isCallExpression(declaration.initializer)) continue;
+    const [literal] = declaration.initializer.arguments;
+    if (literal && ts.isNoSubstitutionTemplateLiteral(literal)) return JSON.parse(literal.text) as FlowSpec;
+  }
+  throw new Error("no `spec = JSON.parse(`...`)` in the module");
+}
+
+/** The module as it loads (its own JSON.parse), and the checks createSession makes of its spec: the runtime's schema checker. */
+async function loadedChecks(model: FlowModel): Promise<{ request: (value: unknown) => string[]; response: (value: unknown) => string[] }> {
+  const dir = makeTempDir();
+  try {
+    writeFiles(dir, await emitFlowOrThrow(model, { runtimeImport: runtimeImportFor(dir) }));
+    const { spec } = jest.requireActual<{ spec: FlowSpec }>(`${dir}/${model.name}/index.ts`);
+    const checks = flowChecksOrThrow(spec);
+    const words = (check: typeof checks.request) => (value: unknown) => issuesOf(check, value).map((issue) => `${issue.path} ${issue.message}`);
+    return { request: words(checks.request), response: words(checks.response) };
+  } finally {
+    removeDir(dir);
+  }
+}
+
+describe("the generated module's schemas, checked by the runtime's schema checker", () => {
+  test("a valid request passes; an invalid one gets every issue with its path", async () => {
+    const { request } = await loadedChecks(signing);
+    const valid = {
+      input: {
+        basicIdentity: { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" },
+        documentsToSign: { documents: [{ templateId: "t1", source: new Uint8Array([1]) }] },
+      },
+      metadata: { subjectId: "s-1", locale: "de" },
+    };
+    expect(request(valid)).toEqual([]);
+    const invalid = { ...valid, metadata: { subjectId: "s-1", locale: "xx", extra: 1 } };
+    expect(request(invalid).sort()).toEqual([
+      'metadata.extra is not allowed here',
+      'metadata.locale must be one of "en", "de", "fr", "pl", "it", "es"',
+    ]);
+    expect(request({})).toEqual(["input is required", "metadata is required"]);
+    // A file is any present value here; its size and media type are checked from spec.fields.
+    expect(request({ ...valid, input: { ...valid.input, documentsToSign: { documents: [{ templateId: "t1" }] } } })).toEqual([
+      "input.documentsToSign.documents[0].source is required",
+    ]);
   });
 
-  test("a format used only by bracket access (`date-time`) is imported too", async () => {
-    const dir = makeTempDir();
-    try {
-      const model: FlowModel = {
-        ...amlScreening,
-        request: obj([req("metadata", obj([req("subjectId", str())]))]),
-        response: obj([req("createdAt", str({ format: "date-time" }))], { additionalProperties: true }),
-      };
-      const files = await emitFlowOrThrow(model, { runtimeImport: runtimeImportFor(dir) });
-      expect(fileOf(files, "aml-screening/validate.ts")).toMatch(/^import \{ validatorFormats \} from /m);
-      writeFiles(dir, files);
-      const { validateResponse } = jest.requireActual<{ validateResponse: (data: unknown) => boolean }>(`${dir}/aml-screening/validate.ts`);
-      expect(validateResponse({ createdAt: "2026-01-02T03:04:05Z" })).toBe(true);
-      expect(validateResponse({ createdAt: "yesterday" })).toBe(false);
-    } finally {
-      removeDir(dir);
+  test("the 201 schema: open objects, types, required fields and values, each issue with its path; formats are left to the service", async () => {
+    const { response } = await loadedChecks(signing);
+    const created = {
+      flowId: signing.id,
+      environment: "staging",
+      flowVersion: 1,
+      playerUrl: "https://player.example.test/start?token=t",
+      sessionContext: { sessionId: "s-1", sessionStatus: "CREATED", createdAt: "2026-01-02T03:04:05Z" },
+      metadata: { subjectId: "subject-1", locale: "de" },
+      extra: "kept: the response is open",
+    };
+    expect(response(created)).toEqual([]);
+    for (const wrong of [{ hello: "world" }, [1, 2, 3], { ...created, sessionContext: { sessionId: 7 } }]) {
+      expect(response(wrong)).not.toEqual([]);
     }
+    expect(response({ ...created, playerUrl: 7, sessionContext: { ...created.sessionContext, sessionStatus: "DONE" } }).sort()).toEqual([
+      "playerUrl must be string",
+      'sessionContext.sessionStatus must be one of "CREATED"',
+    ]);
+    expect(response({ ...created, sessionContext: { sessionStatus: "CREATED" } })).toEqual(["sessionContext.sessionId is required"]);
+    // The description's formats (uri, date-time) are the service's to keep: not checked on the 201.
+    expect(response({ ...created, playerUrl: "not a url", sessionContext: { ...created.sessionContext, createdAt: "yesterday" } })).toEqual([]);
   });
 
-  test("validateResponse checks the 201 body against the flow's response schema", async () => {
-    const dir = makeTempDir();
-    try {
-      writeFiles(dir, await emitFlowOrThrow(signing, { runtimeImport: runtimeImportFor(dir) }));
-      const { validateResponse } = jest.requireActual<{
-        validateResponse: ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string }[] };
-      }>(`${dir}/signing/validate.ts`);
-      const created = {
-        flowId: signing.id,
-        environment: "staging",
-        flowVersion: 1,
-        playerUrl: "https://player.example.test/start?token=t",
-        sessionContext: { sessionId: "s-1", sessionStatus: "CREATED", createdAt: "2026-01-02T03:04:05Z" },
-        metadata: { subjectId: "subject-1", locale: "de" },
-        extra: "kept: the response is open",
-      };
-      expect(validateResponse(created)).toBe(true);
-      for (const wrong of [{ hello: "world" }, [1, 2, 3], { ...created, sessionContext: { sessionId: 7 } }]) {
-        expect(validateResponse(wrong)).toBe(false);
-      }
-      expect(validateResponse({ ...created, playerUrl: "not a url" })).toBe(false);
-      expect(validateResponse.errors?.map((e) => `${e.instancePath} ${e.keyword}`)).toEqual(["/playerUrl format"]);
-    } finally {
-      removeDir(dir);
-    }
+  test("a pattern the client checks runs on the linear-time engine; one left to the service is not checked", async () => {
+    const model: FlowModel = {
+      ...amlScreening,
+      request: obj([
+        ...amlScreening.request.properties,
+        opt("code", str({ pattern: "^(a+)+$" })),
+        opt("ref", str({ pattern: "^(?=.*[0-9])[A-Z0-9]{8}$", patternLeftToService: "a lookahead ((?= or (?!)" })),
+      ]),
+    };
+    const { request } = await loadedChecks(model);
+    const base = { input: { basicIdentity: { givenName: "A", familyName: "B", birthDate: "2000-01-01" } }, metadata: { subjectId: "s" } };
+    expect(request({ ...base, code: "aaa" })).toEqual([]);
+    // What a backtracking engine would take longer than the test's life on: answered within the no-hang bound.
+    expect(finishedOrThrow(() => request({ ...base, code: `${"a".repeat(30_000)}!` }))).toEqual(['code must match pattern "^(a+)+$"']);
+    // The lookahead would refuse this (no digit); the client leaves that check to the service.
+    expect(request({ ...base, ref: "ABCDEFGH" })).toEqual([]);
   });
 });
 

@@ -4,7 +4,8 @@
  * service could produce them, requests accepted although the service would
  * refuse them, unsafe flow ids, nesting, titles, and messages that did not
  * show the value. Each generated flow is type-checked (one program for all)
- * and its validator run.
+ * and its request schema (data in its `spec`) run through the checks
+ * createSession makes of it.
  */
 import { writeFileSync } from "node:fs";
 import ts from "typescript";
@@ -17,6 +18,9 @@ import { MAX_SCHEMA_COUNT, MAX_SCHEMA_DEPTH } from "../../generator/model/limits
 import { MAX_DOCUMENT_DEPTH } from "../../generator/read/document-shape.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import { parseDescriptionOrThrow } from "../../generator/read/load-description.js";
+import type { FlowSpec } from "../../runtime/flow-spec.js";
+import { flowChecksOrThrow } from "../../runtime/validation/flow-checks.js";
+import { issuesOf } from "../../runtime/validation/schema-check.js";
 import { deepSchema, file, HOSTILE_GENERATES as GENERATES } from "../fixtures/descriptions/hostile.js";
 import { description, jsonForm, multipartForm, type DescriptionParts } from "../fixtures/descriptions/make-description.js";
 import { makeTempDir, removeDir, runtimeImportFor, typeCheck, writeFiles } from "../fixtures/golden/compile.js";
@@ -91,44 +95,44 @@ describe("descriptions that generate", () => {
     expect(index).toMatch(/b\?: "x" \| "y";/);
   });
 
-  describe("the validator", () => {
-    type Validate = ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string; params: Record<string, unknown> }[] };
-    const load = (name: string): Validate => {
+  describe("the request check (the module's spec.request, through the runtime's schema checker)", () => {
+    /** The module as it loads; the issues createSession would refuse a request with, as `path message`. */
+    const load = (name: string): ((request: unknown) => string[]) => {
       const model = emitted.get(name)?.model as FlowModel;
-      return jest.requireActual<{ validate: Validate }>(join(dir, model.name, "validate.ts")).validate;
+      const { spec } = jest.requireActual<{ spec: FlowSpec }>(join(dir, model.name, "index.ts"));
+      const { request } = flowChecksOrThrow(spec);
+      return (value) => issuesOf(request, value).map((issue) => `${issue.path} ${issue.message}`);
     };
     const metadata = { subjectId: "s" };
 
-    test("a property named require(x) is validated like any other", () => {
-      const validate = load("a property named require(x)");
-      expect(validate({ input: { a: { "require(x)": "ok" } }, metadata })).toBe(true);
-      expect(validate({ input: { a: { "require(x)": 1 } }, metadata })).toBe(false);
+    test("a property named require(x) is checked like any other", () => {
+      const issues = load("a property named require(x)");
+      expect(issues({ input: { a: { "require(x)": "ok" } }, metadata })).toEqual([]);
+      expect(issues({ input: { a: { "require(x)": 1 } }, metadata })).toEqual(['input.a["require(x)"] must be string']);
     });
 
     test("a required [] group needs an element", () => {
-      const validate = load("a required [] group");
+      const issues = load("a required [] group");
       const documents = [{ templateId: "t", source: new Uint8Array([1]) }];
-      expect(validate({ input: { docs: { documents } }, metadata })).toBe(true);
-      expect(validate({ input: { docs: { documents: [] } }, metadata })).toBe(false);
-      expect(validate.errors?.map((e) => `${e.instancePath} ${e.keyword}`)).toEqual(["/input/docs/documents minItems"]);
+      expect(issues({ input: { docs: { documents } }, metadata })).toEqual([]);
+      expect(issues({ input: { docs: { documents: [] } }, metadata })).toEqual(["input.docs.documents must NOT have fewer than 1 items"]);
     });
 
     test("required arrays need an element; minItems and maxItems hold", () => {
-      const validate = load("required arrays with counts");
+      const issues = load("required arrays with counts");
       const many = Array.from({ length: 20 }, () => "m");
-      expect(validate({ input: { a: { one: ["x"], few: [1, 2], many } }, metadata })).toBe(true);
-      expect(validate({ input: { a: { one: [], few: [1, 2] } }, metadata })).toBe(false);
-      expect(validate({ input: { a: { one: ["x"], few: [1, 2, 3, 4] } }, metadata })).toBe(false);
-      expect(validate({ input: { a: { one: ["x"], few: [1, 2], many: many.slice(1) } }, metadata })).toBe(false);
+      expect(issues({ input: { a: { one: ["x"], few: [1, 2], many } }, metadata })).toEqual([]);
+      expect(issues({ input: { a: { one: [], few: [1, 2] } }, metadata })).toEqual(["input.a.one must NOT have fewer than 1 items"]);
+      expect(issues({ input: { a: { one: ["x"], few: [1, 2, 3, 4] } }, metadata })).toEqual(["input.a.few must NOT have more than 3 items"]);
+      expect(issues({ input: { a: { one: ["x"], few: [1, 2], many: many.slice(1) } }, metadata })).toEqual(["input.a.many must NOT have fewer than 20 items"]);
     });
 
     test("required Object.prototype names must be the object's own", () => {
-      const validate = load("required Object.prototype names");
+      const issues = load("required Object.prototype names");
       const present = JSON.parse('{"__proto__": "p", "constructor": "c", "toString": "t"}') as unknown;
-      expect(validate({ input: { a: present }, metadata })).toBe(true);
-      expect(validate({ input: { a: {} }, metadata })).toBe(false);
-      expect(validate.errors?.map((e) => e.params["missingProperty"]).sort()).toEqual(["__proto__", "constructor", "toString"]);
-      expect(validate({ input: { a: JSON.parse('{"__proto__": 1, "constructor": "c", "toString": "t"}') as unknown }, metadata })).toBe(false);
+      expect(issues({ input: { a: present }, metadata })).toEqual([]);
+      expect(issues({ input: { a: {} }, metadata }).sort()).toEqual(["input.a.__proto__ is required", "input.a.constructor is required", "input.a.toString is required"]);
+      expect(issues({ input: { a: JSON.parse('{"__proto__": 1, "constructor": "c", "toString": "t"}') as unknown }, metadata })).toEqual(["input.a.__proto__ must be string"]);
     });
   });
 });
@@ -218,18 +222,23 @@ function yamlWith(line: string, replacement: string): string {
 describe("nesting and size", () => {
   const deepJson = (levels: number): DescriptionParts => ({ json: jsonForm({ deep: deepSchema(levels) }, ["deep"]) });
 
-  test("64 levels (the request, input and 62 below) generate; the validator grows linearly and tsc emits it", async () => {
+  test("64 levels (the request, input and 62 below) generate; the module grows linearly but for indentation, and tsc emits it", async () => {
     const dir = makeTempDir();
     try {
-      const sizes: number[] = [];
+      const sizes: { lines: number; unindented: number }[] = [];
       let deepest: string[] = [];
       for (const levels of [31, 62]) {
         const files = await emitFlowOrThrow(build(deepJson(levels), `deep-${String(levels)}`), { runtimeImport: runtimeImportFor(dir) });
-        sizes.push(files[1]?.content.length ?? 0);
+        expect(files.map((each) => each.path)).toEqual([`deep-${String(levels)}/index.ts`]);
+        const lines = (files[0]?.content ?? "").split("\n");
+        sizes.push({ lines: lines.length, unindented: lines.reduce((sum, line) => sum + line.trimStart().length, 0) });
         deepest = writeFiles(dir, files);
       }
-      // Twice the levels, a little over twice the code (it was four times). Type-checked among GENERATES.
-      expect((sizes[1] ?? 0) / (sizes[0] ?? 1)).toBeLessThan(2.3);
+      // Twice the levels, about twice the text (the spec's JSON indents each level: bounded by the depth limit).
+      const [shallow, deep] = sizes as [{ lines: number; unindented: number }, { lines: number; unindented: number }];
+      expect(deep.lines / shallow.lines).toBeLessThan(2.3);
+      expect(deep.unindented / shallow.unindented).toBeLessThan(2.3);
+      // The schemas are a string to tsc (JSON.parse of a template literal), however deep: it emits the module.
       expect(emitsJavaScript(deepest)).toBe(true);
     } finally {
       removeDir(dir);
@@ -269,7 +278,7 @@ describe("nesting and size", () => {
   });
 });
 
-/** Whether tsc emits JavaScript for `files` (it ran out of stack on a validator nested 250 levels deep); emit needs no lib. */
+/** Whether tsc emits JavaScript for `files` (it once ran out of stack on validator code nested 250 levels deep); emit needs no lib. */
 function emitsJavaScript(files: readonly string[]): boolean {
   const program = ts.createProgram([...files], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, skipLibCheck: true, noResolve: true, noLib: true, types: [] });
   let written = 0;

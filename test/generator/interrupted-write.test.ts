@@ -42,7 +42,7 @@ beforeAll(async () => {
   const uninterrupted = await copyOf(prepared);
   await runCodegen({ configPath: uninterrupted.config });
   newSet = await snapshot(uninterrupted.out);
-  expect([...newSet.keys()]).toEqual([".flowsmith-manifest.json", "NOTES.md", "index.ts", "signing/description.json", "signing/index.ts", "signing/validate.ts"]);
+  expect([...newSet.keys()]).toEqual([".flowsmith-manifest.json", "NOTES.md", "index.ts", "signing/description.json", "signing/index.ts"]);
   expect(newSet.get(MANIFEST)).not.toEqual(oldSet.get(MANIFEST));
 });
 

@@ -1,6 +1,8 @@
 import { buildFlowModelOrThrow } from "../../generator/model/build-flow-model";
 import { MAX_ENUM_VALUES } from "../../generator/model/limits";
+import { toJsonSchema } from "../../generator/model/json-schema";
 import { kebabCase } from "../../generator/model/names";
+import { patternsLeftToService } from "../../generator/model/patterns-left";
 import type { FlowModel, Schema } from "../../generator/model/types";
 import { CodegenError, type CodegenErrorCode } from "../../generator/errors";
 import { parseDescriptionOrThrow } from "../../generator/read/load-description";
@@ -48,6 +50,7 @@ function required(schema: Schema, dotted: string): boolean {
 
 const P = `${MULTIPART}/schema/properties`;
 const J = `${JSON_FORM}/schema/properties`;
+const RESPONSE = `${OPERATION}/responses/201/content/application~1json/schema`;
 
 describe("schema constructs (JSON form)", () => {
   test.each<[string, { given: Record<string, unknown>; want: Record<string, unknown> }]>([
@@ -263,6 +266,49 @@ describe("names", () => {
   });
 });
 
+describe("patterns the linear-time engine cannot run are left to the service (issue 31)", () => {
+  // Patterns run on RE2, never on a backtracking engine: one it cannot run is not refused (the service checks it anyway)
+  // and not run otherwise. The model keeps it with the reason, the schema the client and the emulator check leaves it
+  // out (the field's other keywords stay), and the run's report names the field.
+  test.each<[string, { given: DescriptionParts; want: { field: string; pointer: string; pattern: string; reason: unknown } }]>([
+    ["a backreference", { given: { json: jsonForm({ a: { type: "string", pattern: "^(a+)\\1$", maxLength: 9 } }) }, want: { field: "request.input.a", pointer: `${J}/input/properties/a/pattern`, pattern: "^(a+)\\1$", reason: "a backreference (\\1)" } }],
+    ["a named backreference", { given: { json: jsonForm({ a: { type: "string", pattern: "(?<q>['\"]).*\\k<q>", maxLength: 9 } }) }, want: { field: "request.input.a", pointer: `${J}/input/properties/a/pattern`, pattern: "(?<q>['\"]).*\\k<q>", reason: "a named backreference (\\k<name>)" } }],
+    ["a lookahead", { given: { json: jsonForm({ a: { type: "string", pattern: "^(?=.*[0-9])[A-Za-z0-9]{8,}$", maxLength: 9 } }) }, want: { field: "request.input.a", pointer: `${J}/input/properties/a/pattern`, pattern: "^(?=.*[0-9])[A-Za-z0-9]{8,}$", reason: "a lookahead ((?= or (?!)" } }],
+    ["a lookbehind, in a multipart part", { given: { multipart: multipartForm({ "input[a][b]": { type: "string", pattern: "(?<!x)y", maxLength: 9 } }) }, want: { field: "request.input.a.b", pointer: `${P}/input[a][b]/pattern`, pattern: "(?<!x)y", reason: "a lookbehind ((?<= or (?<!)" } }],
+    ["a repetition over 1000 times", { given: { json: jsonForm({ a: { type: "string", pattern: "^a{2000}$", maxLength: 9 } }) }, want: { field: "request.input.a", pointer: `${J}/input/properties/a/pattern`, pattern: "^a{2000}$", reason: "a repetition count above 1000 ({2000})" } }],
+    ["a binary Unicode property", { given: { json: jsonForm({ a: { type: "string", pattern: "^\\p{Alphabetic}+$", maxLength: 9 } }) }, want: { field: "request.input.a", pointer: `${J}/input/properties/a/pattern`, pattern: "^\\p{Alphabetic}+$", reason: expect.stringMatching(/^the Unicode property \\p\{Alphabetic\} \(RE2 knows/) as unknown } }],
+    [
+      "a lookahead in an array's items",
+      { given: { json: jsonForm({ a: { type: "array", items: { type: "string", pattern: "^(?!x)", maxLength: 9 } } }) }, want: { field: "request.input.a[]", pointer: `${J}/input/properties/a/items/pattern`, pattern: "^(?!x)", reason: "a lookahead ((?= or (?!)" } },
+    ],
+    [
+      "a lookahead in the 201 response",
+      {
+        given: { json: jsonForm({}), operation: { responses: { "201": { description: "x", content: { "application/json": { schema: { type: "object", properties: { code: { type: "string", pattern: "^(?=A)", maxLength: 9 } } } } } } } } },
+        want: { field: "response.code", pointer: `${RESPONSE}/properties/code/pattern`, pattern: "^(?=A)", reason: "a lookahead ((?= or (?!)" },
+      },
+    ],
+  ])("%s", (_name, { given, want }) => {
+    const flow = build(given);
+    expect(patternsLeftToService(flow)).toEqual([want]);
+    const steps = want.field.split(".").slice(1).flatMap((step) => (step.endsWith("[]") ? [step.slice(0, -2), "[]"] : [step]));
+    const field = at(want.field.startsWith("response") ? flow.response : flow.request, steps.join("."));
+    // The model keeps the pattern as written (the docs show it) with the reason.
+    expect(field).toMatchObject({ kind: "string", pattern: want.pattern, patternLeftToService: want.reason, maxLength: 9 });
+    // The checked schema leaves out that one keyword.
+    expect(toJsonSchema(field, { file: {} })).toEqual({ type: "string", maxLength: 9 });
+  });
+
+  test("a pattern RE2 runs is kept in the schema and reported nowhere", () => {
+    const flow = build({ json: jsonForm({ a: { type: "string", pattern: "^(a+)+$" } }) });
+    const field = at(flow.request, "input.a");
+    expect(field).toMatchObject({ kind: "string", pattern: "^(a+)+$" });
+    expect(field).not.toHaveProperty("patternLeftToService");
+    expect(toJsonSchema(field, { file: {} })).toEqual({ type: "string", pattern: "^(a+)+$" });
+    expect(patternsLeftToService(flow)).toEqual([]);
+  });
+});
+
 describe("errors name the file and the JSON pointer", () => {
   test.each<[string, { given: DescriptionParts; want: { code: CodegenErrorCode; pointer: string; says: RegExp } }]>([
     ["missing x-flow-id", { given: { json: jsonForm({}), info: { "x-flow-id": undefined } }, want: { code: "NOT_A_FLOW_DESCRIPTION", pointer: "#/info", says: /x-flow-id is missing/ } }],
@@ -293,13 +339,8 @@ describe("errors name the file and the JSON pointer", () => {
     ["enum value of the wrong type", { given: { json: jsonForm({ a: { type: "string", enum: ["a", 1] } }) }, want: { code: "INVALID_SCHEMA", pointer: `${J}/input/properties/a/enum/1`, says: /enum value 1/ } }],
     ["invalid pattern", { given: { json: jsonForm({ a: { type: "string", pattern: "([a-" } }) }, want: { code: "INVALID_OPENAPI", pointer: `${J}/input/properties/a/pattern`, says: /must match format "regex"/ } }],
     ["pattern invalid as a unicode regex", { given: { json: jsonForm({ a: { type: "string", pattern: "a\\-b" } }) }, want: { code: "INVALID_SCHEMA", pointer: `${J}/input/properties/a/pattern`, says: /not a valid regular expression/ } }],
-    // Patterns run on the linear-time engine (RE2): what it cannot run is refused with its pointer, never run by a backtracking one.
-    ["pattern with a backreference", { given: { json: jsonForm({ a: { type: "string", pattern: "^(a+)\\1$" } }) }, want: { code: "UNSUPPORTED_PATTERN", pointer: `${J}/input/properties/a/pattern`, says: /"\^\(a\+\)\\\\1\$" cannot run on the linear-time engine \(RE2\): a backreference/ } }],
-    ["pattern with a named backreference", { given: { json: jsonForm({ a: { type: "string", pattern: "(?<q>['\"]).*\\k<q>" } }) }, want: { code: "UNSUPPORTED_PATTERN", pointer: `${J}/input/properties/a/pattern`, says: /a named backreference/ } }],
-    ["pattern with a lookahead", { given: { json: jsonForm({ a: { type: "string", pattern: "^(?=.*[0-9])[A-Za-z0-9]{8,}$" } }) }, want: { code: "UNSUPPORTED_PATTERN", pointer: `${J}/input/properties/a/pattern`, says: /a lookahead/ } }],
-    ["pattern with a lookbehind", { given: { multipart: multipartForm({ "input[a][b]": { type: "string", pattern: "(?<!x)y" } }) }, want: { code: "UNSUPPORTED_PATTERN", pointer: `${P}/input[a][b]/pattern`, says: /a lookbehind/ } }],
-    ["pattern repeating over 1000 times", { given: { json: jsonForm({ a: { type: "string", pattern: "^a{2000}$" } }) }, want: { code: "UNSUPPORTED_PATTERN", pointer: `${J}/input/properties/a/pattern`, says: /repetition count above 1000/ } }],
-    ["pattern with a binary Unicode property", { given: { json: jsonForm({ a: { type: "string", pattern: "^\\p{Alphabetic}+$" } }) }, want: { code: "UNSUPPORTED_PATTERN", pointer: `${J}/input/properties/a/pattern`, says: /\\p\{Alphabetic\}/ } }],
+    // Not left to the service: a pattern that is no regular expression is a broken description, in the response too.
+    ["response pattern invalid as a unicode regex", { given: { json: jsonForm({}), operation: { responses: { "201": { description: "x", content: { "application/json": { schema: { type: "object", properties: { code: { type: "string", pattern: "a\\-b" } } } } } } } } }, want: { code: "INVALID_SCHEMA", pointer: `${RESPONSE}/properties/code/pattern`, says: /not a valid regular expression/ } }],
     ["unknown top-level key (JSON)", { given: { json: { schema: { type: "object", properties: { extra: { type: "string" } } } } }, want: { code: "UNSUPPORTED_CONSTRUCT", pointer: `${J}/extra`, says: /"extra": a request has only input, metadata/ } }],
     ["input not an object", { given: { json: { schema: { type: "object", properties: { input: { type: "string" } } } } }, want: { code: "INVALID_SCHEMA", pointer: `${J}/input`, says: /"input" must be an object, not string/ } }],
     ["metadata with another key", { given: { multipart: multipartForm({ "metadata[email]": { type: "string" } }) }, want: { code: "UNSUPPORTED_CONSTRUCT", pointer: `${P}/metadata[email]`, says: /only subjectId and locale/ } }],

@@ -158,9 +158,7 @@ describe("files in outputDir that flowsmith did not write", () => {
       "changed .flowsmith-manifest.json",
       "extra aml-screening/description.json",
       "extra aml-screening/index.ts",
-      "extra aml-screening/validate.ts",
       "extra document-verification/description.json",
-      "extra document-verification/validate.ts",
       "changed index.ts",
     ]);
 
@@ -183,7 +181,6 @@ describe("files in outputDir that flowsmith did not write", () => {
       "signing/description.json",
       "signing/extra.ts",
       "signing/index.ts",
-      "signing/validate.ts",
     ]);
     expect(after.get("notes.md")).toBe("# mine\n");
     expect(after.get("link.ts")).toBe("-> signing/index.ts");
@@ -243,7 +240,6 @@ describe("files in outputDir that flowsmith did not write", () => {
       "changed .flowsmith-manifest.json",
       "extra aml-screening/description.json",
       "extra aml-screening/index.ts",
-      "extra aml-screening/validate.ts",
       "changed index.ts",
     ]);
   });

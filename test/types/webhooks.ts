@@ -89,16 +89,25 @@ void staging.waitForOutcome(42);
 // @ts-expect-error unknown options are typos
 void staging.waitForOutcome("s-1", { timeout: 1_000 });
 
-// Redirect state
-const state: string = createRedirectState({ secret: "x".repeat(32), subjectId: "cust-42", ttlMs: 600_000, data: "/back" });
-const verified = verifyRedirectState({ secret: ["old".repeat(11), "new".repeat(11)], subjectId: "cust-42", state });
-export const expiresAt: Date = verified.expiresAt;
-export const data: string | undefined = verified.data;
+// Redirect state: asynchronous (Web Crypto's HMAC, the same on every platform).
+export async function redirectState(): Promise<[Date, string | undefined]> {
+  const state: string = await createRedirectState({ secret: "x".repeat(32), subjectId: "cust-42", ttlMs: 600_000, data: "/back" });
+  const verified = await verifyRedirectState({ secret: ["old".repeat(11), "new".repeat(11)], subjectId: "cust-42", state });
+  const expiresAt: Date = verified.expiresAt;
+  const data: string | undefined = verified.data;
+  // @ts-expect-error a promise, not the state: await it
+  const notAwaited: string = createRedirectState({ secret: "x".repeat(32), subjectId: "cust-42", ttlMs: 600_000 });
+  const pending = verifyRedirectState({ secret: "x".repeat(32), subjectId: "cust-42", state });
+  // @ts-expect-error a promise, not the verified state: await it
+  void pending.expiresAt;
+  void [notAwaited, await pending];
+  return [expiresAt, data];
+}
 export const fromUrl: string = stateFromReturnUrl(new URL("https://app.example/return?state=x")) + stateFromReturnUrl("/return?state=x");
 // @ts-expect-error a state is bound to a subject: subjectId is required
-verifyRedirectState({ secret: "x".repeat(32), state });
+void verifyRedirectState({ secret: "x".repeat(32), state: "s" });
 // @ts-expect-error ttlMs is required: every state expires
-createRedirectState({ secret: "x".repeat(32), subjectId: "cust-42" });
+void createRedirectState({ secret: "x".repeat(32), subjectId: "cust-42" });
 // @ts-expect-error the URL is a string or a URL
 stateFromReturnUrl({ url: "/return" });
 

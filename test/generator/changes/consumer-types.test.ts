@@ -2,9 +2,11 @@
  * The change report against what users meet: a backend written for
  * version 1 of the Signing flow, compiled against the client generated from
  * version 2, fails tsc exactly at the changes the report marks breaking and
- * caught by tsc; the request it builds, valid for version 1's validator, is
- * refused by version 2's exactly at the changes caught by tsc or the
- * validator. Both clients come from runCodegen, as a user generates them.
+ * caught by tsc; the request it builds, valid for version 1's request check,
+ * is refused by version 2's exactly at the changes caught by tsc or the
+ * validator (each module's spec.request, through the runtime's schema
+ * checker, as createSession checks it). Both clients come from runCodegen,
+ * as a user generates them.
  */
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -14,7 +16,9 @@ import { runCodegen } from "../../../generator/pipeline";
 import { buildFlowModelOrThrow } from "../../../generator/model/build-flow-model";
 import type { FlowModel } from "../../../generator/model/types";
 import { parseDescriptionOrThrow } from "../../../generator/read/load-description";
-import type { RequestValidator } from "../../../runtime/index";
+import type { FlowSpec } from "../../../runtime/flow-spec";
+import { flowChecksOrThrow } from "../../../runtime/validation/flow-checks";
+import { issuesOf } from "../../../runtime/validation/schema-check";
 import { REPO_ROOT, makeTempDir, removeDir, runtimeImportFor, typeCheck } from "../../fixtures/golden/compile";
 
 const V1 = path.join(REPO_ROOT, "flows/signing.yaml");
@@ -73,26 +77,32 @@ describe("a consumer written for version 1", () => {
     expect(breakingAt("tsc").length).toBeGreaterThanOrEqual(5);
   });
 
-  it("builds a request version 1's validator accepts and version 2's refuses exactly at the breaking [tsc] and [validator] changes", async () => {
+  it("builds a request version 1's check accepts and version 2's refuses exactly at the breaking [tsc] and [validator] changes", async () => {
     const { request } = (await import(path.join(dir, "consumer-v1.ts"))) as { request: unknown };
-    const validator = async (version: string) =>
-      ((await import(path.join(dir, version, "signing/validate.ts"))) as { validate: RequestValidator }).validate;
+    const issues = async (version: string) => {
+      const { spec } = (await import(path.join(dir, version, "signing/index.ts"))) as { spec: FlowSpec };
+      return issuesOf(flowChecksOrThrow(spec).request, request);
+    };
 
-    expect((await validator("v1"))(request)).toBe(true);
-    const v2 = await validator("v2");
-    expect(v2(request)).toBe(false);
-    const refusedAt = (v2.errors ?? []).map((error) => locationOfIssue(error.instancePath, error.params as Record<string, unknown>));
+    expect(await issues("v1")).toEqual([]);
+    const v2 = await issues("v2");
+    expect(v2).not.toEqual([]);
+    const refusedAt = v2.map((issue) => locationOfIssue(issue.path));
     expect([...new Set(refusedAt)].sort()).toEqual(breakingAt("tsc", "validator"));
     // What only the service would refuse (a moved part name) passes both checks, as the report says.
     expect(breakingAt("service")).toEqual(["input.documentsToSign.documents[].source"]);
   });
 });
 
-/** An ajv error as a change location: indices become `[]`, missing and extra keys are named. */
-function locationOfIssue(instancePath: string, params: Record<string, unknown>): string {
-  const keys = instancePath.split("/").slice(1).map((key) => key.replace(/~1/g, "/").replace(/~0/g, "~"));
-  const named = params["missingProperty"] ?? params["additionalProperty"];
-  if (typeof named === "string") keys.push(named);
-  const segments: Segment[] = keys.map((key) => (/^\d+$/.test(key) ? "[]" : { key }));
+/**
+ * An issue's readable path (`input.documentsToSign.documents[0]["my-key"]`, a missing or extra key
+ * at its end) as a change location: indices become `[]`.
+ */
+function locationOfIssue(readable: string): string {
+  const segments: Segment[] = [];
+  for (const [, name, index, quoted] of readable.matchAll(/(?:^|\.)([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) {
+    if (index !== undefined) segments.push("[]");
+    else segments.push({ key: name ?? (JSON.parse(quoted ?? '""') as string) });
+  }
   return locationOf(segments);
 }
