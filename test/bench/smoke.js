@@ -57,9 +57,9 @@ try {
     if (!/MB → .* MB/.test(row.flowsmith) || !/^undici .* MB → /.test(row.baseline)) problems.push(`${row.benchmark}: readings ${row.flowsmith} / ${row.baseline}`);
   }
   // Redaction: a time per character at each length for both bodies, and the echoed pieces scrubbed.
-  const redaction = rows.find((row) => row.benchmark.startsWith("14."));
-  if (!/^\d+ → \d+ → \d+ ns per character .*; \d+ → \d+ → \d+ /.test(redaction?.flowsmith ?? "") || !Number.isFinite(redaction?.ratio)) problems.push(`14 (redaction): ${JSON.stringify(redaction)}`);
-  expectEqual("14 (redaction) scrubbed the echoed pieces", details.some((detail) => detail.includes("the echoed pieces in the realistic body scrubbed: yes")), true);
+  const redaction = rows.find((row) => row.benchmark.startsWith("16."));
+  if (!/^\d+ → \d+ → \d+ ns per character .*; \d+ → \d+ → \d+ /.test(redaction?.flowsmith ?? "") || !Number.isFinite(redaction?.ratio)) problems.push(`16 (redaction): ${JSON.stringify(redaction)}`);
+  expectEqual("16 (redaction) scrubbed the echoed pieces", details.some((detail) => detail.includes("the echoed pieces in the realistic body scrubbed: yes")), true);
   // Hostile pattern: a time per character at each length, and every hostile value refused.
   const patterns = rows.find((row) => row.benchmark.startsWith("11."));
   if (!/^\d+ → \d+ → \d+ ns per character/.test(patterns?.flowsmith ?? "") || !Number.isFinite(patterns?.ratio)) problems.push(`11 (hostile pattern): ${JSON.stringify(patterns)}`);
@@ -90,7 +90,7 @@ function checkPlatformRows() {
     const jsonPath = path.join(platformDir, "rows.json");
     execFileSync(process.execPath, ["bench/run.js", "--smoke", "--only", "worker-footprint,cold-start", "--json", jsonPath], { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "inherit"] });
     const { rows, details } = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
-    const footprint = rows.filter((row) => row.benchmark.startsWith("14."));
+    const footprint = rows.filter((row) => row.benchmark.startsWith("16."));
     if (footprint.length === 1 && !footprint[0].compared && details.some((detail) => detail.startsWith("Benchmark 14 skipped: "))) {
       process.stdout.write(`bench smoke: ${details.find((detail) => detail.startsWith("Benchmark 14 skipped"))}\n`);
     } else {
