@@ -40,7 +40,8 @@ const children = new Set<ChildProcess>();
 const cleanups: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
+  // Set up as docs/many-instances.md asks for its guarantees: an append-only file, no eviction.
+  redis = await startRedis({ config: { appendonly: "yes" } });
 });
 afterEach(async () => {
   for (const child of children) child.kill("SIGKILL");
