@@ -81,11 +81,11 @@ export function setupFindings(setup: RedisSetup, previous: RedisSetup | undefine
   }
   const restarted = previous?.runId !== undefined && setup.runId !== undefined && previous.runId !== setup.runId;
   if (restarted && setup.aof !== true) {
-    const lost = setup.rdb === false ? "every delivery it held" : "every delivery it held that was not in its last snapshot";
+    const lost = setup.rdb === false ? "every delivery it held is gone" : "every delivery stored after its last snapshot may be gone";
     findings.push(
       new RedisSetupError(
         "REDIS_RESTARTED",
-        `${WHAT}: Redis restarted without an append-only file: ${lost} is gone, each already answered 204; ` +
+        `${WHAT}: Redis restarted without an append-only file: ${lost}, each already answered 204; ` +
           "reconcile the sessions that ended meanwhile through the API",
         false,
       ),
