@@ -1,10 +1,12 @@
 // Import cycles between the repository's own modules, found on the TypeScript program the
 // static checks already built (static-checks.mjs): each file's imports as TypeScript resolved
 // them, so paths, `.js` specifiers and package self-references resolve as they do for tsc.
-// Type-only imports are left out (`import type`, `export type`, and imports whose every name
-// is `type`): the compiler erases them, so they order nothing at run time. `import()` counts:
-// a lazy import is still a dependency of the module that makes it. `require()` calls are not
-// followed: the sources use them only for the build's generated validators and for packages.
+// Every import counts, type-only ones too (`import type`, `export type`, `import("./x.js").T`):
+// the compiler erases them, but two modules that each need the other's types are still one
+// concept split in two, and the next value import between them is a cycle at run time.
+// `import()` counts: a lazy import is still a dependency of the module that makes it.
+// `require()` calls are not followed: the sources use them only for the build's generated
+// validators and for packages.
 import path from "node:path";
 import ts from "typescript";
 
@@ -15,7 +17,7 @@ export function moduleCycles(program, root) {
   for (const sourceFile of program.getSourceFiles()) {
     if (!own(sourceFile.fileName)) continue;
     const targets = [];
-    for (const specifier of runtimeSpecifiers(sourceFile)) {
+    for (const specifier of importSpecifiers(sourceFile)) {
       const resolved = program.getResolvedModuleFromModuleSpecifier(specifier, sourceFile)?.resolvedModule?.resolvedFileName;
       if (resolved && own(resolved)) targets.push(resolved);
     }
@@ -26,27 +28,21 @@ export function moduleCycles(program, root) {
     .map((component) => component.map((file) => path.relative(root, file)).sort());
 }
 
-function runtimeSpecifiers(sourceFile) {
+function importSpecifiers(sourceFile) {
   const specifiers = [];
   for (const statement of sourceFile.statements) {
-    if (ts.isImportDeclaration(statement) && !isTypeOnlyImport(statement)) specifiers.push(statement.moduleSpecifier);
-    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) specifiers.push(statement.moduleSpecifier);
+    if (ts.isImportDeclaration(statement)) specifiers.push(statement.moduleSpecifier);
+    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier) specifiers.push(statement.moduleSpecifier);
   }
   const visit = (node) => {
     const argument = ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword ? node.arguments[0] : undefined;
     if (argument && ts.isStringLiteral(argument)) specifiers.push(argument);
+    // `import("./x.js").T` in a type.
+    if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) specifiers.push(node.argument.literal);
     ts.forEachChild(node, visit);
   };
   ts.forEachChild(sourceFile, visit);
   return specifiers;
-}
-
-function isTypeOnlyImport(declaration) {
-  const clause = declaration.importClause;
-  if (!clause) return false; // `import "./x.js"`: run for its effect.
-  if (clause.isTypeOnly) return true;
-  const bindings = clause.namedBindings;
-  return !clause.name && bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((element) => element.isTypeOnly);
 }
 
 /** Tarjan's strongly connected components, iteratively (no recursion limit on a long import chain). */

@@ -1,8 +1,8 @@
 /**
  * test/module-cycles.mjs, the import-cycle check of `npm test`'s static
  * checks, on small projects written to a temporary folder: it must name a
- * cycle of value imports, a lazy `import()` one and a module importing
- * itself, and leave type-only imports and one-way chains alone.
+ * cycle of value imports, a lazy `import()` one, a module importing itself
+ * and a cycle of type-only imports, and leave one-way chains alone.
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -28,6 +28,15 @@ const PROJECTS: Record<string, Record<string, string>> = {
   typeOnly: {
     "a.ts": 'import type { B } from "./b.js";\nimport { c } from "./c.js";\nexport interface A { b?: B }\nexport const a = c;\n',
     "b.ts": 'import { type A } from "./a.js";\nexport type { A } from "./a.js";\nexport interface B { a?: A }\n',
+    "c.ts": "export const c = 1;\n",
+  },
+  importType: {
+    "a.ts": 'export interface A { b?: import("./b.js").B }\n',
+    "b.ts": 'import type { A } from "./a.js";\nexport interface B { a?: A }\n',
+  },
+  oneWay: {
+    "a.ts": 'import type { B } from "./b.js";\nimport { c } from "./c.js";\nexport interface A { b?: B }\nexport const a = c;\n',
+    "b.ts": 'import { c } from "./c.js";\nexport interface B { c: typeof c }\n',
     "c.ts": "export const c = 1;\n",
   },
 };
@@ -78,6 +87,11 @@ test("a module that imports itself is a cycle", () => {
   expect(found["selfImport"]).toEqual([["a.ts"]]);
 });
 
-test("type-only imports and one-way chains are not cycles", () => {
-  expect(found["typeOnly"]).toEqual([]);
+test("type-only imports close a cycle too: `import type`, `export type`, `import { type X }`, `import(\"...\").X`", () => {
+  expect(found["typeOnly"]).toEqual([["a.ts", "b.ts"]]);
+  expect(found["importType"]).toEqual([["a.ts", "b.ts"]]);
+});
+
+test("one-way chains, of values or types, are not cycles", () => {
+  expect(found["oneWay"]).toEqual([]);
 });
