@@ -29,7 +29,7 @@ interface Receiver {
 }
 
 /** A handler's options, each defaulted by the testbed; a secret or allowUnsigned, as the handler takes them. */
-export type ReceiverOptions = Omit<Partial<WebhookHandlerOptions>, "secret" | "allowUnsigned"> &
+type ReceiverOptions = Omit<Partial<WebhookHandlerOptions>, "secret" | "allowUnsigned"> &
   ({ readonly secret?: string | readonly string[]; readonly allowUnsigned?: false } | { readonly secret?: undefined; readonly allowUnsigned: true });
 
 /** A request as a framework leaves it after reading the body. */
