@@ -20,11 +20,6 @@ export class Outage {
     private readonly report: (error: RedisFailure) => void,
   ) {}
 
-  /** Redis could not be reached, and has not answered since. */
-  get unreachable(): boolean {
-    return this.down.has("REDIS_UNAVAILABLE");
-  }
-
   /** A failure: the error for it, reported when it is the first of its kind since Redis last answered. */
   failed(cause: unknown): RedisFailure {
     const error = this.errorOf(cause);
@@ -60,10 +55,12 @@ export class Outage {
  * Which storage failure Redis or BullMQ said, or undefined for a connection
  * that failed. Redis's own errors reach ioredis as a ReplyError whose message
  * starts with their code ("OOM command not allowed ..."); BullMQ says a job's
- * key or lock is gone in an Error of its own ("Missing key for job ...").
+ * key or lock is gone in an Error of its own ("Missing key for job ...",
+ * "Lock mismatch for job ...").
  */
 function storageCodeOf(cause: unknown, detail: string): RedisStorageCode | undefined {
-  if (/^Missing (key|lock) for (parent )?job\b/.test(detail)) return "REDIS_KEY_MISSING";
+  // "Lock mismatch": the job's lock expired (its worker frozen, or cut off) and another worker holds it now.
+  if (/^(Missing (key|lock) for (parent )?job|Lock mismatch for job)\b/.test(detail)) return "REDIS_KEY_MISSING";
   if (!(cause instanceof Error) || cause.name !== "ReplyError") return undefined;
   return detail.startsWith("OOM ") ? "REDIS_OUT_OF_MEMORY" : "REDIS_COMMAND_REFUSED";
 }

@@ -32,7 +32,7 @@ export class QueueConnection {
   private probing = false;
 
   constructor(
-    readonly client: Redis,
+    private readonly client: Redis,
     private readonly options: {
       readonly allowEviction: boolean;
       readonly outage: Outage;

@@ -6,6 +6,9 @@
  *   its lock has expired and the next stalled-job check has run, so between
  *   lockDurationMs / 2 and lockDurationMs + lockDurationMs / 4 after the kill
  *   (docs/many-instances.md), measured here with a small lockDurationMs;
+ * - frozen (SIGSTOP) for longer than lockDurationMs: taken over the same way,
+ *   and, resumed, it finishes its callback too, as the docs warn, and says
+ *   it lost the job;
  * - shut down in the documented order (queue, then client, then store)
  *   while a callback runs, or while Redis is away: the callback finishes,
  *   nothing is reported as not handled, and the process exits by itself.
@@ -87,6 +90,29 @@ test("a worker killed inside onSessionEnded: another takes its job over between 
   expect(recoveryMs).toBeGreaterThanOrEqual(lockDurationMs / 2);
   expect(recoveryMs).toBeLessThanOrEqual(lockDurationMs + lockDurationMs / 4 + SCHEDULING_MS);
   expect(recovered[0]!.ended.sessionId).toBe(sessionId);
+  expect(await settled(other.queue)).toMatchObject({ completed: 1, failed: 0 });
+}, PROCESS_TEST_TIMEOUT_MS);
+
+test("a worker frozen (SIGSTOP) inside onSessionEnded for longer than lockDurationMs: another takes the job over; resumed, it finishes too, so the session is handled twice, as the docs say, and its onError says it lost the job", async () => {
+  const { redis, doneDir } = await setUp();
+  const lockDurationMs = 2_000;
+  const queueName = freshQueueName();
+  const frozen = start(backend(redis, doneDir, { queueName, concurrency: 1, lockDurationMs, callbackMs: 200 }));
+  const { url } = await frozen.next<{ url: string }>("ready");
+  const other = await instance({ connection: redis.url, name: queueName, lockDurationMs });
+  const sessionId = await endedSession();
+  expect((await send(`${url}/webhooks`, sessionId)).status).toBe(204);
+  await frozen.next("entered");
+  frozen.child.kill("SIGSTOP");
+  try {
+    await other.queue.startWorker();
+    await waitFor("another worker to take the job over", () => other.handled.length === 1, 30_000);
+  } finally {
+    frozen.child.kill("SIGCONT");
+  }
+  await waitFor("the resumed worker to finish its callback", () => readdirSync(doneDir).some((file) => file.startsWith(`${sessionId}.`)), 30_000);
+  await waitFor("the resumed worker to say it lost the job", () => frozen.stderr().includes("a key the queue needs is gone"), 30_000);
+  expect(frozen.stderr()).toMatch(/Redis: flowsmith webhook queue: a key the queue needs is gone \(evicted, expired while a worker was frozen or cut off from Redis, or deleted\) \((Lock mismatch|Missing lock) for job /);
   expect(await settled(other.queue)).toMatchObject({ completed: 1, failed: 0 });
 }, PROCESS_TEST_TIMEOUT_MS);
 
