@@ -103,22 +103,23 @@ test("Redis frozen (SIGSTOP): the first delivery waits enqueueTimeoutMs for its 
 }, 60_000);
 
 test("out of memory (noeviction at maxmemory): 503 at once with REDIS_OUT_OF_MEMORY, said once for every delivery it refuses; stored again once Redis has room", async () => {
-  const redis = await redisFor({ maxmemory: "4mb" });
+  const redis = await redisFor();
   const a = await instance({ connection: redis.url });
   const filler = new Redis(redis.url);
   opened.push({ close: () => filler.quit() });
   const sessionId = await endedSession();
-  // Fill Redis until it refuses a write, as a busy queue or a neighbour's keys would.
+  // A neighbour's keys, then a maxmemory well below what Redis holds: every write is refused, whatever its buffers do meanwhile.
   const chunk = "x".repeat(64 * 1024);
-  let stored = 0;
-  await waitFor("Redis to refuse writes", () => filler.set(`filler:${++stored}`, chunk).then(() => false, () => true), 30_000);
+  for (let index = 0; index < 40; index++) await filler.set(`filler:${index}`, chunk);
+  await filler.config("SET", "maxmemory", "1mb");
+  await expect(filler.set("one-more", "x")).rejects.toThrow(/^OOM /);
   const during = [await timedSend(a, sessionId), await timedSend(a, sessionId), await timedSend(a, sessionId)];
   expect(during.map(({ status }) => status)).toEqual([503, 503, 503]);
   expect(causes(a).map(([, cause]) => cause)).toEqual(["REDIS_OUT_OF_MEMORY", "REDIS_OUT_OF_MEMORY", "REDIS_OUT_OF_MEMORY"]);
   expect(redisCodes(a)).toEqual(["REDIS_OUT_OF_MEMORY"]);
   expect(a.reported[0]!.error).toBeInstanceOf(RedisStorageError);
   expect((a.reported[0]!.error as Error).message).toMatch(/^flowsmith webhook queue: Redis refused to store \(out of memory: maxmemory reached\) \(OOM .+\); deliveries are answered 503 until Redis has room again/);
-  await filler.flushdb();
+  await filler.config("SET", "maxmemory", "0");
   await sendUntilAccepted(a.url, sessionId, during[0]!.id);
   await a.queue.startWorker();
   await waitFor("onSessionEnded once Redis had room", () => a.handled.length === 1);
