@@ -28,10 +28,14 @@ async function main() {
     onSessionEnded: ({ webhookId }) => {
       process.send({ ended: { webhookId, at: performance.timeOrigin + performance.now() } });
     },
+    onError: (error, delivery) => {
+      process.stderr.write(`webhook-worker ${process.pid}: ${delivery ? `delivery ${delivery.webhookId}` : "Redis"}: ${error.code ?? error.name}: ${error.message}\n`);
+    },
   });
   await queue.startWorker({ concurrency: settings.concurrency });
   process.on("message", async (message) => {
     if (message !== "stop") return;
+    // The order docs/many-instances.md gives: the worker stops (its jobs under way finish with the client open), then the client.
     await queue.close();
     await client.close();
     process.disconnect();

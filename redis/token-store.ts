@@ -11,9 +11,8 @@
  * its own does, and onError hears of it once per outage. The connection
  * comes back by itself.
  */
-import { Redis } from "ioredis";
 import { ConfigurationError, type TokenStore } from "@flowsmith/runtime";
-import { isDisconnected, reconnectDelayMs, redisTargetOrThrow, type RedisTarget } from "./connection.js";
+import { closeConnection, isDisconnected, openConnection, redisTargetOrThrow, type RedisTarget } from "./connection.js";
 import { Outage } from "./outage.js";
 
 export interface RedisTokenStoreOptions {
@@ -22,8 +21,10 @@ export interface RedisTokenStoreOptions {
   /** Put before every key. Default "flowsmith:". */
   readonly keyPrefix?: string;
   /**
-   * Redis unreachable: called once per outage, with a RedisUnavailableError
-   * (code REDIS_UNAVAILABLE); clients fetch their own tokens meanwhile.
+   * Redis failing: called once per outage and kind, with a
+   * RedisUnavailableError (REDIS_UNAVAILABLE: unreachable, or no answer
+   * within commandTimeoutMs) or a RedisStorageError (REDIS_OUT_OF_MEMORY,
+   * REDIS_COMMAND_REFUSED); clients fetch their own tokens meanwhile.
    * Default: one line on console.warn.
    */
   readonly onError?: (error: unknown) => void | Promise<void>;
@@ -40,20 +41,22 @@ export interface RedisTokenStore extends TokenStore {
 
 export const REDIS_TOKEN_STORE_DEFAULTS = { keyPrefix: "flowsmith:", commandTimeoutMs: 1_000, leaseMs: 10_000 } as const;
 
-/** close() of a connection that is down waits this long for its socket (ioredis's default is 2 s of a timer that keeps the process alive). */
-const DISCONNECT_TIMEOUT_MS = 100;
-
 /** Deletes KEYS[1] only while it holds ARGV[1]: atomic in Redis, so a value replaced meanwhile is never deleted. */
 const COMPARE_AND_DELETE = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`;
 
 export function createRedisTokenStore(options: RedisTokenStoreOptions): RedisTokenStore {
   const resolved = resolveOrThrow(options);
-  const outage = new Outage("flowsmith token store", "each process fetches its own access token until it is back", resolved.onError);
+  const fallback = "each process fetches its own access token until it is back";
+  const outage = new Outage("flowsmith token store", { REDIS_UNAVAILABLE: fallback, REDIS_OUT_OF_MEMORY: fallback, REDIS_KEY_MISSING: fallback, REDIS_COMMAND_REFUSED: fallback }, (error) => {
+    void Promise.resolve()
+      .then(() => resolved.onError(error))
+      .catch((failure: unknown) => {
+        console.error(`flowsmith token store: onError threw: ${failure instanceof Error ? failure.message : String(failure)}`);
+      });
+  });
   const owned = "url" in resolved.target;
   const redis =
-    "url" in resolved.target
-      ? new Redis(resolved.target.url, { maxRetriesPerRequest: 1, retryStrategy: reconnectDelayMs, disconnectTimeout: DISCONNECT_TIMEOUT_MS })
-      : resolved.target.client;
+    "url" in resolved.target ? openConnection(resolved.target.url, { maxRetriesPerRequest: 1 }) : resolved.target.client;
   if (owned) {
     // An 'error' event without a listener would end the process; the outage is reported once through onError instead.
     redis.on("error", (error: unknown) => void outage.failed(error));
@@ -95,10 +98,7 @@ export function createRedisTokenStore(options: RedisTokenStoreOptions): RedisTok
       await command(() => redis.eval(COMPARE_AND_DELETE, 1, key(name), value));
     },
     close: async () => {
-      if (!owned || redis.status === "end") return;
-      // QUIT lets commands under way finish, then the server closes the connection; one that is down has nothing to finish.
-      if (redis.status === "ready" && (await redis.quit().then(() => true, () => false))) return;
-      redis.disconnect();
+      if (owned) await closeConnection(redis);
     },
   };
 }

@@ -5,8 +5,67 @@
  */
 import { ConfigurationError, WEBHOOK_DEFAULTS, type SessionEnded, type WebhookClient } from "@flowsmith/runtime";
 import { isRecord } from "@flowsmith/runtime/internal/json";
-import { redisTargetOrThrow, type CheckedTarget } from "./connection.js";
-import type { FailedDelivery, WebhookQueueOptions } from "./webhook-queue.js";
+import { redisTargetOrThrow, type CheckedTarget, type RedisTarget } from "./connection.js";
+
+export interface WebhookQueueOptions {
+  /** A `redis://` or `rediss://` URL (the queue opens its connections, and close() ends them), or your ioredis client (left open; workers open copies of it). */
+  readonly connection: RedisTarget;
+  /** Reads the session and data blocks in the workers; its environment is the webhooks'. */
+  readonly client: WebhookClient;
+  /** Called by a worker for each event, once it has the session from the API. Make it idempotent by sessionId (docs/many-instances.md). */
+  readonly onSessionEnded: (ended: SessionEnded) => void | Promise<void>;
+  /**
+   * A delivery given up on after its last attempt, or whose job's data Redis
+   * no longer has (`delivery` says which; the job stays in the failed set);
+   * Redis failing (`delivery` undefined; a RedisUnavailableError or
+   * RedisStorageError, once per outage and kind); how Redis is set up
+   * (`delivery` undefined; a RedisSetupError, once each time the queue
+   * connects). Default: one line on console.error.
+   */
+  readonly onError?: (error: unknown, delivery: FailedDelivery | undefined) => void | Promise<void>;
+  /**
+   * Take deliveries although Redis's maxmemory-policy lets it evict keys:
+   * deliveries answered 204 may then be lost, and copies of handled ones
+   * handled again, with nothing more said than the RedisSetupError at
+   * connect. Default false: the queue refuses (503, and startWorker rejects).
+   */
+  readonly allowEviction?: boolean;
+  /** The BullMQ queue's name. Default "flowsmith-webhooks". */
+  readonly name?: string;
+  /** BullMQ's key prefix. Default "flowsmith". */
+  readonly prefix?: string;
+  /** Attempts per delivery, the first included. Default 8. */
+  readonly attempts?: number;
+  /** Exponential backoff: attempt n+1 waits backoffMs * 2^(n-1). Default 1000 (1 s, 2 s, 4 s, ... about 2 minutes in all). */
+  readonly backoffMs?: number;
+  /** How long a completed delivery's job is kept, so a copy of it is dropped. Default { ttlMs: 86400000 } (24 h); maxEntries bounds the count too (default none). */
+  readonly dedupe?: { readonly ttlMs?: number; readonly maxEntries?: number };
+  /** How long a failed job stays to be inspected (and keeps dropping copies). Default 604800000 (7 days). */
+  readonly keepFailedMs?: number;
+  /** enqueue rejects (and the handler answers 503) when Redis has not stored the job within this; while Redis is known to be away, at once. Default 5000. */
+  readonly enqueueTimeoutMs?: number;
+  /**
+   * A worker that has not renewed a job's lock for this long (killed,
+   * frozen) loses the job to another, which takes it within a quarter of
+   * this after the lock expired. Default 30000.
+   */
+  readonly lockDurationMs?: number;
+  /** How long the API may take to show the outcome a webhook announced, per attempt. Default 30000. */
+  readonly outcomeTimeoutMs?: number;
+  /** GET session interval meanwhile. Default 1000. */
+  readonly outcomePollIntervalMs?: number;
+}
+
+/** Which delivery onError is about. */
+export interface FailedDelivery {
+  /** undefined when the sender sent none, or when the job's data is gone and its id was a hash of a long webhook-id. */
+  readonly webhookId: string | undefined;
+  /** undefined when the job's data is gone (a RedisStorageError, REDIS_KEY_MISSING). */
+  readonly sessionId: string | undefined;
+  /** The BullMQ job (in the failed set): `queue.getJob(jobId)`, then `job.retry()` to try again. */
+  readonly jobId: string | undefined;
+  readonly attemptsMade: number;
+}
 
 export const WEBHOOK_QUEUE_DEFAULTS = {
   name: "flowsmith-webhooks",
@@ -26,6 +85,7 @@ export interface ResolvedQueueOptions {
   readonly client: WebhookClient;
   readonly onSessionEnded: (ended: SessionEnded) => void | Promise<void>;
   readonly onError: (error: unknown, delivery: FailedDelivery | undefined) => void | Promise<void>;
+  readonly allowEviction: boolean;
   readonly name: string;
   readonly prefix: string;
   readonly attempts: number;
@@ -51,12 +111,16 @@ export function resolveQueueOptionsOrThrow(given: WebhookQueueOptions | undefine
   }
   if (typeof onSessionEnded !== "function") throw new ConfigurationError(`${WHERE}: onSessionEnded must be a function`);
   if (onError !== undefined && typeof onError !== "function") throw new ConfigurationError(`${WHERE}: onError must be a function`);
+  if (options.allowEviction !== undefined && typeof options.allowEviction !== "boolean") {
+    throw new ConfigurationError(`${WHERE}: allowEviction must be true, false or left out`);
+  }
   const D = WEBHOOK_QUEUE_DEFAULTS;
   return {
     target: redisTargetOrThrow(options.connection, `${WHERE}: connection`),
     client,
     onSessionEnded,
     onError: onError ?? logError,
+    allowEviction: options.allowEviction ?? false,
     name: nameOrThrow("name", options.name ?? D.name),
     prefix: nameOrThrow("prefix", options.prefix ?? D.prefix),
     attempts: positiveOrThrow("attempts", options.attempts ?? D.attempts),
@@ -91,7 +155,7 @@ function nameOrThrow(name: string, value: unknown): string {
 function logError(error: unknown, delivery: FailedDelivery | undefined): void {
   const detail = error instanceof Error ? `${error.name}${"code" in error ? ` ${String(error.code)}` : ""}: ${error.message}` : String(error);
   const about = delivery
-    ? `session ${delivery.sessionId}${delivery.webhookId === undefined ? "" : `, webhook-id ${delivery.webhookId}`}, given up after ${delivery.attemptsMade} attempt(s), kept as failed job ${String(delivery.jobId)}`
+    ? `session ${delivery.sessionId ?? "unknown: the job's data is gone"}${delivery.webhookId === undefined ? "" : `, webhook-id ${delivery.webhookId}`}, given up after ${delivery.attemptsMade} attempt(s), kept as failed job ${String(delivery.jobId)}`
     : "Redis";
   console.error(`flowsmith webhook queue (${about}): ${detail}`);
 }

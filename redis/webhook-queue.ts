@@ -1,100 +1,56 @@
 /**
  * createWebhookQueue: the runtime's WebhookQueue (`createWebhookHandler({ queue })`)
  * on BullMQ, so that a delivery acknowledged by any instance is handled by
- * some worker of the fleet once, and never lost (docs/many-instances.md):
+ * some worker of the fleet, as far as Redis keeps what it was given
+ * (docs/many-instances.md has the table per setup):
  *
- * - the job id is the delivery's webhook-id, so a second delivery of the
- *   same event (the sender's retry, a copy sent to another instance) while
- *   its job waits, runs, or has completed within the dedupe window is
- *   dropped by BullMQ itself;
+ * - the job holds the event's known fields only, and its id is the
+ *   delivery's webhook-id (job-data.ts), so a second delivery of the same
+ *   event while its job waits, runs, or has completed within the dedupe
+ *   window is dropped by BullMQ itself;
  * - the handler answers 204 only once BullMQ has stored the job, and 503
- *   when it cannot (Redis unreachable), so the sender retries;
+ *   when it cannot: at once while Redis is known to be away or set up to
+ *   lose jobs (queue-connection.ts, redis-setup.ts), so the sender retries;
  * - a worker reads the session through the API (readSessionEnded) and calls
  *   onSessionEnded; a failure is retried with exponential backoff, and after
- *   the last attempt the job stays in the failed set (inspect it through
- *   `queue`) and reaches onError;
+ *   the last attempt the job stays in the failed set and reaches onError;
  * - a worker killed mid-job stops renewing its lock: BullMQ's stalled-job
- *   check hands the job to another worker.
+ *   check, every quarter of lockDurationMs, hands the job to another worker.
  */
-import { createHash } from "node:crypto";
-import type { ConnectionOptions, Job, JobsOptions, Queue, RedisOptions, Worker } from "bullmq";
-import {
-  ConfigurationError,
-  parseSessionEndedEvent,
-  readSessionEnded,
-  type QueuedDelivery,
-  type SessionEnded,
-  type WebhookClient,
-  type WebhookQueue,
-} from "@flowsmith/runtime";
-import { isDisconnected, reconnectDelayMs, type RedisTarget } from "./connection.js";
-import { Outage } from "./outage.js";
-import { resolveQueueOptionsOrThrow, type ResolvedQueueOptions } from "./webhook-queue-options.js";
-
-export { WEBHOOK_QUEUE_DEFAULTS } from "./webhook-queue-options.js";
-
-export interface WebhookQueueOptions {
-  /** A `redis://` or `rediss://` URL (the queue opens its connections, and close() ends them), or your ioredis client (left open; workers open copies of it). */
-  readonly connection: RedisTarget;
-  /** Reads the session and data blocks in the workers; its environment is the webhooks'. */
-  readonly client: WebhookClient;
-  /** Called by a worker for each event, once it has the session from the API. Make it idempotent by sessionId (docs/many-instances.md). */
-  readonly onSessionEnded: (ended: SessionEnded) => void | Promise<void>;
-  /**
-   * A delivery given up on after its last attempt (`delivery` says which; the
-   * job stays in the failed set), or Redis unreachable (`delivery` undefined;
-   * once per outage). Default: one line on console.error.
-   */
-  readonly onError?: (error: unknown, delivery: FailedDelivery | undefined) => void | Promise<void>;
-  /** The BullMQ queue's name. Default "flowsmith-webhooks". */
-  readonly name?: string;
-  /** BullMQ's key prefix. Default "flowsmith". */
-  readonly prefix?: string;
-  /** Attempts per delivery, the first included. Default 8. */
-  readonly attempts?: number;
-  /** Exponential backoff: attempt n+1 waits backoffMs * 2^(n-1). Default 1000 (1 s, 2 s, 4 s, ... about 2 minutes in all). */
-  readonly backoffMs?: number;
-  /** How long a completed delivery's job is kept, so a copy of it is dropped. Default { ttlMs: 86400000 } (24 h); maxEntries bounds the count too (default none). */
-  readonly dedupe?: { readonly ttlMs?: number; readonly maxEntries?: number };
-  /** How long a failed job stays to be inspected (and keeps dropping copies). Default 604800000 (7 days). */
-  readonly keepFailedMs?: number;
-  /** enqueue rejects (and the handler answers 503) when Redis has not stored the job within this. Default 5000. */
-  readonly enqueueTimeoutMs?: number;
-  /** A worker that has not renewed a job's lock for this long (killed, frozen) loses the job to another. Default 30000. */
-  readonly lockDurationMs?: number;
-  /** How long the API may take to show the outcome a webhook announced, per attempt. Default 30000. */
-  readonly outcomeTimeoutMs?: number;
-  /** GET session interval meanwhile. Default 1000. */
-  readonly outcomePollIntervalMs?: number;
-}
-
-/** Which delivery onError is about. */
-export interface FailedDelivery {
-  readonly webhookId: string | undefined;
-  readonly sessionId: string;
-  /** The BullMQ job (in the failed set): `queue.getJob(jobId)`, then `job.retry()` to try again. */
-  readonly jobId: string | undefined;
-  readonly attemptsMade: number;
-}
+import type { ConnectionOptions, Job, JobsOptions, Queue, RedisOptions } from "bullmq";
+import { ConfigurationError, parseSessionEndedEvent, readSessionEnded, type QueuedDelivery, type WebhookQueue } from "@flowsmith/runtime";
+import { closeConnection, DISCONNECT_TIMEOUT_MS, MAX_RECONNECT_DELAY_MS, openConnection, reconnectDelayMs } from "./connection.js";
+import { RedisStorageError } from "./errors.js";
+import { jobDataOrThrow, jobIdOf, storedJobDataOf, webhookIdOfJobId, type JobData } from "./job-data.js";
+import { Outage, type Consequences } from "./outage.js";
+import { QueueConnection } from "./queue-connection.js";
+import { QueueWorker } from "./queue-worker.js";
+import { resolveQueueOptionsOrThrow, type FailedDelivery, type ResolvedQueueOptions, type WebhookQueueOptions } from "./webhook-queue-options.js";
 
 export interface RedisWebhookQueue extends WebhookQueue {
-  /** Starts this process's worker (once); resolves when it is connected and taking jobs. */
+  /**
+   * Starts this process's worker (once). Resolves when it takes jobs, or, if
+   * Redis cannot be reached (said through onError), within enqueueTimeoutMs:
+   * the worker then starts by itself once Redis answers. Rejects with a
+   * RedisSetupError when Redis is set up in a way the queue refuses.
+   */
   startWorker(options?: { readonly concurrency?: number }): Promise<void>;
-  /** Stops the worker (jobs under way finish first) and closes the connections the queue opened. */
+  /** Stops the worker (it takes no new job; jobs under way finish), then closes the connections the queue opened. Call it before closing the client its workers use. */
   close(): Promise<void>;
   /** The BullMQ queue, to inspect (`getFailed()`, `getJobCounts()`) or retry jobs. */
   readonly queue: Queue<JobData>;
 }
 
-/** What a job holds: the delivery, as the handler verified it. Never a token or a secret. */
-interface JobData {
-  readonly webhookId: string | undefined;
-  readonly event: unknown;
-}
-
 const JOB_NAME = "session.ended";
 /** A job whose worker died this many times in a row is failed rather than handed on again (BullMQ's maxStalledCount). */
 const MAX_STALLED = 3;
+const WHAT = "flowsmith webhook queue";
+const CONSEQUENCES: Consequences = {
+  REDIS_UNAVAILABLE: "deliveries are answered 503 and workers wait until it is back",
+  REDIS_OUT_OF_MEMORY: "deliveries are answered 503 until Redis has room again (raise maxmemory, or keep jobs for less time: dedupe.ttlMs, keepFailedMs)",
+  REDIS_KEY_MISSING: "a delivery stored there may be lost, or handled again",
+  REDIS_COMMAND_REFUSED: "deliveries are answered 503 until Redis takes the queue's commands again",
+};
 
 export function createWebhookQueue(options: WebhookQueueOptions): RedisWebhookQueue {
   const resolved = resolveQueueOptionsOrThrow(options);
@@ -103,77 +59,121 @@ export function createWebhookQueue(options: WebhookQueueOptions): RedisWebhookQu
     void Promise.resolve()
       .then(() => resolved.onError(error, delivery))
       .catch((failure: unknown) => {
-        console.error(`flowsmith webhook queue: onError threw: ${failure instanceof Error ? failure.message : String(failure)}`);
+        console.error(`${WHAT}: onError threw: ${failure instanceof Error ? failure.message : String(failure)}`);
       });
   };
-  const outage = new Outage("flowsmith webhook queue", "deliveries are answered 503 and workers wait until it is back", (error) => {
+  const outage = new Outage(WHAT, CONSEQUENCES, (error) => {
     report(error, undefined);
   });
   const target = resolved.target;
-  const queue = new Queue<JobData>(resolved.name, {
-    // Its own connection refuses commands while Redis is down (no offline queue): enqueue fails at once and the delivery gets its 503.
-    connection: "url" in target ? { url: target.url, enableOfflineQueue: false, retryStrategy: reconnectDelayMs } : target.client,
-    prefix: resolved.prefix,
+  // Its own connection refuses commands while Redis is down (no offline queue): enqueue fails at once and the delivery gets its 503.
+  const redis = "url" in target ? openConnection(target.url, { enableOfflineQueue: false }) : target.client;
+  let worker: QueueWorker<JobData> | undefined;
+  const connection = new QueueConnection(redis, {
+    allowEviction: resolved.allowEviction,
+    outage,
+    report: (finding) => {
+      report(finding, undefined);
+    },
+    changed: (state) => worker?.follow(state),
   });
+  const queue = new Queue<JobData>(resolved.name, { connection: redis, prefix: resolved.prefix });
   queue.on("error", (error) => void outage.failed(error));
   const jobOptions = jobOptionsOf(resolved);
-  let worker: Worker<JobData> | undefined;
 
-  const enqueue = async ({ webhookId, event }: QueuedDelivery): Promise<void> => {
-    if ("client" in target && isDisconnected(target.client)) throw outage.failed(new Error(`the connection is ${target.client.status}`));
-    const jobId = webhookId === undefined ? undefined : jobIdOf(webhookId);
+  const enqueue = async (delivery: QueuedDelivery): Promise<void> => {
+    const data = jobDataOrThrow(delivery);
+    const deadline = Date.now() + resolved.enqueueTimeoutMs;
+    await connection.usableOrThrow(resolved.enqueueTimeoutMs);
+    const jobId = data.webhookId === undefined ? undefined : jobIdOf(data.webhookId, data.verified);
     try {
       // BullMQ adds a job whose id exists (waiting, running, completed or failed) as a no-op: the copy is dropped.
-      await withinOrThrow(queue.add(JOB_NAME, { webhookId, event }, { ...jobOptions, jobId }), resolved.enqueueTimeoutMs);
+      await withinOrThrow(queue.add(JOB_NAME, data, { ...jobOptions, jobId }), Math.max(1, deadline - Date.now()), resolved.enqueueTimeoutMs);
     } catch (error) {
+      if (error instanceof NoAnswerError) connection.unresponsive(error);
       throw outage.failed(error);
     }
     outage.succeeded();
   };
 
+  /** A cause BullMQ does not retry: the job goes to the failed set, and onError gets the cause itself. */
+  const unrecoverable = (cause: unknown): Error => {
+    const error = new UnrecoverableError(cause instanceof Error ? cause.message : String(cause));
+    error.cause = cause;
+    return error;
+  };
+
   const processJob = async (job: Job<JobData>): Promise<void> => {
-    const { webhookId, event } = job.data;
+    const data = storedJobDataOf(job.data);
+    if (data === undefined) throw unrecoverable(dataGone(job.id));
     let sessionId: string;
     try {
-      sessionId = parseSessionEndedEvent(event).data.sessionId;
+      sessionId = parseSessionEndedEvent(data.event).data.sessionId;
     } catch (error) {
       // Not an event the handler would have queued: retrying cannot help.
-      throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
+      throw unrecoverable(error);
     }
     const wait = { timeoutMs: resolved.outcomeTimeoutMs, intervalMs: resolved.outcomePollIntervalMs };
-    await resolved.onSessionEnded(await readSessionEnded(resolved.client, sessionId, webhookId, wait));
+    await resolved.onSessionEnded(await readSessionEnded(resolved.client, sessionId, data.webhookId, wait));
+  };
+
+  const startWorker = async ({ concurrency = 1 }: { readonly concurrency?: number } = {}): Promise<void> => {
+    if (worker) throw new ConfigurationError("startWorker was already called: one worker per queue object (raise its concurrency instead)");
+    if (!Number.isSafeInteger(concurrency) || concurrency <= 0) {
+      throw new ConfigurationError(`startWorker: concurrency must be a positive integer, got ${String(concurrency)}`);
+    }
+    const started = new QueueWorker<JobData>(
+      Worker,
+      resolved.name,
+      processJob,
+      {
+        connection: workerConnection(target),
+        prefix: resolved.prefix,
+        concurrency,
+        lockDuration: resolved.lockDurationMs,
+        stalledInterval: stalledIntervalOf(resolved.lockDurationMs),
+        maxStalledCount: MAX_STALLED,
+        // BullMQ waits this long after a command failed for a lost connection; the connection itself is back within MAX_RECONNECT_DELAY_MS.
+        runRetryDelay: MAX_RECONNECT_DELAY_MS,
+      },
+      (error) => void outage.failed(error),
+    );
+    worker = started;
+    started.events.on("error", (error) => void outage.failed(error));
+    started.events.on("completed", () => {
+      outage.succeeded();
+    });
+    started.events.on("failed", (job, error) => {
+      // Emitted after every attempt; only the last one moves the job to the failed set (finishedOn set).
+      if (job?.finishedOn === undefined) return;
+      const data = storedJobDataOf(job.data);
+      const reported = error.name === "UnrecoverableError" && error.cause !== undefined ? error.cause : error;
+      report(reported, {
+        webhookId: data ? data.webhookId : webhookIdOfJobId(job.id),
+        sessionId: data?.event.data.sessionId,
+        jobId: job.id,
+        attemptsMade: job.attemptsMade,
+      });
+    });
+    const state = await connection.settled(resolved.enqueueTimeoutMs);
+    if (state.kind === "refused") {
+      worker = undefined;
+      await started.stop(resolved.enqueueTimeoutMs);
+      throw state.error;
+    }
+    started.follow(state);
   };
 
   return {
     enqueue,
     queue,
-    startWorker: async ({ concurrency = 1 } = {}) => {
-      if (worker) throw new ConfigurationError("startWorker was already called: one worker per queue object (raise its concurrency instead)");
-      if (!Number.isSafeInteger(concurrency) || concurrency <= 0) {
-        throw new ConfigurationError(`startWorker: concurrency must be a positive integer, got ${String(concurrency)}`);
-      }
-      worker = new Worker<JobData>(resolved.name, processJob, {
-        connection: workerConnection(target),
-        prefix: resolved.prefix,
-        concurrency,
-        lockDuration: resolved.lockDurationMs,
-        stalledInterval: resolved.lockDurationMs,
-        maxStalledCount: MAX_STALLED,
-      });
-      worker.on("error", (error) => void outage.failed(error));
-      worker.on("completed", () => {
-        outage.succeeded();
-      });
-      worker.on("failed", (job, error) => {
-        // Emitted after every attempt; only the last one moves the job to the failed set (finishedOn set).
-        if (job?.finishedOn === undefined) return;
-        report(error, { webhookId: job.data.webhookId, sessionId: sessionIdOf(job.data.event), jobId: job.id, attemptsMade: job.attemptsMade });
-      });
-      await worker.waitUntilReady();
-    },
+    startWorker,
     close: async () => {
-      await worker?.close();
+      // The worker first: it takes no new job, and the jobs under way finish while their connections and client still work.
+      await worker?.stop(resolved.enqueueTimeoutMs);
       await queue.close();
+      connection.detach();
+      if ("url" in target) await closeConnection(redis);
     },
   };
 }
@@ -188,9 +188,14 @@ function loadBullMQ(): typeof import("bullmq") {
   return require("bullmq") as typeof import("bullmq");
 }
 
-/** BullMQ refuses ids that are integers or hold ":"; a webhook-id of letters, digits, "_", "-" and "." is kept readable. */
-function jobIdOf(webhookId: string): string {
-  return /^[\w.-]{1,128}$/.test(webhookId) ? `webhook_${webhookId}` : `webhook-sha256_${createHash("sha256").update(webhookId).digest("hex")}`;
+/**
+ * How often workers look for jobs whose lock expired (BullMQ's
+ * stalledInterval). A job is handed on at the first check after its lock
+ * expired, so a killed worker's job is taken over at most lockDurationMs
+ * plus this after the worker stopped; each check is one script in Redis.
+ */
+function stalledIntervalOf(lockDurationMs: number): number {
+  return Math.max(1, Math.floor(lockDurationMs / 4));
 }
 
 function jobOptionsOf(resolved: ResolvedQueueOptions): JobsOptions {
@@ -200,30 +205,42 @@ function jobOptionsOf(resolved: ResolvedQueueOptions): JobsOptions {
     backoff: { type: "exponential", delay: resolved.backoffMs },
     removeOnComplete: { age: seconds(resolved.dedupe.ttlMs), ...(resolved.dedupe.maxEntries === undefined ? {} : { count: resolved.dedupe.maxEntries }) },
     removeOnFail: { age: seconds(resolved.keepFailedMs) },
+    // The last attempt's stack is what an inspection needs; one per attempt would be kept as long as the job.
+    stackTraceLimit: 1,
   };
 }
 
 /** Workers block on Redis (BullMQ's BZPOPMIN), so they never share the caller's client: BullMQ opens connections of the same settings and closes them. */
 function workerConnection(target: ResolvedQueueOptions["target"]): ConnectionOptions {
-  if ("url" in target) return { url: target.url, retryStrategy: reconnectDelayMs };
+  if ("url" in target) return { url: target.url, retryStrategy: reconnectDelayMs, disconnectTimeout: DISCONNECT_TIMEOUT_MS };
   const { retryStrategy, ...settings } = target.client.options;
   const copy: RedisOptions = { ...settings, retryStrategy: retryStrategy ?? reconnectDelayMs, maxRetriesPerRequest: null };
   return copy;
 }
 
-function withinOrThrow<T>(promise: Promise<T>, ms: number): Promise<T> {
+function dataGone(jobId: string | undefined): RedisStorageError {
+  const webhookId = webhookIdOfJobId(jobId);
+  return new RedisStorageError(
+    "REDIS_KEY_MISSING",
+    `${WHAT}: job ${String(jobId)} has no data in Redis any more (evicted, or deleted), so its delivery` +
+      `${webhookId === undefined ? "" : ` (webhook-id ${webhookId})`} cannot be handled; reconcile the sessions that ended meanwhile through the API`,
+  );
+}
+
+/** Redis took no answer within the time a delivery may wait. */
+class NoAnswerError extends Error {
+  override readonly name = "NoAnswerError";
+}
+
+/** `promise`, or a NoAnswerError after `ms` (what is left of the delivery's `enqueueTimeoutMs`). */
+function withinOrThrow<T>(promise: Promise<T>, ms: number, enqueueTimeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
-      reject(new Error(`Redis did not store the job within ${ms} ms`));
+      reject(new NoAnswerError(`Redis did not store the job within enqueueTimeoutMs (${enqueueTimeoutMs} ms)`));
     }, ms);
   });
   return Promise.race([promise, timeout]).finally(() => {
     clearTimeout(timer);
   });
-}
-
-function sessionIdOf(event: unknown): string {
-  const data = typeof event === "object" && event !== null ? (event as { data?: { sessionId?: unknown } }).data : undefined;
-  return typeof data?.sessionId === "string" ? data.sessionId : "(unknown)";
 }

@@ -50,7 +50,7 @@ export class WebhookCore {
       const body = await delivery.readBody(this.options.maxBodyBytes);
       const payload = await authenticPayloadOrThrow(body, delivery.headers, this.options.verifier);
       // Standard Webhooks: a retry keeps its webhook-id, and a receiver acknowledges it again.
-      if (webhookId !== undefined && this.seen.has(webhookId)) return ACCEPTED;
+      if (webhookId !== undefined && this.seen.has(this.seenKey(webhookId))) return ACCEPTED;
       // The reference lists no event kinds; others may come, and acknowledging them stops retries.
       if (isOtherEvent(payload)) return ACCEPTED;
       const event = parseSessionEndedEvent(payload);
@@ -81,13 +81,13 @@ export class WebhookCore {
   private async handOn(event: SessionEndedEvent, webhookId: string | undefined): Promise<void> {
     const { processor, maxInFlight } = this.options;
     if ("queue" in processor) {
-      await enqueueOrThrow(processor.queue, { webhookId, event });
-      if (webhookId !== undefined) this.seen.add(webhookId);
+      await enqueueOrThrow(processor.queue, { webhookId, verified: this.options.verifier !== undefined, event });
+      if (webhookId !== undefined) this.seen.add(this.seenKey(webhookId));
       return;
     }
     if (this.processing >= maxInFlight) throw busy(maxInFlight);
     // Before anything is awaited: a duplicate read meanwhile is dropped.
-    if (webhookId !== undefined) this.seen.add(webhookId);
+    if (webhookId !== undefined) this.seen.add(this.seenKey(webhookId));
     this.track(this.process(processor.onSessionEnded, event, webhookId));
   }
 
@@ -103,6 +103,14 @@ export class WebhookCore {
     } finally {
       this.processing -= 1;
     }
+  }
+
+  /**
+   * A webhook-id as remembered: an unsigned delivery's (allowUnsigned) in a
+   * namespace of its own, so that it can never stand for a signed one's.
+   */
+  private seenKey(webhookId: string): string {
+    return `${this.options.verifier === undefined ? "unverified" : "verified"}:${webhookId}`;
   }
 
   private track(work: Promise<void>): void {
@@ -168,6 +176,8 @@ async function enqueueOrThrow(queue: WebhookQueue, delivery: QueuedDelivery): Pr
   try {
     await queue.enqueue(delivery);
   } catch (cause) {
+    // The queue will never store this delivery (a field longer than it keeps): the sender must not retry it.
+    if (cause instanceof WebhookError) throw cause;
     throw new WebhookError(
       "WEBHOOK_QUEUE_UNAVAILABLE",
       "Webhook delivery deferred: the queue could not store it (error.cause says why); answered 503, so the sender retries",

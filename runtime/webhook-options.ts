@@ -18,7 +18,7 @@ export type WebhookClient = Pick<Client, "environment" | "waitForOutcome" | "get
 /** What onSessionEnded receives: all of it read from the API, none of it from the delivery's body. */
 export interface SessionEnded {
   readonly sessionId: string;
-  /** The delivery's webhook-id (absent only without a secret, when the sender sent none). */
+  /** The delivery's webhook-id (absent only with allowUnsigned, when the sender sent none). */
   readonly webhookId: string | undefined;
   /** GET session: sessionStatus, outcome, metadata (metadata.subjectId is your reference). */
   readonly session: SessionRecord;
@@ -37,15 +37,10 @@ export interface WebhookDelivery {
   readonly status: number;
 }
 
-export interface WebhookHandlerOptions {
+/** What every handler takes, whoever processes its deliveries. */
+interface WebhookHandlerCommon {
   /** Reads the outcome and data blocks; its environment must be the webhook's. */
   readonly client: WebhookClient;
-  /** Called once per accepted session.ended delivery, after the answer. */
-  readonly onSessionEnded: (ended: SessionEnded) => void | Promise<void>;
-  /** With onSessionEnded, none: see QueuedWebhookHandlerOptions. */
-  readonly queue?: undefined;
-  /** Standard Webhooks secret(s) ("whsec_" + base64 of at least 32 random bytes); several while rotating. Without one, deliveries are not authenticated. */
-  readonly secret?: string | readonly string[];
   /** Every delivery not handled: refused ones (4xx/5xx) and accepted ones whose API read or callback failed. Default: one line on console.error. */
   readonly onError?: (error: unknown, delivery: WebhookDelivery) => void | Promise<void>;
   /** Larger bodies get 413. Default 65536. */
@@ -62,13 +57,40 @@ export interface WebhookHandlerOptions {
   readonly now?: () => number;
 }
 
+/**
+ * How deliveries are authenticated: a secret, or unsigned deliveries accepted
+ * by name. An environment variable that is not set gives `secret: undefined`,
+ * which the type refuses (and createWebhookHandler too): check it at start.
+ */
+type WebhookSigning =
+  | {
+      /** Standard Webhooks secret(s) ("whsec_" + base64 of at least 32 random bytes); several while rotating. Every delivery must be signed with one. */
+      readonly secret: string | readonly string[];
+      readonly allowUnsigned?: false;
+    }
+  | {
+      readonly secret?: undefined;
+      /** No secret: every delivery is taken unsigned, and anyone who can reach the handler can send one (a local setup whose sender does not sign). */
+      readonly allowUnsigned: true;
+    };
+
+/** Each accepted delivery processed in this process, after the answer. */
+export type WebhookHandlerOptions = WebhookHandlerCommon &
+  WebhookSigning & {
+    /** Called once per accepted session.ended delivery, after the answer. */
+    readonly onSessionEnded: (ended: SessionEnded) => void | Promise<void>;
+    /** With onSessionEnded, none: see QueuedWebhookHandlerOptions. */
+    readonly queue?: undefined;
+  };
+
 /** Deliveries handed to a queue, whose workers (in any process) call their own onSessionEnded. */
-export interface QueuedWebhookHandlerOptions extends Omit<WebhookHandlerOptions, "onSessionEnded" | "queue"> {
-  /** Where accepted deliveries go (`@flowsmith/redis`'s createWebhookQueue): answered 204 once it has them, 503 when it cannot take them. */
-  readonly queue: WebhookQueue;
-  /** The queue's workers call it, not the handler. */
-  readonly onSessionEnded?: undefined;
-}
+export type QueuedWebhookHandlerOptions = WebhookHandlerCommon &
+  WebhookSigning & {
+    /** Where accepted deliveries go (`@flowsmith/redis`'s createWebhookQueue): answered 204 once it has them, 503 when it cannot take them. */
+    readonly queue: WebhookQueue;
+    /** The queue's workers call it, not the handler. */
+    readonly onSessionEnded?: undefined;
+  };
 
 export const WEBHOOK_DEFAULTS = {
   maxBodyBytes: 65_536,
@@ -82,6 +104,7 @@ export interface ResolvedWebhookOptions {
   readonly client: WebhookClient;
   /** Who processes an accepted delivery: this process, or the queue's workers. */
   readonly processor: { readonly onSessionEnded: WebhookHandlerOptions["onSessionEnded"] } | { readonly queue: WebhookQueue };
+  /** undefined only when the caller opted out with allowUnsigned: true. */
   readonly onError: NonNullable<WebhookHandlerOptions["onError"]>;
   readonly verifier: SignatureVerifier | undefined;
   /** The client's, which knows the webhook secrets too: every error the handler reports passes through it. */
@@ -115,7 +138,7 @@ export function resolveWebhookOptionsOrThrow(given: WebhookHandlerOptions | Queu
       ((error, delivery) => {
         logWebhookError(error, delivery, "not handled");
       }),
-    verifier: options.secret === undefined ? undefined : new SignatureVerifier(options.secret),
+    verifier: verifierOrThrow(options.secret, options.allowUnsigned),
     redactor: redactorKnowing(client, options.secret),
     maxBodyBytes: positiveIntegerOrThrow("maxBodyBytes", options.maxBodyBytes ?? WEBHOOK_DEFAULTS.maxBodyBytes),
     dedupe: {
@@ -142,6 +165,32 @@ function processorOrThrow(onSessionEnded: unknown, queue: unknown): ResolvedWebh
   }
   if (typeof onSessionEnded !== "function") throw new ConfigurationError("createWebhookHandler: onSessionEnded must be a function (or give a queue)");
   return { onSessionEnded: onSessionEnded as WebhookHandlerOptions["onSessionEnded"] };
+}
+
+/**
+ * A secret, or an opt-out by name: a `secret` left undefined (an environment
+ * variable that is not set) would otherwise take every delivery unsigned
+ * without a word.
+ */
+function verifierOrThrow(secret: unknown, allowUnsigned: unknown): SignatureVerifier | undefined {
+  if (allowUnsigned !== undefined && typeof allowUnsigned !== "boolean") {
+    throw new ConfigurationError("createWebhookHandler: allowUnsigned must be true or left out");
+  }
+  if (allowUnsigned === true) {
+    if (secret !== undefined) throw new ConfigurationError("createWebhookHandler: give a secret or allowUnsigned: true, not both");
+    return undefined;
+  }
+  if (secret === undefined) {
+    throw new ConfigurationError(
+      "createWebhookHandler: secret is missing (undefined), so deliveries could not be authenticated: give the Standard Webhooks secret " +
+        "deliveries are signed with (an environment variable that is not set gives undefined: check it at start), " +
+        "or allowUnsigned: true to take unsigned deliveries from anyone who can reach the handler",
+    );
+  }
+  if (typeof secret !== "string" && !Array.isArray(secret)) {
+    throw new ConfigurationError("createWebhookHandler: secret must be a string, or an array of strings while it is rotated");
+  }
+  return new SignatureVerifier(secret as string | readonly string[]);
 }
 
 function positiveIntegerOrThrow(name: string, value: number): number {

@@ -1,9 +1,10 @@
 // Import cycles between the repository's own modules, and imports that climb, found on the
 // TypeScript program the static checks already built (static-checks.mjs): each file's imports
 // as TypeScript resolved them, so paths, `.js` specifiers and package self-references resolve
-// as they do for tsc. For cycles, type-only imports are left out (`import type`, `export type`,
-// and imports whose every name is `type`): the compiler erases them, so they order nothing at
-// run time. `import()` counts: a lazy import is still a dependency of the module that makes it.
+// as they do for tsc. Every import counts, type-only ones too (`import type`, `export type`,
+// `import("./x.js").T`): the compiler erases them, but two modules that each need the other's
+// types are still one concept split in two, and the next value import between them is a cycle
+// at run time. `import()` counts: a lazy import is still a dependency of the module that makes it.
 // `require()` calls are not followed: the sources use them only for the build's generated
 // validators and for packages.
 import path from "node:path";
@@ -13,7 +14,7 @@ import ts from "typescript";
 export function moduleCycles(program, root) {
   const graph = new Map();
   for (const sourceFile of ownSourceFiles(program, root)) {
-    graph.set(sourceFile.fileName, ownTargets(program, root, sourceFile, { typeOnly: false }));
+    graph.set(sourceFile.fileName, ownTargets(program, root, sourceFile));
   }
   return stronglyConnected(graph)
     .filter((component) => component.length > 1 || graph.get(component[0]).includes(component[0]))
@@ -35,7 +36,7 @@ export function climbingImports(program, root) {
     const from = path.relative(root, sourceFile.fileName);
     const [area, ...rest] = from.split("/");
     if (rest.length === 0 || from === `${area}/index.ts`) continue;
-    for (const target of ownTargets(program, root, sourceFile, { typeOnly: true })) {
+    for (const target of ownTargets(program, root, sourceFile)) {
       const to = path.relative(root, target);
       if (to.split("/")[0] !== area) continue;
       const folder = path.dirname(from);
@@ -59,39 +60,31 @@ function isOwn(file, root) {
   return !file.includes("/node_modules/") && !file.endsWith(".d.ts") && file.startsWith(`${root}/`);
 }
 
-/** The repository's files this one imports, each once; with `typeOnly`, type-only imports too. */
-function ownTargets(program, root, sourceFile, { typeOnly }) {
+/** The repository's files this one imports, each once, type-only imports included. */
+function ownTargets(program, root, sourceFile) {
   const targets = new Set();
-  for (const specifier of moduleSpecifiers(sourceFile, { typeOnly })) {
+  for (const specifier of moduleSpecifiers(sourceFile)) {
     const resolved = program.getResolvedModuleFromModuleSpecifier(specifier, sourceFile)?.resolvedModule?.resolvedFileName;
     if (resolved && isOwn(resolved, root)) targets.add(resolved);
   }
   return [...targets];
 }
 
-function moduleSpecifiers(sourceFile, { typeOnly }) {
+function moduleSpecifiers(sourceFile) {
   const specifiers = [];
   for (const statement of sourceFile.statements) {
-    if (ts.isImportDeclaration(statement) && (typeOnly || !isTypeOnlyImport(statement))) specifiers.push(statement.moduleSpecifier);
-    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && (typeOnly || !statement.isTypeOnly)) specifiers.push(statement.moduleSpecifier);
+    if (ts.isImportDeclaration(statement)) specifiers.push(statement.moduleSpecifier);
+    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier) specifiers.push(statement.moduleSpecifier);
   }
   const visit = (node) => {
     const argument = ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword ? node.arguments[0] : undefined;
     if (argument && ts.isStringLiteral(argument)) specifiers.push(argument);
     // `import("./x.js").T` in a type.
-    if (typeOnly && ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) specifiers.push(node.argument.literal);
+    if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) specifiers.push(node.argument.literal);
     ts.forEachChild(node, visit);
   };
   ts.forEachChild(sourceFile, visit);
   return specifiers;
-}
-
-function isTypeOnlyImport(declaration) {
-  const clause = declaration.importClause;
-  if (!clause) return false; // `import "./x.js"`: run for its effect.
-  if (clause.isTypeOnly) return true;
-  const bindings = clause.namedBindings;
-  return !clause.name && bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((element) => element.isTypeOnly);
 }
 
 /** Tarjan's strongly connected components, iteratively (no recursion limit on a long import chain). */

@@ -41,7 +41,7 @@ const results = await eslint.lintFiles(["."]);
 const report = await (await eslint.loadFormatter("stylish")).format(results);
 if (report) process.stderr.write(report);
 
-// No module imports itself through others (type-only imports aside): one direction between concepts.
+// No module imports itself through others, not even for types: one direction between concepts.
 const cycles = moduleCycles(program, root);
 for (const cycle of cycles) process.stderr.write(`import cycle: ${cycle.join(" ↔ ")}\n`);
 

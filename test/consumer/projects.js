@@ -60,7 +60,9 @@ async function main(): Promise<void> {
   let webhookArrived!: (ended: SessionEnded) => void;
   const webhook = new Promise<SessionEnded>((resolve) => (webhookArrived = resolve));
   const queue = createWebhookQueue({ connection: redisUrl, client, onSessionEnded: (ended) => webhookArrived(ended) });
-  const handler = createWebhookHandler({ client, secret: process.env["WEBHOOK_SECRET"], queue });
+  const secret = process.env["WEBHOOK_SECRET"];
+  if (!secret) throw new Error("WEBHOOK_SECRET is not set");
+  const handler = createWebhookHandler({ client, secret, queue });
   const server = createServer((req, res) => {
     void handler(req, res);
   });
@@ -168,7 +170,9 @@ const client = createClient({
 });
 let announce;
 const ended = new Promise((resolve) => (announce = resolve));
-const handler = createWebhookHandler({ client, secret: process.env.WEBHOOK_SECRET, outcomePollIntervalMs: 20, onSessionEnded: (event) => announce(event), onError: () => undefined });
+const secret = process.env.WEBHOOK_SECRET;
+if (!secret) throw new Error("WEBHOOK_SECRET is not set");
+const handler = createWebhookHandler({ client, secret, outcomePollIntervalMs: 20, onSessionEnded: (event) => announce(event), onError: () => undefined });
 const server =
   runtime === "bun"
     ? globalThis.Bun.serve({ port, hostname: "127.0.0.1", fetch: handler.fetch })

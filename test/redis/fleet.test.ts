@@ -11,7 +11,6 @@
  *   and so do 10 processes run one after another.
  */
 import { expect } from "@jest/globals";
-import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,8 +23,8 @@ import { startProxy } from "../support/http-proxy.js";
 import { startRedis, type RunningRedis } from "../support/redis-server.js";
 import { closeStarted } from "../support/teardown.js";
 import { waitFor } from "../support/wait-for.js";
+import { useFleetProcesses, type FleetProcess } from "./support/fleet-processes.js";
 
-const SCRIPT = path.join(__dirname, "support", "fleet-process.js");
 const SECRET = `whsec_${randomBytes(32).toString("base64")}`;
 const SESSIONS = 24;
 /**
@@ -36,52 +35,19 @@ const SESSIONS = 24;
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
 let redis: RunningRedis;
-const children = new Set<ChildProcess>();
 const cleanups: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
+  // Set up as docs/many-instances.md asks for its guarantees: an append-only file, no eviction.
+  redis = await startRedis({ config: { appendonly: "yes" } });
 });
 afterEach(async () => {
-  for (const child of children) child.kill("SIGKILL");
-  children.clear();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 afterAll(() => closeStarted(redis));
 
-interface FleetProcess {
-  readonly child: ChildProcess;
-  /** The first message with this key. */
-  next<T>(key: string): Promise<T>;
-  readonly exited: Promise<number | null>;
-}
-
-function start(settings: Record<string, unknown>): FleetProcess {
-  const child = fork(SCRIPT, [JSON.stringify({ redisUrl: redis.url, ...settings })], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  children.add(child);
-  const exited = new Promise<number | null>((resolve) => {
-    child.once("exit", (code) => {
-      resolve(code);
-    });
-  });
-  void exited.then(() => children.delete(child));
-  return {
-    child,
-    exited,
-    next: <T>(key: string) =>
-      new Promise<T>((resolve, reject) => {
-        const onMessage = (message: Record<string, unknown>) => {
-          if (!(key in message)) return;
-          child.off("message", onMessage);
-          resolve(message[key] as T);
-        };
-        child.on("message", onMessage);
-        void exited.then((code) => {
-          reject(new Error(`fleet process exited (${String(code)}) before sending ${key}`));
-        });
-      }),
-  };
-}
+const { start: startProcess } = useFleetProcesses();
+const start = (settings: Record<string, unknown>): FleetProcess => startProcess({ redisUrl: redis.url, ...settings });
 
 describe("webhooks", () => {
   test("3 backends, every delivery sent to two of them, one killed with SIGKILL inside onSessionEnded: each session completes exactly once", async () => {

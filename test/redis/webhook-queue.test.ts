@@ -9,115 +9,33 @@
  */
 import { expect } from "@jest/globals";
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { serve, type ServerType } from "@hono/node-server";
-import { Hono } from "hono";
-import { createWebhookQueue, RedisUnavailableError, type FailedDelivery, type RedisWebhookQueue, type WebhookQueueOptions } from "../../redis/index.js";
-import {
-  ConfigurationError,
-  createWebhookHandler,
-  WebhookError,
-  type SessionEnded,
-  type WebhookDelivery,
-  type WebhookHandler,
-} from "../../runtime/index.js";
-import { startEmulatedSessions, type EmulatedSessions } from "../runtime/support/emulated-sessions.js";
-import { deliver, eventBody, signed } from "../runtime/support/webhook-testbed.js";
+import { Redis } from "ioredis";
+import { createWebhookQueue, RedisSetupError, RedisUnavailableError, type FailedDelivery, type WebhookQueueOptions } from "../../redis/index.js";
+import { ConfigurationError, createWebhookHandler, WebhookError, type SessionEnded } from "../../runtime/index.js";
 import { startRedis, type RunningRedis } from "../support/redis-server.js";
+import { MAX_STORED_FIELD_LENGTH } from "../../redis/job-data.js";
+import { eventBody } from "../runtime/support/webhook-testbed.js";
 import { closeStarted } from "../support/teardown.js";
 import { waitFor } from "../support/wait-for.js";
-
-const SECRET = `whsec_${randomBytes(32).toString("base64")}`;
+import { freshQueueName, SECRET, send, settled, useQueueTestbed, type InstanceOptions } from "./support/queue-testbed.js";
 
 let redis: RunningRedis;
-let sessions: EmulatedSessions;
-const opened: { close(): Promise<unknown> }[] = [];
+const { sessions, instance: open, endedSession } = useQueueTestbed();
 
 beforeAll(async () => {
   redis = await startRedis();
-  sessions = await startEmulatedSessions();
 });
-afterAll(() => closeStarted(sessions, redis));
-afterEach(async () => {
-  for (const resource of opened.splice(0).reverse()) await resource.close();
-});
+afterAll(() => closeStarted(redis));
 
-interface Instance {
-  readonly url: string;
-  readonly queue: RedisWebhookQueue;
-  readonly handler: WebhookHandler;
-  readonly refused: { error: unknown; delivery: WebhookDelivery }[];
-}
-
-let queueNumber = 0;
-
-/**
- * One instance of a backend: a queue object of its own on a queue shared by
- * `name`, and a handler on a node:http server (or, `fetch`, its Fetch-API
- * front under Hono).
- */
-async function instance(name: string, options: Partial<WebhookQueueOptions>, front: "node:http" | "fetch" = "node:http"): Promise<Instance> {
-  const queue = createWebhookQueue({
-    connection: redis.url,
-    client: sessions.client,
-    onSessionEnded: () => undefined,
-    onError: () => undefined,
-    name,
-    backoffMs: 20,
-    outcomePollIntervalMs: 10,
-    ...options,
-  });
-  opened.push(queue);
-  const refused: Instance["refused"] = [];
-  const handler = createWebhookHandler({ client: sessions.client, secret: SECRET, queue, onError: (error, delivery) => void refused.push({ error, delivery }) });
-  const server = front === "fetch" ? await honoServer(handler) : await nodeServer(handler);
-  opened.push({ close: () => new Promise((resolve) => server.close(resolve)) });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, queue, handler, refused };
-}
-
-async function nodeServer(handler: WebhookHandler): Promise<Server> {
-  const server: Server = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
-}
-
-async function honoServer(handler: WebhookHandler): Promise<ServerType> {
-  const app = new Hono();
-  app.all("/webhooks", (c) => handler.fetch(c.req.raw));
-  return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => {
-      resolve(server);
-    });
-  });
-}
+/** One instance of a backend on a queue shared by `name`: a queue object of its own and a handler on its server. */
+const instance = (name: string, options: Partial<InstanceOptions>, front: InstanceOptions["front"] = "node:http", unsigned = false) =>
+  open({ connection: redis.url, name, onError: () => undefined, ...options, front, unsigned });
 
 /** A fresh queue name per test, and the callback's calls. */
 function fixture() {
-  const name = `webhooks-${++queueNumber}`;
+  const name = freshQueueName();
   const handled: SessionEnded[] = [];
   return { name, handled, onSessionEnded: (ended: SessionEnded) => void handled.push(ended) };
-}
-
-async function send(url: string, sessionId: string, id = `msg_${randomBytes(8).toString("hex")}`) {
-  const body = eventBody(sessionId);
-  return { id, ...(await deliver(url, body, signed(body, { id, secret: SECRET }))) };
-}
-
-async function endedSession(): Promise<string> {
-  const sessionId = await sessions.create("cust-queue");
-  await sessions.end(sessionId, "ACCEPTED");
-  return sessionId;
-}
-
-/** Nothing is left to run: every job of the queue has completed or failed. */
-async function settled(queue: RedisWebhookQueue): Promise<Record<string, number>> {
-  let counts: Record<string, number> = {};
-  await waitFor("the queue to settle", async () => {
-    counts = await queue.queue.getJobCounts("waiting", "active", "delayed", "completed", "failed");
-    return counts.waiting === 0 && counts.active === 0 && counts.delayed === 0;
-  });
-  return counts;
 }
 
 test("a delivery is answered 204 once the queue has it; a worker reads the session from the API and calls onSessionEnded", async () => {
@@ -140,7 +58,7 @@ describe("a copy of a delivery (same webhook-id) sent to another instance is dro
     const [a, b] = [await instance(name, { onSessionEnded }), await instance(name, { onSessionEnded })];
     const sessionId = await endedSession();
     const first = await send(a.url, sessionId);
-    expect((await send(b.url, sessionId, first.id)).status).toBe(204);
+    expect((await send(b.url, sessionId, { id: first.id })).status).toBe(204);
     expect(await a.queue.queue.getWaitingCount()).toBe(1);
     await Promise.all([a.queue.startWorker(), b.queue.startWorker()]);
     expect(await settled(a.queue)).toMatchObject({ completed: 1 });
@@ -163,7 +81,7 @@ describe("a copy of a delivery (same webhook-id) sent to another instance is dro
     const sessionId = await endedSession();
     const first = await send(a.url, sessionId);
     await inside;
-    expect((await send(b.url, sessionId, first.id)).status).toBe(204);
+    expect((await send(b.url, sessionId, { id: first.id })).status).toBe(204);
     release();
     expect(await settled(a.queue)).toMatchObject({ completed: 1 });
     expect(handled.map((ended) => ended.sessionId)).toEqual([sessionId]);
@@ -176,7 +94,7 @@ describe("a copy of a delivery (same webhook-id) sent to another instance is dro
     const sessionId = await endedSession();
     const first = await send(a.url, sessionId);
     await waitFor("onSessionEnded", () => handled.length === 1);
-    expect((await send(b.url, sessionId, first.id)).status).toBe(204);
+    expect((await send(b.url, sessionId, { id: first.id })).status).toBe(204);
     expect(await settled(a.queue)).toMatchObject({ completed: 1 });
     expect(handled).toHaveLength(1);
   });
@@ -204,7 +122,10 @@ test("after the last attempt the job stays in the failed set and reaches onError
     onSessionEnded: () => {
       throw new Error("database down");
     },
-    onError: (error, delivery) => void failures.push({ error, delivery }),
+    // Redis's setup (no persistence here) is said with delivery undefined; this test is about deliveries.
+    onError: (error, delivery) => {
+      if (delivery) failures.push({ error, delivery });
+    },
     attempts: 2,
   });
   await a.queue.startWorker();
@@ -220,7 +141,11 @@ test("after the last attempt the job stays in the failed set and reaches onError
 test("Redis unreachable: deliveries are answered 503 (never 2xx) and reported once; both recover when it is back", async () => {
   const { name, handled, onSessionEnded } = fixture();
   const outages: unknown[] = [];
-  const a = await instance(name, { onSessionEnded, onError: (error) => void outages.push(error), enqueueTimeoutMs: 2_000 });
+  const a = await instance(name, { onSessionEnded, onError: (error) => {
+      if (!(error instanceof RedisSetupError)) outages.push(error);
+    },
+    enqueueTimeoutMs: 2_000,
+  });
   await a.queue.startWorker();
   const sessionId = await endedSession();
   await redis.stop();
@@ -273,15 +198,87 @@ test("the Fetch-API front (handler.fetch, under Hono) hands deliveries to the qu
   expect(handled.map((ended) => ended.sessionId)).toEqual([sessionId, later]);
 });
 
+describe("what a job holds in Redis", () => {
+  /** The job's hash as Redis holds it (data, opts, stacktrace, ...): what a delivery costs there. */
+  async function storedHash(name: string, jobId: string): Promise<Record<string, string>> {
+    const reader = new Redis(redis.url);
+    try {
+      return await reader.hgetall(`flowsmith:${name}:${jobId}`);
+    } finally {
+      reader.disconnect();
+    }
+  }
+
+  test("the webhook-id and the event's known fields only: a delivery's other fields are never stored", async () => {
+    const { name } = fixture();
+    const a = await instance(name, { onSessionEnded: () => undefined }, "node:http", true);
+    const sessionId = await endedSession();
+    // Two pieces of 30 KB: the whole body stays under the handler's maxBodyBytes.
+    const padding = "x".repeat(30_000);
+    const event = JSON.parse(eventBody(sessionId)) as { data: Record<string, unknown> };
+    const body = JSON.stringify({ ...event, padding, data: { ...event.data, extra: padding } });
+    const answer = await send(a.url, sessionId, { unsigned: true, body });
+    expect(answer.status).toBe(204);
+    const [job] = await a.queue.queue.getWaiting();
+    expect(job!.data).toEqual({
+      webhookId: answer.id,
+      verified: false,
+      event: { type: "session.ended", timestamp: expect.any(String), data: { sessionId, flowId: "a41f0c6d-aml", environment: "staging", decision: "ACCEPTED" } },
+    });
+    const stored = await storedHash(name, job!.id!);
+    expect(stored.data!.length).toBeLessThan(400);
+    expect(Object.values(stored).join("")).not.toContain("xxxxxxxx");
+  });
+
+  test("a known field longer than a job keeps is refused with 400 (the sender does not retry it), not stored", async () => {
+    const { name } = fixture();
+    const a = await instance(name, { onSessionEnded: () => undefined });
+    const answer = await send(a.url, "s".repeat(MAX_STORED_FIELD_LENGTH + 1));
+    expect([answer.status, answer.json.code, answer.json.message]).toEqual([400, "INVALID_WEBHOOK_PAYLOAD", expect.stringContaining("data.sessionId")]);
+    expect(await a.queue.queue.getJobCounts("waiting")).toEqual({ waiting: 0 });
+  });
+
+  test("a failed job keeps the last attempt's stack trace, not one per attempt", async () => {
+    const { name } = fixture();
+    const a = await instance(name, { onSessionEnded: () => Promise.reject(new Error("database down")), attempts: 3 });
+    await a.queue.startWorker();
+    await send(a.url, await endedSession());
+    expect(await settled(a.queue)).toMatchObject({ failed: 1 });
+    const [failed] = await a.queue.queue.getFailed();
+    expect([failed!.attemptsMade, failed!.stacktrace?.length]).toEqual([3, 1]);
+  });
+
+  test("an unsigned delivery cannot claim a signed one's webhook-id: both are stored, and the signed one is handled under its id", async () => {
+    const { name, handled, onSessionEnded } = fixture();
+    const open = await instance(name, { onSessionEnded }, "node:http", true);
+    const signedInstance = await instance(name, { onSessionEnded });
+    const sessionId = await endedSession();
+    // The forger knows the real delivery's webhook-id and sends first, unsigned, to a handler that takes unsigned deliveries.
+    const id = `msg_${randomBytes(8).toString("hex")}`;
+    expect((await send(open.url, sessionId, { id, unsigned: true })).status).toBe(204);
+    expect((await send(signedInstance.url, sessionId, { id })).status).toBe(204);
+    expect((await signedInstance.queue.queue.getWaiting()).map((job) => [job.id ?? "", job.data.verified]).sort()).toEqual([
+      [`unverified_${id}`, false],
+      [`webhook_${id}`, true],
+    ]);
+    await signedInstance.queue.startWorker();
+    expect(await settled(signedInstance.queue)).toMatchObject({ completed: 2 });
+    expect(handled.map((ended) => [ended.sessionId, ended.webhookId])).toEqual([
+      [sessionId, id],
+      [sessionId, id],
+    ]);
+  });
+});
+
 describe("options", () => {
   test("a handler takes onSessionEnded or a queue, not both", async () => {
     const { name, onSessionEnded } = fixture();
     const { queue } = await instance(name, {});
     // @ts-expect-error -- a handler with a queue has no onSessionEnded of its own: the queue's workers call theirs.
-    expect(() => createWebhookHandler({ client: sessions.client, queue, onSessionEnded })).toThrow(
+    expect(() => createWebhookHandler({ client: sessions().client, secret: SECRET, queue, onSessionEnded })).toThrow(
       new ConfigurationError("createWebhookHandler: give onSessionEnded or queue, not both (with a queue, its workers call their own onSessionEnded)"),
     );
-    expect(() => createWebhookHandler({ client: sessions.client, queue: {} as never })).toThrow(/queue must have an enqueue\(delivery\) method/);
+    expect(() => createWebhookHandler({ client: sessions().client, secret: SECRET, queue: {} as never })).toThrow(/queue must have an enqueue\(delivery\) method/);
   });
 
   test("startWorker takes a positive concurrency, once per queue object", async () => {
@@ -299,7 +296,7 @@ describe("options", () => {
     ["zero attempts", { attempts: 0 }, /attempts must be a positive integer, got 0/],
     ["a name with a colon", { name: "a:b" }, /name must be a non-empty string without ":"/],
   ])("%s is a ConfigurationError", (_name, options, message) => {
-    const given = { connection: "redis://127.0.0.1:1", client: sessions.client, onSessionEnded: () => undefined, ...options } as WebhookQueueOptions;
+    const given = { connection: "redis://127.0.0.1:1", client: sessions().client, onSessionEnded: () => undefined, ...options } as WebhookQueueOptions;
     expect(() => createWebhookQueue(given)).toThrow(ConfigurationError);
     expect(() => createWebhookQueue(given)).toThrow(message);
   });

@@ -6,7 +6,7 @@
  */
 import { expect } from "@jest/globals";
 import { createHmac, randomBytes } from "node:crypto";
-import { createWebhookHandler, NotFoundError, TimeoutError, WebhookError } from "../../runtime/index.js";
+import { createWebhookHandler, NotFoundError, TimeoutError, WebhookError, type WebhookHandlerOptions } from "../../runtime/index.js";
 import { deliver, eventBody, SECRET, signed, useWebhookTestbed, WRONG_SECRET } from "./support/webhook-testbed.js";
 
 const { sessions, receiver, endedSession } = useWebhookTestbed();
@@ -125,6 +125,41 @@ function signedWithKey(body: string, key: Buffer): Record<string, string> {
   const mac = createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64");
   return { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": `v1,${mac}` };
 }
+
+describe("a handler needs a secret, or allowUnsigned: true by name", () => {
+  const refused: [string, Record<string, unknown>, RegExp][] = [
+    ["no secret", {}, /^createWebhookHandler: secret is missing \(undefined\), so deliveries could not be authenticated/],
+    ["secret: undefined (an environment variable that is not set)", { secret: undefined }, /secret is missing \(undefined\).+check it at start.+allowUnsigned: true/],
+    ["allowUnsigned: false and no secret", { allowUnsigned: false }, /secret is missing/],
+    ["a secret and allowUnsigned: true", { secret: SECRET, allowUnsigned: true }, /give a secret or allowUnsigned: true, not both/],
+    ['allowUnsigned: "yes"', { allowUnsigned: "yes" }, /allowUnsigned must be true or left out/],
+    ["a number as the secret", { secret: 42 }, /secret must be a string, or an array of strings/],
+  ];
+  test.each(refused)("%s: a ConfigurationError when the handler is made", (_name, given, why) => {
+    const options = { client: sessions().client, onSessionEnded: () => undefined, ...given } as unknown as WebhookHandlerOptions;
+    expect(() => createWebhookHandler(options)).toThrow(expect.objectContaining({ name: "ConfigurationError", code: "INVALID_OPTIONS", message: expect.stringMatching(why) }));
+  });
+
+  test("allowUnsigned: true takes an unsigned delivery", async () => {
+    const hook = await receiver({ allowUnsigned: true });
+    const sessionId = await endedSession("ACCEPTED");
+    const body = eventBody(sessionId);
+    expect((await deliver(hook.url, body, { "content-type": "application/json", "webhook-id": "msg_unsigned" })).status).toBe(204);
+    await hook.handler.drain();
+    expect(hook.handled.map((ended) => [ended.sessionId, ended.webhookId])).toEqual([[sessionId, "msg_unsigned"]]);
+  });
+
+  test("with a secret, an unsigned delivery that reuses a real webhook-id first is refused, and the real one is handled", async () => {
+    const hook = await receiver();
+    const sessionId = await endedSession("ACCEPTED");
+    const body = eventBody(sessionId);
+    const forged = await deliver(hook.url, body, { "content-type": "application/json", "webhook-id": "msg_real" });
+    expect([forged.status, forged.json.code]).toEqual([401, "WEBHOOK_SIGNATURE_MISSING"]);
+    expect((await deliver(hook.url, body, signed(body, { id: "msg_real" }))).status).toBe(204);
+    await hook.handler.drain();
+    expect(hook.handled.map((ended) => ended.webhookId)).toEqual(["msg_real"]);
+  });
+});
 
 describe("webhook secrets: at least 32 bytes of HMAC key, as createRedirectState asks", () => {
   const whsec = (bytes: Buffer) => `whsec_${bytes.toString("base64")}`;

@@ -5,10 +5,15 @@ export interface RunningRedis {
   readonly port: number;
   /** Stops the server: an outage. */
   stop(): Promise<void>;
-  /** Brings a stopped server back, empty, on the same port. */
+  /** Brings a stopped server back on the same port: empty, or with what its append-only file or snapshot kept. */
   start(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void;
+  /** Unfreezes it (SIGCONT). */
+  resume(): void;
   /** Stops it and removes its folder. */
   close(): Promise<void>;
 }
 
-export function startRedis(): Promise<RunningRedis>;
+/** `config`: redis-server settings (`--name value`) over the defaults (persistence off, maxmemory-policy noeviction). */
+export function startRedis(options?: { readonly config?: Readonly<Record<string, string>> }): Promise<RunningRedis>;

@@ -3,8 +3,11 @@
  * A real Redis for the tests, the benchmarks and the consumer test: Debian's
  * redis-server (CI installs it with apt; .ci/run), started on a free loopback
  * port with persistence off (`--save "" --appendonly no`) and the eviction
- * policy BullMQ requires, in a temp folder of its own. `stop()` and
- * `start()` take it away and bring it back on the same port (an outage);
+ * policy BullMQ requires, in a temp folder of its own; `config` replaces any
+ * of these settings or adds others (`{ "maxmemory-policy": "allkeys-lru",
+ * maxmemory: "4mb" }`, `{ appendonly: "yes" }`). `stop()` and `start()` take
+ * it away and bring it back on the same port, with what its folder kept (an
+ * outage, a restart); `pause()` and `resume()` freeze it (SIGSTOP, SIGCONT);
  * `close()` stops it and removes the folder.
  */
 const { spawn } = require("node:child_process");
@@ -18,7 +21,7 @@ const REDIS_SERVER = process.env.REDIS_SERVER ?? "/usr/bin/redis-server";
 const READY_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 10_000;
 
-async function startRedis() {
+async function startRedis({ config = {} } = {}) {
   if (!fs.existsSync(REDIS_SERVER)) {
     throw new Error(`${REDIS_SERVER} not found: install Redis (apt-get update && apt-get install -y redis-server, as .ci/run does) or set REDIS_SERVER`);
   }
@@ -28,7 +31,7 @@ async function startRedis() {
   // A free port can be taken between finding it and binding it: then another.
   for (let attempt = 0; attempt < 5 && child === undefined; attempt += 1) {
     port = await freePort();
-    child = await launch(port, dir).catch((error) => {
+    child = await launch(port, dir, config).catch((error) => {
       if (attempt === 4) throw error;
       return undefined;
     });
@@ -43,7 +46,14 @@ async function startRedis() {
       if (running) await stopChild(running);
     },
     start: async () => {
-      if (child === undefined) child = await launch(port, dir);
+      if (child === undefined) child = await launch(port, dir, config);
+    },
+    /** SIGSTOP: the server keeps its connections and answers nothing until resume(). */
+    pause: () => {
+      child?.kill("SIGSTOP");
+    },
+    resume: () => {
+      child?.kill("SIGCONT");
     },
     close: async () => {
       await handle.stop();
@@ -53,17 +63,9 @@ async function startRedis() {
   return handle;
 }
 
-function launch(port, dir) {
-  const args = [
-    "--port", String(port),
-    "--bind", "127.0.0.1",
-    "--save", "",
-    "--appendonly", "no",
-    "--maxmemory-policy", "noeviction",
-    "--dir", dir,
-    "--daemonize", "no",
-    "--loglevel", "warning",
-  ];
+function launch(port, dir, config) {
+  const settings = { save: "", appendonly: "no", "maxmemory-policy": "noeviction", ...config, port: String(port), bind: "127.0.0.1", dir, daemonize: "no", loglevel: "warning" };
+  const args = Object.entries(settings).flatMap(([name, value]) => [`--${name}`, value]);
   const child = spawn(REDIS_SERVER, args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
@@ -105,6 +107,8 @@ function stopChild(child) {
       clearTimeout(timer);
       resolve();
     });
+    // A frozen server would never see SIGTERM.
+    child.kill("SIGCONT");
     child.kill("SIGTERM");
   });
 }

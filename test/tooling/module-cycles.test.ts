@@ -1,9 +1,9 @@
 /**
  * test/module-cycles.mjs, the import-cycle and climbing-import checks of
  * `npm test`'s static checks, on small projects written to a temporary
- * folder: it must name a cycle of value imports, a lazy `import()` one and a
- * module importing itself, and leave type-only imports and one-way chains
- * alone; and it must name each import that climbs into a room (a subfolder
+ * folder: it must name a cycle of value imports, a lazy `import()` one, a
+ * module importing itself and a cycle of type-only imports, and leave
+ * one-way chains alone; and it must name each import that climbs into a room (a subfolder
  * below or beside the importer's folder, type-only and lazy ones too), and
  * leave alone imports of a folder's own or shared (above) modules, the
  * area's index.ts, and imports between areas.
@@ -34,9 +34,18 @@ const PROJECTS: Record<string, Record<string, string>> = {
     "b.ts": 'import { type A } from "./a.js";\nexport type { A } from "./a.js";\nexport interface B { a?: A }\n',
     "c.ts": "export const c = 1;\n",
   },
+  importType: {
+    "a.ts": 'export interface A { b?: import("./b.js").B }\n',
+    "b.ts": 'import type { A } from "./a.js";\nexport interface B { a?: A }\n',
+  },
+  oneWay: {
+    "a.ts": 'import type { B } from "./b.js";\nimport { c } from "./c.js";\nexport interface A { b?: B }\nexport const a = c;\n',
+    "b.ts": 'import { c } from "./c.js";\nexport interface B { c: typeof c }\n',
+    "c.ts": "export const c = 1;\n",
+  },
   rooms: {
     "area/index.ts": 'export { a } from "./room/a.js";\nexport { lazy } from "./lazy.js";\nexport { user } from "./shared-user.js";\n',
-    "area/shared.ts": 'export const shared = 1;\nexport interface Shape { readonly n: number }\nexport type Later = import("./room/a.js").A;\n',
+    "area/shared.ts": 'export const shared = 1;\nexport interface Shape { readonly n: number }\nexport type Later = import("./other/c.js").C;\n',
     "area/shared-user.ts": 'import { a } from "./room/a.js";\nexport const user = a;\n',
     "area/lazy.ts": 'export const lazy = () => import("./room/deep/d.js");\n',
     "area/room/a.ts": 'import { shared } from "../shared.js";\nimport type { C } from "../other/c.js";\nexport const a = shared;\nexport type A = C;\n',
@@ -95,8 +104,13 @@ test("a module that imports itself is a cycle", () => {
   expect(found["selfImport"]?.cycles).toEqual([["a.ts"]]);
 });
 
-test("type-only imports and one-way chains are not cycles", () => {
-  expect(found["typeOnly"]?.cycles).toEqual([]);
+test("type-only imports close a cycle too: `import type`, `export type`, `import { type X }`, `import(\"...\").X`", () => {
+  expect(found["typeOnly"]?.cycles).toEqual([["a.ts", "b.ts"]]);
+  expect(found["importType"]?.cycles).toEqual([["a.ts", "b.ts"]]);
+});
+
+test("one-way chains, of values or types, are not cycles", () => {
+  expect(found["oneWay"]?.cycles).toEqual([]);
 });
 
 test("an import into a room from outside it climbs, type-only and lazy ones too; the shared floor, the area's index.ts and other areas do not", () => {
@@ -104,7 +118,7 @@ test("an import into a room from outside it climbs, type-only and lazy ones too;
     { from: "area/lazy.ts", to: "area/room/deep/d.ts" },
     { from: "area/room/a.ts", to: "area/other/c.ts" },
     { from: "area/shared-user.ts", to: "area/room/a.ts" },
-    { from: "area/shared.ts", to: "area/room/a.ts" },
+    { from: "area/shared.ts", to: "area/other/c.ts" },
   ]);
   expect(found["rooms"]?.cycles).toEqual([]);
 });

@@ -36,11 +36,30 @@ export const drained: Promise<void> = handler.drain();
 declare const expressRequest: IncomingMessage & { body: any; params: Record<string, string> };
 declare const res: ServerResponse;
 void handler(expressRequest, res);
-createWebhookHandler({ client: live, onSessionEnded: async () => {} });
+createWebhookHandler({ client: live, secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", onSessionEnded: async () => {} });
+
+// A secret, or an opt-out by name: an unset environment variable (string | undefined) is neither.
+declare const fromEnvironment: string | undefined;
+// @ts-expect-error no secret and no opt-out: deliveries would be taken unsigned without a word
+createWebhookHandler({ client: staging, onSessionEnded: () => undefined });
+// @ts-expect-error an environment variable may be unset: check it at start (then it is a string)
+createWebhookHandler({ client: staging, secret: fromEnvironment, onSessionEnded: () => undefined });
+// @ts-expect-error a secret given as undefined is still none
+createWebhookHandler({ client: staging, secret: undefined, onSessionEnded: () => undefined });
+if (fromEnvironment) createWebhookHandler({ client: staging, secret: fromEnvironment, onSessionEnded: () => undefined });
+createWebhookHandler({ client: staging, allowUnsigned: true, onSessionEnded: () => undefined });
+// @ts-expect-error the opt-out is true by name, not a flag that may be false
+createWebhookHandler({ client: staging, allowUnsigned: false, onSessionEnded: () => undefined });
+declare const unsignedFlag: boolean;
+// @ts-expect-error nor a boolean computed somewhere: a secret, or allowUnsigned: true
+createWebhookHandler({ client: staging, allowUnsigned: unsignedFlag, onSessionEnded: () => undefined });
+// @ts-expect-error a secret and the opt-out contradict each other
+createWebhookHandler({ client: staging, secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", allowUnsigned: true, onSessionEnded: () => undefined });
 
 // What the callback receives is what the API said.
 createWebhookHandler({
   client: staging,
+  allowUnsigned: true,
   onSessionEnded: (ended: SessionEnded) => {
     const subject: string = ended.session.metadata.subjectId;
     const decision: Decision | undefined = ended.decision;

@@ -7,9 +7,11 @@
  * - `backend`: a client on the Redis token store, a webhook handler with the
  *   Redis queue on a node:http server, and the queue's worker (started at
  *   once, or on the parent's "start-worker"). onSessionEnded tells the parent
- *   it has entered ({ entered }), then writes one file per completion into
- *   doneDir (written whole, then renamed: a file there is a completed call);
- *   a `victim` never leaves its first one (the parent kills it there).
+ *   it has entered ({ entered }), takes `callbackMs` (default none), then
+ *   writes one file per completion into doneDir (written whole, then renamed:
+ *   a file there is a completed call); a `victim` never leaves its first one
+ *   (the parent kills it there). "stop" shuts it down in the order
+ *   docs/many-instances.md gives, after which it exits by itself.
  * - `calls`: a client on the Redis token store that makes `calls` concurrent
  *   calls when the parent says "go" (or at once), reports, and exits.
  */
@@ -61,6 +63,7 @@ async function backend(client, tokenStore) {
       entries += 1;
       process.send({ entered: sessionId });
       if (settings.victim && entries === 1) await new Promise(() => undefined);
+      if (settings.callbackMs) await new Promise((resolve) => setTimeout(resolve, settings.callbackMs));
       completions += 1;
       const file = path.join(settings.doneDir, `${sessionId}.${process.pid}.${completions}.done`);
       fs.writeFileSync(`${file}.tmp`, sessionId);
@@ -70,6 +73,8 @@ async function backend(client, tokenStore) {
       process.stderr.write(`fleet-process ${process.pid}: ${delivery ? `session ${delivery.sessionId}` : "Redis"}: ${error && error.message}\n`);
     },
   });
+  // As every example does: a missing secret stops the process here, rather than take unsigned deliveries.
+  if (!settings.secret) throw new Error("settings.secret is missing");
   const handler = createWebhookHandler({ client, secret: settings.secret, queue });
   const server = http.createServer((req, res) => void handler(req, res));
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -81,6 +86,7 @@ async function backend(client, tokenStore) {
   });
   process.send({ ready: { url: `http://127.0.0.1:${server.address().port}` } });
 
+  // The order docs/many-instances.md gives: no new delivery, the worker stops (its jobs under way finish with the client still open), then the client, then the store.
   async function stop() {
     server.closeAllConnections();
     server.close();

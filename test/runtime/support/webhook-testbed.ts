@@ -28,6 +28,10 @@ interface Receiver {
   readonly errors: { error: unknown; delivery: WebhookDelivery }[];
 }
 
+/** A handler's options, each defaulted by the testbed; a secret or allowUnsigned, as the handler takes them. */
+type ReceiverOptions = Omit<Partial<WebhookHandlerOptions>, "secret" | "allowUnsigned"> &
+  ({ readonly secret?: string | readonly string[]; readonly allowUnsigned?: false } | { readonly secret?: undefined; readonly allowUnsigned: true });
+
 /** A request as a framework leaves it after reading the body. */
 export type FrameworkRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
 
@@ -35,8 +39,11 @@ export interface WebhookTestbed {
   // Properties, not methods: tests take them out of the testbed (`const { receiver } = ...`).
   /** The emulated API (after beforeAll). */
   readonly sessions: () => EmulatedSessions;
-  /** A node:http server running a handler on the emulator's client; `before` stands for a framework that reads the body first. */
-  readonly receiver: (options?: Partial<WebhookHandlerOptions>, before?: (req: FrameworkRequest) => Promise<void>) => Promise<Receiver>;
+  /**
+   * A node:http server running a handler on the emulator's client, with SECRET unless `allowUnsigned`;
+   * `before` stands for a framework that reads the body first.
+   */
+  readonly receiver: (options?: ReceiverOptions, before?: (req: FrameworkRequest) => Promise<void>) => Promise<Receiver>;
   /** A session ended through the API with this decision. */
   readonly endedSession: (decision: "ACCEPTED" | "REJECTED", subjectId?: string) => Promise<string>;
 }
@@ -57,13 +64,14 @@ export function useWebhookTestbed(): WebhookTestbed {
   const receiver: WebhookTestbed["receiver"] = async (options = {}, before) => {
     const handled: SessionEnded[] = [];
     const errors: Receiver["errors"] = [];
+    const { secret, allowUnsigned, ...rest } = options;
     const handler = createWebhookHandler({
       client: sessions.client,
-      secret: SECRET,
       onSessionEnded: (ended) => void handled.push(ended),
       onError: (error, delivery) => void errors.push({ error, delivery }),
       outcomePollIntervalMs: 10,
-      ...options,
+      ...rest,
+      ...(allowUnsigned === true ? { allowUnsigned } : { secret: secret ?? SECRET }),
     });
     const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
       await before?.(req);
