@@ -1,14 +1,17 @@
 "use strict";
 /**
- * Benchmarks 1 and 2: `flowsmith codegen` cold, rerun with nothing changed,
- * and `--check`, against openapi-typescript's Node API on the same documents.
- * Each tool runs as its own process, start-up included, as a user runs it.
+ * Benchmarks 1, 1b and 2: `flowsmith codegen` cold, rerun with nothing
+ * changed, and `--check`, against openapi-typescript's Node API on the same
+ * documents. Each tool runs as its own process, start-up included, as a user
+ * runs it.
  *
- * Cold means a new process and no outputDir. Row 1 keeps the validator cache
- * (node_modules/.cache/flowsmith/validators, generator/cache/) from the
- * round's first run, as a developer's machine or a CI job that restores
- * node_modules/.cache has it; row 1b empties it first, as a first run ever
- * (and `--check`, which never reads it) pays.
+ * Cold means a new process, no outputDir and no cache from an earlier run:
+ * row 1 empties the validator cache (node_modules/.cache/flowsmith/validators,
+ * generator/cache/) first, as a fresh clone, a CI job without a restored
+ * cache and every run after a change to the generator pay. Row 1b keeps the
+ * cache of the round's first run, the optimisation measured as it is used.
+ * Rows 1c-1e (codegen-peers-bench.js) compare cold runs with more tools and
+ * at 1000 flows.
  */
 const fs = require("node:fs");
 const { spawnSync } = require("node:child_process");
@@ -26,8 +29,8 @@ async function benchCodegen(workspace, { rounds }) {
   const baseline = median(times.openapiTypescript);
   const count = workspace.flows.length;
   return [
-    row(`1. Codegen cold, ${count} flows (validator cache kept)`, median(times.cold), baseline, "<= 1"),
-    row(`1b. Codegen cold, ${count} flows, empty validator cache`, median(times.emptyCache), baseline, "(for reference)"),
+    row(`1. Codegen cold, ${count} flows, no cache from an earlier run`, median(times.emptyCache), baseline, "<= 1"),
+    row(`1b. Codegen, ${count} flows, validator cache of an earlier run kept`, median(times.cold), baseline, "(for reference)"),
     row(`2a. Codegen rerun, nothing changed`, median(times.rerun), baseline, "<= 0.5"),
     // --check regenerates every flow and compares bytes: it costs a cold run, and shares its goal.
     row(`2b. Codegen --check, nothing changed (regenerates)`, median(times.check), baseline, "<= 2"),
