@@ -6,7 +6,7 @@
  * the held run says on stderr when it is there, and stays until told.
  */
 import { execFile, spawn } from "node:child_process";
-import { appendFile, cp, readdir, readFile, rename, utimes, writeFile } from "node:fs/promises";
+import { appendFile, cp, lstat, mkdir, readdir, readFile, rename, symlink, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -215,6 +215,29 @@ describe("the lock's folder", () => {
     await writeConfig(project.config, good);
     await runCodegen({ configPath: project.config });
     expect(await readdir(path.join(project.dir, "src/client"))).toEqual(["generated"]);
+  });
+});
+
+describe("odd things where the lock goes", () => {
+  it.each<[string, (lock: string, project: Project) => Promise<unknown>, string]>([
+    ["a dangling symbolic link", (lock) => symlink("nowhere", lock), "a symbolic link to nowhere, which does not exist"],
+    ["a symbolic link to a folder", (lock, project) => symlink(project.dir, lock), "a symbolic link to "],
+    ["a folder", (lock) => mkdir(lock), "a folder"],
+  ])("%s: a write and --check stop with OUTPUT_CONFLICT naming it, and change nothing", async (_name, make, says) => {
+    const project = await makeProject({ flows: ["signing"] });
+    await runCodegen({ configPath: project.config });
+    const before = await snapshot(project.out);
+    const lock = lockPathOf(project.out);
+    await make(lock, project);
+
+    for (const options of [{ force: true }, { check: true }]) {
+      const error = await runCodegen({ configPath: project.config, ...options }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ name: "CodegenError", code: "OUTPUT_CONFLICT" });
+      expect(inProject(error, project)).toContain(`generated.flowsmith-lock, where a write keeps the lock of ${path.basename(project.out)}/, is ${says}`);
+      expect((error as Error).message).toContain("nothing was changed. Remove ");
+    }
+    expect(await snapshot(project.out)).toEqual(before);
+    expect((await lstat(lock)).isSymbolicLink() || (await lstat(lock)).isDirectory()).toBe(true);
   });
 });
 
