@@ -23,7 +23,7 @@ interface FlowOfConfig {
 }
 
 /** Emitted this run: its files were the new content of `<outputDir>/<name>/`, handed to the plan (planFlow). */
-export interface GeneratedFlow extends FlowOfConfig {
+interface GeneratedFlow extends FlowOfConfig {
   readonly kind: "generated";
   readonly entry: ManifestFlow;
   readonly report: FlowReport;
@@ -35,7 +35,7 @@ export interface GeneratedFlow extends FlowOfConfig {
 export type MadeFlow = (GeneratedFlow & { readonly files: ReadonlyMap<string, string> }) | ReusedFlow | LeftOutFlow | NotGeneratedFlow;
 
 /** Same inputs, same generator, files as written: outputDir keeps them. */
-export interface ReusedFlow extends FlowOfConfig {
+interface ReusedFlow extends FlowOfConfig {
   readonly kind: "reused";
   readonly entry: ManifestFlow;
   readonly report: FlowReport;
