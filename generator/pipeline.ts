@@ -1,7 +1,8 @@
 /**
- * The codegen run, step by step: load config → read (or, for api flows,
- * fetch) descriptions → build models → emit → plan → write or check → write
- * fetched snapshots and new cache entries. Each step is a module of its own
+ * The codegen run, step by step: load config → per flow, read (or, for api
+ * flows, fetch) its description → build its model → emit → plan (a write
+ * stages the files) → then write or check → write fetched
+ * snapshots. Each step is a module of its own
  * folder (config/, fetch/, read/, model/, emit/, output/; run/ holds
  * one flow's way through them); this file strings them together. Library
  * code: it returns results and throws CodegenError; only the CLI prints and
@@ -11,12 +12,12 @@ import { loadConfigOrThrow, withConfigPosition } from "./config/load-config.js";
 import type { ResolvedConfig } from "./config/config-types.js";
 import { CodegenError } from "./errors.js";
 import { ServiceClients } from "./fetch/service-clients.js";
-import type { ManifestFlow } from "./output/manifest.js";
 import { openOutputDirOrThrow } from "./output/output-dir.js";
-import { planOutput, type PlannedFiles } from "./output/output-plan.js";
+import { OutputPlan } from "./output/output-plan.js";
 import { assertOutputDirSafeOrThrow } from "./output/output-safety.js";
+import { StagingFolder } from "./output/staging.js";
 import { checkOutput, writeOutputOrThrow, type CheckOutcome, type WriteOutcome } from "./output/write-output.js";
-import { inOutputDir, notGeneratedOf, reportsOf, type FlowInOutputDir, type FlowOutcome, type FlowReport } from "./run/flow-outcome.js";
+import { inOutputDir, notGeneratedOf, planFlow, reportsOf, type FlowInOutputDir, type FlowOutcome, type FlowReport } from "./run/flow-outcome.js";
 import { generateFlowOrThrow } from "./run/generate-flow.js";
 import { generateIndexOrThrow } from "./run/generate-index.js";
 import { startRun, type CodegenOptions, type Run } from "./run/run-context.js";
@@ -62,27 +63,31 @@ export async function runCodegen(options: CodegenOptions = {}): Promise<CodegenR
   // A write holds outputDir's lock from here to the end (released however the run ends); --check takes none.
   const output = await openOutputDirOrThrow(config, options.check ? "check" : "write");
   const clients = new ServiceClients(config.service, options.env ?? process.env, config.configDisplay);
+  // A write stages each flow's files beside outputDir as they are made; outputDir changes only at the end, all at once.
+  const staging = options.check ? undefined : new StagingFolder(output.dir);
   try {
     const run = await startRun(config, output, clients, options);
-    // 2-4. Per flow, one after another in config order: read (or fetch) its description, build its model, emit its files.
+    const plan = new OutputPlan(output, run.generator, staging);
+    // 2-5. Per flow, one after another in config order: read (or fetch) its description, build its model, emit its
+    // files, and compare them with outputDir's (a write stages them): a run holds one flow's model and text at a time.
     const flows: FlowOutcome[] = [];
-    for (const flow of config.flows) flows.push(await generateFlowOrThrow(flow, run));
+    for (const flow of config.flows) flows.push(planFlow(await generateFlowOrThrow(flow, run), plan));
     rejectUnknownFlowsOrThrow(flows, run);
-    const planned = plannedFlowsOrThrow(inOutputDir(flows), config);
-    const index = await generateIndexOrThrow([...planned.keys()], run);
-    // 5. What outputDir should hold; 6. compare it with outputDir, or make outputDir hold it; 7. then the snapshots.
-    const plan = planOutput(planned, index, run.generator);
+    const names = flowsInOutputDirOrThrow(inOutputDir(flows), config);
+    plan.setIndex(await generateIndexOrThrow(names, run));
+    // 6. What else outputDir holds, then compare (--check) or make outputDir hold the plan; 7. then the snapshots.
     const ran = { config, flows: reportsOf(flows), notGenerated: notGeneratedOf(flows), recovered: output.recovered };
-    if (run.mode === "check") {
+    if (!staging) {
       const checked = await checkOutput(plan, output);
       return { mode: "check", ...ran, ...checked, snapshots: await settleSnapshotsOrThrow(flows, run) };
     }
-    const written = await writeOutputOrThrow(plan, output, { replaceEdits: options.force ?? false });
+    const written = await writeOutputOrThrow(plan, output, staging, { replaceEdits: options.force ?? false });
     const snapshots = await settleSnapshotsOrThrow(flows, run);
     return { mode: "write", ...ran, ...written, snapshots };
   } catch (error) {
     throw withConfigPosition(config, error);
   } finally {
+    staging?.discard();
     await Promise.all([clients.close(), output.release()]);
   }
 }
@@ -96,11 +101,8 @@ function rejectUnknownFlowsOrThrow(flows: readonly FlowOutcome[], run: Run): voi
   });
 }
 
-/** The flows that end up in outputDir, by name (unique-flows.ts: one name per flow, one version per flow and environment). */
-function plannedFlowsOrThrow(flows: readonly FlowInOutputDir[], config: ResolvedConfig): Map<string, PlannedFiles<ManifestFlow>> {
-  checkFlowsInOutputDirOrThrow(
-    flows.map(({ pointer, name, planned }) => ({ pointer, name, entry: planned.entry })),
-    config.configDisplay,
-  );
-  return new Map(flows.map((flow) => [flow.name, flow.planned]));
+/** The names of the flows that end up in outputDir (unique-flows.ts: one name per flow, one version per flow and environment). */
+function flowsInOutputDirOrThrow(flows: readonly FlowInOutputDir[], config: ResolvedConfig): string[] {
+  checkFlowsInOutputDirOrThrow(flows, config.configDisplay);
+  return flows.map((flow) => flow.name);
 }

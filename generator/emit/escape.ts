@@ -8,6 +8,11 @@
 import { ts } from "ts-morph";
 
 const ID_START = /^[\p{ID_Start}$_]$/u;
+// eslint-disable-next-line no-control-regex -- every ASCII character, controls included
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** Printable ASCII, tabs and newlines: nothing visible() would escape. */
+const PLAIN = /^[\t\n\x20-\x7e]*$/;
 const ID_CONTINUE = /^[\p{ID_Continue}$\u200C\u200D]$/u;
 /**
  * Longest type or binding name made from text (a property or flow name can
@@ -168,6 +173,9 @@ export function propertyKey(name: string): string {
  * identifier characters to tsc, and a bare key made of one would not compile.
  */
 function isIdentifierName(text: string): boolean {
+  // ASCII answers the same by both tables, without a lookup per character.
+  if (ASCII_IDENTIFIER.test(text)) return true;
+  if (ASCII.test(text)) return false;
   const chars = Array.from(text);
   const [first, ...rest] = chars;
   return first !== undefined && isIdentifierStart(first) && rest.every(isIdentifierPart);
@@ -228,6 +236,8 @@ export function joinedTypeName(prefix: string, name: string): string {
 }
 
 function splitWords(text: string): string[] {
+  // In ASCII the identifier characters that are not `$` or `_` are letters and digits.
+  if (ASCII.test(text)) return text.split(/[^A-Za-z0-9]+/).filter(Boolean);
   const words: string[] = [];
   let current = "";
   for (const char of Array.from(text.normalize("NFC"))) {
@@ -264,6 +274,7 @@ function normalizeNewlines(text: string): string {
 
 /** Comment text with controls (but tab and newline), lone surrogates and INVISIBLE characters as `\uXXXX`. */
 function visible(text: string): string {
+  if (PLAIN.test(text)) return text;
   return text.replace(CONTROL, unicodeEscape).replace(LONE_SURROGATE, unicodeEscape).replace(INVISIBLE, unicodeEscape);
 }
 

@@ -30,11 +30,14 @@ export function crashPoint(point: CrashPoint): void {
 
 /**
  * Where a run can be held still by FLOWSMITH_TEST_PAUSE_AT, test-only as
- * above: "planned" is a write that holds outputDir's lock, has read outputDir
- * and planned the new set, and has written nothing. test/generator/output-lock.test.ts
- * holds a real run there to start a second one against it, or to kill it.
+ * above: "planned" is a write that holds outputDir's lock and has generated
+ * every flow (staging the files that differ from outputDir's), and has
+ * changed nothing in outputDir; "staged" is one whose whole new set and
+ * manifest are staged, right before it swaps them in.
+ * test/generator/output-lock.test.ts holds a real run there to start a second
+ * one against it, to kill it, or to edit outputDir under it.
  */
-export type PausePoint = "planned";
+export type PausePoint = "planned" | "staged";
 
 /**
  * Says so on stderr (`flowsmith-test: paused at <point>`), then waits until a

@@ -17,6 +17,7 @@ import { readdir, readFile, rename, rm, rmdir, unlink } from "node:fs/promises";
 import path from "node:path";
 import { CodegenError } from "../errors.js";
 import { crashPoint } from "./crash-points.js";
+import { identityOfOrUndefined } from "./entry-identity.js";
 import { isSafeRelativePath, listTree, sameEntry, type TreeEntry } from "./file-tree.js";
 import { filesWrittenBy, MANIFEST_FILE, readManifest, sha256 } from "./manifest.js";
 import { isProcessRunning } from "./output-lock.js";
@@ -83,13 +84,16 @@ export async function assertNoInterruptedWriteOrThrow(outputDir: string, display
 }
 
 /**
- * Empties a previous folder without losing anything: a file goes only when
- * outputDir holds the same entry (a copy carried over) or the previous
- * manifest lists it (flowsmith wrote it, and the new set replaced or dropped
- * it). The manifest goes last, so an interruption here can be resumed.
- * Returns what had to stay.
+ * Empties a previous folder without losing anything. Right after a write,
+ * which knows what it read of the old outputDir (`seen`, entry-identity.ts),
+ * an entry goes only while it is still as the write saw it (the write carried
+ * it over, replaced it or dropped it). Otherwise (recovery after an
+ * interruption) a file goes only when outputDir holds the same entry (a copy
+ * carried over) or the previous manifest lists it with its bytes (flowsmith
+ * wrote it, and the new set replaced or dropped it). The manifest goes last,
+ * so an interruption here can be resumed. Returns what had to stay.
  */
-export async function removePreviousDir(previous: string, outputDir: string): Promise<string[]> {
+export async function removePreviousDir(previous: string, outputDir: string, seen?: ReadonlyMap<string, string>): Promise<string[]> {
   const read = await readManifest(previous);
   const written = filesWrittenBy(read.kind === "read" ? read.manifest : undefined);
   const entries = await listTree(previous);
@@ -98,8 +102,8 @@ export async function removePreviousDir(previous: string, outputDir: string): Pr
   for (const entry of [...entries.filter((e) => e.path !== MANIFEST_FILE), ...entries.filter((e) => e.path === MANIFEST_FILE)]) {
     if (entry.kind === "empty-dir") continue;
     const file = path.join(previous, entry.path);
-    const flowsmithWroteIt = entry.kind === "file" && written.has(entry.path);
-    if (flowsmithWroteIt || (await sameEntry(file, path.join(outputDir, entry.path)))) {
+    const asSeen = seen !== undefined && seen.get(entry.path) === (await identityOfOrUndefined(file));
+    if (asSeen || (seen === undefined && ((await asWritten(file, entry, written)) || (await sameEntry(file, path.join(outputDir, entry.path)))))) {
       await unlink(file);
       if ((removed += 1) === 1) crashPoint("cleanup-partial");
     } else {
@@ -108,6 +112,15 @@ export async function removePreviousDir(previous: string, outputDir: string): Pr
   }
   await removeEmptyFolders(previous, entries);
   return kept;
+}
+
+/** A file the manifest lists, with the bytes it lists, read as LF too (the manifest itself, whose hash it cannot hold, as listed). */
+async function asWritten(file: string, entry: TreeEntry, written: ReadonlyMap<string, string | undefined>): Promise<boolean> {
+  if (entry.kind !== "file" || !written.has(entry.path)) return false;
+  const hash = written.get(entry.path);
+  if (hash === undefined) return true;
+  const bytes = await readFile(file);
+  return sha256(bytes) === hash || sha256(bytes.toString("utf8").replace(/\r\n/g, "\n")) === hash;
 }
 
 /** Deepest first, so parents empty as their children go; a folder that still holds something stays. */

@@ -23,7 +23,8 @@
  * while two others take its place at that moment.
  */
 import { randomUUID } from "node:crypto";
-import { link, mkdir, readdir, readFile, rmdir, stat, unlink, writeFile } from "node:fs/promises";
+import { link, lstat, mkdir, readdir, readFile, readlink, rmdir, stat, unlink, writeFile } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CodegenError } from "../errors.js";
@@ -98,7 +99,7 @@ export async function lockOutputDirOrThrow(outputDir: string, display: string, c
           },
         };
       }
-      const holder = await readHolder(lockPath);
+      const holder = await readHolderOrThrow(lockPath, display);
       if (!holder) continue; // Released between the two calls.
       if (holder.state === "alive") throw busy(holder, display, "write");
       if (await takeOverOrThrow(lockPath, holder, mine, display)) tookOver = tookOverSentence(holder, display);
@@ -126,7 +127,7 @@ async function removeEmptyUpTo(dir: string, top: string | undefined): Promise<vo
  */
 export async function assertNotBeingWrittenOrThrow(outputDir: string, display: string): Promise<void> {
   const lockPath = lockPathOf(outputDir);
-  const holder = await readHolder(lockPath);
+  const holder = await readHolderOrThrow(lockPath, display);
   if (holder?.state === "alive") throw busy(holder, display, "check");
 }
 
@@ -161,7 +162,19 @@ function cannotLock(error: unknown, display: string): CodegenError {
   );
 }
 
-async function readHolder(lockPath: string): Promise<Holder | undefined> {
+/**
+ * The holder a lock file names; undefined when there is none. Anything else
+ * at the path (a link, even one to a lock, a folder, a pipe) is nothing
+ * flowsmith makes there: it is named and left alone, never read through or
+ * waited on (a dangling link would look released forever).
+ */
+async function readHolderOrThrow(lockPath: string, display: string): Promise<Holder | undefined> {
+  const found = await lstat(lockPath).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  });
+  if (!found) return undefined;
+  if (!found.isFile()) throw await oddLockPath(lockPath, found, display);
   let text: string;
   let modified: Date;
   try {
@@ -198,7 +211,7 @@ async function takeOverOrThrow(lockPath: string, dead: Holder, mine: string, dis
   const breaker = `${lockPath}.break`;
   if (!(await createdOrThrow(mine, breaker, display))) {
     // Another run is taking over right now (try again), or one was killed doing so: its breaker goes.
-    const other = await readHolder(breaker);
+    const other = await readHolderOrThrow(breaker, display);
     if (other?.state === "gone") await unlink(breaker).catch(() => undefined);
     return false;
   }
@@ -230,10 +243,26 @@ async function removeAbandonedRecords(lockPath: string): Promise<void> {
   for (const name of names) {
     if (!name.startsWith(prefix) || !/^\d+\.[0-9a-f-]{36}$/.test(name.slice(prefix.length))) continue;
     const file = path.join(path.dirname(lockPath), name);
-    const holder = await readHolder(file).catch(() => undefined);
+    const holder = await readHolderOrThrow(file, file).catch(() => undefined);
     const record = holder?.record;
     if (record && record.host === os.hostname() && record.pid !== process.pid && holder.state === "gone") await unlink(file).catch(() => undefined);
   }
+}
+
+/** Something flowsmith did not make where its lock (or the lock's breaker) goes: named, with what to do. */
+async function oddLockPath(lockPath: string, found: Stats, display: string): Promise<CodegenError> {
+  const shown = `${display}${lockPath.slice(lockPath.lastIndexOf(".flowsmith-lock"))}`;
+  let what: string;
+  if (found.isSymbolicLink()) {
+    const target = await readlink(lockPath).catch(() => "?");
+    const pointsAt = await stat(lockPath).catch(() => undefined);
+    what = `a symbolic link to ${target}, ${pointsAt === undefined ? "which does not exist" : pointsAt.isDirectory() ? "a folder" : "not a lock flowsmith made"}`;
+  } else what = found.isDirectory() ? "a folder" : "neither a file nor a folder (a pipe, socket or device)";
+  return new CodegenError(
+    "OUTPUT_CONFLICT",
+    `${shown}, where a write keeps the lock of ${display}/, is ${what}: flowsmith's lock is a file it makes itself, and it removes nothing it did not make; nothing was changed. Remove ${shown} and run again`,
+    { file: display },
+  );
 }
 
 function busy(holder: Holder, display: string, mode: "write" | "check"): CodegenError {

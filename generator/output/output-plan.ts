@@ -1,12 +1,20 @@
 /**
  * What a run wants outputDir to hold (the plan), and how that differs from
  * what it holds now: the one comparison both --check and a write use.
+ *
+ * The plan is made as the flows are generated, one at a time: each flow's
+ * files are compared with outputDir's when they arrive, and a write stages
+ * them at once (staging.ts), so no flow's text is kept once the next one is
+ * emitted. What needs the whole set (the manifest, files no longer planned,
+ * files flowsmith did not write) is compared at the end (compareRestOrThrow).
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { identityOfOrUndefined, readWithIdentityOrUndefined } from "./entry-identity.js";
 import { compare, listTree } from "./file-tree.js";
-import { MANIFEST_FILE, serializeManifest, sha256, type GeneratorStamp, type Manifest, type ManifestFlow, type ManifestIndex } from "./manifest.js";
+import { MANIFEST_FILE, serializeManifest, sha256, type GeneratorStamp, type ManifestFlow, type ManifestIndex } from "./manifest.js";
 import type { OutputDirState } from "./output-dir.js";
+import type { StagingFolder } from "./staging.js";
 
 /**
  * One flow's (or the index's) part of the plan: new content by path, or
@@ -15,31 +23,6 @@ import type { OutputDirState } from "./output-dir.js";
 export type PlannedFiles<Entry> =
   | { readonly kind: "written"; readonly entry: Entry; readonly files: ReadonlyMap<string, string> }
   | { readonly kind: "kept"; readonly entry: Entry };
-
-export interface OutputPlan {
-  /** Relative posix path → content: every file this run generated, the manifest included. */
-  readonly files: ReadonlyMap<string, string>;
-  /** Files flowsmith wrote earlier that stay as they are. */
-  readonly keep: ReadonlySet<string>;
-  /** The manifest the plan writes (its text is in `files`). */
-  readonly manifest: Manifest;
-}
-
-export function planOutput(
-  flows: ReadonlyMap<string, PlannedFiles<ManifestFlow>>,
-  index: PlannedFiles<ManifestIndex>,
-  generator: GeneratorStamp,
-): OutputPlan {
-  const files = new Map<string, string>();
-  const keep = new Set<string>();
-  for (const planned of [...flows.values(), index]) {
-    if (planned.kind === "written") for (const [file, content] of planned.files) files.set(file, content);
-    else for (const file of Object.keys(planned.entry.files)) keep.add(file);
-  }
-  const manifest = { generator, flows: Object.fromEntries([...flows].map(([name, planned]) => [name, planned.entry])), index: index.entry };
-  files.set(MANIFEST_FILE, serializeManifest(manifest));
-  return { files, keep, manifest };
-}
 
 export interface FileChange {
   readonly path: string;
@@ -59,55 +42,146 @@ export interface Comparison {
   readonly kept: readonly KeptFile[];
   /** Planned paths taken by something flowsmith did not write: a write refuses to replace them. */
   readonly conflicts: readonly string[];
+  /** Changed files whose bytes differ from the sha256 the manifest records: edited by hand. */
+  readonly editedByHand: readonly string[];
+  /** Changed files a write would reuse, whose hash the manifest records as it is on disk: edited along with the manifest. */
+  readonly editedWithManifest: readonly string[];
+  /** The manifest's text, which a write writes last. */
+  readonly manifest: string;
+  /** Files flowsmith wrote that stay as they are (reused and left-out flows, generated files already on disk): carried over. */
+  readonly carried: readonly string[];
 }
 
-export async function compareWithDisk(plan: OutputPlan, output: OutputDirState): Promise<Comparison> {
-  const changes: FileChange[] = [];
-  const kept: KeptFile[] = [];
-  const conflicts: string[] = [];
-  // Read all at once: one after another, the thread waited on the disk for each of some 300 files.
-  const planned = [...plan.files];
-  // CRLF read as LF: generated text has no CR of its own, and a Windows checkout (git autocrlf) is the same output.
-  const current = await Promise.all(
-    planned.map(([file]) =>
-      readFile(path.join(output.dir, file), "utf8").then(
-        (text) => text.replace(/\r\n/g, "\n"),
-        () => undefined,
-      ),
-    ),
-  );
-  for (const [index, [file, content]] of planned.entries()) {
-    if (current[index] === undefined) changes.push({ path: file, reason: "missing" });
-    else if (current[index] !== content) changes.push({ path: file, reason: "changed" });
+export class OutputPlan {
+  /** Every path of the new set but the manifest. */
+  private readonly planned = new Set<string>();
+  private readonly kept = new Set<string>();
+  /** Generated files outputDir holds with exactly these bytes. */
+  private readonly onDisk = new Set<string>();
+  private readonly changes: FileChange[] = [];
+  private readonly editedByHand: string[] = [];
+  private readonly editedWithManifest: string[] = [];
+  private readonly flows = new Map<string, ManifestFlow>();
+  private index: ManifestIndex | undefined;
+  /**
+   * Each entry of outputDir this run read or will carry over, by path, with
+   * its identity at that moment (entry-identity.ts): a write swaps its set in
+   * only while outputDir holds exactly these.
+   */
+  readonly seen = new Map<string, string>();
+
+  /** `staging`: a write's, which takes each generated file that differs from outputDir's; --check has none. */
+  constructor(
+    private readonly output: OutputDirState,
+    private readonly generator: GeneratorStamp,
+    private readonly staging: StagingFolder | undefined,
+  ) {}
+
+  addFlow(name: string, planned: PlannedFiles<ManifestFlow>): void {
+    this.flows.set(name, planned.entry);
+    this.add(planned, this.output.manifest?.flows[name]?.inputsHash === planned.entry.inputsHash);
   }
-  for (const entry of await listTree(output.dir)) {
-    if (plan.keep.has(entry.path)) continue;
-    const file = path.join(output.dir, entry.path);
-    const flowsmiths = entry.kind === "file" && output.written.has(entry.path);
-    if (plan.files.has(entry.path)) {
-      // Replacing what flowsmith wrote is the point; replacing anything else loses it, unless it is the same bytes.
-      const same = entry.kind === "file" && (await readFile(file, "utf8")) === plan.files.get(entry.path);
-      if (!flowsmiths && !same) conflicts.push(entry.path);
-      continue;
-    }
-    const edited = flowsmiths && sha256(await readFile(file)) !== output.written.get(entry.path) && output.written.get(entry.path) !== undefined;
-    if (blocksPlannedPath(entry.path, plan)) {
-      // An empty folder where a planned folder goes is simply used.
-      if (entry.kind !== "empty-dir" && (!flowsmiths || edited)) conflicts.push(entry.path);
-      else if (flowsmiths) changes.push({ path: entry.path, reason: "extra" });
-      continue;
-    }
-    if (!flowsmiths) kept.push({ path: entry.path, why: "not written by flowsmith" });
-    else if (edited) kept.push({ path: entry.path, why: "edited since flowsmith wrote it" });
-    else changes.push({ path: entry.path, reason: "extra" });
+
+  setIndex(planned: PlannedFiles<ManifestIndex>): void {
+    this.index = planned.entry;
+    this.add(planned, this.output.manifest?.index?.inputsHash === planned.entry.inputsHash);
   }
-  return { changes: changes.sort((a, b) => compare(a.path, b.path)), kept, conflicts };
+
+  /** `sameInputs`: the manifest shows the flow made from these inputs, so a write without --force would reuse its files. */
+  private add(planned: PlannedFiles<ManifestFlow | ManifestIndex>, sameInputs: boolean): void {
+    if (planned.kind === "kept") {
+      for (const file of Object.keys(planned.entry.files)) {
+        this.planned.add(file);
+        this.kept.add(file);
+      }
+      return;
+    }
+    const reusable = sameInputs && this.output.manifest?.generator?.fingerprint === this.generator.fingerprint;
+    for (const [file, content] of planned.files) {
+      this.planned.add(file);
+      this.compareFile(file, content, reusable);
+    }
+  }
+
+  private compareFile(file: string, content: string, reusable: boolean): void {
+    // Without a manifest outputDir is new or empty (output-dir.ts refuses anything else): nothing to read.
+    const disk = this.output.manifest ? readWithIdentityOrUndefined(path.join(this.output.dir, file)) : undefined;
+    if (!disk) {
+      this.changes.push({ path: file, reason: "missing" });
+      this.staging?.write(file, content);
+      return;
+    }
+    this.seen.set(file, disk.identity);
+    const text = disk.bytes.toString("utf8");
+    if (text === content) {
+      this.onDisk.add(file);
+      return;
+    }
+    this.staging?.write(file, content);
+    // CRLF read as LF: generated text has no CR of its own, and a Windows checkout (git autocrlf) is the same output.
+    const asLf = text.replace(/\r\n/g, "\n");
+    if (asLf === content) return;
+    this.changes.push({ path: file, reason: "changed" });
+    const recorded = this.output.written.get(file);
+    if (recorded === undefined) return;
+    const hash = sha256(disk.bytes);
+    if (hash !== recorded && sha256(asLf) !== recorded) this.editedByHand.push(file);
+    else if (reusable && hash === recorded) this.editedWithManifest.push(file);
+  }
+
+  /** The manifest, then what outputDir holds that is not planned: files to delete, to carry over, or in the way. */
+  async compareRestOrThrow(): Promise<Comparison> {
+    const manifest = serializeManifest({ generator: this.generator, flows: Object.fromEntries(this.flows), ...(this.index ? { index: this.index } : {}) });
+    const onDisk = this.output.manifest ? readWithIdentityOrUndefined(path.join(this.output.dir, MANIFEST_FILE)) : undefined;
+    if (onDisk === undefined) this.changes.push({ path: MANIFEST_FILE, reason: "missing" });
+    else {
+      this.seen.set(MANIFEST_FILE, onDisk.identity);
+      if (onDisk.bytes.toString("utf8").replace(/\r\n/g, "\n") !== manifest) this.changes.push({ path: MANIFEST_FILE, reason: "changed" });
+    }
+
+    const kept: KeptFile[] = [];
+    const conflicts: string[] = [];
+    const plannedFolders = foldersOf(this.planned);
+    for (const entry of await listTree(this.output.dir)) {
+      if (this.kept.has(entry.path) || entry.path === MANIFEST_FILE) continue;
+      const file = path.join(this.output.dir, entry.path);
+      const flowsmiths = entry.kind === "file" && this.output.written.has(entry.path);
+      if (this.planned.has(entry.path)) {
+        // Replacing what flowsmith wrote is the point; replacing anything else loses it, unless it is the same bytes.
+        if (!flowsmiths && !(entry.kind === "file" && this.onDisk.has(entry.path))) conflicts.push(entry.path);
+        continue;
+      }
+      const identity = await identityOfOrUndefined(file);
+      if (identity !== undefined) this.seen.set(entry.path, identity);
+      const recorded = this.output.written.get(entry.path);
+      const edited = flowsmiths && recorded !== undefined && sha256(await readFile(file)) !== recorded;
+      if (plannedFolders.has(entry.path) || [...foldersOf([entry.path])].some((folder) => this.planned.has(folder))) {
+        // An empty folder where a planned folder goes is simply used.
+        if (entry.kind !== "empty-dir" && (!flowsmiths || edited)) conflicts.push(entry.path);
+        else if (flowsmiths) this.changes.push({ path: entry.path, reason: "extra" });
+        continue;
+      }
+      if (!flowsmiths) kept.push({ path: entry.path, why: "not written by flowsmith" });
+      else if (edited) kept.push({ path: entry.path, why: "edited since flowsmith wrote it" });
+      else this.changes.push({ path: entry.path, reason: "extra" });
+    }
+    return {
+      changes: [...this.changes].sort((a, b) => compare(a.path, b.path)),
+      kept,
+      conflicts,
+      editedByHand: [...this.editedByHand].sort(compare),
+      editedWithManifest: [...this.editedWithManifest].sort(compare),
+      manifest,
+      carried: [...this.kept, ...this.onDisk],
+    };
+  }
 }
 
-/** A file where a planned file needs a folder (`signing` for `signing/index.ts`), or a folder's content where a planned file goes. */
-function blocksPlannedPath(entry: string, plan: OutputPlan): boolean {
-  for (const planned of plan.files.keys()) {
-    if (planned.startsWith(`${entry}/`) || entry.startsWith(`${planned}/`)) return true;
+/** Every folder on the way to each path (`a` and `a/b` for `a/b/c.ts`). */
+function foldersOf(paths: Iterable<string>): Set<string> {
+  const folders = new Set<string>();
+  for (const file of paths) {
+    for (let slash = file.indexOf("/"); slash > 0; slash = file.indexOf("/", slash + 1)) folders.add(file.slice(0, slash));
   }
-  return false;
+  return folders;
 }

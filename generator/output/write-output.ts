@@ -1,22 +1,28 @@
 /**
  * The two ways a run ends: compare the plan with outputDir (--check), or
- * make outputDir hold it, all at once. A write stages the new set beside
- * outputDir and swaps it in with two renames (interrupted-write.ts says how
- * an interruption at any point is finished or undone by the next run).
- * Files flowsmith did not write are carried over as they are and reported;
- * a planned path taken by one of them stops the write before it starts, and
- * so does a generated file edited by hand (its bytes differ from the sha256
- * the manifest records), unless the run is told to replace edits (--force).
+ * make outputDir hold it, all at once. A write has staged each generated file
+ * that differs from outputDir's as it was made (output-plan.ts, staging.ts);
+ * here it carries over the rest and swaps the staged set in with two renames
+ * (interrupted-write.ts says how an interruption at any point is finished or
+ * undone by the next run). Files flowsmith did not write are carried over as
+ * they are and reported; a planned path taken by one of them stops the write
+ * before it starts, and so does a generated file edited by hand (its bytes
+ * differ from the sha256 the manifest records), unless the run is told to
+ * replace edits (--force), and so does any entry changed while the run was
+ * writing (after it was read): an edit is never discarded unseen.
  */
-import { chmod, copyFile, lstat, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { CodegenError } from "../errors.js";
 import { crashPoint, pausePoint } from "./crash-points.js";
-import { previousDirOf, removePreviousDir, stagingDirOf } from "./interrupted-write.js";
-import { differsOnlyInGenerator, MANIFEST_FILE, sha256, type GeneratorStamp } from "./manifest.js";
+import { identityOf, identityOfOrUndefined } from "./entry-identity.js";
+import { listTree } from "./file-tree.js";
+import { previousDirOf, removePreviousDir } from "./interrupted-write.js";
+import { differsOnlyInGenerator, MANIFEST_FILE, type GeneratorStamp } from "./manifest.js";
 import { assertUnchangedOrThrow, type OutputDirState } from "./output-dir.js";
-import { compareWithDisk, type FileChange, type KeptFile, type OutputPlan } from "./output-plan.js";
+import type { Comparison, FileChange, KeptFile, OutputPlan } from "./output-plan.js";
+import type { StagingFolder } from "./staging.js";
+import { lstat } from "node:fs/promises";
 
 export interface CheckOutcome {
   /** Files a write would add, change or delete; empty when outputDir is up to date. */
@@ -36,17 +42,9 @@ export interface CheckOutcome {
 }
 
 export async function checkOutput(plan: OutputPlan, output: OutputDirState): Promise<CheckOutcome> {
-  const { changes, kept } = await compareWithDisk(plan, output);
-  const editedByHand = await editedByHandOf(changes, output);
-  const editedWithManifest: string[] = [];
-  for (const change of changes) {
-    if (change.reason !== "changed" || change.path === MANIFEST_FILE || !wouldReuse(change.path, plan, output)) continue;
-    const hash = sha256(await readFile(path.join(output.dir, change.path)));
-    if (output.written.get(change.path) === hash) editedWithManifest.push(change.path);
-  }
+  const { changes, kept, editedByHand, editedWithManifest, manifest: planned } = await plan.compareRestOrThrow();
   const manifest = changes.find((change) => change.path === MANIFEST_FILE && change.reason === "changed");
-  const otherGenerator =
-    manifest && differsOnlyInGenerator(await readFile(path.join(output.dir, MANIFEST_FILE), "utf8"), plan.files.get(MANIFEST_FILE) ?? "");
+  const otherGenerator = manifest && differsOnlyInGenerator(await readFile(path.join(output.dir, MANIFEST_FILE), "utf8"), planned);
   await assertUnchangedOrThrow(output);
   // Only then may the note say every generated file is identical.
   if (!otherGenerator || changes.some((change) => change !== manifest)) return { changes, kept, editedWithManifest, editedByHand };
@@ -62,9 +60,16 @@ export interface WriteOutcome {
   readonly unverified: readonly string[];
 }
 
-export async function writeOutputOrThrow(plan: OutputPlan, output: OutputDirState, options: { readonly replaceEdits: boolean }): Promise<WriteOutcome> {
+/** The staging folder is the caller's to discard when this throws. */
+export async function writeOutputOrThrow(
+  plan: OutputPlan,
+  output: OutputDirState,
+  staging: StagingFolder,
+  options: { readonly replaceEdits: boolean },
+): Promise<WriteOutcome> {
   await pausePoint("planned");
-  const { changes, kept, conflicts } = await compareWithDisk(plan, output);
+  const comparison = await plan.compareRestOrThrow();
+  const { changes, kept, conflicts } = comparison;
   if (conflicts.length > 0) {
     throw new CodegenError(
       "OUTPUT_CONFLICT",
@@ -72,7 +77,7 @@ export async function writeOutputOrThrow(plan: OutputPlan, output: OutputDirStat
       { file: output.display },
     );
   }
-  const edited = options.replaceEdits ? [] : await editedByHandOf(changes, output);
+  const edited = options.replaceEdits ? [] : comparison.editedByHand;
   if (edited.length > 0) {
     const files = edited.map((file) => `${output.display}/${file}`).join(", ");
     throw new CodegenError(
@@ -84,106 +89,88 @@ export async function writeOutputOrThrow(plan: OutputPlan, output: OutputDirStat
     );
   }
   if (changes.length === 0) return { changes, kept, unverified: [] };
-  const unverified = await replaceOutputDirOrThrow(plan, kept, output.dir);
+  await stageRestOrThrow(comparison, plan, output, staging);
+  const unverified = await swapInOrThrow(plan, output, staging);
   return { changes, kept, unverified };
 }
 
-/**
- * A write regenerates a file only when its flow's inputs (or the index's) or
- * the generator differ from what the manifest records; otherwise it reuses
- * the file as the manifest describes it.
- */
-function wouldReuse(file: string, plan: OutputPlan, output: OutputDirState): boolean {
-  const before = output.manifest;
-  if (!before || before.generator?.fingerprint !== plan.manifest.generator?.fingerprint) return false;
-  for (const [name, entry] of Object.entries(plan.manifest.flows)) {
-    if (Object.hasOwn(entry.files, file)) return before.flows[name]?.inputsHash === entry.inputsHash;
-  }
-  const index = plan.manifest.index;
-  return index !== undefined && Object.hasOwn(index.files, file) && before.index?.inputsHash === index.inputsHash;
-}
-
-/**
- * Changed files flowsmith wrote whose bytes are no longer the ones the
- * manifest records (read as LF too: a CRLF checkout is not an edit).
- */
-async function editedByHandOf(changes: readonly FileChange[], output: OutputDirState): Promise<string[]> {
-  const edited: string[] = [];
-  for (const change of changes) {
-    const recorded = output.written.get(change.path);
-    if (change.reason !== "changed" || recorded === undefined) continue;
-    const bytes = await readFile(path.join(output.dir, change.path));
-    if (sha256(bytes) !== recorded && sha256(bytes.toString("utf8").replace(/\r\n/g, "\n")) !== recorded) edited.push(change.path);
-  }
-  return edited;
-}
-
-async function replaceOutputDirOrThrow(plan: OutputPlan, kept: readonly KeptFile[], outputDir: string): Promise<string[]> {
-  const staging = stagingDirOf(outputDir);
-  const previous = previousDirOf(outputDir);
-  const fail = (error: unknown) =>
-    new CodegenError("WRITE_FAILED", `could not write the output, nothing was changed: ${(error as Error).message}`, { file: outputDir }, { cause: error });
+/** What outputDir keeps into the staging folder, then the manifest last, so a complete manifest means a complete set. */
+async function stageRestOrThrow(comparison: Comparison, plan: OutputPlan, output: OutputDirState, staging: StagingFolder): Promise<void> {
+  const changed: string[] = [];
   try {
-    await stageOrThrow(plan, kept, outputDir, staging);
+    for (const file of [...comparison.carried, ...comparison.kept.map((entry) => entry.path)]) {
+      const from = path.join(output.dir, file);
+      // Carried as it is now: if it is not what the run read, it changed since.
+      const identity = await identityOfOrUndefined(from);
+      const seen = plan.seen.get(file);
+      if (identity !== undefined && seen !== undefined && seen !== identity) changed.push(file);
+      if (identity !== undefined && seen === undefined) plan.seen.set(file, identity);
+      await staging.carryOrThrow(from, file);
+    }
+    if (changed.length > 0) throw changedWhileWriting(changed, output);
+    const manifest = path.join(staging.startOrThrow(), `${MANIFEST_FILE}.partial`);
+    await writeFile(manifest, comparison.manifest);
+    await rename(manifest, path.join(staging.dir, MANIFEST_FILE));
   } catch (error) {
-    await rm(staging, { recursive: true, force: true });
-    throw fail(error);
+    throw error instanceof CodegenError ? error : writeFailed(error, output);
   }
-  const hadOutput = await lstat(outputDir).then(
+  crashPoint("staging-complete");
+}
+
+/**
+ * outputDir aside, then checked against what the run saw (an edit made while
+ * it ran puts it back and stops the write), then the staged set in its place.
+ */
+async function swapInOrThrow(plan: OutputPlan, output: OutputDirState, staging: StagingFolder): Promise<string[]> {
+  await pausePoint("staged");
+  const previous = previousDirOf(output.dir);
+  const hadOutput = await lstat(output.dir).then(
     () => true,
     () => false,
   );
   try {
-    if (hadOutput) await rename(outputDir, previous);
+    if (hadOutput) await rename(output.dir, previous);
     crashPoint("old-moved-aside");
+    const changed = hadOutput ? await changedSince(previous, plan.seen) : [];
+    if (changed.length > 0) {
+      await rename(previous, output.dir);
+      throw changedWhileWriting(changed, output);
+    }
     try {
-      await rename(staging, outputDir);
+      await rename(staging.dir, output.dir);
     } catch (error) {
-      if (hadOutput) await rename(previous, outputDir);
+      if (hadOutput) await rename(previous, output.dir);
       throw error;
     }
   } catch (error) {
-    await rm(staging, { recursive: true, force: true });
-    throw fail(error);
+    throw error instanceof CodegenError ? error : writeFailed(error, output);
   }
+  staging.swapped();
   crashPoint("swapped");
-  return hadOutput ? removePreviousDir(previous, outputDir) : [];
+  return hadOutput ? removePreviousDir(previous, output.dir, plan.seen) : [];
 }
 
-/** The whole new set in the staging folder; its manifest last, so a complete manifest means a complete set. */
-async function stageOrThrow(plan: OutputPlan, kept: readonly KeptFile[], outputDir: string, staging: string): Promise<void> {
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
-  let staged = 0;
-  // Synchronously: small files each awaited in turn left the thread waiting
-  // on the disk, and all at once (a promise each) were slower still than a
-  // loop (bench/analysis.md, "No idle end").
-  for (const [file, content] of plan.files) {
-    if (file === MANIFEST_FILE) continue;
-    const target = path.join(staging, file);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, content);
-    if ((staged += 1) === 1) crashPoint("staging-partial");
+/** Entries of `dir` (files and links) added or changed since the run saw them. */
+async function changedSince(dir: string, seen: ReadonlyMap<string, string>): Promise<string[]> {
+  const changed: string[] = [];
+  for (const entry of await listTree(dir)) {
+    if (entry.kind === "empty-dir") continue;
+    const stats = await lstat(path.join(dir, entry.path), { bigint: true }).catch(() => undefined);
+    if (stats && seen.get(entry.path) !== identityOf(stats)) changed.push(entry.path);
   }
-  for (const file of [...plan.keep, ...kept.map((entry) => entry.path)]) {
-    await copyEntryOrThrow(path.join(outputDir, file), path.join(staging, file));
-    if ((staged += 1) === 1) crashPoint("staging-partial");
-  }
-  const manifest = path.join(staging, `${MANIFEST_FILE}.partial`);
-  await writeFile(manifest, plan.files.get(MANIFEST_FILE) ?? "");
-  await rename(manifest, path.join(staging, MANIFEST_FILE));
-  crashPoint("staging-complete");
+  return changed;
 }
 
-/** Files keep their bytes and mode, links their target, empty folders stay folders; nothing else can be carried over. */
-async function copyEntryOrThrow(from: string, to: string): Promise<void> {
-  const stat = await lstat(from).catch(() => undefined);
-  if (!stat) return; // A kept flow's file the user deleted: nothing to carry over.
-  await mkdir(path.dirname(to), { recursive: true });
-  if (stat.isSymbolicLink()) await symlink(await readlink(from), to);
-  else if (stat.isDirectory()) await mkdir(to, { recursive: true });
-  else if (stat.isFile()) {
-    await copyFile(from, to);
-    await chmod(to, stat.mode);
-  } else throw new Error(`${from} is not a file, link or folder, so it cannot be carried over; move it out of outputDir`);
+function changedWhileWriting(files: readonly string[], output: OutputDirState): CodegenError {
+  const named = files.map((file) => `${output.display}/${file}`).join(", ");
+  return new CodegenError(
+    "OUTPUT_EDITED",
+    `${named} ${files.length === 1 ? "was" : "were"} changed or added while this run was writing ${output.display}/ (after it read ${output.display}/), ` +
+      "so the output it planned would have lost the change; nothing was written. Run again once the change is saved",
+    { file: output.display },
+  );
+}
+
+function writeFailed(error: unknown, output: OutputDirState): CodegenError {
+  return new CodegenError("WRITE_FAILED", `could not write the output, nothing was changed: ${(error as Error).message}`, { file: output.dir }, { cause: error });
 }

@@ -38,14 +38,23 @@ export function checkDocumentShapeOrThrow(document: unknown, place: DocumentPlac
     if (typeof value === "number" && !Number.isFinite(value)) throw notFinite(visit, place);
     if (typeof value !== "object" || value === null) continue;
     if (depth >= MAX_DOCUMENT_DEPTH) throw tooDeep(visit, place);
-    const entries: [string | number, unknown][] = Array.isArray(value)
-      ? value.map((item: unknown, index) => [index, item])
-      : Object.keys(value).map((key) => [key, (value as Record<string, unknown>)[key]]);
-    // Pushed in reverse, so the first problem in document order is the one reported.
-    for (let i = entries.length - 1; i >= 0; i -= 1) {
-      const [key, child] = entries[i] as [string | number, unknown];
-      stack.push({ value: child, depth: depth + 1, key, parent: visit });
+    // Pushed in reverse, so the first problem in document order is the one reported; only what can hold
+    // one is pushed (most values are strings).
+    if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index -= 1) pushIfToCheck(stack, value[index], index, visit);
+    } else {
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i -= 1) {
+        const key = keys[i] as string;
+        pushIfToCheck(stack, (value as Record<string, unknown>)[key], key, visit);
+      }
     }
+  }
+}
+
+function pushIfToCheck(stack: Visit[], value: unknown, key: string | number, parent: Visit): void {
+  if ((typeof value === "object" && value !== null) || (typeof value === "number" && !Number.isFinite(value))) {
+    stack.push({ value, depth: parent.depth + 1, key, parent });
   }
 }
 

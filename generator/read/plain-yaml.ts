@@ -45,8 +45,9 @@ const NOT_PLAIN = /(?:^|[\s[{,])[&*!?]|^%|<<|\t|__proto__|^[ ]*(?:- +)*[[{].*[\]
 function hasNullishKey(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasNullishKey);
   if (value === null || typeof value !== "object") return false;
-  for (const [key, item] of Object.entries(value)) {
-    if (NULL.test(key) || hasNullishKey(item)) return true;
+  for (const key of Object.keys(value)) {
+    // Every key is checked, and most are longer than any null: the length answers first.
+    if ((key.length <= 4 && NULL.test(key)) || hasNullishKey((value as Record<string, unknown>)[key])) return true;
   }
   return false;
 }

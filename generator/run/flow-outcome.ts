@@ -11,7 +11,7 @@ import type { FetchedSnapshot } from "../fetch/api-source.js";
 import type { DescriptionChange } from "../output/description-copy.js";
 import type { ManifestFlow } from "../output/manifest.js";
 import type { PatternLeftToService } from "../model/patterns-left.js";
-import type { PlannedFiles } from "../output/output-plan.js";
+import type { OutputPlan } from "../output/output-plan.js";
 import type { Run } from "./run-context.js";
 
 export type FlowOutcome = GeneratedFlow | ReusedFlow | LeftOutFlow | NotGeneratedFlow;
@@ -23,18 +23,20 @@ interface FlowOfConfig {
   readonly name: string;
 }
 
-/** Emitted this run: its files are the new content of `<outputDir>/<name>/`. */
-export interface GeneratedFlow extends FlowOfConfig {
+/** Emitted this run: its files were the new content of `<outputDir>/<name>/`, handed to the plan (planFlow). */
+interface GeneratedFlow extends FlowOfConfig {
   readonly kind: "generated";
   readonly entry: ManifestFlow;
-  readonly files: ReadonlyMap<string, string>;
   readonly report: FlowReport;
   /** An api flow's description fetched this run, its snapshot not yet written. */
   readonly fetched?: FetchedSnapshot;
 }
 
+/** A flow as generateFlowOrThrow makes it: a generated one still holds its files. */
+export type MadeFlow = (GeneratedFlow & { readonly files: ReadonlyMap<string, string> }) | ReusedFlow | LeftOutFlow | NotGeneratedFlow;
+
 /** Same inputs, same generator, files as written: outputDir keeps them. */
-export interface ReusedFlow extends FlowOfConfig {
+interface ReusedFlow extends FlowOfConfig {
   readonly kind: "reused";
   readonly entry: ManifestFlow;
   readonly report: FlowReport;
@@ -68,11 +70,11 @@ export interface FlowReport {
   readonly leftToService?: readonly PatternLeftToService[];
 }
 
-/** A flow as outputDir will hold it after this run: its manifest entry with its new files, or with those kept. */
+/** A flow as outputDir will hold it after this run: its manifest entry, with new files or with those kept. */
 export interface FlowInOutputDir {
   readonly pointer: string;
   readonly name: string;
-  readonly planned: PlannedFiles<ManifestFlow>;
+  readonly entry: ManifestFlow;
 }
 
 export function generated(
@@ -87,13 +89,13 @@ export function generated(
   },
   started: number,
   run: Run,
-): GeneratedFlow {
+): MadeFlow {
   const { entry, files, changed, fetched, leftToService } = made;
   const report = { ...reportOf(name, entry, run.mode === "check" ? "checked" : "generated", started, run, changed), ...(leftToService.length > 0 ? { leftToService } : {}) };
   return { kind: "generated", pointer: flow.pointer, name, entry, files, report, ...(fetched ? { fetched } : {}) };
 }
 
-export function reused(flow: ResolvedFlowConfig, name: string, entry: ManifestFlow, fetched: FetchedSnapshot | undefined, started: number, run: Run): ReusedFlow {
+export function reused(flow: ResolvedFlowConfig, name: string, entry: ManifestFlow, fetched: FetchedSnapshot | undefined, started: number, run: Run): MadeFlow {
   const report = reportOf(name, entry, "unchanged", started, run, undefined);
   return { kind: "reused", pointer: flow.pointer, name, entry, report, ...(fetched ? { fetched } : {}) };
 }
@@ -105,13 +107,27 @@ export function leftOut(flow: ResolvedFlowConfig, name: string, run: Run): LeftO
   return earlier ? { kind: "left-out", pointer: flow.pointer, name, earlier } : { kind: "not-generated", pointer: flow.pointer, name };
 }
 
+/**
+ * Hands a flow's files to the plan (a write stages them at once) and returns
+ * the flow without them: a run holds no flow's text once it is planned.
+ */
+export function planFlow(flow: MadeFlow, plan: OutputPlan): FlowOutcome {
+  if (flow.kind === "generated") {
+    const { files, ...rest } = flow;
+    plan.addFlow(flow.name, { kind: "written", entry: flow.entry, files });
+    return rest;
+  }
+  if (flow.kind === "reused") plan.addFlow(flow.name, { kind: "kept", entry: flow.entry });
+  if (flow.kind === "left-out") plan.addFlow(flow.name, { kind: "kept", entry: flow.earlier });
+  return flow;
+}
+
 /** The flows outputDir holds after this run: generated, reused, or left out with earlier output. */
 export function inOutputDir(flows: readonly FlowOutcome[]): FlowInOutputDir[] {
   return flows.flatMap((flow): FlowInOutputDir[] => {
     const { pointer, name } = flow;
-    if (flow.kind === "generated") return [{ pointer, name, planned: { kind: "written", entry: flow.entry, files: flow.files } }];
-    if (flow.kind === "reused") return [{ pointer, name, planned: { kind: "kept", entry: flow.entry } }];
-    return flow.kind === "left-out" ? [{ pointer, name, planned: { kind: "kept", entry: flow.earlier } }] : [];
+    if (flow.kind === "generated" || flow.kind === "reused") return [{ pointer, name, entry: flow.entry }];
+    return flow.kind === "left-out" ? [{ pointer, name, entry: flow.earlier }] : [];
   });
 }
 

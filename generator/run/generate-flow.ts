@@ -11,12 +11,12 @@ import { changeSinceCopyOrUndefined, descriptionCopyPath } from "../output/descr
 import { descriptionJson } from "../output/description-json.js";
 import { sha256, type ManifestFlow } from "../output/manifest.js";
 import { readSourceOrThrow, type SourceBytes, type SourceContext } from "../read/read-source.js";
-import { generated, leftOut, reused, type FlowOutcome } from "./flow-outcome.js";
+import { generated, leftOut, reused, type MadeFlow } from "./flow-outcome.js";
 import { generationSteps } from "./generation-steps.js";
 import { nameInManifestOrUndefined, reusableOrUndefined } from "./reuse.js";
 import { isLeftOut, type Run } from "./run-context.js";
 
-export async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<FlowOutcome> {
+export async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<MadeFlow> {
   const started = performance.now();
   const known = flow.name ?? nameInManifestOrUndefined(flow, run);
   if (known !== undefined && isLeftOut(known, run)) return leftOut(flow, known, run);
@@ -41,12 +41,22 @@ export async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): P
     const files = new Map([...emitted.map((file): [string, string] => [file.path, file.content]), [descriptionCopyPath(model.name), copy]]);
     const changed = await changeSinceCopyOrUndefined(copy, model, run.output);
     const hashes = Object.fromEntries([...files].map(([file, content]) => [file, sha256(content)]));
-    const { id, version, environment } = model;
-    const entry = { source: source.display, inputsHash, id, version, environment, files: hashes };
+    const { version, environment } = model;
+    const entry = { source: source.display, inputsHash, id: detached(model.id), version, environment, files: hashes };
     return generated(flow, model.name, { entry, files, changed, fetched, leftToService: steps.patternsLeftToService(model) }, started, run);
   } catch (error) {
     throw withFlowName(error, flow.name);
   }
+}
+
+/**
+ * A value of the description that outlives its flow (in the manifest entry and
+ * the report), copied: the YAML reader's strings are slices of the
+ * description's whole text, and a slice keeps that text alive to the end of
+ * the run, which made memory grow with the number of flows.
+ */
+function detached(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 /** A file source is read; an api source is its snapshot, or fetched (fetch/api-source.ts). */

@@ -6,7 +6,8 @@
  * sixth of jest's time): keeps the benchmark alive. `node bench/run.js
  * --smoke` runs every benchmark once with tiny sizes (3 flows, 1 round, 64 KB
  * files) against the compiled dist/ output, and must finish with a ratio for
- * every comparison. Goals are not asserted here (timings on a shared machine
+ * every comparison (codegen against its peers at 3 and 6 flows, with wall
+ * time, CPU time and peak memory for each). Goals are not asserted here (timings on a shared machine
  * are noise); the exact figures are: a single token request for 200
  * concurrent calls, the emulator's memory staying within its bound, and the
  * hostile pattern's values all refused (with a time per character for each length),
@@ -40,13 +41,23 @@ try {
   const { rows, details } = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
   const numbers = rows.map((row) => row.benchmark.split(".")[0]);
   // 7 (the production install) is left to test/packages: the smoke run skips it.
-  expectEqual("benchmarks that ran", [...new Set(numbers)], ["1", "2a", "2b", "3", "4", "5", "6", "8", "9", "10", "11", "12", "13", "16"]);
+  expectEqual("benchmarks that ran", [...new Set(numbers)], ["1", "2a", "2b", "1c", "1d", "1e", "3", "4", "5", "6", "8", "9", "10", "11", "12", "13", "16"]);
   const compared = rows.filter((row) => row.compared);
   // 9 (emulator vs Prism) is measured only where a full run has installed Prism.
   const prismMeasured = rows.some((row) => row.benchmark.startsWith("9.") && row.compared);
-  expectEqual("benchmarks with a ratio", [...new Set(compared.map((row) => row.benchmark.split(".")[0]))], ["1", "2a", "2b", "3", "4", "5", ...(prismMeasured ? ["9"] : []), "12", "13"]);
+  expectEqual("benchmarks with a ratio", [...new Set(compared.map((row) => row.benchmark.split(".")[0]))], ["1", "2a", "2b", "1c", "1d", "3", "4", "5", ...(prismMeasured ? ["9"] : []), "12", "13"]);
   for (const row of compared) {
     if (!(Number.isFinite(row.ratio) && row.ratio > 0)) problems.push(`${row.benchmark}: ratio ${String(row.ratio)}, expected a finite positive number`);
+  }
+  // Codegen against its peers, cold, at two sizes: every peer at each, wall, CPU and peak memory of each process tree.
+  const peers = rows.filter((row) => row.benchmark.startsWith("1c."));
+  expectEqual("1c (codegen against peers) rows", peers.length, 8);
+  for (const row of peers) {
+    if (!/^[\d.]+ s, CPU [\d.]+ s, \d+ MB$/.test(row.flowsmith) || !/ s, CPU [\d.]+ s, \d+ MB; wall [\d.]+, CPU [\d.]+$/.test(row.baseline)) problems.push(`${row.benchmark}: readings ${row.flowsmith} / ${row.baseline}`);
+  }
+  for (const number of ["1d", "1e"]) {
+    const row = rows.find((candidate) => candidate.benchmark.startsWith(`${number}.`));
+    if (!(Number.isFinite(row?.ratio) && row.ratio > 0)) problems.push(`${number}: ratio ${String(row?.ratio)}, expected a finite positive number`);
   }
   expectEqual("6 (single-flight) met", rows.find((row) => row.benchmark.startsWith("6."))?.met, true);
   expectEqual("8 (emulator memory) met", rows.find((row) => row.benchmark.startsWith("8."))?.met, true);

@@ -6,7 +6,7 @@
  * the held run says on stderr when it is there, and stays until told.
  */
 import { execFile, spawn } from "node:child_process";
-import { appendFile, cp, readdir, readFile, rename, utimes, writeFile } from "node:fs/promises";
+import { appendFile, cp, lstat, mkdir, readdir, readFile, rename, symlink, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -20,7 +20,11 @@ import { exists, flowsmith, makeProject, removeProjects, REPO, snapshot, writeCo
 
 afterAll(removeProjects);
 
-/** A real `flowsmith codegen`, held at "planned": it holds outputDir's lock, has read outputDir and written nothing. */
+/**
+ * A real `flowsmith codegen`, held at "planned" (it holds outputDir's lock, has
+ * read outputDir and changed nothing in it) or at "staged" (its whole new set
+ * is staged beside outputDir, about to be swapped in).
+ */
 interface HeldRun {
   readonly pid: number;
   /** Lets it go on (a line on its stdin). */
@@ -29,10 +33,10 @@ interface HeldRun {
   readonly ended: Promise<CliRun>;
 }
 
-function startHeld(args: readonly string[], cwd: string): Promise<HeldRun> {
+function startHeld(args: readonly string[], cwd: string, point: "planned" | "staged" = "planned"): Promise<HeldRun> {
   const child = spawn(process.execPath, [path.join(REPO, "bin/flowsmith.js"), ...args], {
     cwd,
-    env: { ...process.env, FLOWSMITH_TEST_PAUSE_AT: "planned" },
+    env: { ...process.env, FLOWSMITH_TEST_PAUSE_AT: point },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";
@@ -46,7 +50,7 @@ function startHeld(args: readonly string[], cwd: string): Promise<HeldRun> {
   return new Promise((resolve, reject) => {
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
-      if (stderr.includes("flowsmith-test: paused at planned\n")) {
+      if (stderr.includes(`flowsmith-test: paused at ${point}\n`)) {
         resolve({
           pid: child.pid ?? 0,
           resume: () => {
@@ -218,6 +222,29 @@ describe("the lock's folder", () => {
   });
 });
 
+describe("odd things where the lock goes", () => {
+  it.each<[string, (lock: string, project: Project) => Promise<unknown>, string]>([
+    ["a dangling symbolic link", (lock) => symlink("nowhere", lock), "a symbolic link to nowhere, which does not exist"],
+    ["a symbolic link to a folder", (lock, project) => symlink(project.dir, lock), "a symbolic link to "],
+    ["a folder", (lock) => mkdir(lock), "a folder"],
+  ])("%s: a write and --check stop with OUTPUT_CONFLICT naming it, and change nothing", async (_name, make, says) => {
+    const project = await makeProject({ flows: ["signing"] });
+    await runCodegen({ configPath: project.config });
+    const before = await snapshot(project.out);
+    const lock = lockPathOf(project.out);
+    await make(lock, project);
+
+    for (const options of [{ force: true }, { check: true }]) {
+      const error = await runCodegen({ configPath: project.config, ...options }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ name: "CodegenError", code: "OUTPUT_CONFLICT" });
+      expect(inProject(error, project)).toContain(`generated.flowsmith-lock, where a write keeps the lock of ${path.basename(project.out)}/, is ${says}`);
+      expect((error as Error).message).toContain("nothing was changed. Remove ");
+    }
+    expect(await snapshot(project.out)).toEqual(before);
+    expect((await lstat(lock)).isSymbolicLink() || (await lstat(lock)).isDirectory()).toBe(true);
+  });
+});
+
 describe("--check without the lock", () => {
   it("fails when a write replaced outputDir while it was being read", async () => {
     const project = await makeProject({ flows: ["signing"] });
@@ -235,6 +262,36 @@ describe("--check without the lock", () => {
       message: expect.stringContaining("a write replaced") as unknown,
     });
   });
+});
+
+describe("edits made while a write runs", () => {
+  it.each<[string, string, (out: string) => Promise<void>]>([
+    ["an edit to a file it replaces", "signing/index.ts", (out) => appendFile(path.join(out, "signing/index.ts"), "// mine\n")],
+    ["an edit to a file it keeps", "signing/validate.ts", (out) => appendFile(path.join(out, "signing/validate.ts"), "// mine\n")],
+    ["a file added", "NOTES.md", (out) => writeFile(path.join(out, "NOTES.md"), "# mine\n")],
+  ])(
+    "%s after the run read outputDir stops it with OUTPUT_EDITED: nothing is written, the change stays",
+    async (_name, file, edit) => {
+      const project = await makeProject({ flows: ["signing"] });
+      await runCodegen({ configPath: project.config });
+      // A new summary: the run regenerates signing/index.ts, and validate.ts comes out the same.
+      const description = path.join(project.dir, "flows/signing.yaml");
+      await writeFile(description, (await readFile(description, "utf8")).replace("summary: Create a session", "summary: Start a session"));
+
+      const held = await startHeld(["codegen"], project.dir, "staged");
+      await edit(project.out);
+      const edited = await snapshot(project.out);
+      held.resume();
+      const done = await held.ended;
+      expect(done.code).toBe(1);
+      expect(done.stderr).toContain(
+        `flowsmith: error OUTPUT_EDITED: generated: generated/${file} was changed or added while this run was writing generated/ (after it read generated/), so the output it planned would have lost the change; nothing was written.`,
+      );
+      expect(await snapshot(project.out)).toEqual(edited);
+      expect(await besideOutput(project)).toEqual([]);
+    },
+    REAL_PROCESSES_MS,
+  );
 });
 
 describe("hand edits", () => {
