@@ -47,7 +47,6 @@ const node = {
     "^flowsmith/emulator$": "<rootDir>/emulator/index.ts",
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
-  testTimeout: 30000,
 };
 
 /**
@@ -77,6 +76,8 @@ const web = {
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [node, web],
+  // A global option: jest reads it at the root only (in a project it is ignored, and its 5 s default applies).
+  testTimeout: 30000,
   // jest's order, except that without timings (a fresh clone, CI) the longest suites start first (see the file).
   testSequencer: "<rootDir>/test/support/jest-sequencer.js",
   // jest's default is one worker less than the cores, which on a 2-core machine means every

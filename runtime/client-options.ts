@@ -6,7 +6,7 @@ import { platform } from "#platform";
 import type { Dispatcher } from "undici";
 import { systemClock, type Clock } from "./clock.js";
 import { ConfigurationError } from "./errors.js";
-import type { ProxyOption } from "./exchange/dispatcher.js";
+import type { ProxyOption } from "./exchange/proxy-url.js";
 import { loggerOrThrow, type Logger } from "./exchange/logging.js";
 import type { Middleware } from "./exchange/messages.js";
 import { middlewareOrThrow } from "./exchange/middleware.js";

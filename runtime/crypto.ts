@@ -15,7 +15,7 @@ export type CryptoKeyOf = Awaited<ReturnType<typeof globalThis.crypto.subtle.imp
 /** HMAC keys by their bytes' owner: a secret given once is imported once. */
 const hmacKeys = new WeakMap<Uint8Array, Promise<CryptoKeyOf>>();
 
-export function hmacKeyOf(secret: Uint8Array): Promise<CryptoKeyOf> {
+function hmacKeyOf(secret: Uint8Array): Promise<CryptoKeyOf> {
   const known = hmacKeys.get(secret);
   if (known) return known;
   const key = subtle().importKey("raw", secret as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);

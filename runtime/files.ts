@@ -7,21 +7,9 @@
 import { platform } from "#platform";
 import { FlowsmithError, RequestValidationError } from "./errors.js";
 import { isRecord } from "./json.js";
+import { MEDIA_TYPES_BY_EXTENSION, RENAMED, type FileData, type FileInput, type NamedFile, type RenamableFile } from "./file-input.js";
 import type { FileFromPathOptions } from "./platform/platform.js";
 
-/**
- * A file to upload: a Blob or File (a Worker's `request.formData()` gives
- * Files, Node's fs.openAsBlob a Blob), bytes, or a ReadableStream of bytes
- * (an R2 object's body), which is read into memory when the request is
- * prepared, up to the flow's per-file limit.
- */
-export type FileData = Blob | Uint8Array | ReadableStream<Uint8Array>;
-export interface NamedFile {
-  readonly data: FileData;
-  readonly filename?: string;
-  readonly contentType?: string;
-}
-export type FileInput = FileData | NamedFile;
 
 /** A FileInput taken apart: the bytes as a Blob, and what the caller said about them. */
 export interface FileParts {
@@ -30,31 +18,6 @@ export interface FileParts {
   /** Lower-case essence (`image/png`) of the declared type, when one was declared. */
   readonly declaredType: string | undefined;
 }
-
-/**
- * A File that sends its bytes its own way (fileFromPath's reads from disk)
- * makes its renamed copies itself, so they keep that way.
- */
-export const RENAMED = Symbol("flowsmith.renamed");
-interface RenamableFile extends File {
-  [RENAMED](name: string, type: string): File;
-}
-
-const MEDIA_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = {
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".png": "image/png",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".heic": "image/heic",
-  ".tif": "image/tiff",
-  ".tiff": "image/tiff",
-  ".pdf": "application/pdf",
-  ".json": "application/json",
-  ".txt": "text/plain",
-  ".xml": "application/xml",
-  ".zip": "application/zip",
-};
 
 /**
  * A FileInput for a file on disk (Node only: elsewhere a ConfigurationError).
@@ -108,11 +71,6 @@ export function namedBlob(blob: Blob, filename: string, mediaType: string): Blob
   return new File([blob], filename, { type: mediaType });
 }
 
-export function mediaTypeForFilename(filename: string | undefined): string | undefined {
-  if (filename === undefined) return undefined;
-  const dot = filename.lastIndexOf(".");
-  return dot <= 0 ? undefined : MEDIA_TYPES_BY_EXTENSION[filename.slice(dot).toLowerCase()];
-}
 
 export function extensionForMediaType(mediaType: string): string {
   const entry = Object.entries(MEDIA_TYPES_BY_EXTENSION).find(([, type]) => type === mediaType);

@@ -6,7 +6,7 @@
 export { createFlowSession } from "./create-session.js";
 export type { BodyForm, FieldSpec, FlowSpec, PartName, PartSegment } from "./flow-spec.js";
 export type { Client } from "./client.js";
-export type { FileInput } from "./files.js";
+export type { FileInput } from "./file-input.js";
 export type { RequestOptions } from "./resources.js";
 export type { Environment, Locale } from "./service-limits.js";
 export type { JsonSchema } from "./validation/schema-check.js";

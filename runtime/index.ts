@@ -9,7 +9,7 @@
  */
 export { createClient, type Client } from "./client.js";
 export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.js";
-export type { ProxyOption, ProxySettings } from "./exchange/dispatcher.js";
+export type { ProxyOption, ProxySettings } from "./exchange/proxy-url.js";
 export type { AttemptLogEntry, Logger } from "./exchange/logging.js";
 export type { ExchangeRequest, ExchangeResponse, Middleware, Next, ResponseHeaders } from "./exchange/messages.js";
 export { clientCredentialsIn, withoutClientCredentials } from "./credentials-in.js";
@@ -17,7 +17,8 @@ export type { FlowDescriptionOptions } from "./flow-description.js";
 export { createMemoryTokenStore, type TokenStore } from "./token-store.js";
 export { systemClock, type Clock } from "./clock.js";
 export { forEnvironment, type EnvironmentFlow, type FlowModuleOf } from "./environment-flow.js";
-export { fileFromPath, type FileData, type FileInput, type NamedFile } from "./files.js";
+export { fileFromPath } from "./files.js";
+export type { FileData, FileInput, NamedFile } from "./file-input.js";
 export type { FileFromPathOptions } from "./platform/platform.js";
 export {
   DEFAULT_DESCRIPTION_PATH,

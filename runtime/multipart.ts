@@ -8,7 +8,8 @@ import { platform } from "#platform";
 import { utf8Length } from "./bytes.js";
 import { RequestValidationError } from "./errors.js";
 import { FlowsmithError } from "./errors.js";
-import { isFileInput, type FileInput } from "./files.js";
+import type { FileInput } from "./file-input.js";
+import { isFileInput } from "./files.js";
 import type { FieldSpec, PartName } from "./flow-spec.js";
 import { readablePath } from "./validation/issues.js";
 

@@ -10,7 +10,8 @@
  */
 import { utf8Length } from "./bytes.js";
 import { FlowsmithError, RequestValidationError, type RequestValidationCode, type ValidationIssue } from "./errors.js";
-import { essence, extensionForMediaType, filePartsOrThrow, mediaTypeForFilename, namedBlob, sniffImageType, type FileParts } from "./files.js";
+import { mediaTypeForFilename } from "./file-input.js";
+import { essence, extensionForMediaType, filePartsOrThrow, namedBlob, sniffImageType, type FileParts } from "./files.js";
 import type { FlowSpec } from "./flow-spec.js";
 import { isRecord } from "./json.js";
 import { metadataProblems } from "./metadata-rule.js";

@@ -14,7 +14,23 @@
  */
 import { ConfigurationError } from "../errors.js";
 import { base64OfText } from "../secret-forms.js";
-import type { ProxySettings } from "./dispatcher.js";
+
+/**
+ * A string: "env", or a proxy's URL. "env": HTTP_PROXY, HTTPS_PROXY and NO_PROXY (or their lower-case forms),
+ * as npm and curl read them; a URL: every request through that proxy; an
+ * object: the same three settings given rather than read from process.env
+ * (each one left out is read from it).
+ */
+export type ProxyOption = string | URL | ProxySettings;
+
+export interface ProxySettings {
+  /** The proxy for http: URLs (HTTP_PROXY). */
+  readonly httpProxy?: string;
+  /** The proxy for https: URLs (HTTPS_PROXY); default httpProxy. */
+  readonly httpsProxy?: string;
+  /** Hosts reached directly, comma-separated (NO_PROXY): `localhost,.internal,10.0.0.1:8080`, or `*`. */
+  readonly noProxy?: string;
+}
 
 /** What the client's dispatcher is made from, checked. */
 export interface CheckedProxy {

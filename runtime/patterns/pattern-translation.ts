@@ -35,7 +35,7 @@ export class UnsupportedPatternError extends FlowsmithError {
 }
 
 /** The pattern as a message shows it: JSON-quoted (controls escaped) and cut when long. */
-export function quoted(pattern: string): string {
+function quoted(pattern: string): string {
   const text = JSON.stringify(pattern);
   return text.length > 120 ? `${text.slice(0, 117)}…"` : text;
 }

@@ -11,7 +11,7 @@ import { openAsBlob, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { FlowsmithError } from "../errors.js";
-import { mediaTypeForFilename, RENAMED, type NamedFile } from "../files.js";
+import { mediaTypeForFilename, RENAMED, type NamedFile } from "../file-input.js";
 import type { FileFromPathOptions } from "./platform.js";
 
 // Large enough to keep the socket busy, small enough that what is in flight stays a few MB.

@@ -6,14 +6,13 @@
  * are sent, the pattern engine loaded on first need. Each is loaded when first
  * used, so a process pays for none it does not use.
  */
+import { dispatcherOrThrow } from "../exchange/dispatcher.js";
 import { UndiciTransport } from "../exchange/undici-transport.js";
 import type { Platform } from "./platform.js";
 
 export const platform: Platform = {
   name: "node",
   transportOrThrow({ dispatcher, proxy }) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- undici is loaded with the first client
-    const { dispatcherOrThrow } = require("../exchange/dispatcher.js") as typeof import("../exchange/dispatcher.js");
     const chosen = dispatcherOrThrow(dispatcher, proxy);
     return new UndiciTransport(chosen.dispatcher, chosen.owned, chosen.proxySecrets);
   },

@@ -7,7 +7,7 @@
  * `edge-light` and anything else get web.ts (fetch, nothing Node has).
  */
 import type { Transport } from "../exchange/transport.js";
-import type { NamedFile } from "../files.js";
+import type { NamedFile } from "../file-input.js";
 import type { PatternEngine } from "../validation/pattern-engine.js";
 
 export interface TransportChoice {

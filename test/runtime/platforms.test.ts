@@ -11,8 +11,9 @@ import { UndiciTransport } from "../../runtime/exchange/undici-transport.js";
 import { platform as denoBun } from "../../runtime/platform/deno-bun.js";
 import { platform as node } from "../../runtime/platform/node.js";
 import { platform as web } from "../../runtime/platform/web.js";
+import runtimeJson from "../../runtime/package.json";
 
-const runtimePackage = require("../../runtime/package.json") as { imports: Record<string, Record<string, { import: string; default: string }>> };
+const runtimePackage = runtimeJson as { imports: Record<string, Record<string, { import: string; default: string }>> };
 
 test("the `imports` map picks each platform's module by its condition, Node's for `node` only", () => {
   const map = runtimePackage.imports["#platform"] ?? {};

@@ -9,7 +9,7 @@ import { platform } from "#platform";
 import { fileFromPath, type NamedFile } from "../../../runtime/index.js";
 
 /** Reads files from disk (fileFromPath): Node's, Deno's and Bun's; the Web platform has no disk. */
-export const readsDisk = platform.name !== "web";
+const readsDisk = platform.name !== "web";
 
 /** A describe that runs where fileFromPath reads from disk, and is skipped (said in jest's report) elsewhere. */
 export const describeWithDisk = readsDisk ? describe : describe.skip;
