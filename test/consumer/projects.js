@@ -151,8 +151,8 @@ main().catch((error: unknown) => {
  * Fetch-API server (Bun.serve, Deno.serve) with handler.fetch, fed by the
  * emulator's real, signed deliveries, while a session is followed to its end
  * with the generated client; the node:http front's refusals on the runtime's
- * node:http; and on Bun, a dispatcher from Bun's undici stand-in refused by
- * name. Prints "webhook <decision> on <runtime>".
+ * node:http; and on Bun, a dispatcher refused, with the reason (the runtime sends
+ * through Bun's fetch there). Prints "webhook <decision> on <runtime>".
  */
 function webhookCheckSource() {
   return `import { createClient, createWebhookHandler } from "@flowsmith/runtime";
@@ -179,7 +179,8 @@ const server =
     : globalThis.Deno.serve({ port, hostname: "127.0.0.1", onListen: () => undefined }, handler.fetch);
 try {
   if (runtime === "bun") {
-    // Bun's built-in \`undici\` stand-in: its Agent cannot dispatch, and createClient says so by name.
+    // A dispatcher is undici's, which only the runtime on Node sends through: on Bun (whose \`undici\` is a
+    // stand-in anyway) the runtime uses Bun's fetch, and createClient says why it refuses one.
     const shim = await import("undici");
     let refused;
     try {
@@ -187,7 +188,7 @@ try {
     } catch (error) {
       refused = error;
     }
-    if (refused?.code !== "INVALID_OPTIONS" || !/Bun/.test(refused.message)) throw new Error(\`Bun's stand-in dispatcher was not refused by name: \${refused}\`);
+    if (refused?.code !== "INVALID_OPTIONS" || !/only the runtime on Node uses/.test(refused.message)) throw new Error(\`a dispatcher on Bun was not refused with the reason: \${refused}\`);
   }
   const unsigned = await fetch(\`http://127.0.0.1:\${port}/webhooks\`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
   if (unsigned.status !== 401) throw new Error(\`an unsigned delivery was answered \${unsigned.status}, not 401\`);
