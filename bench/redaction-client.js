@@ -1,7 +1,7 @@
 "use strict";
 /**
  * Benchmark 16, the measuring side (one process): a client's Redactor
- * (runtime/redaction.ts) scrubbing an error body as every error's body is
+ * (runtime/secrets/redaction.ts) scrubbing an error body as every error's body is
  * scrubbed (`text(body, { truncated })`), on bodies of growing
  * length, a realistic one (JSON with escapes, echoing pieces of the secret
  * and the token now and then) and a hostile one (escapes whose decoding
@@ -12,7 +12,7 @@
  * warm-up pass. Prints one JSON line.
  */
 const { randomBytes } = require("node:crypto");
-const { Redactor } = require("../runtime/dist/redaction.js");
+const { Redactor } = require("../runtime/dist/secrets/redaction.js");
 const { median } = require("./stats.js");
 
 const settings = JSON.parse(process.argv[2]);

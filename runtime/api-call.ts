@@ -14,7 +14,7 @@ import type { Answer, TextLimits } from "./exchange/answer.js";
 import type { WireSettings } from "./exchange/transport.js";
 import type { Exchange } from "./exchange/exchange.js";
 import { positive } from "./option-numbers.js";
-import type { Redactor } from "./redaction.js";
+import type { Redactor } from "./secrets/redaction.js";
 import { decideRetry, parseRetryAfter, type RetryDecision } from "./retry.js";
 import { describeIssues } from "./validation/issues.js";
 

@@ -19,7 +19,7 @@ import type { TextLimits } from "./exchange/answer.js";
 import type { WireSettings } from "./exchange/transport.js";
 import type { Exchange } from "./exchange/exchange.js";
 import { headerValueProblem } from "./header-value.js";
-import type { Redactor } from "./redaction.js";
+import type { Redactor } from "./secrets/redaction.js";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from "./service-limits.js";
 import { SharedTokens, type HeldToken } from "./shared-tokens.js";
 

@@ -7,7 +7,7 @@ import type { ResolvedClientOptions } from "./client-options.js";
 import { FlowsmithError } from "./errors.js";
 import type { LatestSteps } from "./latest-steps.js";
 import type { ClientLifecycle } from "./lifecycle.js";
-import type { Redactor } from "./redaction.js";
+import type { Redactor } from "./secrets/redaction.js";
 
 export interface ClientContext {
   readonly options: ResolvedClientOptions;

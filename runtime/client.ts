@@ -16,7 +16,7 @@ import { getFlowDescription, type FlowDescriptionOptions } from "./flow-descript
 import type { Environment } from "./service-limits.js";
 import { LatestSteps } from "./latest-steps.js";
 import { ClientLifecycle } from "./lifecycle.js";
-import { Redactor } from "./redaction.js";
+import { Redactor } from "./secrets/redaction.js";
 import type {
   ActionBody,
   DataBlocks,

@@ -13,10 +13,10 @@ import type { ValidationIssue } from "./errors.js";
 import type { FlowSpec } from "./flow-spec.js";
 import { createSessionPath, ROUTES } from "./paths.js";
 import { preflightOrThrow, type PreparedBody } from "./preflight.js";
-import { Redactor } from "./redaction.js";
+import { Redactor } from "./secrets/redaction.js";
 import type { RequestOptions } from "./resources.js";
 import { createdSessionIssues } from "./response-shapes.js";
-import { flowChecksOrThrow } from "./validation/flow-checks.js";
+import { flowChecksOrThrow } from "./flow-checks.js";
 import { issuesOf } from "./validation/schema-check.js";
 
 /** Scrubs what is thrown before a client is at hand (a value that is not a client). */

@@ -5,7 +5,7 @@
  * before an error holds it, and every error a call rejects with passes
  * through the client's Redactor (redaction.ts).
  */
-import { excerptOf } from "./excerpt.js";
+import { excerptOf } from "./secrets/excerpt.js";
 import { ENVIRONMENTS } from "./service-limits.js";
 
 export class FlowsmithError extends Error {

@@ -12,7 +12,7 @@ export type { AuthMethod, ClientOptions, RetryOptions } from "./client-options.j
 export type { ProxyOption, ProxySettings } from "./exchange/proxy-url.js";
 export type { AttemptLogEntry, Logger } from "./exchange/logging.js";
 export type { ExchangeRequest, ExchangeResponse, Middleware, Next, ResponseHeaders } from "./exchange/messages.js";
-export { clientCredentialsIn, withoutClientCredentials } from "./credentials-in.js";
+export { clientCredentialsIn, withoutClientCredentials } from "./secrets/credentials-in.js";
 export type { FlowDescriptionOptions } from "./flow-description.js";
 export { createMemoryTokenStore, type TokenStore } from "./token-store.js";
 export { systemClock, type Clock } from "./clock.js";
@@ -71,9 +71,9 @@ export {
   type RequestValidationCode,
   type ValidationIssue,
 } from "./errors.js";
-export { decisionOf, parseSessionEndedEvent, type Decision, type SessionEndedEvent } from "./webhook-event.js";
-export { WebhookError, WebhookPayloadError, type WebhookErrorCode } from "./webhook-errors.js";
-export { webhookSecretProblem } from "./webhook-signature.js";
+export { decisionOf, parseSessionEndedEvent, type Decision, type SessionEndedEvent } from "./webhooks/event.js";
+export { WebhookError, WebhookPayloadError, type WebhookErrorCode } from "./webhooks/errors.js";
+export { webhookSecretProblem } from "./webhooks/signature.js";
 export {
   createWebhookHandler,
   WEBHOOK_DEFAULTS,
@@ -85,9 +85,9 @@ export {
   type WebhookHandlerOptions,
   type WebhookRequest,
   type WebhookResponse,
-} from "./webhook-handler.js";
-export type { QueuedDelivery, WebhookQueue } from "./webhook-queue.js";
-export { readSessionEnded, type OutcomeWait } from "./session-ended.js";
+} from "./webhooks/handler.js";
+export type { QueuedDelivery, WebhookQueue } from "./webhooks/queue.js";
+export { readSessionEnded, type OutcomeWait } from "./webhooks/session-ended.js";
 export {
   createRedirectState,
   RedirectStateError,

@@ -22,30 +22,44 @@ export function moduleCycles(program, root) {
 }
 
 /**
- * Imports that climb, as `{ from, to }` relative to `root`, sorted. Inside a top-level folder
- * (an area: emulator/, runtime/...), the modules every room shares live at the area's root and
- * each concept has a room (a subfolder) built on them: a module imports from its own folder or
- * from a folder above it, never from a room below it or beside it. Such an import climbs: the
- * shared floor would lean on a room, or a room on another. The area's index.ts, which puts the
- * rooms together, is the one module that may. Type-only imports count: the layering is about
- * what a module knows, not what loads first. Imports between areas are not this rule's.
+ * Imports that climb, as `{ from, to }` relative to `root`, sorted: imports against the layout
+ * an area (a top-level folder) declares in `layouts`. Each subfolder of an area is a room, one
+ * concept; the modules at the area's root are its floor (and, where the layout says so, the
+ * floor's top, which builds on the rooms). The rule:
+ * - a module may import its own room's modules and the floor's (`../errors.js`);
+ * - a room may import another room only when the layout's `rooms` lists that one first: rooms
+ *   are ordered, each building on those before it, so no room leans on one after it;
+ * - a floor module may import a room only when the layout says `floorBuildsOnRooms` (the
+ *   runtime's client and calls use the exchange, the validation...), else only the area's
+ *   index.ts may (the emulator's, which puts its rooms together).
+ * Type-only imports count: the layering is about what a module knows, not what loads first.
+ * Imports between areas, and areas without a layout, are not this rule's.
  */
-export function climbingImports(program, root) {
+export function climbingImports(program, root, layouts) {
   const climbs = [];
   for (const sourceFile of ownSourceFiles(program, root)) {
     const from = path.relative(root, sourceFile.fileName);
-    const [area, ...rest] = from.split("/");
-    if (rest.length === 0 || from === `${area}/index.ts`) continue;
+    const [area, ...fromRest] = from.split("/");
+    const layout = layouts[area];
+    if (!layout || fromRest.length === 0) continue;
+    const fromRoom = fromRest.length > 1 ? fromRest[0] : "";
     for (const target of ownTargets(program, root, sourceFile)) {
       const to = path.relative(root, target);
-      if (to.split("/")[0] !== area) continue;
-      const folder = path.dirname(from);
-      const targetFolder = path.dirname(to);
-      const above = targetFolder === folder || folder.startsWith(`${targetFolder}/`);
-      if (!above) climbs.push({ from, to });
+      const [toArea, ...toRest] = to.split("/");
+      if (toArea !== area) continue;
+      const toRoom = toRest.length > 1 ? toRest[0] : "";
+      if (!allowed(layout, from, fromRoom, toRoom, area)) climbs.push({ from, to });
     }
   }
   return climbs.sort((a, b) => (a.from === b.from ? compare(a.to, b.to) : compare(a.from, b.from)));
+}
+
+function allowed(layout, from, fromRoom, toRoom, area) {
+  if (fromRoom === toRoom || toRoom === "") return true;
+  if (fromRoom === "") return layout.floorBuildsOnRooms === true || from === `${area}/index.ts`;
+  const rooms = layout.rooms ?? [];
+  const [fromIndex, toIndex] = [rooms.indexOf(fromRoom), rooms.indexOf(toRoom)];
+  return fromIndex !== -1 && toIndex !== -1 && toIndex < fromIndex;
 }
 
 function compare(a, b) {

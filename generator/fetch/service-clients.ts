@@ -161,7 +161,7 @@ export class ServiceClients {
 
   private failure(error: unknown, url: string, environment: Environment, client: Client, where: FetchContext): unknown {
     if (!(error instanceof runtime().FlowsmithError)) return error;
-    // The client scrubbed its error already (runtime/redaction.ts); scrubbed by the same path again as it is printed.
+    // The client scrubbed its error already (runtime/secrets/redaction.ts); scrubbed by the same path again as it is printed.
     const message = runtime().withoutClientCredentials(client, error.message);
     const detail = `cannot fetch ${where.what} from ${url}: ${message}. ${hintFor(error, environment, this.service, where)}`;
     return new CodegenError("FETCH_FAILED", detail, contextOf(where));

@@ -8,9 +8,9 @@
  * is cut.
  */
 import { apiErrorFor, ConfigurationError, FlowsmithError } from "../errors.js";
-import { excerptOf, REDACTED } from "../excerpt.js";
+import { excerptOf, REDACTED } from "../secrets/excerpt.js";
 import { isRecord } from "../json.js";
-import type { Redactor } from "../redaction.js";
+import type { Redactor } from "../secrets/redaction.js";
 import type { Answer } from "./answer.js";
 import type { ExchangeRequest } from "./messages.js";
 import type { AttemptObserver, AttemptRecord } from "./observer.js";

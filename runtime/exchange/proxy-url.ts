@@ -13,7 +13,7 @@
  * server echoes (redaction.ts).
  */
 import { ConfigurationError } from "../errors.js";
-import { base64OfText } from "../secret-forms.js";
+import { base64OfText } from "../secrets/forms.js";
 
 /**
  * A string: "env", or a proxy's URL. "env": HTTP_PROXY, HTTPS_PROXY and NO_PROXY (or their lower-case forms),

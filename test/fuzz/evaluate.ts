@@ -5,7 +5,7 @@
  *   syntax tree (literals, `as const`, `JSON.parse` of a literal) and must be
  *   what the model says;
  * - `spec`'s request and 201 schemas go through the runtime's schema checker
- *   as createSession takes them (validation/flow-checks.ts): both are
+ *   as createSession takes them (runtime/flow-checks.ts): both are
  *   schemas it reads, every pattern in them runs on the linear-time engine
  *   (one it cannot run was left out by the generator), none the generator
  *   left to the service is there, and an empty request misses `metadata`;
@@ -20,7 +20,7 @@ import { patternsLeftToService } from "../../generator/model/patterns-left.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import type { FlowSpec } from "../../runtime/flow-spec.js";
 import { linearPatterns } from "../../runtime/patterns/index.js";
-import { flowChecksOrThrow } from "../../runtime/validation/flow-checks.js";
+import { flowChecksOrThrow } from "../../runtime/flow-checks.js";
 import { issuesOf, schemaCheckOrThrow, type UncheckedPattern } from "../../runtime/validation/schema-check.js";
 import { finishedOrThrow } from "../support/bounded.js";
 import type { Probe } from "./descriptions.js";

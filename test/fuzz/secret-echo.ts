@@ -3,7 +3,7 @@
  * server echoes the whole of it or a piece (from its start, its middle or its
  * end, at least 8 characters) among other words, written the way a server may
  * write what it echoes. Written independently of the runtime's own tables
- * (runtime/secret-forms.ts, text-views.ts, html-entities.ts), from the
+ * (runtime/secrets/forms.ts, views.ts, html-entities.ts), from the
  * encodings' rules and the `entities` package:
  *
  * - escaped character by character, each character its own way: as it is,

@@ -7,7 +7,7 @@ import { CodegenError } from "../../generator/errors.js";
 import { toJsonSchema } from "../../generator/model/json-schema.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import type { FlowSpec } from "../../runtime/flow-spec.js";
-import { flowChecksOrThrow } from "../../runtime/validation/flow-checks.js";
+import { flowChecksOrThrow } from "../../runtime/flow-checks.js";
 import { issuesOf } from "../../runtime/validation/schema-check.js";
 import {
   makeTempDir,

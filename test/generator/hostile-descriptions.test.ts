@@ -19,7 +19,7 @@ import { MAX_DOCUMENT_DEPTH } from "../../generator/read/document-shape.js";
 import type { FlowModel } from "../../generator/model/types.js";
 import { parseDescriptionOrThrow } from "../../generator/read/load-description.js";
 import type { FlowSpec } from "../../runtime/flow-spec.js";
-import { flowChecksOrThrow } from "../../runtime/validation/flow-checks.js";
+import { flowChecksOrThrow } from "../../runtime/flow-checks.js";
 import { issuesOf } from "../../runtime/validation/schema-check.js";
 import { deepSchema, file, HOSTILE_GENERATES as GENERATES } from "../fixtures/descriptions/hostile.js";
 import { description, jsonForm, multipartForm, type DescriptionParts } from "../fixtures/descriptions/make-description.js";

@@ -8,7 +8,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { AuthError, createClient, ServerError, type Client, type ClientOptions } from "../../runtime/index.js";
-import { Redactor } from "../../runtime/redaction.js";
+import { Redactor } from "../../runtime/secrets/redaction.js";
 import { USER_AGENT } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
 

@@ -13,7 +13,7 @@
  * fast-check to replay it.
  */
 import fc from "fast-check";
-import { Redactor } from "../../runtime/redaction.js";
+import { Redactor } from "../../runtime/secrets/redaction.js";
 import { echoCases, type EchoCase } from "../fuzz/secret-echo.js";
 
 const RUNS = Number(process.env["REDACTION_FUZZ_RUNS"] ?? 500);

@@ -8,7 +8,7 @@
  * bounded, and the same at both sizes.
  */
 import { randomBytes } from "node:crypto";
-import { Redactor } from "../../runtime/redaction.js";
+import { Redactor } from "../../runtime/secrets/redaction.js";
 
 const SMALL = 8 * 1024;
 const LARGE = 16 * SMALL;

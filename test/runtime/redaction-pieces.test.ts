@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { ApiError, AuthError, createClient, NetworkError, type Client } from "../../runtime/index.js";
-import { Redactor } from "../../runtime/redaction.js";
+import { Redactor } from "../../runtime/secrets/redaction.js";
 import { arrayLogger } from "./support/array-logger.js";
 import { USER_AGENT } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";

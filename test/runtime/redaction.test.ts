@@ -33,7 +33,7 @@ import { USER_AGENT } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
 import { AML_SPEC, amlValidator, acceptAll, createSessionFor } from "./support/specs.js";
 
-import { Redactor } from "../../runtime/redaction.js";
+import { Redactor } from "../../runtime/secrets/redaction.js";
 import { everyWayShown } from "./support/secret-echoes.js";
 
 const CLIENT_ID = "cid-redaction";

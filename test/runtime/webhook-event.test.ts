@@ -4,7 +4,7 @@
  * stays within its bounds.
  */
 import { decisionOf, parseSessionEndedEvent, WebhookPayloadError, type SessionRecord } from "../../runtime/index.js";
-import { ExpiringSet } from "../../runtime/expiring-set.js";
+import { ExpiringSet } from "../../runtime/webhooks/expiring-set.js";
 
 const valid = {
   type: "session.ended",

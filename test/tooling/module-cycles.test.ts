@@ -16,6 +16,12 @@ import { pathToFileURL } from "node:url";
 
 const checker = path.resolve(__dirname, "../module-cycles.mjs");
 
+/** The layouts climbingImports is given, per project (static-checks.mjs gives the repository's). */
+const LAYOUTS: Record<string, Record<string, { rooms: string[]; floorBuildsOnRooms?: boolean }>> = {
+  rooms: { area: { rooms: [] } },
+  ordered: { area: { rooms: ["base", "top"], floorBuildsOnRooms: true } },
+};
+
 /** Each case a small project: file name → text. */
 const PROJECTS: Record<string, Record<string, string>> = {
   valueCycle: {
@@ -53,6 +59,12 @@ const PROJECTS: Record<string, Record<string, string>> = {
     "area/other/c.ts": "export interface C { readonly c: string }\n",
     "elsewhere/e.ts": 'import { shared } from "../area/shared.js";\nimport { d } from "../area/room/deep/d.js";\nexport const e = shared + d.n;\n',
   },
+  ordered: {
+    "area/floor.ts": 'export const floor = 1;\n',
+    "area/client.ts": 'import { top } from "./top/t.js";\nexport const client = top;\n',
+    "area/base/b.ts": 'import { floor } from "../floor.js";\nimport type { T } from "../top/t.js";\nexport const b = floor;\nexport type B = T;\n',
+    "area/top/t.ts": 'import { b } from "../base/b.js";\nexport const top = b;\nexport interface T { readonly t: number }\n',
+  },
 };
 
 let dir: string;
@@ -70,13 +82,14 @@ beforeAll(async () => {
   const script = `
     import ts from "typescript";
     import { climbingImports, moduleCycles } from ${JSON.stringify(pathToFileURL(checker).href)};
+    const LAYOUTS = ${JSON.stringify(LAYOUTS)};
     const [dir, projects] = [process.argv[1], JSON.parse(process.argv[2])];
     const options = { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, noEmit: true, noLib: true, types: [] };
     const found = {};
     for (const [project, names] of Object.entries(projects)) {
       const root = dir + "/" + project;
       const program = ts.createProgram({ rootNames: names.map((name) => root + "/" + name), options });
-      found[project] = { cycles: moduleCycles(program, root), climbs: climbingImports(program, root) };
+      found[project] = { cycles: moduleCycles(program, root), climbs: climbingImports(program, root, LAYOUTS[project] ?? {}) };
     }
     process.stdout.write(JSON.stringify(found));
   `;
@@ -121,4 +134,9 @@ test("an import into a room from outside it climbs, type-only and lazy ones too;
     { from: "area/shared.ts", to: "area/other/c.ts" },
   ]);
   expect(found["rooms"]?.cycles).toEqual([]);
+});
+
+test("in an area whose rooms are ordered, a room builds only on those before it; its floor may build on any", () => {
+  // top → base and client → top are the layout's; base → top (a type-only import too) climbs.
+  expect(found["ordered"]?.climbs).toEqual([{ from: "area/base/b.ts", to: "area/top/t.ts" }]);
 });

@@ -17,7 +17,7 @@ import { buildFlowModelOrThrow } from "../../../generator/model/build-flow-model
 import type { FlowModel } from "../../../generator/model/types";
 import { parseDescriptionOrThrow } from "../../../generator/read/load-description";
 import type { FlowSpec } from "../../../runtime/flow-spec";
-import { flowChecksOrThrow } from "../../../runtime/validation/flow-checks";
+import { flowChecksOrThrow } from "../../../runtime/flow-checks.js";
 import { issuesOf } from "../../../runtime/validation/schema-check";
 import { REPO_ROOT, makeTempDir, removeDir, runtimeImportFor, typeCheck } from "../../fixtures/golden/compile";
 

@@ -2,7 +2,7 @@
  * How a server may write back a piece of a secret, and how a test finds any
  * run of 8 of its characters in what the runtime shows. Written from the
  * encodings' own rules (Buffer, encodeURIComponent, the `entities` package),
- * not from the runtime's tables (runtime/secret-forms.ts, text-views.ts,
+ * not from the runtime's tables (runtime/secrets/forms.ts, views.ts,
  * html-entities.ts).
  */
 import { inspect } from "node:util";

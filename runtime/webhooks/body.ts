@@ -4,8 +4,8 @@
  * a framework that already read them (`req.rawBody`, or `req.body` as a
  * Buffer or string, as express.raw() and Fastify's buffer parser leave it).
  */
-import { concatBytes, utf8Bytes, utf8Text } from "./bytes.js";
-import { WebhookError } from "./webhook-errors.js";
+import { concatBytes, utf8Bytes, utf8Text } from "../bytes.js";
+import { WebhookError } from "./errors.js";
 
 /**
  * What node:http, Express and Fastify hand the handler: a request (node:http's

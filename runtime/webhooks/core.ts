@@ -1,19 +1,19 @@
 /**
  * What the webhook handler does with a delivery, whichever server it came
- * through (node:http or a Fetch-API server, webhook-handler.ts): read the
+ * through (node:http or a Fetch-API server, handler.ts): read the
  * body, verify it, drop a duplicate, then hand the event on, and say which
  * status to answer. Handing on is one step (`handOn`): without a queue the
  * event is processed in this process after the answer; with one
- * (webhook-queue.ts) the delivery is answered only once the queue has it.
+ * (queue.ts) the delivery is answered only once the queue has it.
  */
 import { ExpiringSet } from "./expiring-set.js";
-import type { DeliveryBody } from "./webhook-body.js";
-import { WebhookError } from "./webhook-errors.js";
+import type { DeliveryBody } from "./body.js";
+import { WebhookError } from "./errors.js";
 import { readSessionEnded } from "./session-ended.js";
-import { parseSessionEndedEvent, parseWebhookJsonOrThrow, type SessionEndedEvent } from "./webhook-event.js";
-import { logWebhookError, type ResolvedWebhookOptions, type WebhookDelivery, type WebhookHandlerOptions } from "./webhook-options.js";
-import type { QueuedDelivery, WebhookQueue } from "./webhook-queue.js";
-import type { DeliveryHeaders, SignatureVerifier } from "./webhook-signature.js";
+import { parseSessionEndedEvent, parseWebhookJsonOrThrow, type SessionEndedEvent } from "./event.js";
+import { logWebhookError, type ResolvedWebhookOptions, type WebhookDelivery, type WebhookHandlerOptions } from "./options.js";
+import type { QueuedDelivery, WebhookQueue } from "./queue.js";
+import type { DeliveryHeaders, SignatureVerifier } from "./signature.js";
 
 /** A delivery as a front hands it over. */
 export interface IncomingDelivery {

@@ -7,10 +7,10 @@
  * which the emulator signs with and the tests check against) say. Computed
  * with Web Crypto, so it runs on every platform.
  */
-import { bytesOfBase64, timingSafeEqualBytes } from "./bytes.js";
-import { hmacSha256 } from "./crypto.js";
-import { ConfigurationError } from "./errors.js";
-import { WebhookError } from "./webhook-errors.js";
+import { bytesOfBase64, timingSafeEqualBytes } from "../bytes.js";
+import { hmacSha256 } from "../crypto.js";
+import { ConfigurationError } from "../errors.js";
+import { WebhookError } from "./errors.js";
 
 const SIGNATURE_HEADERS = ["webhook-id", "webhook-timestamp", "webhook-signature"] as const;
 

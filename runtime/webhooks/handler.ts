@@ -1,21 +1,21 @@
 /**
  * createWebhookHandler: receives the service's session.ended webhook and
  * hands the backend what the API says about the session. Two fronts on one
- * core (webhook-core.ts): a `(req, res)` handler for node:http (and Express,
+ * core (core.ts): a `(req, res)` handler for node:http (and Express,
  * Fastify), and `handler.fetch`, `(request) => Promise<Response>`, for
  * Fetch-API servers. The reference does not say how deliveries are
  * authenticated (docs/service.md 6), so a delivery is only a hint: the
  * outcome and data blocks passed on are read from the API.
- * With a `queue` (webhook-queue.ts) it stores the delivery there instead of
+ * With a `queue` (queue.ts) it stores the delivery there instead of
  * processing it, and answers 2xx only once the queue has it.
  */
-import { utf8Length } from "./bytes.js";
-import { readDeliveryBodyOrThrow, readFetchBodyOrThrow, type WebhookRequest } from "./webhook-body.js";
-import { WebhookCore, type Verdict } from "./webhook-core.js";
-import { WebhookError } from "./webhook-errors.js";
-import { resolveWebhookOptionsOrThrow, type QueuedWebhookHandlerOptions, type WebhookHandlerOptions } from "./webhook-options.js";
+import { utf8Length } from "../bytes.js";
+import { readDeliveryBodyOrThrow, readFetchBodyOrThrow, type WebhookRequest } from "./body.js";
+import { WebhookCore, type Verdict } from "./core.js";
+import { WebhookError } from "./errors.js";
+import { resolveWebhookOptionsOrThrow, type QueuedWebhookHandlerOptions, type WebhookHandlerOptions } from "./options.js";
 
-export type { WebhookRequest } from "./webhook-body.js";
+export type { WebhookRequest } from "./body.js";
 export {
   WEBHOOK_DEFAULTS,
   type QueuedWebhookHandlerOptions,
@@ -23,7 +23,7 @@ export {
   type WebhookClient,
   type WebhookDelivery,
   type WebhookHandlerOptions,
-} from "./webhook-options.js";
+} from "./options.js";
 
 /** What the handler does with node:http's ServerResponse (and Express's, Fastify's raw one): described by what it uses. */
 export interface WebhookResponse {

@@ -1,9 +1,9 @@
 /**
  * The strings a secret is looked for as, in the views of a text
- * (text-views.ts): the secret itself, and the encodings that cannot be undone
+ * (views.ts): the secret itself, and the encodings that cannot be undone
  * by reading the text once, which are computed once per secret instead:
  * base64 (the search reads base64url's `-` and `_` as `+` and `/`) and hex
- * (either case: secret-pieces.ts).
+ * (either case: pieces.ts).
  * Escapes (JSON, HTML, percent, form) are undone by the views, so they need
  * no form here.
  *
@@ -22,7 +22,7 @@
  * Plain code, TextEncoder and btoa only: the runtime runs where there is no
  * Buffer (Cloudflare Workers, Vercel Edge).
  */
-import type { SearchedForm } from "./secret-pieces.js";
+import type { SearchedForm } from "./pieces.js";
 
 /** The forms of `secret`, each once. */
 export function searchedFormsOf(secret: string): SearchedForm[] {

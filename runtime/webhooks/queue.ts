@@ -7,7 +7,7 @@
  * each delivery itself, in its own process, after answering.
  * `@flowsmith/redis` has a queue on Redis (BullMQ).
  */
-import type { SessionEndedEvent } from "./webhook-event.js";
+import type { SessionEndedEvent } from "./event.js";
 
 /** A session.ended delivery, as the handler hands it over once it passed every check. */
 export interface QueuedDelivery {

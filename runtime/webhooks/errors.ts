@@ -4,7 +4,7 @@
  * onError callback can tell "refused, the sender will retry" (4xx, 5xx) from
  * "accepted and then lost" (2xx).
  */
-import { FlowsmithError } from "./errors.js";
+import { FlowsmithError } from "../errors.js";
 
 export type WebhookErrorCode =
   /** Not a POST. */

@@ -1,6 +1,6 @@
 /**
  * HTML character references, as the HTML view of a text reads them
- * (text-views.ts): decimal (`&#47;`), hex (`&#x2F;`, `&#X2f;`) and the named
+ * (views.ts): decimal (`&#47;`), hex (`&#x2F;`, `&#X2f;`) and the named
  * ones of the characters a secret or a token can hold: ASCII punctuation,
  * tab and newline, Latin-1 (U+00A0 to U+00FF, every name HTML gives them)
  * and the euro sign. The full HTML table names many more characters

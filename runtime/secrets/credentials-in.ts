@@ -5,7 +5,7 @@
  * client secret or the access token in it (docs/service.md 5). These let the
  * tool refuse or scrub such text without ever seeing a token.
  */
-import { clientContextOrThrow } from "./client-context.js";
+import { clientContextOrThrow } from "../client-context.js";
 
 /** Whether `text` holds the client's secret, or an access token it was given, raw or encoded (base64, percent, JSON). */
 export function clientCredentialsIn(client: object, text: string): boolean {

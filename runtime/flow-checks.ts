@@ -7,11 +7,11 @@
  * anyway. It is asked for only when a schema has a pattern.
  */
 import { platform } from "#platform";
-import { FlowsmithError } from "../errors.js";
-import type { FlowSpec } from "../flow-spec.js";
-import type { PatternEngine } from "./pattern-engine.js";
-import { registeredPatternEngine } from "./pattern-registry.js";
-import { schemaCheckOrThrow, SchemaShapeError, type Check } from "./schema-check.js";
+import { FlowsmithError } from "./errors.js";
+import type { FlowSpec } from "./flow-spec.js";
+import type { PatternEngine } from "./validation/pattern-engine.js";
+import { registeredPatternEngine } from "./validation/pattern-registry.js";
+import { schemaCheckOrThrow, SchemaShapeError, type Check } from "./validation/schema-check.js";
 
 export interface FlowChecks {
   readonly request: Check;

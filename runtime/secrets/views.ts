@@ -3,7 +3,7 @@
  * JSON string escapes (`\/`, `\u002B`, `\"`...), HTML character references
  * (`&#47;`, `&#x2F;`, `&sol;`: html-entities.ts) and percent escapes (in
  * either case of hex digit, UTF-8 decoded; a form body's `+` needs no view of
- * its own, secret-pieces.ts reads it as the space it stands for), and these in
+ * its own, pieces.ts reads it as the space it stands for), and these in
  * turn (JSON in HTML, a percent-encoded value percent-encoded again...). Each
  * view keeps, for every character, where it came from in the text, so a
  * secret found in a view is replaced in the text. A search in the views finds

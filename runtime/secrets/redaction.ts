@@ -7,19 +7,19 @@
  * spans, the CLI's output), go through a Redactor.
  *
  * The contract:
- * - No run of 8 characters of a known secret (secret-pieces.ts' PIECE) is
+ * - No run of 8 characters of a known secret (pieces.ts' PIECE) is
  *   left, whichever part of it was echoed (its start, middle or end) and
  *   however it was escaped: raw; JSON string escapes (`\/`, `\u002B`...);
  *   HTML character references; percent or form encoding in either case of hex
- *   digit, also twice over; these inside one another (text-views.ts); the
+ *   digit, also twice over; these inside one another (views.ts); the
  *   Basic value; base64 or base64url at any byte offset inside a longer
- *   base64 string; hex in either case (secret-forms.ts). A secret shorter
+ *   base64 string; hex in either case (forms.ts). A secret shorter
  *   than 8 characters is looked for whole.
  * - Scrub, then cut: `excerpt` cuts only scrubbed text. A text that was cut
  *   before it could be scrubbed (a body read up to a size limit) is scrubbed
  *   with `{ truncated: true }`: a secret cut through at its end is removed
  *   too, so no cut leaves 4 or more of its first characters.
- * - Time linear in the text (known-secrets.ts), for any text: this runs on
+ * - Time linear in the text (known.ts), for any text: this runs on
  *   error paths a server can provoke.
  *
  * A server that echoes its request puts these into error bodies and
@@ -27,10 +27,10 @@
  * a client's call rejects with passes through `Redactor.error` (client.ts,
  * create-session.ts).
  */
-import { FlowsmithError } from "./errors.js";
+import { FlowsmithError } from "../errors.js";
 import { excerptOf, REDACTED } from "./excerpt.js";
-import { KnownSecrets } from "./known-secrets.js";
-import { base64OfText } from "./secret-forms.js";
+import { KnownSecrets } from "./known.js";
+import { base64OfText } from "./forms.js";
 
 /**
  * Tokens remembered at most: a token is renewed about daily, this bounds a
@@ -116,7 +116,7 @@ export class Redactor {
     this.known = undefined;
   }
 
-  /** A secret kept for good (a webhook handler's, webhook-options.ts): scrubbed from every error from now on. */
+  /** A secret kept for good (a webhook handler's, webhooks/options.ts): scrubbed from every error from now on. */
   rememberSecret(secret: string): void {
     if (secret === "" || this.secrets.has(secret)) return;
     this.secrets.add(secret);
@@ -218,7 +218,7 @@ export class Redactor {
   }
 
   /**
-   * Known secrets replaced: each place a view of the text (text-views.ts)
+   * Known secrets replaced: each place a view of the text (views.ts)
    * holds one is replaced in the text, overlapping places as one. Truncated,
    * the text also ends before the start of a secret cut through at its end.
    */

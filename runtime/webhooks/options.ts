@@ -2,15 +2,15 @@
  * createWebhookHandler's options: what the user writes, what the handler
  * works with, and the defaults (here and only here).
  */
-import type { Client } from "./client.js";
-import { clientContextOrThrow } from "./client-context.js";
-import { ConfigurationError } from "./errors.js";
-import { isRecord } from "./json.js";
-import { Redactor } from "./redaction.js";
-import type { DataBlocks, SessionRecord } from "./resources.js";
-import type { Decision } from "./webhook-event.js";
-import type { WebhookQueue } from "./webhook-queue.js";
-import { SignatureVerifier } from "./webhook-signature.js";
+import type { Client } from "../client.js";
+import { clientContextOrThrow } from "../client-context.js";
+import { ConfigurationError } from "../errors.js";
+import { isRecord } from "../json.js";
+import { Redactor } from "../secrets/redaction.js";
+import type { DataBlocks, SessionRecord } from "../resources.js";
+import type { Decision } from "./event.js";
+import type { WebhookQueue } from "./queue.js";
+import { SignatureVerifier } from "./signature.js";
 
 /** What the handler needs of a client: createClient's result fits. */
 export type WebhookClient = Pick<Client, "environment" | "waitForOutcome" | "getDataBlocks">;

@@ -1,6 +1,6 @@
 /**
  * Every run of PIECE characters of a set of strings (the forms of the known
- * secrets, secret-forms.ts), found in a text in one pass: a server may echo
+ * secrets, forms.ts), found in a text in one pass: a server may echo
  * any part of a secret, from its start, its middle or its end, so each piece
  * counts, not only the whole. A form shorter than PIECE is one piece, whole.
  *

@@ -4,10 +4,10 @@
  * shows no payload; this is the shape the emulator sends, in the envelope the
  * Standard Webhooks scheme recommends (`type`, `timestamp`, `data`).
  */
-import { utf8Text } from "./bytes.js";
-import type { SessionRecord } from "./resources.js";
-import { ENVIRONMENTS, type Environment } from "./service-limits.js";
-import { WebhookPayloadError } from "./webhook-errors.js";
+import { utf8Text } from "../bytes.js";
+import type { SessionRecord } from "../resources.js";
+import { ENVIRONMENTS, type Environment } from "../service-limits.js";
+import { WebhookPayloadError } from "./errors.js";
 
 /** The decision a session ends with. */
 export type Decision = "ACCEPTED" | "REJECTED";

@@ -1,19 +1,19 @@
 /**
  * Where known secrets are in a text: every piece of every form of each
- * secret (secret-forms.ts, secret-pieces.ts), found in every view of the
- * text (text-views.ts), as places in the text itself. redaction.ts replaces
+ * secret (forms.ts, pieces.ts), found in every view of the
+ * text (views.ts), as places in the text itself. redaction.ts replaces
  * them.
  *
  * A text costs one pass per piece length over the text as it is, and in each
  * other view only over the stretches around what its decoding wrote (every
  * other run of it is a run of the view it decodes, searched there), each
- * linear (secret-pieces.ts); the places found are merged by marking them on
+ * linear (pieces.ts); the places found are merged by marking them on
  * one array over the text, not by sorting them: linear in the text, whatever
  * it holds, as this runs on error paths a server can provoke.
  */
-import { SecretPieces } from "./secret-pieces.js";
-import { searchedFormsOf } from "./secret-forms.js";
-import { visitViews } from "./text-views.js";
+import { SecretPieces } from "./pieces.js";
+import { searchedFormsOf } from "./forms.js";
+import { visitViews } from "./views.js";
 
 /** The places found: ranges to replace, and, in a cut text, where what is kept ends. */
 export interface Found {
@@ -43,7 +43,7 @@ export class KnownSecrets {
     if (secret.length >= this.minLength) this.pieces.add(searchedFormsOf(secret));
   }
 
-  /** Characters read and slots probed by every search so far (secret-pieces.ts): what the test of linear time bounds. */
+  /** Characters read and slots probed by every search so far (pieces.ts): what the test of linear time bounds. */
   get work(): number {
     return this.pieces.work;
   }

@@ -1,10 +1,10 @@
 /**
  * What a webhook is processed into: the session it names, read from the
  * API. The handler does it in its own process; a queue's workers
- * (webhook-queue.ts) do it wherever they run.
+ * (queue.ts) do it wherever they run.
  */
-import { decisionOf } from "./webhook-event.js";
-import type { SessionEnded, WebhookClient } from "./webhook-options.js";
+import { decisionOf } from "./event.js";
+import type { SessionEnded, WebhookClient } from "./options.js";
 
 /** How long the API may take to show the outcome a webhook announced, and how often it is asked meanwhile. */
 export interface OutcomeWait {
