@@ -16,17 +16,29 @@ import { refusalOf, transportError } from "./failures.js";
 import type { ResponseHeaders } from "./messages.js";
 import type { Transport, WireRequest, WireSettings } from "./transport.js";
 
+/**
+ * How a platform sends one request: its `fetch`, perhaps with options of its
+ * own (platform/deno.ts), and what a client's close() must release.
+ */
+export interface Fetcher {
+  readonly fetch: typeof fetch;
+  close?(): void;
+}
+
+/** The platform's own fetch, as it is: it keeps no connections a client owns. */
+const GLOBAL_FETCH: Fetcher = { fetch: (input, init) => fetch(input, init) };
+
 export class FetchTransport implements Transport {
-  constructor(private readonly fetchImpl: typeof fetch = (input, init) => fetch(input, init)) {}
+  constructor(private readonly fetcher: Fetcher = GLOBAL_FETCH) {}
 
   send(request: WireRequest, settings: WireSettings, lifecycle: ClientLifecycle): Promise<Answer> {
     const refusal = refusalOf(request, lifecycle);
     if (refusal) return Promise.reject(refusal);
-    return new FetchExchange(request, settings, lifecycle).run(this.fetchImpl);
+    return new FetchExchange(request, settings, lifecycle).run(this.fetcher.fetch);
   }
 
   close(): Promise<void> {
-    // fetch keeps no connections a client owns.
+    this.fetcher.close?.();
     return Promise.resolve();
   }
 }

@@ -3,7 +3,7 @@
  * implementation a program gets is chosen by the package's `imports`
  * conditions (`#platform` in runtime/package.json), never by an option or a
  * check at run time: `node` gets node.ts (undici, files on disk, the pattern
- * engine on demand); `deno` and `bun` get deno-bun.ts; `workerd`,
+ * engine on demand); `deno` and `bun` get deno.ts and bun.ts; `workerd`,
  * `edge-light` and anything else get web.ts (fetch, nothing Node has).
  */
 import type { Transport } from "../exchange/transport.js";
@@ -23,7 +23,7 @@ export interface FileFromPathOptions {
 }
 
 export interface Platform {
-  readonly name: "node" | "deno-bun" | "web";
+  readonly name: "node" | "deno" | "bun" | "web";
   /** The client's network side; a ConfigurationError for what this platform cannot do (a proxy, a dispatcher). */
   transportOrThrow(choice: TransportChoice): Transport;
   /** The linear-time pattern engine when this platform loads it by itself (action schemas); undefined elsewhere. */

@@ -3,12 +3,20 @@
  * (exchange/fetch-transport.ts), and clear refusals for what only Node has.
  */
 import { ConfigurationError } from "../errors.js";
-import { FetchTransport } from "../exchange/fetch-transport.js";
+import { FetchTransport, type Fetcher } from "../exchange/fetch-transport.js";
 import type { Platform } from "./platform.js";
 
-export function webPlatform({ readsProxyEnv }: { readonly readsProxyEnv: boolean }): Platform {
+export interface WebPlatformTraits {
+  readonly name: Platform["name"];
+  /** Its fetch reads HTTP_PROXY, HTTPS_PROXY and NO_PROXY itself (Deno's, Bun's), so `proxy: "env"` is what it does anyway. */
+  readonly readsProxyEnv: boolean;
+  /** A client's own way to send (default: the platform's fetch as it is). */
+  readonly fetcher?: () => Fetcher;
+}
+
+export function webPlatform({ name, readsProxyEnv, fetcher }: WebPlatformTraits): Platform {
   return {
-    name: readsProxyEnv ? "deno-bun" : "web",
+    name,
     transportOrThrow({ dispatcher, proxy }) {
       if (dispatcher !== undefined) {
         throw new ConfigurationError(
@@ -18,11 +26,11 @@ export function webPlatform({ readsProxyEnv }: { readonly readsProxyEnv: boolean
       if (proxy !== undefined && !(readsProxyEnv && proxy === "env")) {
         throw new ConfigurationError(
           readsProxyEnv
-            ? 'proxy: on Deno and Bun, fetch takes its proxy from the process\'s HTTP_PROXY, HTTPS_PROXY and NO_PROXY: set those and pass proxy: "env" (or leave it out)'
+            ? `proxy: on ${name === "deno" ? "Deno" : "Bun"}, fetch takes its proxy from the process's HTTP_PROXY, HTTPS_PROXY and NO_PROXY: set those and pass proxy: "env" (or leave it out)`
             : "proxy: this platform's fetch cannot be sent through a proxy by the runtime (Cloudflare Workers and Vercel Edge have none): leave proxy out",
         );
       }
-      return new FetchTransport();
+      return new FetchTransport(fetcher?.());
     },
     patternEngine: () => undefined,
     formData: () => new FormData(),

@@ -7,4 +7,4 @@
  */
 import { webPlatform } from "./web-platform.js";
 
-export const platform = webPlatform({ readsProxyEnv: false });
+export const platform = webPlatform({ name: "web", readsProxyEnv: false });

@@ -8,7 +8,8 @@ import { Agent } from "undici";
 import { ConfigurationError } from "../../runtime/index.js";
 import { FetchTransport } from "../../runtime/exchange/fetch-transport.js";
 import { UndiciTransport } from "../../runtime/exchange/undici-transport.js";
-import { platform as denoBun } from "../../runtime/platform/deno-bun.js";
+import { platform as bun } from "../../runtime/platform/bun.js";
+import { platform as deno } from "../../runtime/platform/deno.js";
 import { platform as node } from "../../runtime/platform/node.js";
 import { platform as web } from "../../runtime/platform/web.js";
 import runtimeJson from "../../runtime/package.json";
@@ -21,8 +22,8 @@ test("the `imports` map picks each platform's module by its condition, Node's fo
   // Order matters: Deno and Bun also match `node`, so their own conditions come first.
   expect(conditions).toEqual(["deno", "bun", "workerd", "edge-light", "node", "default"]);
   expect(Object.fromEntries(Object.entries(map).map(([condition, target]) => [condition, target.default]))).toEqual({
-    deno: "./dist/platform/deno-bun.js",
-    bun: "./dist/platform/deno-bun.js",
+    deno: "./dist/platform/deno.js",
+    bun: "./dist/platform/bun.js",
     workerd: "./dist/platform/web.js",
     "edge-light": "./dist/platform/web.js",
     node: "./dist/platform/node.js",
@@ -33,10 +34,9 @@ test("the `imports` map picks each platform's module by its condition, Node's fo
 
 describe("the transport", () => {
   test("Node sends through undici; every other platform through its fetch", async () => {
-    const transports = [node, web, denoBun].map((p) => p.transportOrThrow({ dispatcher: undefined, proxy: undefined }));
+    const transports = [node, web, deno, bun].map((p) => p.transportOrThrow({ dispatcher: undefined, proxy: undefined }));
     expect(transports[0]).toBeInstanceOf(UndiciTransport);
-    expect(transports[1]).toBeInstanceOf(FetchTransport);
-    expect(transports[2]).toBeInstanceOf(FetchTransport);
+    for (const transport of transports.slice(1)) expect(transport).toBeInstanceOf(FetchTransport);
     await Promise.all(transports.map((t) => t.close()));
   });
 
@@ -51,9 +51,12 @@ describe("the transport", () => {
     expect(attempt).toThrow(says);
   });
 
-  test('Deno and Bun take proxy "env" (their fetch reads the variables) and refuse a URL, saying how', async () => {
-    await denoBun.transportOrThrow({ dispatcher: undefined, proxy: "env" }).close();
-    expect(() => denoBun.transportOrThrow({ dispatcher: undefined, proxy: "http://proxy.internal:3128" })).toThrow(/HTTP_PROXY, HTTPS_PROXY and NO_PROXY/);
+  test.each([
+    ["Deno", deno],
+    ["Bun", bun],
+  ])('%s takes proxy "env" (its fetch reads the variables) and refuses a URL, saying how', async (name, platform) => {
+    await platform.transportOrThrow({ dispatcher: undefined, proxy: "env" }).close();
+    expect(() => platform.transportOrThrow({ dispatcher: undefined, proxy: "http://proxy.internal:3128" })).toThrow(new RegExp(`on ${name}, fetch takes its proxy from the process's HTTP_PROXY, HTTPS_PROXY and NO_PROXY`));
   });
 });
 
@@ -65,7 +68,8 @@ describe("files and patterns", () => {
 
   test("only Node loads the pattern engine by itself (elsewhere an import of @flowsmith/runtime/patterns does)", () => {
     expect(web.patternEngine()).toBeUndefined();
-    expect(denoBun.patternEngine()).toBeUndefined();
+    expect(deno.patternEngine()).toBeUndefined();
+    expect(bun.patternEngine()).toBeUndefined();
     const engine = node.patternEngine();
     expect(engine?.compile("^a+$")).toMatchObject({ test: expect.any(Function) as unknown });
   });
