@@ -10,6 +10,8 @@ import type { DiffResult } from "./changes/diff-files.js";
 import type { FlowsOptions, FlowsResult } from "./fetch/list-flows.js";
 import type { InitOptions, InitResult } from "./init/run-init.js";
 import type { CodegenOptions, CodegenResult } from "./pipeline.js";
+import type { ConfigWatch, ConfigWatchOptions } from "./config-watch.js";
+import type { LoadedFlow } from "./load-flows.js";
 
 /*
  * The commands' entry points are loaded when called: the emulator, which
@@ -45,18 +47,36 @@ export async function runDiff(oldFile: string, newFile: string): Promise<DiffRes
 export type { AddOptions, DiffResult, FlowsResult, InitResult };
 export type { InitNote } from "./init/run-init.js";
 export type { CheckResult, CodegenResult, FlowReport, Progress, SnapshotChange, WriteResult } from "./pipeline.js";
-export { watchConfig, type ConfigWatch } from "./config-watch.js";
+/** Watches a config and its descriptions (`codegen --watch`, `emulator --watch`): chokidar, loaded when watching starts. */
+export async function watchConfig(options: ConfigWatchOptions): Promise<ConfigWatch> {
+  return (await import("./config-watch.js")).watchConfig(options);
+}
+export type { ConfigWatch, ConfigWatchOptions };
 
 // What every command prints with: errors, the config's place, the versions, the manifest, "did you mean".
 export { CodegenError, errorLine, type CodegenErrorCode } from "./errors.js";
-export { findConfigOrThrow, type Env } from "./config/load-config.js";
+/** The nearest codegen.config.json at or above `start` (the config's reader, loaded when asked). */
+export async function findConfigOrThrow(start: string): Promise<string> {
+  return (await import("./config/load-config.js")).findConfigOrThrow(start);
+}
+export type { Env } from "./config/load-config.js";
 export { flowsmithVersion, runtimeVersion } from "./versions.js";
 export { MANIFEST_FILE, type GeneratorStamp } from "./output/manifest.js";
 export { closestOrUndefined } from "./did-you-mean.js";
 
 // The flows of a config as models (the emulator serves them), and the model's types.
-export { loadFlowFromTextOrThrow, loadFlowsOrThrow } from "./load-flows.js";
+/** The flows of a config as models (the reader and the model builder, loaded when asked). */
+export async function loadFlowsOrThrow(configPath?: string): Promise<LoadedFlow[]> {
+  return (await import("./load-flows.js")).loadFlowsOrThrow(configPath);
+}
+
+/** One description's model, from its text (the emulator's POST /__emulator/flows). */
+export function loadFlowFromTextOrThrow(text: string | Uint8Array, displayPath: string): LoadedFlow {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous, and loaded only when a flow is published
+  return (require("./load-flows.js") as typeof import("./load-flows.js")).loadFlowFromTextOrThrow(text, displayPath);
+}
+export type { LoadedFlow };
 export { toJsonSchema, type JsonSchema } from "./model/json-schema.js";
 export { checkOneVersionPerFlowOrThrow } from "./unique-flows.js";
-export { hasFile } from "./model/request-body.js";
+export { hasFile } from "./model/has-file.js";
 export type { FlowModel, ObjectSchema, PartName, Schema } from "./model/types.js";

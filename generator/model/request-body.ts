@@ -9,7 +9,8 @@ import { assertSameRequestOrThrow } from "./form-comparison.js";
 import { buildJsonFormOrThrow } from "./json-form.js";
 import { buildMultipartFormOrThrow } from "./multipart-form.js";
 import { normaliseRequestOrThrow } from "./request.js";
-import type { BodyForm, ObjectSchema, Schema } from "./types.js";
+import { hasFile } from "./has-file.js";
+import type { BodyForm, ObjectSchema } from "./types.js";
 
 export interface RequestBody {
   readonly declaredBodyForms: readonly BodyForm[];
@@ -68,10 +69,3 @@ function mediaByFormOrThrow(context: BuildContext, operation: Located): Partial<
   return out;
 }
 
-/** Whether a file sits anywhere in the schema (in an object's property or an array's items): such a request is sent as multipart. */
-export function hasFile(schema: Schema): boolean {
-  if (schema.kind === "file") return true;
-  if (schema.kind === "array") return hasFile(schema.items);
-  if (schema.kind === "object") return schema.properties.some((property) => hasFile(property.schema));
-  return false;
-}
