@@ -73,6 +73,14 @@ function keyBytesOf(secret: string): Uint8Array | undefined {
 /** The key bytes a webhook secret must have, as createRedirectState asks of its secret (redirect-state.ts). */
 const MIN_SECRET_BYTES = 32;
 
+/**
+ * Of those, the bytes HMAC uses must be at least this many: 32 random bytes
+ * end in a zero byte one time in 256 (`openssl rand` gives such keys), which
+ * HMAC does not use, yet 31 random bytes are as good a key; a key whose
+ * used bytes are fewer than 24 was not made at random.
+ */
+const MIN_USED_BYTES = 24;
+
 /** HMAC-SHA256 pads a key up to this many bytes with zeros, and hashes a longer one. */
 const HMAC_BLOCK_BYTES = 64;
 
@@ -83,10 +91,11 @@ const MAKE_ONE =
 /**
  * What is wrong with a Standard Webhooks secret (`whsec_` + base64 of the
  * HMAC key), as the rest of a sentence that names it; undefined when it is
- * fit. The key must hold at least 32 bytes that HMAC-SHA256 uses: zero bytes
- * at the end of a key of up to 64 bytes change nothing (HMAC pads the key
- * with zeros), so `whsec_AA==` is the empty key, which anyone can sign with.
- * The runtime's handler and the emulator both refuse by this rule.
+ * fit. The key must have at least 32 bytes, and HMAC-SHA256 must use at
+ * least 24 of them: zero bytes at the end of a key of up to 64 bytes change
+ * nothing (HMAC pads the key with zeros), so `whsec_AA==` is the empty key,
+ * which anyone can sign with. The runtime's handler and the emulator both
+ * refuse by this rule.
  */
 export function webhookSecretProblem(secret: unknown): string | undefined {
   const shape = `must be a Standard Webhooks secret, "whsec_" followed by the base64 of at least ${MIN_SECRET_BYTES} random bytes`;
@@ -96,7 +105,7 @@ export function webhookSecretProblem(secret: unknown): string | undefined {
   if (!key) return `${shape}; this one is not base64. ${MAKE_ONE}`;
   let used = key.length;
   if (used <= HMAC_BLOCK_BYTES) while (used > 0 && key[used - 1] === 0) used--;
-  if (used >= MIN_SECRET_BYTES) return undefined;
+  if (key.length >= MIN_SECRET_BYTES && used >= MIN_USED_BYTES) return undefined;
   const why = used === key.length ? `${key.length} byte(s)` : `${key.length} byte(s), of which HMAC uses ${used} (zero bytes at the end of a key change nothing)`;
   return `${shape}; this one decodes to ${why}. ${MAKE_ONE}`;
 }

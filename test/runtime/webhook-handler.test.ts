@@ -161,7 +161,7 @@ describe("a handler needs a secret, or allowUnsigned: true by name", () => {
   });
 });
 
-describe("webhook secrets: at least 32 bytes of HMAC key, as createRedirectState asks", () => {
+describe("webhook secrets: at least 32 bytes of HMAC key, as createRedirectState asks, of which HMAC uses at least 24", () => {
   const whsec = (bytes: Buffer) => `whsec_${bytes.toString("base64")}`;
   const refused: [string, string, RegExp][] = [
     ["one zero byte (whsec_AA==, the empty key to HMAC)", "whsec_AA==", /decodes to 1 byte\(s\), of which HMAC uses 0/],
@@ -188,6 +188,11 @@ describe("webhook secrets: at least 32 bytes of HMAC key, as createRedirectState
       expect(message).toContain("openssl rand -base64 32");
       if (secret.length > "whsec_".length) expect(message).not.toContain(secret.slice("whsec_".length));
     }
+  });
+
+  test("32 random bytes that end in a zero byte (one key in 256 from openssl rand) pass", () => {
+    const endsInZero = whsec(Buffer.concat([randomBytes(31).fill(1, 30), Buffer.alloc(1)]));
+    expect(() => createWebhookHandler({ client: sessions().client, onSessionEnded: () => undefined, secret: endsInZero })).not.toThrow();
   });
 
   test("32 random bytes pass, and so do 32 bytes ending in zeros past the 32nd", async () => {
