@@ -39,7 +39,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { consumerSource, PROJECTS, webhookCheckSource } = require("./projects.js");
-const { randomBytes } = require("node:crypto");
+const { newWebhookSecret } = require("./webhook-secret.js");
 const { freePort } = require("../support/free-port.js");
 const { startRedis } = require("../support/redis-server.js");
 const { withEmulator } = require("./process-group.js");
@@ -168,7 +168,7 @@ async function tryProject(project, dir, tarballs, redis) {
 /** The compiled consumer on one runtime, against `npx flowsmith emulator` and Redis. */
 async function runConsumer(project, dir, redis, name, command) {
   log(`${project.name}: npx flowsmith emulator, then the consumer on ${name} against it and Redis (a scenario and a fault too)`);
-  const webhook = { port: await freePort(), secret: `whsec_${randomBytes(32).toString("base64")}` };
+  const webhook = { port: await freePort(), secret: newWebhookSecret() };
   await withEmulator(dir, webhook, async (emulator) => {
     const env = { ...process.env, EMULATOR: JSON.stringify(emulator), REDIS_URL: redis.url, WEBHOOK_PORT: String(webhook.port), WEBHOOK_SECRET: webhook.secret };
     const output = await run(command, runArgs(name, path.join("out", "main.js")), { cwd: dir, env });
@@ -212,7 +212,7 @@ async function tryRuntime(project, dir, redis, name, command) {
   await runConsumer(project, dir, redis, name, command);
   if (project.packageJson.type !== "module") return;
   log(`${project.name}: a webhook receiver on ${name === "bun" ? "Bun.serve" : "Deno.serve"} (handler.fetch), fed by the emulator`);
-  const webhook = { port: await freePort(), secret: `whsec_${randomBytes(32).toString("base64")}` };
+  const webhook = { port: await freePort(), secret: newWebhookSecret() };
   await withEmulator(dir, webhook, async (emulator) => {
     const env = { ...process.env, EMULATOR: JSON.stringify(emulator), WEBHOOK_PORT: String(webhook.port), WEBHOOK_SECRET: webhook.secret };
     const output = await run(command, runArgs(name, "webhook-check.mjs"), { cwd: dir, env });
@@ -275,7 +275,7 @@ async function tryQuickStart(dir) {
   const version = await run("npx", ["--no-install", "tsc", "--version"], { cwd: dir });
   if (!version.includes(`Version ${MINIMUM_TYPESCRIPT}.`)) throw new Error(`quick start: expected TypeScript ${MINIMUM_TYPESCRIPT}, got ${version}`);
   await run("npx", tsc, { cwd: dir });
-  const secret = `whsec_${randomBytes(32).toString("base64")}`;
+  const secret = newWebhookSecret();
   const emulator = { args: withPorts(emulatorArgs[1]).split(" "), env: { ...process.env, FLOWSMITH_WEBHOOK_SECRET: secret } };
   await withEmulator(dir, undefined, async () => {
     const output = await run("npx", ["--no-install", "tsx", "backend.mts"], { cwd: dir, env: { ...process.env, WEBHOOK_SECRET: secret } });
