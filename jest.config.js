@@ -9,9 +9,9 @@ const node = {
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/browser/"],
   transform: {
     // Type-checking is tsc's job in `npm test`; jest only strips the types, with swc: the
-    // generated validate.ts and index.ts the suites require from temp folders are new every
-    // run, so jest's cache never holds them, and ts-jest (TypeScript's transpileModule) spent
-    // seconds of CPU a run on them alone, more on a cold cache. The package is
+    // generated modules (each flow's index.ts) the suites require from temp folders are new
+    // every run, so jest's cache never holds them, and ts-jest (TypeScript's transpileModule)
+    // spent seconds of CPU a run on them alone, more on a cold cache. The package is
     // CommonJS, so dynamic import() becomes require() as tsc emits it (jest's sandbox refuses a
     // real one); class fields as tsc emits them for ES2022 (useDefineForClassFields); inline
     // source maps for stack traces at the TypeScript lines.

@@ -14,6 +14,7 @@ export class RedisUnavailableError extends FlowsmithError {
   }
 }
 
+/** Why Redis did not keep or give what the queue or token store asked: the codes of RedisStorageError. */
 export type RedisStorageCode =
   /** Redis refused a write: maxmemory reached (under noeviction, Redis refuses rather than evicts). */
   | "REDIS_OUT_OF_MEMORY"
@@ -34,6 +35,7 @@ export class RedisStorageError extends FlowsmithError {
   }
 }
 
+/** What the queue found in Redis's setup when it connected: the codes of RedisSetupError. */
 export type RedisSetupCode =
   /** maxmemory-policy is not noeviction: Redis may evict the queue's keys. */
   | "REDIS_EVICTION_POLICY"

@@ -39,7 +39,15 @@ export interface RedisTokenStore extends TokenStore {
   close(): Promise<void>;
 }
 
-export const REDIS_TOKEN_STORE_DEFAULTS = { keyPrefix: "flowsmith:", commandTimeoutMs: 1_000, leaseMs: 10_000 } as const;
+/** createRedisTokenStore's defaults, by option name. */
+export const REDIS_TOKEN_STORE_DEFAULTS = {
+  /** `keyPrefix`. */
+  keyPrefix: "flowsmith:",
+  /** `commandTimeoutMs`. */
+  commandTimeoutMs: 1_000,
+  /** `leaseMs`. */
+  leaseMs: 10_000,
+} as const;
 
 /** Deletes KEYS[1] only while it holds ARGV[1]: atomic in Redis, so a value replaced meanwhile is never deleted. */
 const COMPARE_AND_DELETE = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`;

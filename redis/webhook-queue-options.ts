@@ -7,6 +7,7 @@ import { ConfigurationError, WEBHOOK_DEFAULTS, type SessionEnded, type WebhookCl
 import { isRecord } from "@flowsmith/runtime/internal/json";
 import { redisTargetOrThrow, type CheckedTarget, type RedisTarget } from "./connection.js";
 
+/** createWebhookQueue's options; every default is in WEBHOOK_QUEUE_DEFAULTS. */
 export interface WebhookQueueOptions {
   /** A `redis://` or `rediss://` URL (the queue opens its connections, and close() ends them), or your ioredis client (left open; workers open copies of it). */
   readonly connection: RedisTarget;
@@ -39,7 +40,12 @@ export interface WebhookQueueOptions {
   /** Exponential backoff: attempt n+1 waits backoffMs * 2^(n-1). Default 1000 (1 s, 2 s, 4 s, ... about 2 minutes in all). */
   readonly backoffMs?: number;
   /** How long a completed delivery's job is kept, so a copy of it is dropped. Default { ttlMs: 86400000 } (24 h); maxEntries bounds the count too (default none). */
-  readonly dedupe?: { readonly ttlMs?: number; readonly maxEntries?: number };
+  readonly dedupe?: {
+    /** How long, in ms. Default 86400000 (24 h). */
+    readonly ttlMs?: number;
+    /** At most this many completed jobs kept. Default: no bound but the time. */
+    readonly maxEntries?: number;
+  };
   /** How long a failed job stays to be inspected (and keeps dropping copies). Default 604800000 (7 days). */
   readonly keepFailedMs?: number;
   /** enqueue rejects (and the handler answers 503) when Redis has not stored the job within this; while Redis is known to be away, at once. Default 5000. */
@@ -64,19 +70,34 @@ export interface FailedDelivery {
   readonly sessionId: string | undefined;
   /** The BullMQ job (in the failed set): `queue.getJob(jobId)`, then `job.retry()` to try again. */
   readonly jobId: string | undefined;
+  /** How many attempts were made, the first included. */
   readonly attemptsMade: number;
 }
 
+/** createWebhookQueue's defaults, by option name. */
 export const WEBHOOK_QUEUE_DEFAULTS = {
+  /** `name`. */
   name: "flowsmith-webhooks",
+  /** `prefix`. */
   prefix: "flowsmith",
+  /** `attempts`. */
   attempts: 8,
+  /** `backoffMs`. */
   backoffMs: 1_000,
-  dedupe: { ttlMs: 86_400_000 },
+  /** `dedupe`. */
+  dedupe: {
+    /** `dedupe.ttlMs`. */
+    ttlMs: 86_400_000,
+  },
+  /** `keepFailedMs`. */
   keepFailedMs: 7 * 86_400_000,
+  /** `enqueueTimeoutMs`. */
   enqueueTimeoutMs: 5_000,
+  /** `lockDurationMs`. */
   lockDurationMs: 30_000,
+  /** `outcomeTimeoutMs`: the webhook handler's own default. */
   outcomeTimeoutMs: WEBHOOK_DEFAULTS.outcomeTimeoutMs,
+  /** `outcomePollIntervalMs`: the webhook handler's own default. */
   outcomePollIntervalMs: WEBHOOK_DEFAULTS.outcomePollIntervalMs,
 } as const;
 

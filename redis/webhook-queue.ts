@@ -27,6 +27,7 @@ import { QueueConnection } from "./queue-connection.js";
 import { QueueWorker } from "./queue-worker.js";
 import { resolveQueueOptionsOrThrow, type FailedDelivery, type ResolvedQueueOptions, type WebhookQueueOptions } from "./webhook-queue-options.js";
 
+/** A webhook queue on Redis (BullMQ): pass it as createWebhookHandler's `queue`, and start a worker in each process that handles deliveries. */
 export interface RedisWebhookQueue extends WebhookQueue {
   /**
    * Starts this process's worker (once). Resolves when it takes jobs, or, if
@@ -52,6 +53,13 @@ const CONSEQUENCES: Consequences = {
   REDIS_COMMAND_REFUSED: "deliveries are answered 503 until Redis takes the queue's commands again",
 };
 
+/**
+ * A queue that stores each verified delivery in Redis before the handler
+ * answers 204, and whose workers, in any process, read the session and call
+ * `onSessionEnded`, dropping copies by webhook-id across the fleet and
+ * retrying failures. It checks Redis's setup each time it connects and says
+ * what the setup may lose through `onError` (docs/many-instances.md).
+ */
 export function createWebhookQueue(options: WebhookQueueOptions): RedisWebhookQueue {
   const resolved = resolveQueueOptionsOrThrow(options);
   const { Queue, UnrecoverableError, Worker } = loadBullMQ();

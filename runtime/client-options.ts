@@ -15,8 +15,10 @@ import { nonNegative, nonNegativeInteger, positive } from "./option-numbers.js";
 import { ENVIRONMENTS, RECOMMENDED_POLL_INTERVAL_MS, type Environment } from "./service-limits.js";
 import { createMemoryTokenStore, tokenStoreProblem, type TokenStore } from "./token-store.js";
 
+/** How the client credentials travel to the token endpoint: in the form body, or as `Authorization: Basic`. */
 export type AuthMethod = "client_secret_post" | "client_secret_basic";
 
+/** When and how often a GET is tried again (createClient's `retry`). A POST is never retried once its body may have arrived. */
 export interface RetryOptions {
   /** Retries after the first attempt of a GET (429, 5xx, network errors). Default 2. */
   readonly maxRetries?: number;
@@ -26,6 +28,11 @@ export interface RetryOptions {
   readonly maxDelayMs?: number;
 }
 
+/**
+ * createClient's options. Numbers must be finite (and positive where a time
+ * limit is meant): anything else is a ConfigurationError (`INVALID_OPTIONS`)
+ * before anything is sent.
+ */
 export interface ClientOptions<E extends Environment = Environment> {
   /** {base_url}: API host, may carry a path prefix (`https://gw.example/verification`). */
   readonly baseUrl: string | URL;
@@ -33,21 +40,36 @@ export interface ClientOptions<E extends Environment = Environment> {
   readonly authUrl: string | URL;
   /** The environment the API client belongs to; flows of the other one are refused. */
   readonly environment: E;
+  /** The API client's id, from the dashboard (one API client per environment). */
   readonly clientId: string;
+  /** The API client's secret. It never appears in an error, log entry or span, whole or in any piece of 8 characters. */
   readonly clientSecret: string;
   /** How credentials travel to the token endpoint. Default "client_secret_post". */
   readonly authMethod?: AuthMethod;
   /** Sent on every request (the service's firewall refuses requests without one). Required. */
   readonly userAgent: string;
-  /** Per-call limit until the response is read (for getFile: until its headers). Default 30000. */
+  /**
+   * Per attempt: each attempt of a call (a retry, or the resend after a 401,
+   * starts its own) must be answered, and its response read, within this
+   * long (for getFile: until its headers arrive); past it the attempt fails
+   * with a TimeoutError. One call's `{ timeoutMs }` overrides it. Default 30000.
+   */
   readonly timeoutMs?: number;
   /** GET retry policy. */
   readonly retry?: RetryOptions;
   /** A token is renewed this long before it expires (at most a tenth of its lifetime). Default 60000. */
   readonly tokenExpirySkewMs?: number;
-  /** waitForStep's polling interval. Default 2500 (the service recommends 2 to 3 s). */
+  /**
+   * Time between polls of waitForStep and waitForOutcome (one wait's
+   * `intervalMs` overrides it). Default 2500 (the service recommends 2 to 3 s).
+   * The webhook handler polls at its own `outcomePollIntervalMs`.
+   */
   readonly pollIntervalMs?: number;
-  /** waitForStep gives up after this long. Default 600000 (10 minutes). */
+  /**
+   * waitForStep and waitForOutcome give up after this long, with a
+   * TimeoutError (one wait's `timeoutMs` overrides it; each poll within it is
+   * still bounded by `timeoutMs` per attempt). Default 600000 (10 minutes).
+   */
   readonly waitTimeoutMs?: number;
   /**
    * Node only: an undici dispatcher (custom TLS, pools). Default: an Agent

@@ -16,6 +16,7 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** The real clock: `Date.now()` and timers. createClient's default. */
 export const systemClock: Clock = Object.freeze({
   now: () => Date.now(),
   sleep: (ms: number, signal?: AbortSignal) =>

@@ -12,9 +12,11 @@ import type { Environment } from "./service-limits.js";
 /** What forEnvironment needs of a generated flow module of environment `E`: its createSession. */
 export interface FlowModuleOf<E extends Environment, Request, Response> {
   // A property, not a method: its parameters are then checked strictly, so a live module under `staging` is an error.
+  /** The generated module's createSession. */
   readonly createSession: (client: Client<E>, request: Request, options?: RequestOptions) => Promise<Response>;
 }
 
+/** What forEnvironment returns: the module of the client's environment, with the client bound. */
 export interface EnvironmentFlow<Request, Response> {
   /** The createSession of the module of the client's environment. */
   createSession(request: Request, options?: RequestOptions): Promise<Response>;

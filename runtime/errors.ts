@@ -8,9 +8,17 @@
 import { excerptOf } from "./secrets/excerpt.js";
 import { ENVIRONMENTS } from "./service-limits.js";
 
+/**
+ * The base of every error the runtime throws or rejects with: a `name`, a
+ * stable machine `code` and a message that says what was wrong and where,
+ * never a secret or token. `instanceof FlowsmithError` tells the runtime's
+ * errors from any other.
+ */
 export class FlowsmithError extends Error {
+  /** The class's name (`ApiError`, `TimeoutError`, ...), also on its instances for logs and JSON. */
   override readonly name: string = "FlowsmithError";
   constructor(
+    /** What went wrong, as a stable machine code (`TIMEOUT`, `INVALID_OPTIONS`, ...): branch on this, not on the message. */
     readonly code: string,
     message: string,
     options?: { cause?: unknown },
@@ -43,6 +51,7 @@ export class ConfigurationError extends FlowsmithError {
   }
 }
 
+/** Why a request was refused before it was sent: the codes of RequestValidationError, most specific first. */
 export type RequestValidationCode =
   | "VALIDATION_FAILED"
   | "INVALID_METADATA"
@@ -58,7 +67,9 @@ export type RequestValidationCode =
 
 /** Where a request is wrong: a readable path (`input.documents[0].source`) and what is wrong there. */
 export interface ValidationIssue {
+  /** Where in the request (`input.basicIdentity.familyName`, `input.documents[0].source`). */
   readonly path: string;
+  /** What is wrong there (`is required`, `must have at most 150 characters`). */
   readonly message: string;
 }
 
@@ -66,8 +77,10 @@ export interface ValidationIssue {
 export class RequestValidationError extends FlowsmithError {
   override readonly name = "RequestValidationError";
   constructor(
+    /** The first problem's code, in the order the runtime checks (the most specific first). */
     override readonly code: RequestValidationCode,
     message: string,
+    /** Every problem found, each with its path. */
     readonly issues: readonly ValidationIssue[] = [],
   ) {
     super(code, message);
@@ -87,7 +100,9 @@ export class AuthError extends FlowsmithError {
   override readonly name = "AuthError";
   declare readonly code: AuthErrorCode;
   constructor(
+    /** `{authUrl}/oidc/token`, the URL the token was asked of. */
     readonly tokenUrl: string,
+    /** The token endpoint's HTTP status; undefined when it could not be reached. */
     readonly status: number | undefined,
     detail: string,
     options?: { cause?: unknown; code?: AuthErrorCode },
@@ -114,7 +129,9 @@ export class AuthError extends FlowsmithError {
 export class ClientClosedError extends FlowsmithError {
   override readonly name = "ClientClosedError";
   constructor(
+    /** The call's HTTP method, when the call had one. */
     readonly method?: string,
+    /** The call's path (no query), when the call had one. */
     readonly path?: string,
   ) {
     super(
@@ -128,8 +145,11 @@ export class ClientClosedError extends FlowsmithError {
 export class TimeoutError extends FlowsmithError {
   override readonly name = "TimeoutError";
   constructor(
+    /** The HTTP method of the call that timed out (or, for a wait, of the polled call). */
     readonly method: string,
+    /** Its path, with the baseUrl's prefix, without query. */
     readonly path: string,
+    /** The limit that ran out: an attempt's timeoutMs, or a wait's. */
     readonly timeoutMs: number,
     /** For a wait: what it waited for (`an outcome`); the polled call itself answered. */
     readonly waitingFor?: string,
@@ -147,7 +167,9 @@ export class TimeoutError extends FlowsmithError {
 export class AbortError extends FlowsmithError {
   override readonly name = "AbortError";
   constructor(
+    /** The HTTP method of the aborted call. */
     readonly method: string,
+    /** Its path, with the baseUrl's prefix, without query. */
     readonly path: string,
     options?: { cause?: unknown },
   ) {
@@ -163,7 +185,9 @@ export class AbortError extends FlowsmithError {
 export class NetworkError extends FlowsmithError {
   override readonly name = "NetworkError";
   constructor(
+    /** The HTTP method of the call whose connection failed. */
     readonly method: string,
+    /** Its path, with the baseUrl's prefix, without query. */
     readonly path: string,
     options?: { cause?: unknown },
   ) {
@@ -211,11 +235,17 @@ interface InvalidResponseInit {
  */
 export class InvalidResponseError extends FlowsmithError {
   override readonly name = "InvalidResponseError";
+  /** The HTTP method of the call. */
   readonly method: string;
+  /** Its path, with the baseUrl's prefix, without query. */
   readonly path: string;
+  /** The 2xx status the service answered with. */
   readonly status: number;
+  /** The body as received (parsed JSON, else its text, up to 64 KiB), secrets scrubbed. */
   readonly body: unknown;
+  /** What is wrong, and where (`sessionContext.sessionId is required`). */
   readonly issues: readonly ValidationIssue[];
+  /** Whether the request took effect (a POST answered 2xx: the session was created, the action sent): sending it again would do it twice. */
   readonly tookEffect: boolean;
 
   /** `message` is worded by the caller, which knows what took effect (response-checks.ts). */
@@ -230,6 +260,7 @@ export class InvalidResponseError extends FlowsmithError {
   }
 }
 
+/** The code of an ApiError, by status: 400, 401, 403, 404, 413, 422, 429, 5xx, and `HTTP_ERROR` for any other. */
 export type ApiErrorCode =
   | "BAD_REQUEST"
   | "UNAUTHORIZED"
@@ -255,12 +286,17 @@ interface ApiErrorInit {
 /** The service answered with a non-2xx status. */
 export class ApiError extends FlowsmithError {
   override readonly name: string = "ApiError";
+  /** The HTTP status the service answered with. */
   readonly status: number;
+  /** The HTTP method of the call. */
   readonly method: string;
+  /** Its path, with the baseUrl's prefix, without query. */
   readonly path: string;
+  /** The error body: parsed JSON, its text, or undefined when empty; secrets scrubbed. */
   readonly body: unknown;
   /** `code` from the error body, when it has one (`FILE_TOO_LARGE` on 422). */
   readonly bodyCode: string | undefined;
+  /** Milliseconds from the answer's Retry-After header, when it had one. */
   readonly retryAfterMs: number | undefined;
 
   constructor(code: ApiErrorCode, init: ApiErrorInit, hint?: string) {
@@ -282,48 +318,56 @@ export class ApiError extends FlowsmithError {
   }
 }
 
+/** 400: the service refused the request as malformed (`bodyCode` says why). */
 export class BadRequestError extends ApiError {
   override readonly name = "BadRequestError";
   constructor(init: ApiErrorInit) {
     super("BAD_REQUEST", init);
   }
 }
+/** 401, also after the runtime fetched a new token and sent the call again once. */
 export class UnauthorizedError extends ApiError {
   override readonly name = "UnauthorizedError";
   constructor(init: ApiErrorInit) {
     super("UNAUTHORIZED", init, "The access token was refused, also after fetching a new one");
   }
 }
+/** 403: most often the API client of the other environment; the message names the path's environment. */
 export class ForbiddenError extends ApiError {
   override readonly name = "ForbiddenError";
   constructor(init: ApiErrorInit) {
     super("FORBIDDEN", init, forbiddenHint(init.path));
   }
 }
+/** 404: no such session, step, file or flow (or a wrong baseUrl). */
 export class NotFoundError extends ApiError {
   override readonly name = "NotFoundError";
   constructor(init: ApiErrorInit) {
     super("NOT_FOUND", init);
   }
 }
+/** 413: the request body is over the service's limit. */
 export class PayloadTooLargeError extends ApiError {
   override readonly name = "PayloadTooLargeError";
   constructor(init: ApiErrorInit) {
     super("PAYLOAD_TOO_LARGE", init, "The request body is over the service's 50 MB limit");
   }
 }
+/** 422: the service refused the request's content (`bodyCode`, such as `FILE_TOO_LARGE`). */
 export class UnprocessableEntityError extends ApiError {
   override readonly name = "UnprocessableEntityError";
   constructor(init: ApiErrorInit) {
     super("UNPROCESSABLE_ENTITY", init);
   }
 }
+/** 429: too many requests; `retryAfterMs` says when to try again. GETs are retried by themselves. */
 export class RateLimitError extends ApiError {
   override readonly name = "RateLimitError";
   constructor(init: ApiErrorInit) {
     super("RATE_LIMITED", init);
   }
 }
+/** 5xx: the service failed. GETs are retried by themselves; a POST is not. */
 export class ServerError extends ApiError {
   override readonly name = "ServerError";
   constructor(init: ApiErrorInit) {

@@ -12,11 +12,18 @@
  * prepared, up to the flow's per-file limit.
  */
 export type FileData = Blob | Uint8Array | ReadableStream<Uint8Array>;
+
+/** A file with the name and media type to send it under. */
 export interface NamedFile {
+  /** The bytes. */
   readonly data: FileData;
+  /** The part's filename. Default: the File's name, else `file` and an extension for its media type. */
   readonly filename?: string;
+  /** The media type. Default: the Blob's type, else the filename's extension (for JPEG and PNG flows the first bytes decide). */
   readonly contentType?: string;
 }
+
+/** What a file field of a generated request takes: the bytes alone, or with a name and media type. */
 export type FileInput = FileData | NamedFile;
 
 /**

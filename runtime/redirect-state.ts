@@ -16,6 +16,7 @@ import { hmacSha256, randomBytes } from "./crypto.js";
 import { ConfigurationError, FlowsmithError } from "./errors.js";
 import { MAX_STATE_LENGTH } from "./service-limits.js";
 
+/** Why a state was refused, or could not be made: the codes of RedirectStateError. */
 export type RedirectStateErrorCode =
   /** Not a state in this format (wrong parts, too long, not a string). */
   | "STATE_MALFORMED"
@@ -32,6 +33,7 @@ export type RedirectStateErrorCode =
   /** stateFromReturnUrl: not a URL. */
   | "RETURN_URL_INVALID";
 
+/** A redirect state refused by verifyRedirectState (or stateFromReturnUrl, or too long for createRedirectState); `code` says why. */
 export class RedirectStateError extends FlowsmithError {
   override readonly name = "RedirectStateError";
   constructor(
@@ -47,7 +49,9 @@ export class RedirectStateError extends FlowsmithError {
 /** A secret of at least 32 bytes (UTF-8 for a string); keep it server-side. */
 export type StateSecret = string | Uint8Array;
 
+/** What createRedirectState signs, and with what. */
 export interface CreateRedirectStateOptions {
+  /** The secret to sign with: at least 32 bytes, kept server-side. */
   readonly secret: StateSecret;
   /** Who the session is for: the same subjectId as its metadata, from your own login session. */
   readonly subjectId: string;
@@ -59,6 +63,7 @@ export interface CreateRedirectStateOptions {
   readonly now?: () => number;
 }
 
+/** What verifyRedirectState checks a returned state against. */
 export interface VerifyRedirectStateOptions {
   /** The secret it was made with; several while rotating (any one verifies). */
   readonly secret: StateSecret | readonly StateSecret[];
@@ -66,10 +71,13 @@ export interface VerifyRedirectStateOptions {
   readonly subjectId: string;
   /** The `state` the browser came back with (stateFromReturnUrl). */
   readonly state: string;
+  /** The clock, in ms since the epoch. Default Date.now. */
   readonly now?: () => number;
 }
 
+/** A state verifyRedirectState accepted: genuine, for this subject, not expired. */
 export interface VerifiedRedirectState {
+  /** When it expires (createRedirectState's now + ttlMs). */
   readonly expiresAt: Date;
   /** Unique per state: record it until expiresAt to make a state single-use. */
   readonly nonce: string;
@@ -82,6 +90,12 @@ const MIN_SECRET_BYTES = 32;
 const TAG_BYTES = 16;
 const PART = /^[A-Za-z0-9_-]*$/;
 
+/**
+ * A signed `state` for createSession (at most 2048 characters), bound to the
+ * user and expiring after `ttlMs`; check it on the return with
+ * verifyRedirectState. A bad option is a ConfigurationError; a `data` too
+ * long for the service a RedirectStateError (`STATE_TOO_LONG`).
+ */
 export async function createRedirectState(options: CreateRedirectStateOptions): Promise<string> {
   const key = secretOrThrow(options.secret, "createRedirectState", "secret");
   const subjectId = subjectOrThrow(options.subjectId, "createRedirectState");

@@ -5,11 +5,14 @@
  * generator's model, the emulator and the runtime import them from here
  * directly; the metadata rule that reads them is metadata-rule.ts.
  */
+/** The service's two environments; an API client, a flow version and a session each belong to one. */
 export type Environment = "staging" | "live";
+/** Every Environment, in order. */
 export const ENVIRONMENTS: readonly Environment[] = ["staging", "live"];
 
 /** Locales the service knows (section 2.2). A flow may accept a subset. */
 export const SERVICE_LOCALES = ["en", "de", "fr", "pl", "it", "es"] as const;
+/** One of the service's locales: the player's language (`metadata.locale`). */
 export type Locale = (typeof SERVICE_LOCALES)[number];
 
 /** The keys metadata may have (section 2.1). */

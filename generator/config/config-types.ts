@@ -5,7 +5,7 @@ export interface UserConfig {
   readonly $schema?: string;
   /** Default "generated". */
   readonly outputDir?: string;
-  /** Default "@flowsmith/runtime". */
+  /** The module generated code imports the runtime's flow-module entry from. Default "@flowsmith/runtime/flow-module". */
   readonly runtimeImport?: string;
   /**
    * Type the request's open objects (JSON data blocks and the objects in

@@ -17,9 +17,13 @@ import type { AttemptObserver, AttemptRecord } from "./observer.js";
 
 /** pino's shape (console fits): `(fields, message)`. */
 export interface Logger {
+  /** A response body (scrubbed and cut), as an entry of its own. */
   debug(fields: object, message?: string): void;
+  /** An attempt answered below 400, or ended by the caller (ABORTED, CLIENT_CLOSED). */
   info(fields: object, message?: string): void;
+  /** An attempt answered 4xx; a pattern left to the service. */
   warn(fields: object, message?: string): void;
+  /** An attempt answered 5xx, or with no answer (TIMEOUT, NETWORK_ERROR). */
   error(fields: object, message?: string): void;
   /** pino's: when present and false for "debug", response bodies are not prepared at all. */
   isLevelEnabled?(level: string): boolean;
@@ -29,10 +33,13 @@ export interface Logger {
 export interface AttemptLogEntry {
   /** "token" for the token request. */
   readonly kind: "api" | "token";
+  /** The HTTP method. */
   readonly method: string;
   /** The path's template (`/api/v1/{environment}/sessions/{sessionId}`), never the path with its values. */
   readonly route: string;
+  /** 1 for a call's first attempt; retries and the resend after a 401 count on. */
   readonly attempt: number;
+  /** How long the attempt took, in milliseconds. */
   readonly durationMs: number;
   /** Absent when no answer came. */
   readonly status?: number;

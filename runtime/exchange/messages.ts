@@ -8,6 +8,7 @@
 export interface ExchangeRequest {
   /** "token": the token request to `{authUrl}/oidc/token`; "api": every other call. */
   readonly kind: "api" | "token";
+  /** The HTTP method. */
   readonly method: "GET" | "POST";
   /** Scheme, host and port (`https://api.example`). */
   readonly origin: string;
@@ -30,6 +31,7 @@ export type ResponseHeaders = Readonly<Record<string, string | string[] | undefi
 
 /** An answer: from the network, or made by a middleware (a test answering without the network). */
 export interface ExchangeResponse {
+  /** The HTTP status, 200 to 599 (a middleware's answer outside it is INVALID_MIDDLEWARE_RESPONSE). */
   readonly status: number;
   /** Lower-case names. */
   readonly headers: ResponseHeaders;
@@ -41,6 +43,7 @@ export interface ExchangeResponse {
   readonly body: string | Uint8Array | ReadableStream<Uint8Array> | undefined;
 }
 
+/** The rest of the path, as a middleware calls it: the next middleware, then the network. */
 export type Next = (request: ExchangeRequest) => Promise<ExchangeResponse>;
 
 /**

@@ -23,6 +23,7 @@ import { base64OfText } from "../secrets/forms.js";
  */
 export type ProxyOption = string | URL | ProxySettings;
 
+/** createClient's `proxy` as an object: the three settings given rather than read from the environment. */
 export interface ProxySettings {
   /** The proxy for http: URLs (HTTP_PROXY). */
   readonly httpProxy?: string;

@@ -14,6 +14,10 @@ const compiled = new Map<string, ReturnType<PatternEngine["compile"]>>();
 /** Distinct patterns kept at most; a service sends few, so this only bounds a misbehaving one. */
 const CAPACITY = 500;
 
+/**
+ * The engine itself. Importing this entry registers it; an application only
+ * imports the entry (`import "@flowsmith/runtime/patterns"`), never calls it.
+ */
 export const linearPatterns: PatternEngine = {
   compile(pattern) {
     const known = compiled.get(pattern);

@@ -17,8 +17,11 @@ export interface TransportChoice {
   readonly proxy: unknown;
 }
 
+/** fileFromPath's options: what the file is sent as. */
 export interface FileFromPathOptions {
+  /** The part's filename. Default: the path's last segment. */
   readonly filename?: string;
+  /** The media type. Default: from the filename's extension (for JPEG and PNG flows the first bytes decide). */
   readonly contentType?: string;
 }
 

@@ -13,18 +13,34 @@ import { WebhookError } from "./errors.js";
  * what the handler uses, so these types need no Node typings.
  */
 export interface WebhookRequest {
+  /** The request's method; anything but POST is answered 405. */
   readonly method?: string | undefined;
+  /** The request's headers, names in lower case (the `webhook-*` headers are read from them). */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** Whether something already read from the stream (then the body must be on `rawBody` or `body`). */
   readonly readableDidRead?: boolean;
+  /** Whether the stream has ended. */
   readonly readableEnded?: boolean;
+  /** Whether the whole request arrived (node:http's IncomingMessage). */
   readonly complete?: boolean;
-  readonly socket?: { destroy(): void } | null;
+  /** The connection, closed after a 413 once the answer had time to leave. */
+  readonly socket?: {
+    /** Closes the connection. */
+    destroy(): void;
+  } | null;
+  /** A body a framework left: a Buffer or string is verified as is; an object already parsed cannot be. */
   readonly body?: unknown;
+  /** The raw body a raw-body plugin left (a Buffer or string); read before `body`. */
   readonly rawBody?: unknown;
+  /** The stream's chunks, read while nothing else read them. */
   on(event: "data", listener: (chunk: Uint8Array) => void): unknown;
+  /** The stream's end, error or close. */
   on(event: "error" | "end" | "close", listener: (error?: unknown) => void): unknown;
+  /** The stream's end, error or close, once. */
   once(event: "error" | "end" | "close", listener: (error?: unknown) => void): unknown;
+  /** Stops listening for chunks (a body over the limit). */
   off(event: "data", listener: (chunk: Uint8Array) => void): unknown;
+  /** Lets the rest of a refused body drain. */
   resume(): unknown;
 }
 

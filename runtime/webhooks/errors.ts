@@ -6,6 +6,7 @@
  */
 import { FlowsmithError } from "../errors.js";
 
+/** Why a delivery was refused or not handled: the codes of WebhookError. */
 export type WebhookErrorCode =
   /** Not a POST. */
   | "WEBHOOK_METHOD_NOT_ALLOWED"
@@ -30,6 +31,7 @@ export type WebhookErrorCode =
   /** The handler's queue could not store the delivery (Redis unreachable); answered 503 so the sender retries later. */
   | "WEBHOOK_QUEUE_UNAVAILABLE";
 
+/** A delivery the webhook handler refused, or took and could not process; `status` is what it was answered with. */
 export class WebhookError extends FlowsmithError {
   override readonly name: string = "WebhookError";
   constructor(
@@ -47,6 +49,7 @@ export class WebhookError extends FlowsmithError {
 export class WebhookPayloadError extends WebhookError {
   override readonly name = "WebhookPayloadError";
   constructor(
+    /** The wrong field (`data.decision`); `""` for the body itself. */
     readonly path: string,
     detail: string,
   ) {

@@ -12,14 +12,24 @@ import { WebhookPayloadError } from "./errors.js";
 /** The decision a session ends with. */
 export type Decision = "ACCEPTED" | "REJECTED";
 
+/**
+ * A webhook delivery's body: a session ended. The handler uses it only to
+ * learn which session; what it hands on is read through the API.
+ */
 export interface SessionEndedEvent {
+  /** The event kind; deliveries of other kinds are acknowledged and ignored. */
   readonly type: "session.ended";
   /** ISO 8601: when the session ended. */
   readonly timestamp: string;
+  /** Which session ended, and how. */
   readonly data: {
+    /** The session that ended. */
     readonly sessionId: string;
+    /** Its flow. */
     readonly flowId: string;
+    /** Its environment; the handler refuses another than its client's. */
     readonly environment: Environment;
+    /** The decision as the delivery states it; the handler reads it again from the API. */
     readonly decision: Decision;
   };
 }

@@ -27,13 +27,28 @@ export {
 
 /** What the handler does with node:http's ServerResponse (and Express's, Fastify's raw one): described by what it uses. */
 export interface WebhookResponse {
+  /** Whether an answer was started (then the handler writes none). */
   readonly headersSent: boolean;
+  /** Whether the answer was ended. */
   readonly writableEnded: boolean;
-  writeHead(status: number, headers?: Record<string, string | number>): { end(text?: string): unknown };
+  /** Starts the answer with its status and headers; `end` sends its text. */
+  writeHead(
+    status: number,
+    headers?: Record<string, string | number>,
+  ): {
+    /** Ends the answer, with this text as its body. */
+    end(text?: string): unknown;
+  };
+  /** Sets a header before the answer starts (`connection: close` after a 413). */
   setHeader(name: string, value: string): unknown;
+  /** Called once the answer has been handed to the connection. */
   once(event: "finish", listener: () => void): unknown;
 }
 
+/**
+ * What createWebhookHandler returns: a node:http handler `(req, res)`, with
+ * `fetch` for Fetch-API servers and `drain()` for shutdown and tests.
+ */
 export interface WebhookHandler {
   /** node:http (Express, Fastify): answers the delivery, then processes it (with a queue: stores it there, then answers); never rejects. */
   (req: WebhookRequest, res: WebhookResponse): Promise<void>;
@@ -50,6 +65,15 @@ export interface WebhookHandler {
 /** After a 413 the connection is closed, once the answer had time to reach the sender. */
 const LINGER_MS = 500;
 
+/**
+ * A webhook receiver for the service's `session.ended` deliveries: checks the
+ * method, size, signature (Standard Webhooks, with a `secret`) and payload,
+ * drops copies by `webhook-id`, answers 204 at once and then reads the
+ * outcome through the client and calls `onSessionEnded` (or, with a
+ * `queue`, stores the delivery there and answers once it is stored).
+ * Without `secret` (and without `allowUnsigned: true`) it is a
+ * ConfigurationError.
+ */
 export function createWebhookHandler(options: WebhookHandlerOptions | QueuedWebhookHandlerOptions): WebhookHandler {
   const core = new WebhookCore(resolveWebhookOptionsOrThrow(options));
   const handle = async (req: WebhookRequest, res: WebhookResponse): Promise<void> => {

@@ -17,6 +17,7 @@ export type WebhookClient = Pick<Client, "environment" | "waitForOutcome" | "get
 
 /** What onSessionEnded receives: all of it read from the API, none of it from the delivery's body. */
 export interface SessionEnded {
+  /** The session that ended. */
   readonly sessionId: string;
   /** The delivery's webhook-id (absent only with allowUnsigned, when the sender sent none). */
   readonly webhookId: string | undefined;
@@ -30,6 +31,7 @@ export interface SessionEnded {
 
 /** Which delivery an onError call is about. */
 export interface WebhookDelivery {
+  /** The delivery's webhook-id, when it had one. */
   readonly webhookId: string | undefined;
   /** Known once the body was parsed. */
   readonly sessionId: string | undefined;
@@ -92,11 +94,22 @@ export type QueuedWebhookHandlerOptions = WebhookHandlerCommon &
     readonly onSessionEnded?: undefined;
   };
 
+/** createWebhookHandler's defaults, by option name. */
 export const WEBHOOK_DEFAULTS = {
+  /** `maxBodyBytes`. */
   maxBodyBytes: 65_536,
-  dedupe: { maxEntries: 10_000, ttlMs: 86_400_000 },
+  /** `dedupe`. */
+  dedupe: {
+    /** `dedupe.maxEntries`. */
+    maxEntries: 10_000,
+    /** `dedupe.ttlMs`: senders retry for hours. */
+    ttlMs: 86_400_000,
+  },
+  /** `maxInFlight`. */
   maxInFlight: 100,
+  /** `outcomeTimeoutMs`. */
   outcomeTimeoutMs: 30_000,
+  /** `outcomePollIntervalMs`. */
   outcomePollIntervalMs: 1_000,
 } as const;
 

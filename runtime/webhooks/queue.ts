@@ -24,6 +24,10 @@ export interface QueuedDelivery {
   readonly event: SessionEndedEvent;
 }
 
+/**
+ * Where a webhook handler with a `queue` stores accepted deliveries, so that
+ * any process's workers handle them (`@flowsmith/redis`'s createWebhookQueue).
+ */
 export interface WebhookQueue {
   /**
    * Resolves once the delivery is stored durably (or was already: a

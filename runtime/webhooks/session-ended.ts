@@ -8,7 +8,9 @@ import type { SessionEnded, WebhookClient } from "./options.js";
 
 /** How long the API may take to show the outcome a webhook announced, and how often it is asked meanwhile. */
 export interface OutcomeWait {
+  /** Give up after this long, with a TimeoutError. */
   readonly timeoutMs: number;
+  /** Time between GET session polls. */
   readonly intervalMs: number;
 }
 

@@ -20,7 +20,8 @@
  * first-call.mts and run with tsx against `npx flowsmith emulator`), and the
  * README's backend.mts as written there, run against the emulator started as
  * the README says (free ports in place of its fixed ones) until its webhook
- * reports the outcome. With FLOWSMITH_CONSUMER_RUNTIMES (on-runtimes.js), the same
+ * reports the outcome, type-checked by the newest TypeScript and by 5.4 under the README's tsconfig.json; then the
+ * README's flow change, whose change report and compile error at the call must be those the README shows. With FLOWSMITH_CONSUMER_RUNTIMES (on-runtimes.js), the same
  * consumer on Bun and Deno too, and in the ES module project a webhook
  * receiver on Bun.serve / Deno.serve (handler.fetch). In the ES module project, the
  * platform consumer (platforms.js) on this Node, Bun and Deno, and with
@@ -38,7 +39,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { consumerSource, PROJECTS, webhookCheckSource } = require("./projects.js");
-const { randomBytes } = require("node:crypto");
+const { newWebhookSecret } = require("./webhook-secret.js");
 const { freePort } = require("../support/free-port.js");
 const { startRedis } = require("../support/redis-server.js");
 const { withEmulator } = require("./process-group.js");
@@ -49,6 +50,8 @@ const { tryDocExamples, writeDocExamples } = require("./platform-docs.js");
 
 const REPO = path.resolve(__dirname, "..", "..");
 const STEP_TIMEOUT_MS = 180_000;
+/** The TypeScript README's Requirements name; the quick start must type-check with it. */
+const MINIMUM_TYPESCRIPT = "5.4";
 // `--platforms`: the ES module project and the platform consumer alone (platforms.js), for work on the runtime's platforms.
 const PLATFORMS_ONLY = process.argv.includes("--platforms");
 /** What the platform consumer and the platform pages' examples failed on (platforms.js, platform-docs.js). */
@@ -165,7 +168,7 @@ async function tryProject(project, dir, tarballs, redis) {
 /** The compiled consumer on one runtime, against `npx flowsmith emulator` and Redis. */
 async function runConsumer(project, dir, redis, name, command) {
   log(`${project.name}: npx flowsmith emulator, then the consumer on ${name} against it and Redis (a scenario and a fault too)`);
-  const webhook = { port: await freePort(), secret: `whsec_${randomBytes(32).toString("base64")}` };
+  const webhook = { port: await freePort(), secret: newWebhookSecret() };
   await withEmulator(dir, webhook, async (emulator) => {
     const env = { ...process.env, EMULATOR: JSON.stringify(emulator), REDIS_URL: redis.url, WEBHOOK_PORT: String(webhook.port), WEBHOOK_SECRET: webhook.secret };
     const output = await run(command, runArgs(name, path.join("out", "main.js")), { cwd: dir, env });
@@ -209,7 +212,7 @@ async function tryRuntime(project, dir, redis, name, command) {
   await runConsumer(project, dir, redis, name, command);
   if (project.packageJson.type !== "module") return;
   log(`${project.name}: a webhook receiver on ${name === "bun" ? "Bun.serve" : "Deno.serve"} (handler.fetch), fed by the emulator`);
-  const webhook = { port: await freePort(), secret: `whsec_${randomBytes(32).toString("base64")}` };
+  const webhook = { port: await freePort(), secret: newWebhookSecret() };
   await withEmulator(dir, webhook, async (emulator) => {
     const env = { ...process.env, EMULATOR: JSON.stringify(emulator), WEBHOOK_PORT: String(webhook.port), WEBHOOK_SECRET: webhook.secret };
     const output = await run(command, runArgs(name, "webhook-check.mjs"), { cwd: dir, env });
@@ -225,7 +228,8 @@ async function tryFirstCall(dir, tarballs) {
   await run("npm", ["pkg", "set", "type=module"], { cwd: dir });
   const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
   await run("npm", [...install, tarballs.runtime], { cwd: dir });
-  await run("npm", [...install, "--save-dev", tarballs.cli, `typescript@${devVersion("typescript")}`, "tsx", `@types/node@${devVersion("@types/node")}`], { cwd: dir });
+  // As the README installs them: the registry's newest TypeScript, tsx and @types/node (tryQuickStart adds TypeScript 5.4).
+  await run("npm", [...install, "--save-dev", tarballs.cli, "typescript", "tsx", "@types/node"], { cwd: dir });
   fs.copyFileSync(path.join(REPO, "flows", "aml-screening.yaml"), path.join(dir, "flows", "aml-screening.yaml"));
   const init = await run("npx", ["--no-install", "flowsmith", "init", "--yes"], { cwd: dir });
   const snippet = /\n\n(import \{ createClient[\s\S]*?await client\.close\(\);)\n/.exec(init);
@@ -245,24 +249,69 @@ async function tryFirstCall(dir, tarballs) {
   log("first call: passed");
 }
 
-/** README's backend.mts and emulator command, verbatim but for the ports: the session it creates ends, and its webhook says so. */
+/**
+ * README's tsconfig.json, backend.mts and emulator command, verbatim but for the ports: the backend type-checks (with the
+ * newest TypeScript, as the README installs it, and with 5.4, the documented minimum), the session it creates ends and
+ * its webhook says so; then README's flow change: codegen prints the change report the README shows, and tsc (5.4) fails
+ * with the error the README shows, at the call in backend.mts.
+ */
 async function tryQuickStart(dir) {
-  log(`quick start: README's backend.mts in ${dir}`);
+  log(`quick start: README's tsconfig.json and backend.mts in ${dir}`);
   const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
+  const tsconfig = /Save this as `tsconfig\.json`[^]*?:\n\n```json\n([\s\S]*?)```/.exec(readme);
   const backend = /Save this as `backend\.mts`:\n\n```ts\n([\s\S]*?)```/.exec(readme);
   const emulatorArgs = /^FLOWSMITH_WEBHOOK_SECRET=\$\(cat \.webhook-secret\) npx flowsmith emulator (.+)$/m.exec(readme);
-  if (!backend || !emulatorArgs) throw new Error("quick start: README.md has no backend.mts block or no emulator command in the form this test reads");
+  if (!tsconfig || !backend || !emulatorArgs || !/^npx tsc --noEmit$/m.test(readme)) {
+    throw new Error("quick start: README.md has no tsconfig.json or backend.mts block, no `npx tsc --noEmit` or no emulator command in the form this test reads");
+  }
   const ports = new Map([["4010", await freePort()], ["4011", await freePort()], ["3000", await freePort()]]);
   const withPorts = (text) => text.replace(/\b(4010|4011|3000)\b/g, (port) => String(ports.get(port)));
+  fs.writeFileSync(path.join(dir, "tsconfig.json"), tsconfig[1]);
   fs.writeFileSync(path.join(dir, "backend.mts"), withPorts(backend[1]));
-  const secret = `whsec_${randomBytes(32).toString("base64")}`;
+  const tsc = ["--no-install", "tsc", "--noEmit"];
+  await run("npx", tsc, { cwd: dir });
+  const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
+  await run("npm", [...install, "--save-dev", `typescript@${MINIMUM_TYPESCRIPT}`], { cwd: dir });
+  const version = await run("npx", ["--no-install", "tsc", "--version"], { cwd: dir });
+  if (!version.includes(`Version ${MINIMUM_TYPESCRIPT}.`)) throw new Error(`quick start: expected TypeScript ${MINIMUM_TYPESCRIPT}, got ${version}`);
+  await run("npx", tsc, { cwd: dir });
+  const secret = newWebhookSecret();
   const emulator = { args: withPorts(emulatorArgs[1]).split(" "), env: { ...process.env, FLOWSMITH_WEBHOOK_SECRET: secret } };
   await withEmulator(dir, undefined, async () => {
     const output = await run("npx", ["--no-install", "tsx", "backend.mts"], { cwd: dir, env: { ...process.env, WEBHOOK_SECRET: secret } });
     if (!/^created session \S+; the user would open http:\/\/127\.0\.0\.1:\d+\/player\//m.test(output)) throw new Error(`quick start: no session created:\n${output}`);
     if (!/^webhook: session \S+ ended ACCEPTED$/m.test(output)) throw new Error(`quick start: no webhook with the outcome:\n${output}`);
   }, emulator);
+  await tryFlowChange(dir, readme);
   log("quick start: passed");
+}
+
+/** README's "A flow change is a compile error": its command run as written, then codegen's report and tsc's error as it shows them. */
+async function tryFlowChange(dir, readme) {
+  log("quick start: README's flow change, codegen's change report, and tsc failing at the call");
+  const section = readme.slice(readme.indexOf("### A flow change is a compile error"));
+  const edit = /^(perl -pi -e .+ flows\/aml-screening\.yaml)$/m.exec(section);
+  const shown = [...section.matchAll(/```text\n([\s\S]*?)```/g)].map((match) => match[1].trimEnd());
+  if (!edit || shown.length < 2 || !/^npx flowsmith codegen$/m.test(section)) {
+    throw new Error("quick start: README.md's flow change has no perl command, no `npx flowsmith codegen` or not the two outputs this test reads");
+  }
+  const [report, compileError] = shown;
+  await run("bash", ["-c", edit[1]], { cwd: dir });
+  const codegen = await run("npx", ["--no-install", "flowsmith", "codegen"], { cwd: dir });
+  for (const line of report.split("\n")) {
+    if (!codegen.includes(line)) throw new Error(`quick start: codegen did not print README's change report line ${JSON.stringify(line)}:\n${codegen}`);
+  }
+  const typeCheck = await run("npx", ["--no-install", "tsc", "--noEmit"], { cwd: dir }).then(
+    (output) => { throw new Error(`quick start: tsc passed after the flow change:\n${output}`); },
+    (error) => error.message,
+  );
+  if (!typeCheck.split("\n").includes(compileError)) throw new Error(`quick start: tsc did not fail with README's error (${compileError}):\n${typeCheck}`);
+  // README's error names its line and column; they must be the call's own (the basicIdentity it passes).
+  const [, line] = /^backend\.mts\((\d+),\d+\)/.exec(compileError) ?? [];
+  const source = fs.readFileSync(path.join(dir, "backend.mts"), "utf8").split("\n");
+  if (!line || !/basicIdentity: \{/.test(source[Number(line) - 1] ?? "")) {
+    throw new Error(`quick start: README's error points at backend.mts line ${line}, which is not the call's basicIdentity: ${source[Number(line) - 1]}`);
+  }
 }
 
 /** The installed packages must be the tarballs' copies, not links back into this repository. */

@@ -16,7 +16,7 @@
 const { execFile } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
-const { randomBytes } = require("node:crypto");
+const { newWebhookSecret } = require("./webhook-secret.js");
 const { freePort } = require("../support/free-port.js");
 const { EDGE_LIGHT_BUILD } = require("./edge-tools.js");
 const { startGroup, withEmulator } = require("./process-group.js");
@@ -118,7 +118,7 @@ async function tryPlatform(dir, platform) {
  */
 async function withPlatformHost(dir, platform, body) {
   const port = await freePort();
-  const webhook = { port, path: platform.webhookPath, secret: `whsec_${randomBytes(32).toString("base64")}` };
+  const webhook = { port, path: platform.webhookPath, secret: newWebhookSecret() };
   await withEmulator(dir, webhook, async (emulator) => {
     const settings = {
       FLOWSMITH_BASE_URL: emulator.baseUrl,

@@ -18,6 +18,7 @@ const REPO = path.resolve(__dirname, "..", "..");
 const PAGES = [
   "README.md",
   "CONTRIBUTING.md",
+  "CHANGELOG.md",
   ...readdirSync(path.join(REPO, "docs"))
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`),
