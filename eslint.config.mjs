@@ -13,7 +13,19 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "runtime/dist/", "redis/dist/", "node_modules/", ".bench-tmp/", "coverage/", "generated/", "test/.tmp-*/", "test/fixtures/**/*.golden"] },
+  {
+    ignores: [
+      "dist/",
+      "runtime/dist/",
+      "redis/dist/",
+      "node_modules/",
+      ".bench-tmp/",
+      "coverage/",
+      "generated/",
+      "test/.tmp-*/",
+      "test/fixtures/**/*.golden",
+    ],
+  },
   {
     files: ["**/*.js", "**/*.cjs", "**/*.mjs"],
     extends: [eslint.configs.recommended],

@@ -60,9 +60,27 @@ const node = {
  * refuses.
  */
 const WEB_TRANSPORT_SUITES = [
-  "action-patterns", "auth", "close", "dispatch", "errors", "hot-path", "logging", "middleware", "multipart",
-  "observability-redaction", "path-segments", "preflight", "redaction", "response-checks", "session-calls",
-  "token-response", "token-store", "tracing", "wait-for-outcome", "webhook-fetch", "wrong-address",
+  "action-patterns",
+  "auth",
+  "close",
+  "dispatch",
+  "errors",
+  "hot-path",
+  "logging",
+  "middleware",
+  "multipart",
+  "observability-redaction",
+  "path-segments",
+  "preflight",
+  "redaction",
+  "response-checks",
+  "session-calls",
+  "token-response",
+  "token-store",
+  "tracing",
+  "wait-for-outcome",
+  "webhook-fetch",
+  "wrong-address",
 ];
 
 /** @type {import('jest').Config} */

@@ -29,11 +29,16 @@ async function benchCodegenPeers(root, { node, sizes, rounds }) {
   const results = [];
   for (const size of sizes) {
     const dir = prepareDir(path.join(root, `peers-${size}`), size);
-    const times = Object.fromEntries(["flowsmith", "start-up", ...PEERS.map((peer) => peer.name)].map((name) => [name, []]));
+    const times = Object.fromEntries(
+      ["flowsmith", "start-up", ...PEERS.map((peer) => peer.name)].map((name) => [name, []]),
+    );
     for (let round = 0; round < rounds[size]; round += 1) {
       for (const name of rotated(Object.keys(times), round)) times[name].push(await runOnce(dir, name, node));
     }
-    results.push({ size, medians: Object.fromEntries(Object.entries(times).map(([name, runs]) => [name, medians(runs)])) });
+    results.push({
+      size,
+      medians: Object.fromEntries(Object.entries(times).map(([name, runs]) => [name, medians(runs)])),
+    });
   }
   return { rows: rowsOf(results, version), details: detailsOf(results, version, rounds) };
 }
@@ -44,7 +49,10 @@ function prepareDir(dir, size) {
   writeFlowVariants(REPO_ROOT, dir, size);
   writePeerConfigs(dir);
   const config = JSON.parse(fs.readFileSync(path.join(dir, "codegen.config.json"), "utf8"));
-  fs.writeFileSync(path.join(dir, "start-up.config.json"), `${JSON.stringify({ ...config, outputDir: "start-up", flows: config.flows.slice(0, 1) }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(dir, "start-up.config.json"),
+    `${JSON.stringify({ ...config, outputDir: "start-up", flows: config.flows.slice(0, 1) }, null, 2)}\n`,
+  );
   // Its own node_modules, so whatever a tool caches in the nearest node_modules/.cache is this folder's to remove.
   fs.mkdirSync(path.join(dir, "node_modules"), { recursive: true });
   return dir;
@@ -53,8 +61,13 @@ function prepareDir(dir, size) {
 async function runOnce(dir, name, node) {
   const flowsmith = name === "flowsmith" || name === "start-up";
   const peer = PEERS.find((candidate) => candidate.name === name);
-  removeSettled([path.join(dir, flowsmith ? (name === "flowsmith" ? "generated" : "start-up") : peer.output), path.join(dir, "node_modules", ".cache")]);
-  const args = flowsmith ? [CLI, "codegen", "--config", name === "flowsmith" ? "codegen.config.json" : "start-up.config.json"] : peer.args();
+  removeSettled([
+    path.join(dir, flowsmith ? (name === "flowsmith" ? "generated" : "start-up") : peer.output),
+    path.join(dir, "node_modules", ".cache"),
+  ]);
+  const args = flowsmith
+    ? [CLI, "codegen", "--config", name === "flowsmith" ? "codegen.config.json" : "start-up.config.json"]
+    : peer.args();
   return runMeasuredOrThrow(node, args, { cwd: dir, env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" } });
 }
 
@@ -65,7 +78,11 @@ function removeSettled(dirs) {
 }
 
 function medians(runs) {
-  return { ms: median(runs.map((run) => run.ms)), cpuMs: median(runs.map((run) => run.cpuMs)), rss: median(runs.map((run) => run.peakRssBytes)) };
+  return {
+    ms: median(runs.map((run) => run.ms)),
+    cpuMs: median(runs.map((run) => run.cpuMs)),
+    rss: median(runs.map((run) => run.peakRssBytes)),
+  };
 }
 
 function rowsOf(results, version) {
@@ -120,7 +137,9 @@ function perFlowMs(m, size) {
 }
 
 function detailsOf(results, version, rounds) {
-  const lines = [`Codegen against peers (1c-1e), Node ${version}, whole process trees, output and caches removed before each run:`];
+  const lines = [
+    `Codegen against peers (1c-1e), Node ${version}, whole process trees, output and caches removed before each run:`,
+  ];
   for (const { size, medians: m } of results) {
     const cells = Object.entries(m).map(([name, value]) => `${name} ${measured(value)}`);
     lines.push(`- ${size} flows (${rounds[size]} rounds, medians): ${cells.join("; ")}`);

@@ -49,14 +49,26 @@ function writePeerConfigs(dir) {
     .sort()
     .map((file) => file.slice(0, -".yaml".length));
   // JSON is YAML: no YAML writer needed for redocly.yaml.
-  const apis = Object.fromEntries(names.map((name) => [name, { root: `./flows/${name}.yaml`, "x-openapi-ts": { output: `./openapi-typescript-cli/${name}.ts` } }]));
+  const apis = Object.fromEntries(
+    names.map((name) => [
+      name,
+      { root: `./flows/${name}.yaml`, "x-openapi-ts": { output: `./openapi-typescript-cli/${name}.ts` } },
+    ]),
+  );
   fs.writeFileSync(path.join(dir, "redocly.yaml"), `${JSON.stringify({ apis }, null, 2)}\n`);
   // orval's keys name its jobs; a flow-variants name is flow-NNN.
   const orval = Object.fromEntries(
-    names.map((name) => [name.replaceAll("-", "_"), { input: { target: `./flows/${name}.yaml` }, output: { target: `./orval/${name}.ts`, client: "fetch" } }]),
+    names.map((name) => [
+      name.replaceAll("-", "_"),
+      { input: { target: `./flows/${name}.yaml` }, output: { target: `./orval/${name}.ts`, client: "fetch" } },
+    ]),
   );
   fs.writeFileSync(path.join(dir, "orval.config.cjs"), `module.exports = ${JSON.stringify(orval, null, 2)};\n`);
-  const heyApi = names.map((name) => ({ input: `./flows/${name}.yaml`, output: `./hey-api/${name}`, logs: { file: false } }));
+  const heyApi = names.map((name) => ({
+    input: `./flows/${name}.yaml`,
+    output: `./hey-api/${name}`,
+    logs: { file: false },
+  }));
   fs.writeFileSync(path.join(dir, "openapi-ts.config.mjs"), `export default ${JSON.stringify(heyApi, null, 2)};\n`);
 }
 

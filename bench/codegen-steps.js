@@ -74,7 +74,10 @@ async function measure(size) {
   const dir = path.join(REPO_ROOT, ".bench-tmp", "steps", String(size));
   fs.rmSync(dir, { recursive: true, force: true });
   writeFlowVariants(REPO_ROOT, dir, size);
-  const files = fs.readdirSync(path.join(dir, "flows")).filter((file) => file.endsWith(".yaml")).sort();
+  const files = fs
+    .readdirSync(path.join(dir, "flows"))
+    .filter((file) => file.endsWith(".yaml"))
+    .sort();
   // Warm-up on the first flows, in a folder of its own: what follows is each further flow's cost.
   await generateAll(files.slice(0, 10), dir, path.join(dir, "warm-up"));
   const sums = await generateAll(files, dir, path.join(dir, "generated"));
@@ -104,7 +107,10 @@ async function generateAll(files, dir, outputDir) {
     step(STEPS[2]);
     const statements = flowModuleStatementsOrThrow(model, "@flowsmith/runtime/flow-module");
     step(STEPS[3]);
-    const printed = printStructure({ kind: StructureKind.SourceFile, leadingTrivia: flowHeader(model.source), statements }, { indentNumberOfSpaces: 2 });
+    const printed = printStructure(
+      { kind: StructureKind.SourceFile, leadingTrivia: flowHeader(model.source), statements },
+      { indentNumberOfSpaces: 2 },
+    );
     step(STEPS[4]);
     // moduleText is the print and this check; prettier runs only when the check fails (none of these flows).
     const index = inPrettierLayout(printed) ? printed : await moduleText(flowHeader(model.source), statements);
@@ -125,7 +131,10 @@ async function generateAll(files, dir, outputDir) {
     for (const [file, content] of output) staging.write(file, content);
     step(STEPS[9]);
   }
-  fs.writeFileSync(path.join(staging.startOrThrow(), ".flowsmith-manifest.json"), serializeManifest({ generator: await generatorStamp(), flows }));
+  fs.writeFileSync(
+    path.join(staging.startOrThrow(), ".flowsmith-manifest.json"),
+    serializeManifest({ generator: await generatorStamp(), flows }),
+  );
   fs.renameSync(staging.dir, outputDir);
   staging.swapped();
   await lock.release();

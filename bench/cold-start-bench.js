@@ -47,7 +47,9 @@ async function benchColdStart(flow, { rounds }) {
     const counts = server.counts();
     const runs = tools.length * (rounds + 1);
     if (counts.token !== runs || counts.session + counts.checkout !== runs || counts.refused !== 0) {
-      throw new Error(`benchmark 15: ${runs} processes made ${JSON.stringify(counts)} requests, not one token request and one call each`);
+      throw new Error(
+        `benchmark 15: ${runs} processes made ${JSON.stringify(counts)} requests, not one token request and one call each`,
+      );
     }
     return report(tools, cpu, wall, rounds, typeof stainless === "string" ? stainless : undefined);
   } finally {

@@ -15,7 +15,14 @@ const CALLS = {
   async flowsmith({ authUrl, baseUrl, request, modulePath }) {
     const { createClient } = require("@flowsmith/runtime");
     const { createSession } = require(modulePath);
-    const client = createClient({ baseUrl, authUrl, environment: "staging", clientId: "bench-client", clientSecret: "bench-secret", userAgent: USER_AGENT });
+    const client = createClient({
+      baseUrl,
+      authUrl,
+      environment: "staging",
+      clientId: "bench-client",
+      clientSecret: "bench-secret",
+      userAgent: USER_AGENT,
+    });
     await createSession(client, request);
     await client.close();
   },
@@ -23,13 +30,20 @@ const CALLS = {
     const { default: createClient } = await import("openapi-fetch");
     const token = await handWrittenToken(authUrl);
     const client = createClient({ baseUrl });
-    const { error, response } = await client.POST(sessionsPath, { body: request, headers: { authorization: `Bearer ${token}`, "user-agent": USER_AGENT } });
+    const { error, response } = await client.POST(sessionsPath, {
+      body: request,
+      headers: { authorization: `Bearer ${token}`, "user-agent": USER_AGENT },
+    });
     if (error || response.status !== 201) throw new Error(`openapi-fetch: status ${response.status}`);
   },
   async dodopayments({ authUrl, baseUrl, stainlessPath }) {
     const { default: DodoPayments } = require(stainlessPath);
     const token = await handWrittenToken(authUrl);
-    const client = new DodoPayments({ bearerToken: token, baseURL: baseUrl, defaultHeaders: { "user-agent": USER_AGENT } });
+    const client = new DodoPayments({
+      bearerToken: token,
+      baseURL: baseUrl,
+      defaultHeaders: { "user-agent": USER_AGENT },
+    });
     await client.checkoutSessions.create({ product_cart: [{ product_id: "pdt_bench", quantity: 1 }] });
   },
 };
@@ -39,7 +53,11 @@ async function handWrittenToken(authUrl) {
   const response = await fetch(`${authUrl}/oidc/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": USER_AGENT },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: "bench-client", client_secret: "bench-secret" }),
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: "bench-client",
+      client_secret: "bench-secret",
+    }),
   });
   if (response.status !== 200) throw new Error(`token request: status ${response.status}`);
   return (await response.json()).access_token;

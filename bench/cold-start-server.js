@@ -14,14 +14,17 @@ const CHECKOUT = JSON.stringify({ session_id: "cks_bench", checkout_url: "https:
 async function startColdStartServer() {
   const counts = { token: 0, session: 0, checkout: 0, refused: 0 };
   const auth = await listen((request, response) => {
-    if (request.method === "POST" && request.url === "/oidc/token") return answer(request, response, 200, TOKEN, () => (counts.token += 1));
+    if (request.method === "POST" && request.url === "/oidc/token")
+      return answer(request, response, 200, TOKEN, () => (counts.token += 1));
     answer(request, response, 404, "{}", () => (counts.refused += 1));
   });
   const api = await listen((request, response) => {
     const session = SESSIONS_PATH.exec(request.url);
     const bearer = request.headers.authorization === "Bearer bench-token";
-    if (bearer && request.method === "POST" && session) return answer(request, response, 201, sessionBody(session[1], session[2]), () => (counts.session += 1));
-    if (bearer && request.method === "POST" && request.url === "/checkouts") return answer(request, response, 200, CHECKOUT, () => (counts.checkout += 1));
+    if (bearer && request.method === "POST" && session)
+      return answer(request, response, 201, sessionBody(session[1], session[2]), () => (counts.session += 1));
+    if (bearer && request.method === "POST" && request.url === "/checkouts")
+      return answer(request, response, 200, CHECKOUT, () => (counts.checkout += 1));
     answer(request, response, 404, "{}", () => (counts.refused += 1));
   });
   return {
@@ -48,7 +51,9 @@ function answer(request, response, status, body, count) {
   request.resume();
   request.on("end", () => {
     count();
-    response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
+    response
+      .writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+      .end(body);
   });
 }
 

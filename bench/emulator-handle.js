@@ -35,7 +35,8 @@ function startEmulatorProcess(options = { configPath: path.join(REPO_ROOT, "code
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`the emulator process exited early (${code})`)));
     child.once("message", (message) => {
-      if (!message.ready) return reject(new Error(`the emulator process did not start: ${message.error ?? JSON.stringify(message)}`));
+      if (!message.ready)
+        return reject(new Error(`the emulator process did not start: ${message.error ?? JSON.stringify(message)}`));
       resolve({
         ...message.ready,
         pid: child.pid,
@@ -61,10 +62,22 @@ async function stagingToken(emulator) {
   const response = await undici.request(`${emulator.authUrl}/oidc/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": USER_AGENT },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }).toString(),
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: clientId,
+      client_secret: clientSecret,
+    }).toString(),
   });
   if (response.statusCode !== 200) throw new Error(`token request failed with ${response.statusCode}`);
   return (await response.body.json()).access_token;
 }
 
-module.exports = { startEmulatorProcess, stagingToken, amlSessionsPath, AML_DESCRIPTION, AML_REQUEST, USER_AGENT, REPO_ROOT };
+module.exports = {
+  startEmulatorProcess,
+  stagingToken,
+  amlSessionsPath,
+  AML_DESCRIPTION,
+  AML_REQUEST,
+  USER_AGENT,
+  REPO_ROOT,
+};

@@ -6,7 +6,13 @@
  * `firstSessions` and after `totalSessions`. With maxSessions at its default
  * (10 000) the store stops growing there, so the two must stay within 50 MB.
  */
-const { startEmulatorProcess, stagingToken, amlSessionsPath, AML_REQUEST, USER_AGENT } = require("./emulator-handle.js");
+const {
+  startEmulatorProcess,
+  stagingToken,
+  amlSessionsPath,
+  AML_REQUEST,
+  USER_AGENT,
+} = require("./emulator-handle.js");
 const { sessionLoad } = require("./session-load.js");
 
 const MB = 1024 * 1024;
@@ -15,7 +21,11 @@ const GOAL_MB = 50;
 async function benchEmulatorMemory({ firstSessions, totalSessions }) {
   const emulator = await startEmulatorProcess();
   try {
-    const headers = { authorization: `Bearer ${await stagingToken(emulator)}`, "user-agent": USER_AGENT, "content-type": "application/json" };
+    const headers = {
+      authorization: `Bearer ${await stagingToken(emulator)}`,
+      "user-agent": USER_AGENT,
+      "content-type": "application/json",
+    };
     const load = sessionLoad({ origin: emulator.baseUrl, path: amlSessionsPath(), headers, body: AML_REQUEST });
     const atStart = await emulator.memory();
     await load.run({ count: firstSessions });

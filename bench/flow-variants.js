@@ -56,7 +56,9 @@ function makeVariant(sample, index) {
     "x-flow-version": version,
     "x-environment": environment,
   };
-  document.servers = [{ url: environment === "live" ? "https://api.example.test" : "https://api.staging.example.test" }];
+  document.servers = [
+    { url: environment === "live" ? "https://api.example.test" : "https://api.staging.example.test" },
+  ];
   const pathItem = Object.values(document.paths)[0];
   const sessionsPath = `/api/v1/flows/${id}/${environment}/sessions`;
   document.paths = { [sessionsPath]: pathItem };
@@ -85,7 +87,8 @@ function varyJsonFields(document, index, bit) {
   const identity = schemas.BasicIdentity;
   if (bit(0)) delete identity.properties.name;
   if (bit(1)) delete identity.properties.birthPlace;
-  if (bit(2)) identity.properties.nationality = { type: "string", pattern: "^[A-Z]{2}$", description: "ISO 3166 code." };
+  if (bit(2))
+    identity.properties.nationality = { type: "string", pattern: "^[A-Z]{2}$", description: "ISO 3166 code." };
   if (bit(3)) schemas.Metadata.properties.locale.enum = ["en", "de"];
   const input = schemas.CreateSessionRequest.properties.input;
   if (bit(4)) {
@@ -126,9 +129,12 @@ function varyMultipartFields(document, index, bit) {
 }
 
 function renameBlocks(media, index) {
-  const rename = (name) => name.replace(/^input\[(basicIdentity|documentImages)\]/, (_, block) => `input[${block}V${index}]`);
+  const rename = (name) =>
+    name.replace(/^input\[(basicIdentity|documentImages)\]/, (_, block) => `input[${block}V${index}]`);
   const schema = media.schema;
-  schema.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, value]) => [rename(name), value]));
+  schema.properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, value]) => [rename(name), value]),
+  );
   schema.required = schema.required.map(rename);
   if (media.encoding) {
     media.encoding = Object.fromEntries(Object.entries(media.encoding).map(([name, value]) => [rename(name), value]));

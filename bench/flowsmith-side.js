@@ -47,7 +47,8 @@ function missingRuntimeParts() {
   const runtime = require(RUNTIME_PATH);
   if (typeof runtime.createClient !== "function") return "createClient in runtime/dist/index.js";
   if (typeof runtime.fileFromPath !== "function") return "fileFromPath in runtime/dist/index.js";
-  if (!fs.existsSync(FLOW_MODULE_PATH) || typeof require(FLOW_MODULE_PATH).createFlowSession !== "function") return "createFlowSession in runtime/dist/flow-module.js";
+  if (!fs.existsSync(FLOW_MODULE_PATH) || typeof require(FLOW_MODULE_PATH).createFlowSession !== "function")
+    return "createFlowSession in runtime/dist/flow-module.js";
   return undefined;
 }
 
@@ -59,7 +60,14 @@ function loadFlowsmith(modulePath) {
     runtime,
     /** `extra`: more createClient options (a tokenStore). */
     createClient: (server, environment, extra = {}) =>
-      runtime.createClient({ baseUrl: server.baseUrl, authUrl: server.authUrl, environment, userAgent: USER_AGENT, ...CREDENTIALS, ...extra }),
+      runtime.createClient({
+        baseUrl: server.baseUrl,
+        authUrl: server.authUrl,
+        environment,
+        userAgent: USER_AGENT,
+        ...CREDENTIALS,
+        ...extra,
+      }),
     createSession: (client, body) => flowModule.createSession(client, body),
     createSessionUnvalidated: unvalidatedCall(flowModule),
     fileFromPath: (file) => runtime.fileFromPath(file),

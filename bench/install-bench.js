@@ -16,9 +16,14 @@ async function benchInstall(workspace) {
     cwd: workspace.repoRoot,
     stdio: ["ignore", "ignore", "pipe"],
   });
-  const tarball = path.join(packs, fs.readdirSync(packs).find((name) => name.endsWith(".tgz")));
+  const tarball = path.join(
+    packs,
+    fs.readdirSync(packs).find((name) => name.endsWith(".tgz")),
+  );
   const runtime = measureProductionInstall(tarball);
-  const openapiFetchVersion = require(path.join(workspace.repoRoot, "node_modules", "openapi-fetch", "package.json")).version;
+  const openapiFetchVersion = require(
+    path.join(workspace.repoRoot, "node_modules", "openapi-fetch", "package.json"),
+  ).version;
   const openapiFetch = measureProductionInstall(`openapi-fetch@${openapiFetchVersion}`);
   const describe = (measured) => `${measured.packages} packages, ${formatBytes(measured.bytes)}`;
   return {

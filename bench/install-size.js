@@ -17,16 +17,29 @@ const RUNTIME_INSTALL_BUDGET = { bytes: 6 * 1024 * 1024, packages: 12 };
 function measureProductionInstall(spec) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-install-"));
   try {
-    fs.writeFileSync(path.join(dir, "package.json"), '{ "name": "install-size", "version": "1.0.0", "private": true }\n');
+    fs.writeFileSync(
+      path.join(dir, "package.json"),
+      '{ "name": "install-size", "version": "1.0.0", "private": true }\n',
+    );
     // The cache first: after `npm ci` in this repository every dependency is already there.
-    execFileSync("npm", ["install", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", spec], {
-      cwd: dir,
-      stdio: ["ignore", "ignore", "pipe"],
-      timeout: 120_000,
-    });
+    execFileSync(
+      "npm",
+      ["install", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", spec],
+      {
+        cwd: dir,
+        stdio: ["ignore", "ignore", "pipe"],
+        timeout: 120_000,
+      },
+    );
     const lock = JSON.parse(fs.readFileSync(path.join(dir, "node_modules", ".package-lock.json"), "utf8"));
-    const packages = Object.keys(lock.packages).filter((key) => key.startsWith("node_modules/")).sort();
-    return { packages: packages.length, names: packages.map((key) => key.replace(/^.*node_modules\//, "")), bytes: folderBytes(path.join(dir, "node_modules")) };
+    const packages = Object.keys(lock.packages)
+      .filter((key) => key.startsWith("node_modules/"))
+      .sort();
+    return {
+      packages: packages.length,
+      names: packages.map((key) => key.replace(/^.*node_modules\//, "")),
+      bytes: folderBytes(path.join(dir, "node_modules")),
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -18,7 +18,10 @@ async function main(flowsDir, outDir) {
   // ESM-only in spirit (its docs show `import`), so load it the way an ESM user would.
   const { default: openapiTS, astToString } = await import("openapi-typescript");
   fs.mkdirSync(outDir, { recursive: true });
-  const files = fs.readdirSync(flowsDir).filter((file) => file.endsWith(".yaml")).sort();
+  const files = fs
+    .readdirSync(flowsDir)
+    .filter((file) => file.endsWith(".yaml"))
+    .sort();
   for (const file of files) {
     const ast = await openapiTS(pathToFileURL(path.join(flowsDir, file)));
     fs.writeFileSync(path.join(outDir, file.replace(/\.yaml$/, ".ts")), astToString(ast));

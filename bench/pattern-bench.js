@@ -21,7 +21,9 @@ async function benchPatterns(workspace, settings) {
   const dir = path.join(workspace.root, "patterns");
   const modulePath = await generateOrThrow(workspace, dir);
   const script = require.resolve("./pattern-client.js");
-  const report = lastJsonLine((await runNodeOrThrow([script, JSON.stringify({ modulePath, pattern: PATTERN, ...settings })])).stdout);
+  const report = lastJsonLine(
+    (await runNodeOrThrow([script, JSON.stringify({ modulePath, pattern: PATTERN, ...settings })])).stdout,
+  );
   // Nanoseconds per character.
   const perChar = report.flowsmith.map((each) => (each.ms * 1e6) / each.length);
   const [, middle, last] = perChar;
@@ -30,7 +32,10 @@ async function benchPatterns(workspace, settings) {
   const at = (length) => report.flowsmith.find((each) => each.length === length);
   const tenThousand = at(10_000);
   const native = report.native;
-  const doubling = native.length > 1 ? Math.pow(native[native.length - 1].ms / native[0].ms, 1 / (native[native.length - 1].length - native[0].length)) : Number.NaN;
+  const doubling =
+    native.length > 1
+      ? Math.pow(native[native.length - 1].ms / native[0].ms, 1 / (native[native.length - 1].length - native[0].length))
+      : Number.NaN;
   return {
     rows: [
       {
@@ -63,7 +68,10 @@ async function generateOrThrow(workspace, dir) {
   description.components.schemas.BasicIdentity.properties.givenName = { ...givenName, pattern: PATTERN };
   fs.writeFileSync(path.join(dir, "flows", "aml.yaml"), YAML.stringify(description));
   const config = path.join(dir, "codegen.config.json");
-  fs.writeFileSync(config, JSON.stringify({ outputDir: "generated", flows: [{ name: "aml", source: { file: "flows/aml.yaml" } }] }));
+  fs.writeFileSync(
+    config,
+    JSON.stringify({ outputDir: "generated", flows: [{ name: "aml", source: { file: "flows/aml.yaml" } }] }),
+  );
   await runNodeOrThrow([workspace.cli, "codegen", "--config", config]);
   compileGenerated(path.join(dir, "generated"), path.join(dir, "generated-js"));
   return path.join(dir, "generated-js", "aml", "index.js");

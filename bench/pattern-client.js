@@ -57,13 +57,20 @@ for (const [index, request] of requests.entries()) perCall(() => validate(reques
 const samples = settings.lengths.map(() => []);
 const valid = settings.lengths.map(() => false);
 for (let round = 0; round < settings.rounds; round += 1) {
-  for (const index of rotated(settings.lengths.map((_, i) => i), round)) {
+  for (const index of rotated(
+    settings.lengths.map((_, i) => i),
+    round,
+  )) {
     const { ms, result } = perCall(() => validate(requests[index]), callsAt[index]);
     samples[index].push(ms);
     valid[index] = valid[index] || result;
   }
 }
-const flowsmith = settings.lengths.map((length, index) => ({ length, ms: median(samples[index]), valid: valid[index] }));
+const flowsmith = settings.lengths.map((length, index) => ({
+  length,
+  ms: median(samples[index]),
+  valid: valid[index],
+}));
 
 const native = settings.nativeLengths.map((length) => {
   const regex = new RegExp(settings.pattern, "u");
@@ -80,12 +87,16 @@ const perTest = (test) => {
   return { us: ((cpuMs() - start) * 1000) / calls, matched };
 };
 const linearPattern = linearPatterns.compile(settings.pattern);
-if (!("test" in linearPattern)) throw new Error(`the linear-time engine cannot run ${settings.pattern}: ${linearPattern.unsupported}`);
+if (!("test" in linearPattern))
+  throw new Error(`the linear-time engine cannot run ${settings.pattern}: ${linearPattern.unsupported}`);
 const nativePattern = new RegExp(settings.pattern, "u");
 perTest((value) => linearPattern.test(value));
 perTest((value) => nativePattern.test(value));
 const linear = perTest((value) => linearPattern.test(value));
 const nativeOrdinary = perTest((value) => nativePattern.test(value));
-if (linear.matched !== nativeOrdinary.matched) throw new Error(`the engines disagree on ordinary values: ${linear.matched} against ${nativeOrdinary.matched}`);
+if (linear.matched !== nativeOrdinary.matched)
+  throw new Error(`the engines disagree on ordinary values: ${linear.matched} against ${nativeOrdinary.matched}`);
 
-process.stdout.write(`${JSON.stringify({ flowsmith, native, ordinary: { values, linearUs: linear.us, nativeUs: nativeOrdinary.us } })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ flowsmith, native, ordinary: { values, linearUs: linear.us, nativeUs: nativeOrdinary.us } })}\n`,
+);

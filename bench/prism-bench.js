@@ -7,7 +7,14 @@
  * process; one client, concurrency 16, the two take turns each round.
  */
 const undici = require("undici");
-const { startEmulatorProcess, stagingToken, amlSessionsPath, AML_DESCRIPTION, AML_REQUEST, USER_AGENT } = require("./emulator-handle.js");
+const {
+  startEmulatorProcess,
+  stagingToken,
+  amlSessionsPath,
+  AML_DESCRIPTION,
+  AML_REQUEST,
+  USER_AGENT,
+} = require("./emulator-handle.js");
 const { ensurePrismOrReason, startPrism } = require("./prism.js");
 const { sessionLoad } = require("./session-load.js");
 const { median, ratio, rotated } = require("./stats.js");
@@ -18,7 +25,17 @@ async function benchPrism({ rounds, durationMs, warmupMs, install }) {
   const reason = await ensurePrismOrReason({ install });
   if (reason) {
     return {
-      rows: [{ benchmark: NAME, flowsmith: "n/a", baseline: "Prism: skipped", ratio: Number.NaN, goal: "(for reference)", compared: false, met: null }],
+      rows: [
+        {
+          benchmark: NAME,
+          flowsmith: "n/a",
+          baseline: "Prism: skipped",
+          ratio: Number.NaN,
+          goal: "(for reference)",
+          compared: false,
+          met: null,
+        },
+      ],
       details: [`Benchmark 9 skipped: ${reason}.`],
     };
   }
@@ -26,7 +43,11 @@ async function benchPrism({ rounds, durationMs, warmupMs, install }) {
   const prism = await startPrism(AML_DESCRIPTION);
   try {
     const path = amlSessionsPath();
-    const headers = (token) => ({ authorization: `Bearer ${token}`, "user-agent": USER_AGENT, "content-type": "application/json" });
+    const headers = (token) => ({
+      authorization: `Bearer ${token}`,
+      "user-agent": USER_AGENT,
+      "content-type": "application/json",
+    });
     const targets = {
       emulator: { origin: emulator.baseUrl, headers: headers(await stagingToken(emulator)) },
       // Prism checks that a bearer token is sent, not which.
@@ -34,7 +55,9 @@ async function benchPrism({ rounds, durationMs, warmupMs, install }) {
     };
     const refusals = {};
     for (const [name, target] of Object.entries(targets)) refusals[name] = await refusalOrThrow(name, target, path);
-    const loads = Object.fromEntries(Object.entries(targets).map(([name, target]) => [name, sessionLoad({ ...target, path, body: AML_REQUEST })]));
+    const loads = Object.fromEntries(
+      Object.entries(targets).map(([name, target]) => [name, sessionLoad({ ...target, path, body: AML_REQUEST })]),
+    );
     const names = Object.keys(loads);
     const rates = Object.fromEntries(names.map((name) => [name, []]));
     for (const name of names) await loads[name].run({ durationMs: warmupMs });
@@ -74,7 +97,8 @@ async function refusalOrThrow(name, { origin, headers }, path) {
   const invalid = { ...AML_REQUEST, metadata: { ...AML_REQUEST.metadata, locale: "xx" } };
   const response = await undici.request(`${origin}${path}`, { method: "POST", headers, body: JSON.stringify(invalid) });
   await response.body.dump();
-  if (response.statusCode < 400 || response.statusCode >= 500) throw new Error(`${name} accepted an invalid body (${response.statusCode}): is its validation off?`);
+  if (response.statusCode < 400 || response.statusCode >= 500)
+    throw new Error(`${name} accepted an invalid body (${response.statusCode}): is its validation off?`);
   return response.statusCode;
 }
 

@@ -22,22 +22,40 @@ async function ensurePrismOrReason({ install }) {
   if (fs.existsSync(PRISM_CLI)) return undefined;
   if (!install) return `Prism is not installed in .bench-tmp/prism (the full run installs ${PRISM_PACKAGE} there)`;
   fs.mkdirSync(PRISM_DIR, { recursive: true });
-  fs.writeFileSync(path.join(PRISM_DIR, "package.json"), '{ "private": true, "description": "Prism for bench/prism-bench.js" }\n');
+  fs.writeFileSync(
+    path.join(PRISM_DIR, "package.json"),
+    '{ "private": true, "description": "Prism for bench/prism-bench.js" }\n',
+  );
   process.stdout.write(`Installing ${PRISM_PACKAGE} into .bench-tmp/prism ...\n`);
   const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ["npm", []];
-  const args = [...npm[1], "install", "--prefix", PRISM_DIR, "--no-audit", "--no-fund", "--loglevel=error", PRISM_PACKAGE];
+  const args = [
+    ...npm[1],
+    "install",
+    "--prefix",
+    PRISM_DIR,
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+    PRISM_PACKAGE,
+  ];
   const { code, output } = await run(npm[0], args);
-  if (code !== 0 || !fs.existsSync(PRISM_CLI)) return `installing ${PRISM_PACKAGE} failed (exit ${code}): ${output.trim().split("\n").slice(-3).join(" / ")}`;
+  if (code !== 0 || !fs.existsSync(PRISM_CLI))
+    return `installing ${PRISM_PACKAGE} failed (exit ${code}): ${output.trim().split("\n").slice(-3).join(" / ")}`;
   return undefined;
 }
 
 /** `prism mock <description>` on a free loopback port; resolves once it says it is listening. */
 async function startPrism(descriptionPath) {
   const port = await freePort();
-  const child = spawn(process.execPath, [PRISM_CLI, "mock", descriptionPath, "-h", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [PRISM_CLI, "mock", descriptionPath, "-h", "127.0.0.1", "-p", String(port)], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Prism did not start within ${START_TIMEOUT_MS} ms:\n${output.slice(-500)}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`Prism did not start within ${START_TIMEOUT_MS} ms:\n${output.slice(-500)}`)),
+      START_TIMEOUT_MS,
+    );
     const onData = (chunk) => {
       output += chunk.toString();
       if (output.includes("Prism is listening")) {

@@ -21,7 +21,9 @@ const { nowMs } = require("./stats.js");
 
 const SAMPLE_MS = 5;
 const onLinux = process.platform === "linux" && fs.existsSync("/proc/self/stat");
-const ticksPerSecond = onLinux ? Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100 : 100;
+const ticksPerSecond = onLinux
+  ? Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100
+  : 100;
 
 /** Resolves with { ms, cpuMs, peakRssBytes, code, stdout, stderr }; never rejects on a non-zero exit. */
 function runMeasured(command, args, { cwd, env } = {}) {

@@ -44,7 +44,12 @@ function realisticBody(length, token) {
   const records = [];
   for (let i = 0, written = 0; written < length; i += 1) {
     const echo = i % 50 === 0 ? ` echo ${encodeURIComponent(SECRET.slice(5, 21))} ${token.slice(100, 124)}` : "";
-    records.push(JSON.stringify({ field: `input.items[${i}].name`, message: `must match "^[A-Z]\\/\\d+$" (got \u00e9t\u00e9 & co)${echo}` }));
+    records.push(
+      JSON.stringify({
+        field: `input.items[${i}].name`,
+        message: `must match "^[A-Z]\\/\\d+$" (got \u00e9t\u00e9 & co)${echo}`,
+      }),
+    );
     written += records[records.length - 1].length + 1;
   }
   return `{"errors":[${records.join(",")}]}`.slice(0, length);
@@ -61,7 +66,11 @@ const measure = (body) => {
   const text = body(settings.lengths[settings.lengths.length - 1]);
   return settings.lengths.map((length) => {
     const slice = text.slice(0, length);
-    return { length, ms: timed(() => redactor.text(slice, { truncated: true })), naiveMs: timed(() => slice.split(SECRET).join("[redacted]")) };
+    return {
+      length,
+      ms: timed(() => redactor.text(slice, { truncated: true })),
+      naiveMs: timed(() => slice.split(SECRET).join("[redacted]")),
+    };
   });
 };
 
@@ -69,4 +78,6 @@ const realistic = measure((length) => realisticBody(length, tokens[99]));
 const hostile = measure((length) => repeatTo("%2525&amp;amp;\\\\\\\\%5C%26", length));
 const sample = realisticBody(4096, tokens[99]);
 const scrubbed = redactor.text(sample);
-process.stdout.write(`${JSON.stringify({ buildMs, realistic, hostile, echoesScrubbed: scrubbed.includes("[redacted]") && !scrubbed.includes(tokens[99].slice(100, 124)) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ buildMs, realistic, hostile, echoesScrubbed: scrubbed.includes("[redacted]") && !scrubbed.includes(tokens[99].slice(100, 124)) })}\n`,
+);

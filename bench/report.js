@@ -24,7 +24,11 @@ function formatRatio(value) {
 function printTable(rows, write = (text) => process.stdout.write(text)) {
   const cells = [COLUMNS.map(([title]) => title), ...rows.map((row) => COLUMNS.map(([, cell]) => String(cell(row))))];
   const widths = COLUMNS.map((_, column) => Math.max(...cells.map((line) => line[column].length)));
-  const line = (values) => values.map((value, column) => value.padEnd(widths[column])).join("  ").trimEnd();
+  const line = (values) =>
+    values
+      .map((value, column) => value.padEnd(widths[column]))
+      .join("  ")
+      .trimEnd();
   write(`${line(cells[0])}\n${widths.map((width) => "-".repeat(width)).join("  ")}\n`);
   for (const values of cells.slice(1)) write(`${line(values)}\n`);
 }

@@ -78,7 +78,13 @@ const MODES = {
     prism: { rounds: 5, durationMs: 1000, warmupMs: 500, install: true },
     runtimeMemory: { firstCalls: 1000, totalCalls: 100_000 },
     // The native RegExp doubles its time per character: 24 characters take it about a second.
-    patterns: { lengths: [1000, 10_000, 100_000], rounds: 15, charsPerRound: 1_000_000, nativeLengths: [18, 20, 22, 24], nativeRounds: 3 },
+    patterns: {
+      lengths: [1000, 10_000, 100_000],
+      rounds: 15,
+      charsPerRound: 1_000_000,
+      nativeLengths: [18, 20, 22, 24],
+      nativeRounds: 3,
+    },
     tokenStore: { rounds: 25, durationMs: 200, warmupMs: 500 },
     webhookQueue: { deliveries: 2000, warmup: 200 },
     coldStart: { rounds: 15 },
@@ -97,7 +103,13 @@ const MODES = {
     // Never installs (no network in the smoke test); measured only when a full run left Prism there.
     prism: { rounds: 1, durationMs: 100, warmupMs: 50, install: false },
     runtimeMemory: { firstCalls: 100, totalCalls: 500 },
-    patterns: { lengths: [100, 1000, 10_000], rounds: 3, charsPerRound: 20_000, nativeLengths: [12, 14, 16], nativeRounds: 1 },
+    patterns: {
+      lengths: [100, 1000, 10_000],
+      rounds: 3,
+      charsPerRound: 20_000,
+      nativeLengths: [12, 14, 16],
+      nativeRounds: 1,
+    },
     tokenStore: { rounds: 1, durationMs: 100, warmupMs: 50 },
     webhookQueue: { deliveries: 50, warmup: 10 },
     coldStart: { rounds: 2 },
@@ -127,7 +139,10 @@ async function main(options) {
   if (selected("codegen")) rows.push(...(await benchCodegen(workspace, settings.codegen)));
   else await generateOnce(workspace);
   if (selected("codegen-peers")) {
-    const peers = await benchCodegenPeers(workspace.root, { ...settings.codegenPeers, node: await nodeBinaryOrThrow(options.node) });
+    const peers = await benchCodegenPeers(workspace.root, {
+      ...settings.codegenPeers,
+      node: await nodeBinaryOrThrow(options.node),
+    });
     rows.push(...peers.rows);
     details.push(...peers.details);
   }
@@ -215,10 +230,14 @@ function parseArgs(args) {
     else if (args[i] === "--json") options.json = path.resolve(args[(i += 1)] ?? "");
     else if (args[i] === "--only") options.only = (args[(i += 1)] ?? "").split(",");
     else if (args[i] === "--node") options.node = args[(i += 1)] ?? "";
-    else throw new Error(`unknown option ${args[i]} (known: --smoke, --json <file>, --node <path or major>, --only ${BENCHMARKS.join(",")})`);
+    else
+      throw new Error(
+        `unknown option ${args[i]} (known: --smoke, --json <file>, --node <path or major>, --only ${BENCHMARKS.join(",")})`,
+      );
   }
   // The install benchmark runs npm installs: the smoke test leaves it to test/packages/check-packages.js.
-  if (options.mode === "smoke" && !args.includes("--only")) options.only = BENCHMARKS.filter((name) => name !== "install" && !SMOKED_ALONE.includes(name));
+  if (options.mode === "smoke" && !args.includes("--only"))
+    options.only = BENCHMARKS.filter((name) => name !== "install" && !SMOKED_ALONE.includes(name));
   const unknown = options.only.filter((name) => !BENCHMARKS.includes(name));
   if (unknown.length > 0) throw new Error(`--only: unknown benchmark ${unknown.join(", ")}`);
   return options;
@@ -264,12 +283,13 @@ function writeReports(options, { rows, details, settings, workspace, elapsedMs }
     `token stores ${settings.tokenStore.rounds} rounds x ${settings.tokenStore.durationMs} ms per store at concurrency 16; ` +
     `webhook queue ${settings.webhookQueue.deliveries} deliveries at concurrency 16 (after ${settings.webhookQueue.warmup}); ` +
     `cold start ${settings.coldStart.rounds} rounds of one process per tool`;
-    `redaction ${settings.redaction.rounds} rounds at ${settings.redaction.lengths.join(", ")} characters`;
+  `redaction ${settings.redaction.rounds} rounds at ${settings.redaction.lengths.join(", ")} characters`;
   const markdown = markdownReport({ rows, details, command, settings: settingsText, elapsedMs });
   // Only a full run of every benchmark replaces the committed BENCHMARKS.md; a partial one reports beside its scratch files.
   const complete = options.mode === "full" && BENCHMARKS.every((name) => options.only.includes(name));
   const target = complete ? path.join(REPO_ROOT, "BENCHMARKS.md") : path.join(workspace.root, "BENCHMARKS.md");
   fs.writeFileSync(target, markdown);
   process.stdout.write(`\nWrote ${path.relative(process.cwd(), target)} (${(elapsedMs / 1000).toFixed(0)} s).\n`);
-  if (options.json) fs.writeFileSync(options.json, `${JSON.stringify({ mode: options.mode, rows, details }, null, 2)}\n`);
+  if (options.json)
+    fs.writeFileSync(options.json, `${JSON.stringify({ mode: options.mode, rows, details }, null, 2)}\n`);
 }

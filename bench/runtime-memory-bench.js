@@ -18,7 +18,10 @@ const LIVE_GOAL_MB = 2;
 
 async function benchRuntimeMemory(flow, { firstCalls, totalCalls }) {
   // The first reading after firstCalls, then four more evenly up to the total: the curve shows whether it levels off.
-  const checkpoints = [firstCalls, ...[1, 2, 3, 4].map((quarter) => Math.round(firstCalls + ((totalCalls - firstCalls) * quarter) / 4))];
+  const checkpoints = [
+    firstCalls,
+    ...[1, 2, 3, 4].map((quarter) => Math.round(firstCalls + ((totalCalls - firstCalls) * quarter) / 4)),
+  ];
   const reports = {};
   for (const tool of ["flowsmith", "undici"]) {
     const settings = {
@@ -53,7 +56,12 @@ async function benchRuntimeMemory(flow, { firstCalls, totalCalls }) {
   });
   return {
     rows: [
-      row("settled RSS", "rss", `growth <= undici's + ${EXTRA_RSS_GOAL_MB} MB`, growth("flowsmith", "rss") <= growth("undici", "rss") + EXTRA_RSS_GOAL_MB),
+      row(
+        "settled RSS",
+        "rss",
+        `growth <= undici's + ${EXTRA_RSS_GOAL_MB} MB`,
+        growth("flowsmith", "rss") <= growth("undici", "rss") + EXTRA_RSS_GOAL_MB,
+      ),
       row("live heap", "heapUsed", `growth <= ${LIVE_GOAL_MB} MB`, growth("flowsmith", "heapUsed") <= LIVE_GOAL_MB),
     ],
     details: ["flowsmith", "undici"].map(

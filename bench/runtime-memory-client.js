@@ -33,7 +33,9 @@ async function main(settings) {
       readings.push({ calls: done, ...settledMemory() });
     }
     const stats = await server.stats();
-    process.stdout.write(`${JSON.stringify({ readings, sessions: stats.sessionRequests, tokenRequests: stats.tokenRequests })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ readings, sessions: stats.sessionRequests, tokenRequests: stats.tokenRequests })}\n`,
+    );
     await close();
   } finally {
     await server.close();

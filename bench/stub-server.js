@@ -17,7 +17,11 @@ const http = require("node:http");
 const TOKEN_DELAY_MS = Number(process.env.BENCH_TOKEN_DELAY_MS ?? 0);
 const SESSION_PATH = /^\/api\/v1\/flows\/([^/]+)\/(staging|live)\/sessions$/;
 const SESSION_READ_PATH = /^\/api\/v1\/(?:staging|live)\/sessions\/[^/]+(\/datablocks)?$/;
-const ENDED_SESSION = JSON.stringify({ sessionStatus: "COMPLETED", outcome: { decision: "ACCEPTED" }, metadata: { subjectId: "bench-subject" } });
+const ENDED_SESSION = JSON.stringify({
+  sessionStatus: "COMPLETED",
+  outcome: { decision: "ACCEPTED" },
+  metadata: { subjectId: "bench-subject" },
+});
 const DATA_BLOCKS = JSON.stringify({ dataBlocks: { UserReference: { subjectId: "bench-subject" } } });
 
 const counters = { tokenRequests: 0, sessionRequests: 0, readRequests: 0, bodyBytes: 0, rejected: 0 };

@@ -126,4 +126,3 @@ async function prepareTools(settings, server) {
   }
   return { tools, close: async () => Promise.all([client.close?.(), undiciSender.close()]) };
 }
-

@@ -5,7 +5,14 @@ const { runNodeOrThrow, lastJsonLine } = require("./processes.js");
 const GOAL = 0.95;
 
 async function benchTokenStore(flow, { rounds, durationMs, warmupMs }) {
-  const settings = { modulePath: flow.modulePath, environment: flow.environment, body: flow.requestBody, rounds, durationMs, warmupMs };
+  const settings = {
+    modulePath: flow.modulePath,
+    environment: flow.environment,
+    body: flow.requestBody,
+    rounds,
+    durationMs,
+    warmupMs,
+  };
   const script = require.resolve("./token-store-client.js");
   const report = lastJsonLine((await runNodeOrThrow([script, JSON.stringify(settings)])).stdout);
   const memory = report.rates["in-memory token store"];

@@ -40,7 +40,8 @@ async function main(settings) {
     for (const phase of PHASES) await measure(call(phase), settings.warmupMs, CONCURRENCY);
     const rates = Object.fromEntries(PHASES.map((phase) => [phase, []]));
     for (let round = 0; round < settings.rounds; round += 1) {
-      for (const phase of round % 2 === 0 ? PHASES : [...PHASES].reverse()) rates[phase].push((await measure(call(phase), settings.durationMs, CONCURRENCY)).rate);
+      for (const phase of round % 2 === 0 ? PHASES : [...PHASES].reverse())
+        rates[phase].push((await measure(call(phase), settings.durationMs, CONCURRENCY)).rate);
     }
     const stats = await server.stats();
     process.stdout.write(

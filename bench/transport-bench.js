@@ -23,7 +23,15 @@ async function benchTransports(flow, { rounds, durationMs, warmupMs }) {
   const server = await startStubServer();
   try {
     const { spec } = require(flow.modulePath);
-    const settings = JSON.stringify({ baseUrl: server.baseUrl, authUrl: server.authUrl, spec, body: flow.requestBody, concurrency: 16, durationMs, warmupMs });
+    const settings = JSON.stringify({
+      baseUrl: server.baseUrl,
+      authUrl: server.authUrl,
+      spec,
+      body: flow.requestBody,
+      concurrency: 16,
+      durationMs,
+      warmupMs,
+    });
     const slots = { undici: [], fetch: [] };
     for (let round = 0; round < rounds; round += 1) {
       for (const transport of rotated(Object.keys(TRANSPORTS), round)) {

@@ -69,7 +69,10 @@ async function diagnosticsOrThrow(tsc, dir) {
   const check = /^Check time:\s+([\d.]+)s$/m.exec(result.stdout);
   const total = /^Total time:\s+([\d.]+)s$/m.exec(result.stdout);
   if (result.code !== 0 || !check || !total) {
-    const errors = result.stdout.split("\n").filter((line) => line.includes("error TS")).slice(0, 10);
+    const errors = result.stdout
+      .split("\n")
+      .filter((line) => line.includes("error TS"))
+      .slice(0, 10);
     throw new Error(`consumer in ${dir} does not type-check:\n${errors.join("\n") || result.stdout.slice(-1000)}`);
   }
   return { checkMs: Number(check[1]) * 1000, totalMs: Number(total[1]) * 1000 };

@@ -39,10 +39,13 @@ async function measureUpload(upload, files, { collectGarbage }) {
   const baseline = process.memoryUsage.rss();
   const maxRssBefore = process.resourceUsage().maxRSS * 1024;
   let sampledPeak = baseline;
-  const sampler = setInterval(() => {
-    if (collectGarbage) global.gc();
-    sampledPeak = Math.max(sampledPeak, process.memoryUsage.rss());
-  }, collectGarbage ? 10 : 2);
+  const sampler = setInterval(
+    () => {
+      if (collectGarbage) global.gc();
+      sampledPeak = Math.max(sampledPeak, process.memoryUsage.rss());
+    },
+    collectGarbage ? 10 : 2,
+  );
   const start = nowMs();
   try {
     await upload(files);
@@ -116,4 +119,3 @@ async function viaFetch(url, headers, form) {
   await response.arrayBuffer();
   if (response.status !== 201) throw new Error(`fetch: status ${response.status}`);
 }
-

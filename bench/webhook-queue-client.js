@@ -48,7 +48,13 @@ async function main(settings) {
   const runtime = require(path.join(REPO_ROOT, "runtime", "dist", "index.js"));
   const { createWebhookQueue } = require(path.join(REPO_ROOT, "redis", "dist", "index.js"));
   const api = { baseUrl: server.baseUrl, authUrl: server.authUrl };
-  const client = runtime.createClient({ ...api, environment: "staging", userAgent: USER_AGENT, clientId: "bench-client", clientSecret: "bench-secret" });
+  const client = runtime.createClient({
+    ...api,
+    environment: "staging",
+    userAgent: USER_AGENT,
+    clientId: "bench-client",
+    clientSecret: "bench-secret",
+  });
   const workers = [];
   try {
     const ended = new Map();
@@ -59,13 +65,24 @@ async function main(settings) {
     });
     const inlineResult = await run(inline, ended, settings);
 
-    for (let i = 0; i < settings.workers; i += 1) workers.push(startWorker({ redisUrl: redis.url, api, queueName: QUEUE, concurrency: settings.workerConcurrency }, ended));
+    for (let i = 0; i < settings.workers; i += 1)
+      workers.push(
+        startWorker({ redisUrl: redis.url, api, queueName: QUEUE, concurrency: settings.workerConcurrency }, ended),
+      );
     await Promise.all(workers.map((worker) => worker.ready));
-    const queue = createWebhookQueue({ connection: redis.url, client, name: QUEUE, onSessionEnded: () => undefined, onError: reportQueueError });
+    const queue = createWebhookQueue({
+      connection: redis.url,
+      client,
+      name: QUEUE,
+      onSessionEnded: () => undefined,
+      onError: reportQueueError,
+    });
     const queued = runtime.createWebhookHandler({ client, secret: SECRET, queue });
     try {
       const queueResult = await run(queued, ended, settings);
-      process.stdout.write(`${JSON.stringify({ inline: inlineResult, queue: queueResult, workers: settings.workers })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ inline: inlineResult, queue: queueResult, workers: settings.workers })}\n`,
+      );
     } finally {
       await queue.close();
     }
@@ -101,12 +118,21 @@ async function sendAll(pool, count, label, ended) {
   const signer = new Webhook(SECRET);
   const giveUpAt = Date.now() + PATIENCE_MS;
   const deliver = async (id) => {
-    const body = JSON.stringify({ type: "session.ended", timestamp: new Date().toISOString(), data: { sessionId: `s-${id}`, flowId: "bench-flow", environment: "staging", decision: "ACCEPTED" } });
+    const body = JSON.stringify({
+      type: "session.ended",
+      timestamp: new Date().toISOString(),
+      data: { sessionId: `s-${id}`, flowId: "bench-flow", environment: "staging", decision: "ACCEPTED" },
+    });
     const at = new Date();
     const response = await pool.request({
       method: "POST",
       path: "/webhooks",
-      headers: { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": signer.sign(id, at, body) },
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": id,
+        "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+        "webhook-signature": signer.sign(id, at, body),
+      },
       body,
     });
     await response.body.dump();
@@ -127,7 +153,10 @@ async function sendAll(pool, count, label, ended) {
   const first = now();
   await Promise.all(Array.from({ length: CONCURRENCY }, sender));
   while (ids.some((id) => !ended.has(id))) {
-    if (Date.now() > giveUpAt) throw new Error(`${ids.filter((id) => !ended.has(id)).length} of ${count} deliveries never reached onSessionEnded`);
+    if (Date.now() > giveUpAt)
+      throw new Error(
+        `${ids.filter((id) => !ended.has(id)).length} of ${count} deliveries never reached onSessionEnded`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   const latencies = ids.map((id) => ended.get(id) - sentAt.get(id)).sort((a, b) => a - b);
@@ -142,11 +171,15 @@ async function sendAll(pool, count, label, ended) {
 
 /** The queue's onError, on stderr: a bench on a Redis set up otherwise than the docs ask says so, as an operator would see it. */
 function reportQueueError(error, delivery) {
-  process.stderr.write(`webhook-queue-client: ${delivery ? `delivery ${delivery.webhookId}` : "Redis"}: ${error.code ?? error.name}: ${error.message}\n`);
+  process.stderr.write(
+    `webhook-queue-client: ${delivery ? `delivery ${delivery.webhookId}` : "Redis"}: ${error.code ?? error.name}: ${error.message}\n`,
+  );
 }
 
 function startWorker(settings, ended) {
-  const child = fork(path.join(__dirname, "webhook-worker.js"), [JSON.stringify(settings)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(path.join(__dirname, "webhook-worker.js"), [JSON.stringify(settings)], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.on("message", (message) => {
     if (message.ended) ended.set(message.ended.webhookId, message.ended.at);

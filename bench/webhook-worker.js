@@ -20,7 +20,13 @@ main().catch((error) => {
 async function main() {
   const { createClient } = require(path.join(REPO_ROOT, "runtime", "dist", "index.js"));
   const { createWebhookQueue } = require(path.join(REPO_ROOT, "redis", "dist", "index.js"));
-  const client = createClient({ ...settings.api, environment: "staging", userAgent: USER_AGENT, clientId: "bench-client", clientSecret: "bench-secret" });
+  const client = createClient({
+    ...settings.api,
+    environment: "staging",
+    userAgent: USER_AGENT,
+    clientId: "bench-client",
+    clientSecret: "bench-secret",
+  });
   const queue = createWebhookQueue({
     connection: settings.redisUrl,
     client,
@@ -29,7 +35,9 @@ async function main() {
       process.send({ ended: { webhookId, at: performance.timeOrigin + performance.now() } });
     },
     onError: (error, delivery) => {
-      process.stderr.write(`webhook-worker ${process.pid}: ${delivery ? `delivery ${delivery.webhookId}` : "Redis"}: ${error.code ?? error.name}: ${error.message}\n`);
+      process.stderr.write(
+        `webhook-worker ${process.pid}: ${delivery ? `delivery ${delivery.webhookId}` : "Redis"}: ${error.code ?? error.name}: ${error.message}\n`,
+      );
     },
   });
   await queue.startWorker({ concurrency: settings.concurrency });

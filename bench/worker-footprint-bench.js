@@ -27,7 +27,17 @@ async function benchWorkerFootprint(workspace) {
   const stainless = await stainlessSdkOrReason();
   if (typeof tools === "string" || typeof stainless === "string") {
     return {
-      rows: [{ benchmark: NAME, flowsmith: "n/a", baseline: "skipped", ratio: Number.NaN, goal: goalText(), compared: false, met: null }],
+      rows: [
+        {
+          benchmark: NAME,
+          flowsmith: "n/a",
+          baseline: "skipped",
+          ratio: Number.NaN,
+          goal: goalText(),
+          compared: false,
+          met: null,
+        },
+      ],
       details: [`Benchmark 14 skipped: ${typeof tools === "string" ? tools : stainless}.`],
     };
   }
@@ -35,8 +45,13 @@ async function benchWorkerFootprint(workspace) {
   // Beside the Stainless SDK's node_modules; flowsmith and openapi-fetch resolve from the repository's.
   const workersDir = path.join(stainless.folder, "workers");
   const sources = {
-    flowsmith: flowsmithWorker(importPath(workersDir, "flowsmith", path.join(workspace.generatedDir, flow.name, "index.ts"))),
-    "openapi-fetch": openapiFetchWorker(importPath(workersDir, "openapi-fetch", path.join(workspace.openapiTypesDir, `${flow.name}.ts`)), flow.sessionsPath),
+    flowsmith: flowsmithWorker(
+      importPath(workersDir, "flowsmith", path.join(workspace.generatedDir, flow.name, "index.ts")),
+    ),
+    "openapi-fetch": openapiFetchWorker(
+      importPath(workersDir, "openapi-fetch", path.join(workspace.openapiTypesDir, `${flow.name}.ts`)),
+      flow.sessionsPath,
+    ),
     [STAINLESS_SDK.name]: stainlessWorker(),
   };
   const sizes = {};
@@ -46,7 +61,12 @@ async function benchWorkerFootprint(workspace) {
     fs.mkdirSync(folder, { recursive: true });
     fs.writeFileSync(path.join(folder, "worker.ts"), source);
     try {
-      const output = await buildWorker(folder, tools, { entry: "worker.ts", outdir: path.join(folder, "dist"), flags: ["nodejs_compat"], minify: true });
+      const output = await buildWorker(folder, tools, {
+        entry: "worker.ts",
+        outdir: path.join(folder, "dist"),
+        flags: ["nodejs_compat"],
+        minify: true,
+      });
       sizes[tool] = uploadSizeOrThrow(output);
     } catch (error) {
       problems.push(`${tool}: ${error.message.split("\n").slice(0, 12).join(" / ")}`);
@@ -75,7 +95,8 @@ async function benchWorkerFootprint(workspace) {
 }
 
 async function edgeToolsOrReason() {
-  if (!edgeToolsSupported()) return `wrangler's Node and workerd packages are built for Linux x64, this is ${process.platform} ${process.arch}`;
+  if (!edgeToolsSupported())
+    return `wrangler's Node and workerd packages are built for Linux x64, this is ${process.platform} ${process.arch}`;
   try {
     return await installEdgeTools(TOOLS_DIR, commandRunner(600_000));
   } catch (error) {

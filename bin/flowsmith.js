@@ -10,7 +10,9 @@ try {
   cli = require("../dist/cli/main.js");
 } catch (error) {
   if (error && error.code === "MODULE_NOT_FOUND" && String(error.message).includes("dist/cli/main.js")) {
-    process.stderr.write("flowsmith: not built yet; in a clone of its repository run `npm run build` (the published package ships it built).\n");
+    process.stderr.write(
+      "flowsmith: not built yet; in a clone of its repository run `npm run build` (the published package ships it built).\n",
+    );
     // EXIT.failed of cli/command.ts, which is not built yet.
     process.exit(1);
   }

@@ -105,14 +105,24 @@ export function parsedArgs<T extends CommandOptions, P extends boolean>(
   args: readonly string[],
   options: T,
   allowPositionals: P,
-): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: P; strict: true }>> | { readonly usageError: string } {
+):
+  | ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: P; strict: true }>>
+  | { readonly usageError: string } {
   try {
     return parseArgs({ args: [...args], options, allowPositionals, strict: true });
   } catch (error) {
     const message = (error as Error).message;
-    const unknown = (error as { code?: unknown }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'--([^'=]+)'/.exec(message)?.[1] : undefined;
+    const unknown =
+      (error as { code?: unknown }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+        ? /'--([^'=]+)'/.exec(message)?.[1]
+        : undefined;
     const closest = unknown !== undefined ? closestOrUndefined(unknown, Object.keys(options)) : undefined;
-    return { usageError: closest !== undefined ? message.replace(`'--${unknown}'`, `'--${unknown}' (did you mean --${closest}?)`) : message };
+    return {
+      usageError:
+        closest !== undefined
+          ? message.replace(`'--${unknown}'`, `'--${unknown}' (did you mean --${closest}?)`)
+          : message,
+    };
   }
 }
 
@@ -122,7 +132,10 @@ const LINE_WIDTH = 100;
 /** The usage's option lines: every option of the table in its order, then -h, --help. */
 export function optionLines(options: CommandOptions): string {
   const rows: [string, string][] = [
-    ...Object.entries(options).map(([name, option]): [string, string] => [`--${name}${option.arg !== undefined ? ` ${option.arg}` : ""}`, option.help]),
+    ...Object.entries(options).map(([name, option]): [string, string] => [
+      `--${name}${option.arg !== undefined ? ` ${option.arg}` : ""}`,
+      option.help,
+    ]),
     ["-h, --help", "this help"],
   ];
   const indent = " ".repeat(FLAG_WIDTH + 4);

@@ -17,12 +17,31 @@ interface Command {
 
 /** Registering a command is one line. */
 const COMMANDS: Readonly<Record<string, Command>> = {
-  init: { summary: "start a project: find flow descriptions (or the service's flows), write codegen.config.json, generate, print a first call", load: () => import("./commands/init.js") },
-  codegen: { summary: "generate a typed client per flow of codegen.config.json into its outputDir", load: () => import("./commands/codegen.js") },
-  emulator: { summary: "run a local emulator of the service for the flows of codegen.config.json", load: () => import("./commands/emulator.js") },
-  diff: { summary: "compare two descriptions of a flow; exit 1 when a change is breaking", load: () => import("./commands/diff.js") },
-  flows: { summary: "list the flows the service publishes to an environment", load: () => import("./commands/flows.js") },
-  add: { summary: "fetch a flow from the service, keep its snapshot, and add it to codegen.config.json", load: () => import("./commands/add.js") },
+  init: {
+    summary:
+      "start a project: find flow descriptions (or the service's flows), write codegen.config.json, generate, print a first call",
+    load: () => import("./commands/init.js"),
+  },
+  codegen: {
+    summary: "generate a typed client per flow of codegen.config.json into its outputDir",
+    load: () => import("./commands/codegen.js"),
+  },
+  emulator: {
+    summary: "run a local emulator of the service for the flows of codegen.config.json",
+    load: () => import("./commands/emulator.js"),
+  },
+  diff: {
+    summary: "compare two descriptions of a flow; exit 1 when a change is breaking",
+    load: () => import("./commands/diff.js"),
+  },
+  flows: {
+    summary: "list the flows the service publishes to an environment",
+    load: () => import("./commands/flows.js"),
+  },
+  add: {
+    summary: "fetch a flow from the service, keep its snapshot, and add it to codegen.config.json",
+    load: () => import("./commands/add.js"),
+  },
 };
 
 export async function main(argv: readonly string[], io: CommandIo = process): Promise<number> {
@@ -67,7 +86,9 @@ async function helpFor(name: string | undefined, io: CommandIo): Promise<number>
 /** The command a mistyped one is a slip of (`codgen`), when one is close; then the overview. */
 function unknownCommand(name: string, io: CommandIo): number {
   const closest = closestOrUndefined(name, Object.keys(COMMANDS));
-  io.stderr.write(`flowsmith: unknown command "${name}"${closest !== undefined ? ` (did you mean "${closest}"?)` : ""}\n\n${overview()}`);
+  io.stderr.write(
+    `flowsmith: unknown command "${name}"${closest !== undefined ? ` (did you mean "${closest}"?)` : ""}\n\n${overview()}`,
+  );
   return EXIT.usage;
 }
 

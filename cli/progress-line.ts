@@ -20,7 +20,11 @@ export interface ProgressLine {
 }
 
 /** `verb`: "generating" or "checking". `now`: milliseconds, injectable for tests. */
-export function createProgressLine(stream: CommandOutput, verb: string, now: () => number = () => performance.now()): ProgressLine {
+export function createProgressLine(
+  stream: CommandOutput,
+  verb: string,
+  now: () => number = () => performance.now(),
+): ProgressLine {
   const started = now();
   let lastShown = started;
   let shown = false;

@@ -26,7 +26,12 @@ interface RouteMatch {
 }
 
 /** `routes`: the API's endpoints, then the hosted player's; `control`: undefined when the control API is off. */
-export function createApiServer(services: Services, traffic: Traffic, routes: readonly Endpoint[], control: ControlMount | undefined): Server {
+export function createApiServer(
+  services: Services,
+  traffic: Traffic,
+  routes: readonly Endpoint[],
+  control: ControlMount | undefined,
+): Server {
   const api = traffic.observe(
     "api",
     guarded(async (req, res) => {
@@ -52,7 +57,9 @@ function routeOrThrow(routes: readonly Endpoint[], req: IncomingMessage): RouteM
   const chosen = matching.find((candidate) => candidate.endpoint.method === req.method);
   if (!chosen) {
     const allow = matching.map((candidate) => candidate.endpoint.method).join(", ");
-    throw new ApiError(405, "METHOD_NOT_ALLOWED", `${path} accepts ${allow}, not ${req.method ?? ""}`, { headers: { allow } });
+    throw new ApiError(405, "METHOD_NOT_ALLOWED", `${path} accepts ${allow}, not ${req.method ?? ""}`, {
+      headers: { allow },
+    });
   }
   return { endpoint: chosen.endpoint, segments: chosen.captured.map((segment) => decodeSegmentOrThrow(segment, path)) };
 }

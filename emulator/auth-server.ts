@@ -6,7 +6,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import { ApiError, notFound } from "./errors.js";
-import { guarded, mediaTypeOf, pathOf, readSmallBodyOrThrow, rejectUpload, requireUserAgentOrThrow, sendJson } from "./http-exchange.js";
+import {
+  guarded,
+  mediaTypeOf,
+  pathOf,
+  readSmallBodyOrThrow,
+  rejectUpload,
+  requireUserAgentOrThrow,
+  sendJson,
+} from "./http-exchange.js";
 import type { Credentials, ResolvedOptions } from "./options.js";
 import type { TokenStore } from "./tokens.js";
 import type { Traffic } from "./traffic.js";
@@ -16,18 +24,29 @@ const MAX_FORM_BYTES = 64 * 1024;
 
 export function createAuthServer(options: ResolvedOptions, tokens: TokenStore, traffic: Traffic): Server {
   return createServer(
-    traffic.observe("auth", guarded(async (req, res) => {
-      requireUserAgentOrThrow(req);
-      if (pathOf(req) !== TOKEN_PATH) throw notFound(`no such endpoint on the auth host: ${req.method} ${pathOf(req)}`);
-      if (req.method !== "POST") {
-        throw new ApiError(405, "METHOD_NOT_ALLOWED", `${TOKEN_PATH} accepts POST only`, { headers: { allow: "POST" } });
-      }
-      await issueToken(req, res, options, tokens);
-    })),
+    traffic.observe(
+      "auth",
+      guarded(async (req, res) => {
+        requireUserAgentOrThrow(req);
+        if (pathOf(req) !== TOKEN_PATH)
+          throw notFound(`no such endpoint on the auth host: ${req.method} ${pathOf(req)}`);
+        if (req.method !== "POST") {
+          throw new ApiError(405, "METHOD_NOT_ALLOWED", `${TOKEN_PATH} accepts POST only`, {
+            headers: { allow: "POST" },
+          });
+        }
+        await issueToken(req, res, options, tokens);
+      }),
+    ),
   );
 }
 
-async function issueToken(req: IncomingMessage, res: ServerResponse, options: ResolvedOptions, tokens: TokenStore): Promise<void> {
+async function issueToken(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ResolvedOptions,
+  tokens: TokenStore,
+): Promise<void> {
   if (mediaTypeOf(req) !== "application/x-www-form-urlencoded") {
     throw invalidRequest("the token request must be form-encoded (Content-Type: application/x-www-form-urlencoded)");
   }
@@ -47,7 +66,11 @@ async function issueToken(req: IncomingMessage, res: ServerResponse, options: Re
   const grantType = form.get("grant_type");
   if (grantType === null) throw invalidRequest("grant_type is required (grant_type=client_credentials)");
   if (grantType !== "client_credentials") {
-    throw new ApiError(400, "UNSUPPORTED_GRANT_TYPE", `grant_type "${grantType}" is not supported; use client_credentials`);
+    throw new ApiError(
+      400,
+      "UNSUPPORTED_GRANT_TYPE",
+      `grant_type "${grantType}" is not supported; use client_credentials`,
+    );
   }
   const presented = credentialsOfOrThrow(req.headers.authorization, form);
   const environment = environmentOfCredentialsOrThrow(presented, options.clients);
@@ -76,9 +99,13 @@ function basicCredentialsOrThrow(authorization: string): Credentials {
   return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)) };
 }
 
-function environmentOfCredentialsOrThrow(presented: Credentials, clients: Readonly<Record<Environment, Credentials>>): Environment {
+function environmentOfCredentialsOrThrow(
+  presented: Credentials,
+  clients: Readonly<Record<Environment, Credentials>>,
+): Environment {
   const environment = ENVIRONMENTS.find(
-    (candidate) => clients[candidate].clientId === presented.clientId && clients[candidate].clientSecret === presented.clientSecret,
+    (candidate) =>
+      clients[candidate].clientId === presented.clientId && clients[candidate].clientSecret === presented.clientSecret,
   );
   if (!environment) throw invalidClient("unknown client or wrong client secret");
   return environment;

@@ -37,7 +37,9 @@ export function controlAccessOrThrow(
   const token = options.controlToken;
   if (token !== undefined && (token.length < MIN_TOKEN_LENGTH || /\s/.test(token))) {
     // The token itself is never echoed.
-    throw new RangeError(`${names.token} must be at least ${String(MIN_TOKEN_LENGTH)} characters without spaces (for example \`openssl rand -hex 16\`)`);
+    throw new RangeError(
+      `${names.token} must be at least ${String(MIN_TOKEN_LENGTH)} characters without spaces (for example \`openssl rand -hex 16\`)`,
+    );
   }
   const host = options.host ?? "127.0.0.1";
   if (control && token === undefined && !isLoopbackHost(host)) {
@@ -67,9 +69,14 @@ export function checkControlHostOrThrow(req: IncomingMessage, configuredHost: st
   const addressed = hostAndPortOrUndefined(given);
   const port = req.socket.localPort;
   const ours = (name: string): boolean =>
-    isLoopbackHost(name) || name === hostAndPortOrUndefined(bracketed(configuredHost))?.name || bareAddress(name) === bareAddress(req.socket.localAddress ?? "");
+    isLoopbackHost(name) ||
+    name === hostAndPortOrUndefined(bracketed(configuredHost))?.name ||
+    bareAddress(name) === bareAddress(req.socket.localAddress ?? "");
   if (addressed !== undefined && addressed.port === port && ours(addressed.name)) return;
-  const shown = given === undefined ? "no Host header" : `Host ${JSON.stringify(given.length > 100 ? `${given.slice(0, 100)}…` : given)}`;
+  const shown =
+    given === undefined
+      ? "no Host header"
+      : `Host ${JSON.stringify(given.length > 100 ? `${given.slice(0, 100)}…` : given)}`;
   const expected = [`localhost:${String(port)}`, `127.0.0.1:${String(port)}`, `[::1]:${String(port)}`];
   if (!isLoopbackHost(configuredHost)) expected.push(`${bracketed(configuredHost)}:${String(port)}`);
   throw new ApiError(
@@ -101,16 +108,25 @@ export function checkControlTokenOrThrow(expected: string | undefined, authoriza
   const given = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
   // Hashed first, so the comparison takes the same time whatever the lengths.
   if (given === undefined || !timingSafeEqual(digest(given), digest(expected))) {
-    throw new ApiError(401, "CONTROL_TOKEN_REQUIRED", "the control API needs its token: send Authorization: Bearer <control token>", {
-      headers: { "www-authenticate": `Bearer realm="flowsmith-emulator-control"` },
-    });
+    throw new ApiError(
+      401,
+      "CONTROL_TOKEN_REQUIRED",
+      "the control API needs its token: send Authorization: Bearer <control token>",
+      {
+        headers: { "www-authenticate": `Bearer realm="flowsmith-emulator-control"` },
+      },
+    );
   }
 }
 
 /** 403 for a call a web page made (it carries Origin); the control API is for tests, curl and the handle. */
 export function refuseBrowserOrThrow(origin: string | undefined): void {
   if (origin === undefined) return;
-  throw new ApiError(403, "CONTROL_FROM_BROWSER", "the control API does not answer web pages (the request has an Origin header): call it from tests, curl or the startEmulator() handle");
+  throw new ApiError(
+    403,
+    "CONTROL_FROM_BROWSER",
+    "the control API does not answer web pages (the request has an Origin header): call it from tests, curl or the startEmulator() handle",
+  );
 }
 
 function digest(text: string): Buffer {

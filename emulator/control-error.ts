@@ -4,7 +4,8 @@
  */
 import { ApiError } from "./errors.js";
 
-export type ControlErrorCode = "INVALID_FIELD" | "TOO_MANY_FAULTS" | "TOO_MANY_FLOWS" | "INVALID_FLOW" | "BODY_TOO_DEEP" | "BODY_KEY_NOT_A_NAME";
+export type ControlErrorCode =
+  "INVALID_FIELD" | "TOO_MANY_FAULTS" | "TOO_MANY_FLOWS" | "INVALID_FLOW" | "BODY_TOO_DEEP" | "BODY_KEY_NOT_A_NAME";
 
 /** A refused flow: the generator's own error, as codegen would report it. */
 export interface GeneratorErrorView {
@@ -30,7 +31,12 @@ export class EmulatorControlError extends Error {
   }
 
   toApiError(): ApiError {
-    return new ApiError(this.code === "TOO_MANY_FAULTS" || this.code === "TOO_MANY_FLOWS" ? 409 : 400, this.code, this.message, { body: { ...this.details } });
+    return new ApiError(
+      this.code === "TOO_MANY_FAULTS" || this.code === "TOO_MANY_FLOWS" ? 409 : 400,
+      this.code,
+      this.message,
+      { body: { ...this.details } },
+    );
   }
 }
 

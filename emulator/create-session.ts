@@ -54,7 +54,9 @@ export async function createSession(context: CreateSessionContext): Promise<void
     throw error;
   }
   const session = context.sessions.create(flow.model, request, received.files);
-  sendJson(res, 201, creationResponse(session, context.baseUrl), { location: `/api/v1/${context.environment}/sessions/${session.id}` });
+  sendJson(res, 201, creationResponse(session, context.baseUrl), {
+    location: `/api/v1/${context.environment}/sessions/${session.id}`,
+  });
 }
 
 async function receiveBodyOrThrow(context: CreateSessionContext): Promise<ReceivedBody> {
@@ -62,7 +64,11 @@ async function receiveBodyOrThrow(context: CreateSessionContext): Promise<Receiv
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > MAX_REQUEST_BYTES) {
     // Refused from the header alone: the body is only read to be discarded.
-    throw new ApiError(413, "REQUEST_TOO_LARGE", `request body of ${declared} bytes is larger than ${MAX_REQUEST_BYTES} bytes (${MAX_REQUEST_BYTES / (1024 * 1024)} MB)`);
+    throw new ApiError(
+      413,
+      "REQUEST_TOO_LARGE",
+      `request body of ${declared} bytes is larger than ${MAX_REQUEST_BYTES} bytes (${MAX_REQUEST_BYTES / (1024 * 1024)} MB)`,
+    );
   }
   const mediaType = mediaTypeOf(req);
   if (mediaType === "multipart/form-data") {
@@ -71,7 +77,10 @@ async function receiveBodyOrThrow(context: CreateSessionContext): Promise<Receiv
   }
   if (mediaType === "application/json") {
     if (flow.hasFiles) {
-      throw badRequest("UNSUPPORTED_CONTENT_TYPE", `flow "${flow.model.id}" takes files, so its sessions are created with multipart/form-data only`);
+      throw badRequest(
+        "UNSUPPORTED_CONTENT_TYPE",
+        `flow "${flow.model.id}" takes files, so its sessions are created with multipart/form-data only`,
+      );
     }
     return { body: await readJsonBodyOrThrow(req, flow.limits.values), files: [] };
   }

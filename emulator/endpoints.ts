@@ -81,7 +81,11 @@ export const endpoints: readonly Endpoint[] = [
  * without a valid token, 403 when the path names the other environment, then
  * the handler.
  */
-function apiEndpoint<Name extends string>(method: Endpoint["method"], path: Route<Name | "environment">, handle: Handler<ApiContext<Name | "environment">>): Endpoint {
+function apiEndpoint<Name extends string>(
+  method: Endpoint["method"],
+  path: Route<Name | "environment">,
+  handle: Handler<ApiContext<Name | "environment">>,
+): Endpoint {
   return {
     method,
     pattern: path.pattern,
@@ -94,7 +98,11 @@ function apiEndpoint<Name extends string>(method: Endpoint["method"], path: Rout
 }
 
 /** An endpoint served without a bearer token (the hosted player: its own token is the key). */
-export function publicEndpoint<Name extends string>(method: Endpoint["method"], path: Route<Name>, handle: Handler<EndpointContext<Name>>): Endpoint {
+export function publicEndpoint<Name extends string>(
+  method: Endpoint["method"],
+  path: Route<Name>,
+  handle: Handler<EndpointContext<Name>>,
+): Endpoint {
   return {
     method,
     pattern: path.pattern,
@@ -105,7 +113,10 @@ export function publicEndpoint<Name extends string>(method: Endpoint["method"], 
 }
 
 /** A route's names paired with the segments its pattern captured: one capture group per name, so each name has its segment. */
-function paramsOf<Name extends string>(names: readonly Name[], segments: readonly string[]): Readonly<Record<Name, string>> {
+function paramsOf<Name extends string>(
+  names: readonly Name[],
+  segments: readonly string[],
+): Readonly<Record<Name, string>> {
   return Object.fromEntries(names.map((name, index) => [name, segments[index] ?? ""])) as Record<Name, string>;
 }
 
@@ -116,7 +127,11 @@ function authorizeOrThrow(req: IncomingMessage, services: Services, pathEnvironm
     if (!(ENVIRONMENTS as readonly string[]).includes(pathEnvironment)) {
       throw notFound(`unknown environment "${pathEnvironment}" in the path; use staging or live`);
     }
-    throw new ApiError(403, "ENVIRONMENT_MISMATCH", `this token belongs to ${environment}; it cannot reach ${pathEnvironment}`);
+    throw new ApiError(
+      403,
+      "ENVIRONMENT_MISMATCH",
+      `this token belongs to ${environment}; it cannot reach ${pathEnvironment}`,
+    );
   }
   return environment;
 }
@@ -133,7 +148,8 @@ function listFlows({ res, environment, services }: ApiContext<"environment">): v
 
 function getDescription({ res, params, environment, services }: ApiContext<"flowId">): void {
   const flow = services.catalog.findOrThrow(params.flowId, environment);
-  if (flow.document === undefined) throw notFound(`the description of flow "${flow.model.id}" is not available in this emulator`);
+  if (flow.document === undefined)
+    throw notFound(`the description of flow "${flow.model.id}" is not available in this emulator`);
   sendJson(res, 200, flow.document);
 }
 
@@ -170,7 +186,9 @@ function getSession({ res, params, environment, services }: ApiContext<"sessionI
     flowVersion: session.flow.version,
     sessionStatus: services.sessions.statusOf(session),
     createdAt: session.createdAt.toISOString(),
-    ...(session.outcome ? { outcome: { decision: session.outcome.decision, decidedAt: session.outcome.decidedAt.toISOString() } } : {}),
+    ...(session.outcome
+      ? { outcome: { decision: session.outcome.decision, decidedAt: session.outcome.decidedAt.toISOString() } }
+      : {}),
     metadata: echoMetadata(session),
   });
 }
@@ -225,7 +243,8 @@ function getFile({ res, params, environment, services }: ApiContext<"vaultEntryI
 }
 
 function parseActionOrThrow(req: IncomingMessage, bytes: Buffer): unknown {
-  if (mediaTypeOf(req) !== "application/json") throw badRequest("UNSUPPORTED_CONTENT_TYPE", "an action body must be sent as application/json");
+  if (mediaTypeOf(req) !== "application/json")
+    throw badRequest("UNSUPPORTED_CONTENT_TYPE", "an action body must be sent as application/json");
   try {
     return JSON.parse(bytes.toString("utf8"));
   } catch (error) {

@@ -52,7 +52,6 @@ export type ApiErrorCode =
   | "BODY_KEY_NOT_A_NAME"
   | "INJECTED_FAULT";
 
-
 export class ApiError extends Error {
   override readonly name = "ApiError";
   constructor(

@@ -96,7 +96,14 @@ export class FaultStore {
   }
 }
 
-function matches({ fault, segments: pattern }: ActiveFault, host: HostName, method: string, segments: readonly string[]): boolean {
+function matches(
+  { fault, segments: pattern }: ActiveFault,
+  host: HostName,
+  method: string,
+  segments: readonly string[],
+): boolean {
   if (fault.host !== host || (fault.method !== undefined && fault.method !== method)) return false;
-  return pattern.length === segments.length && pattern.every((segment, i) => segment === "*" || segment === segments[i]);
+  return (
+    pattern.length === segments.length && pattern.every((segment, i) => segment === "*" || segment === segments[i])
+  );
 }

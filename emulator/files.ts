@@ -64,7 +64,13 @@ export class FileVault {
         const before = reference.size;
         reference.size += chunk.length;
         if (reference.size > request.maxBytes) {
-          callback(new ApiError(422, "FILE_TOO_LARGE", `part "${request.part}": file is larger than its limit of ${request.maxBytes} bytes`));
+          callback(
+            new ApiError(
+              422,
+              "FILE_TOO_LARGE",
+              `part "${request.part}": file is larger than its limit of ${request.maxBytes} bytes`,
+            ),
+          );
           return;
         }
         const signatureError = before < 8 ? signatureMismatch(request, chunk, before) : undefined;
@@ -114,5 +120,9 @@ function signatureMismatch(request: StoreRequest, chunk: Buffer, offset: number)
 
 function notAn(request: StoreRequest): ApiError {
   const format = request.mediaType === "image/png" ? "PNG" : "JPEG";
-  return new ApiError(400, "UNSUPPORTED_FILE_TYPE", `part "${request.part}": the content is not a ${format} image although it is sent as ${request.mediaType}`);
+  return new ApiError(
+    400,
+    "UNSUPPORTED_FILE_TYPE",
+    `part "${request.part}": the content is not a ${format} image although it is sent as ${request.mediaType}`,
+  );
 }

@@ -10,7 +10,14 @@
 import type { Environment } from "@flowsmith/runtime";
 import { schemaCheckOrThrow, type Check } from "@flowsmith/runtime/internal";
 import { linearPatterns } from "@flowsmith/runtime/patterns";
-import { checkOneVersionPerFlowOrThrow, hasFile, loadFlowsOrThrow, toJsonSchema, type FlowModel, type JsonSchema } from "../generator/index.js";
+import {
+  checkOneVersionPerFlowOrThrow,
+  hasFile,
+  loadFlowsOrThrow,
+  toJsonSchema,
+  type FlowModel,
+  type JsonSchema,
+} from "../generator/index.js";
 import { EmulatorControlError } from "./control-error.js";
 import { notFound } from "./errors.js";
 import type { EmulatedFlow, FlowChange } from "./options.js";
@@ -82,12 +89,21 @@ export class FlowCatalog {
   loadConfiguredOrThrow(given: readonly (FlowModel | EmulatedFlow)[]): FlowChange[] {
     const flows = given.map((entry): EmulatedFlow => ("model" in entry ? entry : { model: entry }));
     checkOneVersionPerFlowOrThrow(flows.map((flow) => flow.model));
-    const compiled = flows.map((flow) => ({ key: keyOf(flow.model), sha256: flow.model.source.sha256, flow: catalogFlowOf(flow) }));
+    const compiled = flows.map((flow) => ({
+      key: keyOf(flow.model),
+      sha256: flow.model.source.sha256,
+      flow: catalogFlowOf(flow),
+    }));
     const changes: FlowChange[] = [];
     for (const { key, sha256, flow } of compiled) {
       const { id: flowId, environment, version } = flow.model;
       if (this.configured.get(key) === sha256) {
-        changes.push({ flowId, environment, version: this.served.get(key)?.flow.model.version ?? version, change: "unchanged" });
+        changes.push({
+          flowId,
+          environment,
+          version: this.served.get(key)?.flow.model.version ?? version,
+          change: "unchanged",
+        });
         continue;
       }
       changes.push({ flowId, environment, version, change: this.served.has(key) ? "changed" : "added" });
@@ -110,7 +126,10 @@ export class FlowCatalog {
     const key = keyOf(flow.model);
     const previous = this.served.get(key);
     if (!previous && this.served.size >= MAX_FLOWS) {
-      throw new EmulatorControlError("TOO_MANY_FLOWS", `the emulator serves at most ${String(MAX_FLOWS)} flows; POST /__emulator/reset does not drop flows, restart it`);
+      throw new EmulatorControlError(
+        "TOO_MANY_FLOWS",
+        `the emulator serves at most ${String(MAX_FLOWS)} flows; POST /__emulator/reset does not drop flows, restart it`,
+      );
     }
     this.served.set(key, { flow: catalogFlowOf(flow), origin: "published" });
     const { id: flowId, environment, version: flowVersion } = flow.model;

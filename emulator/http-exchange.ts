@@ -9,7 +9,12 @@ import { ApiError } from "./errors.js";
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   if (res.headersSent) return;
   const text = JSON.stringify(body);
   res.writeHead(status, {
@@ -48,7 +53,11 @@ export function guarded(handler: Handler): (req: IncomingMessage, res: ServerRes
 export function requireUserAgentOrThrow(req: IncomingMessage): void {
   const agent = req.headers["user-agent"];
   if (agent === undefined || agent.trim() === "") {
-    throw new ApiError(403, "USER_AGENT_REQUIRED", "request rejected: the User-Agent header is required on every request");
+    throw new ApiError(
+      403,
+      "USER_AGENT_REQUIRED",
+      "request rejected: the User-Agent header is required on every request",
+    );
   }
 }
 

@@ -74,7 +74,8 @@ export interface RunningEmulator {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const resolved = resolveOptions(options);
-  if (options.watch && options.flows) throw new RangeError("emulator option watch reloads the config's files: it cannot be used with flows");
+  if (options.watch && options.flows)
+    throw new RangeError("emulator option watch reloads the config's files: it cannot be used with flows");
   const configPath = options.flows ? undefined : await configPathOrThrow(options.configPath);
   const configured = configPath === undefined ? undefined : await readConfiguredFlowsOrThrow(configPath);
   const catalog = FlowCatalog.createOrThrow(options.flows ?? configured ?? []);
@@ -90,10 +91,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   const control = new EmulatorControl({ traffic, sessions, tokens, webhooks, catalog });
   let baseUrl = "";
-  const services = { catalog, tokens, sessions, vault, redirectAllowlist: resolved.redirectAllowlist, baseUrl: () => baseUrl };
+  const services = {
+    catalog,
+    tokens,
+    sessions,
+    vault,
+    redirectAllowlist: resolved.redirectAllowlist,
+    baseUrl: () => baseUrl,
+  };
   // The API's endpoints, then the hosted player's pages (also on {base_url}).
   const routes = [...endpoints, ...playerEndpoints];
-  const api = createApiServer(services, traffic, routes, resolved.control ? controlMount(control, { token: resolved.controlToken, host: resolved.host }) : undefined);
+  const api = createApiServer(
+    services,
+    traffic,
+    routes,
+    resolved.control ? controlMount(control, { token: resolved.controlToken, host: resolved.host }) : undefined,
+  );
   const auth = createAuthServer(resolved, tokens, traffic);
   let watch: ConfigWatch | undefined;
   const stopAll = async (): Promise<void> => {
@@ -105,7 +118,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   try {
     baseUrl = await listenOrThrow(api, resolved.host, resolved.apiPort);
     const authUrl = await listenOrThrow(auth, resolved.host, resolved.authPort);
-    if (options.watch && configPath !== undefined) watch = await watchAndReload({ configPath, catalog, onReload: options.onReload ?? (() => undefined) });
+    if (options.watch && configPath !== undefined)
+      watch = await watchAndReload({ configPath, catalog, onReload: options.onReload ?? (() => undefined) });
     return {
       baseUrl,
       authUrl,

@@ -44,7 +44,8 @@ export function readJsonBodyOrThrow(req: IncomingMessage, maxValues: number): Pr
       req.off("data", onData);
       req.off("end", onEnd);
       if (error) reject(error);
-      else if (root === undefined) reject(malformed(tokens === 0 ? "the body is empty" : "the body ends before its JSON value is complete"));
+      else if (root === undefined)
+        reject(malformed(tokens === 0 ? "the body is empty" : "the body ends before its JSON value is complete"));
       else resolve(root.value);
     };
     const onFailure = (error: Error): void => {
@@ -65,7 +66,8 @@ export function readJsonBodyOrThrow(req: IncomingMessage, maxValues: number): Pr
       if (token.token === TokenType.STRING && (token.value as string).length > MAX_TEXT_VALUE_BYTES) throw tooLong();
       if (token.token === TokenType.LEFT_BRACE || token.token === TokenType.LEFT_BRACKET) {
         depth += 1;
-        if (depth > MAX_DEPTH) throw badRequest("TOO_MANY_VALUES", `the JSON body nests deeper than ${String(MAX_DEPTH)} levels`);
+        if (depth > MAX_DEPTH)
+          throw badRequest("TOO_MANY_VALUES", `the JSON body nests deeper than ${String(MAX_DEPTH)} levels`);
       } else if (token.token === TokenType.RIGHT_BRACE || token.token === TokenType.RIGHT_BRACKET) {
         depth -= 1;
       }
@@ -75,11 +77,16 @@ export function readJsonBodyOrThrow(req: IncomingMessage, maxValues: number): Pr
     parser.onValue = (element: ParsedElementInfo): void => {
       values += 1;
       if (values > maxValues) {
-        throw badRequest("TOO_MANY_VALUES", `the JSON body holds more than ${String(maxValues)} values: more than this flow can use (its declared fields, arrays counted by their maxItems)`);
+        throw badRequest(
+          "TOO_MANY_VALUES",
+          `the JSON body holds more than ${String(maxValues)} values: more than this flow can use (its declared fields, arrays counted by their maxItems)`,
+        );
       }
       if (typeof element.value === "number" && !Number.isFinite(element.value)) {
         const path = readablePath([...element.stack.slice(1), element].map((entry) => entry.key ?? ""));
-        throw badRequest("VALIDATION_FAILED", `invalid request: ${path} is out of range: numbers must be finite`, [{ path, message: "is out of range: numbers must be finite" }]);
+        throw badRequest("VALIDATION_FAILED", `invalid request: ${path} is out of range: numbers must be finite`, [
+          { path, message: "is out of range: numbers must be finite" },
+        ]);
       }
       if (element.stack.length === 0) root = { value: element.value };
     };
@@ -87,7 +94,13 @@ export function readJsonBodyOrThrow(req: IncomingMessage, maxValues: number): Pr
     function onData(chunk: Buffer): void {
       received += chunk.length;
       if (received > MAX_REQUEST_BYTES) {
-        finish(new ApiError(413, "REQUEST_TOO_LARGE", `request body is larger than ${String(MAX_REQUEST_BYTES)} bytes (50 MB)`));
+        finish(
+          new ApiError(
+            413,
+            "REQUEST_TOO_LARGE",
+            `request body is larger than ${String(MAX_REQUEST_BYTES)} bytes (50 MB)`,
+          ),
+        );
         return;
       }
       tokenizer.write(chunk);
@@ -110,5 +123,8 @@ function malformed(detail: string): ApiError {
 }
 
 function tooLong(): ApiError {
-  return badRequest("VALUE_TOO_LONG", `a string or number in the JSON body is longer than ${String(MAX_TEXT_VALUE_BYTES)} bytes (1 MiB, the limit of any text value)`);
+  return badRequest(
+    "VALUE_TOO_LONG",
+    `a string or number in the JSON body is longer than ${String(MAX_TEXT_VALUE_BYTES)} bytes (1 MiB, the limit of any text value)`,
+  );
 }

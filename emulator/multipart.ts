@@ -24,8 +24,12 @@ export interface MultipartBody {
   readonly files: readonly FileReference[];
 }
 
-
-export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, vault: FileVault, environment: Environment): Promise<MultipartBody> {
+export function readMultipartOrThrow(
+  req: IncomingMessage,
+  flow: CatalogFlow,
+  vault: FileVault,
+  environment: Environment,
+): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
     const assembler = new RequestAssembler();
     const files: FileReference[] = [];
@@ -51,14 +55,23 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
         action();
         return true;
       } catch (error) {
-        fail(error instanceof ApiError ? error : badRequest("MALFORMED_BODY", `malformed multipart body: ${(error as Error).message}`));
+        fail(
+          error instanceof ApiError
+            ? error
+            : badRequest("MALFORMED_BODY", `malformed multipart body: ${(error as Error).message}`),
+        );
         return false;
       }
     };
 
     try {
       // Part names and filenames travel as raw UTF-8 (WHATWG FormData encoding), not latin1.
-      const limits = { fieldNameSize: MAX_PART_NAME_BYTES, fieldSize: MAX_TEXT_VALUE_BYTES, parts: flow.limits.parts, files: MAX_FILES_PER_REQUEST };
+      const limits = {
+        fieldNameSize: MAX_PART_NAME_BYTES,
+        fieldSize: MAX_TEXT_VALUE_BYTES,
+        parts: flow.limits.parts,
+        files: MAX_FILES_PER_REQUEST,
+      };
       parser = busboy({ headers: req.headers, limits, defParamCharset: "utf8" });
     } catch (error) {
       reject(badRequest("MALFORMED_BODY", `malformed multipart request: ${(error as Error).message}`));
@@ -68,7 +81,8 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
     let received = 0;
     req.on("data", (chunk: Buffer) => {
       received += chunk.length;
-      if (received > MAX_REQUEST_BYTES) fail(new ApiError(413, "REQUEST_TOO_LARGE", `request body is larger than ${MAX_REQUEST_BYTES} bytes (50 MB)`));
+      if (received > MAX_REQUEST_BYTES)
+        fail(new ApiError(413, "REQUEST_TOO_LARGE", `request body is larger than ${MAX_REQUEST_BYTES} bytes (50 MB)`));
     });
     const aborted = (): void => {
       fail(badRequest("MALFORMED_BODY", "the upload was aborted before the body ended"));
@@ -79,11 +93,15 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
     parser.on("field", (name, value, info) => {
       guard(() => {
         if (info.nameTruncated || info.valueTruncated) {
-          throw badRequest("VALUE_TOO_LONG", `part "${name.slice(0, 200)}" is too long (names up to ${MAX_PART_NAME_BYTES} bytes, values up to ${MAX_TEXT_VALUE_BYTES} bytes)`);
+          throw badRequest(
+            "VALUE_TOO_LONG",
+            `part "${name.slice(0, 200)}" is too long (names up to ${MAX_PART_NAME_BYTES} bytes, values up to ${MAX_TEXT_VALUE_BYTES} bytes)`,
+          );
         }
         const part = resolvePartOrThrow(flow, name);
         const schema = part.route.schema;
-        if (schema.kind === "file") throw badRequest("VALIDATION_FAILED", `part "${name}" must be a file part (with a filename)`);
+        if (schema.kind === "file")
+          throw badRequest("VALIDATION_FAILED", `part "${name}" must be a file part (with a filename)`);
         assembler.placeOrThrow(part, partValueOrThrow(name, schema, value));
       });
     });
@@ -91,7 +109,8 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
       const kept = guard(() => {
         const part = resolvePartOrThrow(flow, name);
         const schema = part.route.schema;
-        if (schema.kind !== "file") throw badRequest("VALIDATION_FAILED", `part "${name}" must be a text field, not a file`);
+        if (schema.kind !== "file")
+          throw badRequest("VALIDATION_FAILED", `part "${name}" must be a text field, not a file`);
         const mediaType = info.mimeType.toLowerCase();
         checkMediaTypeOrThrow(name, schema, mediaType);
         const reference = vault.reserve(info.filename ?? "", mediaType);
@@ -106,7 +125,12 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
       fail(badRequest("TOO_MANY_FILES", `more than ${MAX_FILES_PER_REQUEST} files in one request`));
     });
     parser.on("partsLimit", () => {
-      fail(badRequest("TOO_MANY_PARTS", `more than ${flow.limits.parts} parts in one request: that is all flow "${flow.model.id}" can use (its declared fields, arrays counted by their maxItems)`));
+      fail(
+        badRequest(
+          "TOO_MANY_PARTS",
+          `more than ${flow.limits.parts} parts in one request: that is all flow "${flow.model.id}" can use (its declared fields, arrays counted by their maxItems)`,
+        ),
+      );
     });
     parser.on("error", (error: Error) => {
       fail(badRequest("MALFORMED_BODY", `malformed multipart body: ${error.message}`));
@@ -124,7 +148,11 @@ export function readMultipartOrThrow(req: IncomingMessage, flow: CatalogFlow, va
     });
     req.pipe(parser);
 
-    function storeOrFail(reference: FileReference, content: Readable, leaf: { part: string; schema: LeafSchema & { kind: "file" }; mediaType: string }): Promise<void> {
+    function storeOrFail(
+      reference: FileReference,
+      content: Readable,
+      leaf: { part: string; schema: LeafSchema & { kind: "file" }; mediaType: string },
+    ): Promise<void> {
       const stored = vault.storeOrThrow(reference, content, {
         part: leaf.part,
         filename: reference.filename,
@@ -147,12 +175,18 @@ function resolvePartOrThrow(flow: CatalogFlow, name: string): ResolvedPart {
   if (part) return part;
   const metadataKey = /^metadata\[([^\]]*)\]$/.exec(name);
   if (metadataKey) {
-    throw badRequest("METADATA_KEY_NOT_ALLOWED", `metadata key "${metadataKey[1]}" is not allowed (part "${name}"); metadata accepts only ${METADATA_KEYS.join(" and ")}`);
+    throw badRequest(
+      "METADATA_KEY_NOT_ALLOWED",
+      `metadata key "${metadataKey[1]}" is not allowed (part "${name}"); metadata accepts only ${METADATA_KEYS.join(" and ")}`,
+    );
   }
   throw badRequest("UNKNOWN_PART", `part "${name}" is not declared by flow "${flow.model.id}"`);
 }
 
 function checkMediaTypeOrThrow(name: string, schema: LeafSchema & { kind: "file" }, mediaType: string): void {
   if (schema.mediaTypes.length === 0 || schema.mediaTypes.includes(mediaType)) return;
-  throw badRequest("UNSUPPORTED_FILE_TYPE", `part "${name}" is sent as ${mediaType || "(no type)"}; accepted: ${schema.mediaTypes.join(", ")}`);
+  throw badRequest(
+    "UNSUPPORTED_FILE_TYPE",
+    `part "${name}" is sent as ${mediaType || "(no type)"}; accepted: ${schema.mediaTypes.join(", ")}`,
+  );
 }

@@ -151,8 +151,12 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
       staging: options.clients?.staging ?? EMULATOR_DEFAULTS.clients.staging,
       live: options.clients?.live ?? EMULATOR_DEFAULTS.clients.live,
     },
-    webhookUrls: (typeof options.webhookUrl === "string" ? [options.webhookUrl] : (options.webhookUrl ?? [])).map(urlOrThrow),
-    webhookRetryDelaysMs: (options.webhookRetryDelaysMs ?? EMULATOR_DEFAULTS.webhookRetryDelaysMs).map((delay) => nonNegativeOrThrow("webhookRetryDelaysMs", delay)),
+    webhookUrls: (typeof options.webhookUrl === "string" ? [options.webhookUrl] : (options.webhookUrl ?? [])).map(
+      urlOrThrow,
+    ),
+    webhookRetryDelaysMs: (options.webhookRetryDelaysMs ?? EMULATOR_DEFAULTS.webhookRetryDelaysMs).map((delay) =>
+      nonNegativeOrThrow("webhookRetryDelaysMs", delay),
+    ),
     lateWebhookMs: nonNegativeOrThrow("lateWebhookMs", options.lateWebhookMs ?? EMULATOR_DEFAULTS.lateWebhookMs),
     webhookSecret: options.webhookSecret === undefined ? undefined : webhookSecretOrThrow(options.webhookSecret),
     onWebhookFailure: options.onWebhookFailure ?? printWebhookFailure,
@@ -165,22 +169,28 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
 }
 
 function nonNegativeOrThrow(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`emulator option ${name} must be a number >= 0, got ${String(value)}`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new RangeError(`emulator option ${name} must be a number >= 0, got ${String(value)}`);
   return value;
 }
 
 function positiveOrThrow(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`emulator option ${name} must be a number > 0, got ${String(value)}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new RangeError(`emulator option ${name} must be a number > 0, got ${String(value)}`);
   return value;
 }
 
 function countOrThrow(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`emulator option ${name} must be a whole number >= 1, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`emulator option ${name} must be a whole number >= 1, got ${String(value)}`);
   return value;
 }
 
 /** The runtime's rule (at least 32 bytes of HMAC key); the secret itself never appears in the message, `source` names where it came from. */
-export function webhookSecretOrThrow(secret: string, source = "emulator option webhookSecret (--webhook-secret)"): string {
+export function webhookSecretOrThrow(
+  secret: string,
+  source = "emulator option webhookSecret (--webhook-secret)",
+): string {
   const problem = webhookSecretProblem(secret);
   if (problem !== undefined) throw new RangeError(`${source} ${problem}`);
   return secret;
@@ -189,6 +199,7 @@ export function webhookSecretOrThrow(secret: string, source = "emulator option w
 function urlOrThrow(value: string): string {
   // Notifications are POSTed over HTTP: another scheme would start, then fail every delivery.
   const protocol = URL.canParse(value) ? new URL(value).protocol : undefined;
-  if (protocol !== "http:" && protocol !== "https:") throw new RangeError(`emulator option webhookUrl must be an absolute http(s) URL, got "${value}"`);
+  if (protocol !== "http:" && protocol !== "https:")
+    throw new RangeError(`emulator option webhookUrl must be an absolute http(s) URL, got "${value}"`);
   return value;
 }

@@ -61,7 +61,9 @@ let validators: ReadonlyMap<string, Check> | undefined;
 
 /** Made at the first action, not at every load of the emulator, by the schema checker the client uses on the same schemas. */
 function actionValidators(): ReadonlyMap<string, Check> {
-  validators ??= new Map(OTP_ACTIONS.map((action) => [action.type, schemaCheckOrThrow(action.schema, { patterns: linearPatterns })]));
+  validators ??= new Map(
+    OTP_ACTIONS.map((action) => [action.type, schemaCheckOrThrow(action.schema, { patterns: linearPatterns })]),
+  );
   return validators;
 }
 
@@ -83,10 +85,17 @@ export function stepViewOrThrow(store: SessionStore, session: Session): StepView
 }
 
 /** POST actions: the ticket must be the latest one and the body must match its action's schema. */
-export function applyActionOrThrow(store: SessionStore, session: Session, ticketId: string | undefined, body: unknown): ActionResult {
+export function applyActionOrThrow(
+  store: SessionStore,
+  session: Session,
+  ticketId: string | undefined,
+  body: unknown,
+): ActionResult {
   requireOpenTicketOrThrow(store, session, ticketId);
   const type = actionTypeOrThrow(body);
-  return type === "VALIDATE_OTP" ? validateCode(store, session, (body as { code: string }).code) : resend(store, session);
+  return type === "VALIDATE_OTP"
+    ? validateCode(store, session, (body as { code: string }).code)
+    : resend(store, session);
 }
 
 /**
@@ -96,15 +105,26 @@ export function applyActionOrThrow(store: SessionStore, session: Session, ticket
  */
 export function requireOpenTicketOrThrow(store: SessionStore, session: Session, ticketId: string | undefined): void {
   if (ticketId === undefined || ticketId === "") {
-    throw badRequest("TICKET_MISSING", "the x-ticket-id header is required: send the ticketId of the latest step response");
+    throw badRequest(
+      "TICKET_MISSING",
+      "the x-ticket-id header is required: send the ticketId of the latest step response",
+    );
   }
   const phase = store.phaseOf(session);
   if (phase !== "STEP_TICKET") {
-    const where = phase === "CREATED" ? "it is still CREATED" : phase === "END" ? "it has ended" : "no step has issued a ticket yet";
+    const where =
+      phase === "CREATED"
+        ? "it is still CREATED"
+        : phase === "END"
+          ? "it has ended"
+          : "no step has issued a ticket yet";
     throw badRequest("NO_ACTION_EXPECTED", `session "${session.id}" is not waiting for an action: ${where}`);
   }
   if (ticketId !== session.ticketId) {
-    throw badRequest("TICKET_STALE", "the x-ticket-id is not the latest ticket of this session: read the step again and use its ticketId");
+    throw badRequest(
+      "TICKET_STALE",
+      "the x-ticket-id is not the latest ticket of this session: read the step again and use its ticketId",
+    );
   }
 }
 
@@ -112,7 +132,10 @@ function actionTypeOrThrow(body: unknown): string {
   const type = typeof body === "object" && body !== null ? (body as { type?: unknown }).type : undefined;
   const validate = typeof type === "string" ? actionValidators().get(type) : undefined;
   if (!validate) {
-    throw badRequest("INVALID_ACTION", `the action body must have "type" set to one of ${OTP_ACTIONS.map((a) => a.type).join(", ")}`);
+    throw badRequest(
+      "INVALID_ACTION",
+      `the action body must have "type" set to one of ${OTP_ACTIONS.map((a) => a.type).join(", ")}`,
+    );
   }
   const issues = issuesOf(validate, body);
   if (issues.length > 0) {
@@ -138,5 +161,10 @@ function resend(store: SessionStore, session: Session): ActionResult {
 }
 
 function result(store: SessionStore, session: Session, type: string, outcome: ActionResult["result"]): ActionResult {
-  return { type, result: outcome, attemptsLeft: MAX_WRONG_CODES - session.wrongCodes, step: stepViewOrThrow(store, session) };
+  return {
+    type,
+    result: outcome,
+    attemptsLeft: MAX_WRONG_CODES - session.wrongCodes,
+    step: stepViewOrThrow(store, session),
+  };
 }

@@ -45,7 +45,12 @@ export class PartTable {
     if (exact) return { name, route: exact, indices: exact.indexGroups.map(() => undefined) };
     for (const { regex, route } of this.patterns) {
       const match = regex.exec(name);
-      if (match) return { name, route, indices: route.indexGroups.map((group) => (group === undefined ? undefined : Number(match[group]))) };
+      if (match)
+        return {
+          name,
+          route,
+          indices: route.indexGroups.map((group) => (group === undefined ? undefined : Number(match[group]))),
+        };
     }
     return undefined;
   }
@@ -53,10 +58,14 @@ export class PartTable {
   private walk(schema: Schema, steps: Step[]): void {
     switch (schema.kind) {
       case "object":
-        for (const property of schema.properties) this.walk(property.schema, [...steps, { kind: "key", name: property.name }]);
+        for (const property of schema.properties)
+          this.walk(property.schema, [...steps, { kind: "key", name: property.name }]);
         return;
       case "array":
-        this.walk(schema.items, [...steps, { kind: "array", ordinal: steps.filter((step) => step.kind === "array").length }]);
+        this.walk(schema.items, [
+          ...steps,
+          { kind: "array", ordinal: steps.filter((step) => step.kind === "array").length },
+        ]);
         return;
       default: {
         const names = schema.part ? [schema.part] : derivedNames(steps);
@@ -97,11 +106,13 @@ export class RequestAssembler {
     let at = "";
     steps.forEach((step, position) => {
       const last = position === steps.length - 1;
-      const key = step.kind === "key" ? step.name : this.indexOrThrow(part, step.ordinal, at, position, container as unknown[]);
+      const key =
+        step.kind === "key" ? step.name : this.indexOrThrow(part, step.ordinal, at, position, container as unknown[]);
       at += `/${String(key)}`;
       const existing = ownValue(container, key);
       if (last) {
-        if (existing !== undefined) throw badRequest("DUPLICATE_PART", `part "${part.name}" is sent more than once for ${at}`);
+        if (existing !== undefined)
+          throw badRequest("DUPLICATE_PART", `part "${part.name}" is sent more than once for ${at}`);
         setOwn(container, key, value);
         return;
       }
@@ -119,7 +130,10 @@ export class RequestAssembler {
     const written = part.indices[ordinal];
     if (written !== undefined) {
       if (written > array.length) {
-        throw badRequest("MALFORMED_BODY", `part "${part.name}": index ${written} skips elements (${at} has ${array.length} so far); send elements in order from 0`);
+        throw badRequest(
+          "MALFORMED_BODY",
+          `part "${part.name}": index ${written} skips elements (${at} has ${array.length} so far); send elements in order from 0`,
+        );
       }
       return written;
     }

@@ -16,7 +16,13 @@ export function partValueOrThrow(name: string, schema: LeafSchema, text: string)
     case "number": {
       const value = JSON_NUMBER.test(text) ? Number(text) : Number.NaN;
       if (Number.isFinite(value)) return value;
-      throw invalidPart(name, text, JSON_NUMBER.test(text) ? "is out of range: numbers must be finite" : "is not a number (write it in JSON number syntax, such as 42, -1.5 or 2e3)");
+      throw invalidPart(
+        name,
+        text,
+        JSON_NUMBER.test(text)
+          ? "is out of range: numbers must be finite"
+          : "is not a number (write it in JSON number syntax, such as 42, -1.5 or 2e3)",
+      );
     }
     case "boolean":
       if (text === "true" || text === "false") return text === "true";

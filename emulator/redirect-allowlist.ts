@@ -28,14 +28,17 @@ const WEB_SCHEMES: ReadonlySet<string> = new Set(["http:", "https:"]);
 /** Reads the option's entries (`--redirect-allowlist`); an unusable entry is a RangeError naming it. */
 export function parseRedirectAllowlistOrThrow(entries: readonly string[]): RedirectAllowlist {
   if (entries.length === 0) {
-    throw new RangeError(`emulator option redirectAllowlist must name at least one entry (use "${LOOPBACK_ENTRY}" for the default)`);
+    throw new RangeError(
+      `emulator option redirectAllowlist must name at least one entry (use "${LOOPBACK_ENTRY}" for the default)`,
+    );
   }
   return { entries: entries.map(parseEntryOrThrow) };
 }
 
 /** The check at session creation: 400 REDIRECT_URL_NOT_ALLOWED, naming the allowlist, unless allowed. */
 export function checkRedirectUrlOrThrow(allowlist: RedirectAllowlist, redirectUrl: string): void {
-  const refuse = (why: string) => badRequest("REDIRECT_URL_NOT_ALLOWED", `redirectUrl ${why}`, [{ path: "/redirectUrl", message: why }]);
+  const refuse = (why: string) =>
+    badRequest("REDIRECT_URL_NOT_ALLOWED", `redirectUrl ${why}`, [{ path: "/redirectUrl", message: why }]);
   if (!URL.canParse(redirectUrl)) throw refuse("is not an absolute URL");
   const url = new URL(redirectUrl);
   if (!WEB_SCHEMES.has(url.protocol)) throw refuse(`must be an http or https URL, not ${url.protocol}`);
@@ -84,12 +87,17 @@ function isWithin(pathname: string, prefix: string): boolean {
 function parseEntryOrThrow(entry: string): AllowlistEntry {
   if (entry === LOOPBACK_ENTRY) return { kind: "loopback" };
   const refuse = (why: string) =>
-    new RangeError(`emulator option redirectAllowlist: entry "${entry}" ${why}; give an origin (https://app.example.test) or a URL prefix (https://app.example.test/return/), or "${LOOPBACK_ENTRY}"`);
+    new RangeError(
+      `emulator option redirectAllowlist: entry "${entry}" ${why}; give an origin (https://app.example.test) or a URL prefix (https://app.example.test/return/), or "${LOOPBACK_ENTRY}"`,
+    );
   if (!URL.canParse(entry)) throw refuse("is not an absolute URL");
   const url = new URL(entry);
   if (!WEB_SCHEMES.has(url.protocol)) throw refuse(`has the scheme ${url.protocol}; only http and https are allowed`);
   if (url.username !== "" || url.password !== "") throw refuse("carries user credentials");
-  if (url.search !== "" || url.hash !== "" || entry.includes("?") || entry.includes("#")) throw refuse("has a query or fragment");
+  if (url.search !== "" || url.hash !== "" || entry.includes("?") || entry.includes("#"))
+    throw refuse("has a query or fragment");
   if (url.hostname.includes("*")) throw refuse("has a wildcard; list each host");
-  return url.pathname === "/" ? { kind: "origin", origin: url.origin } : { kind: "prefix", origin: url.origin, path: url.pathname };
+  return url.pathname === "/"
+    ? { kind: "origin", origin: url.origin }
+    : { kind: "prefix", origin: url.origin, path: url.pathname };
 }

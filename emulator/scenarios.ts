@@ -14,7 +14,8 @@ export interface Scenario {
   /** The subjectId prefix that chooses it; "" for the default. */
   readonly prefix: string;
   /** What the session does on its own: the OTP step (default), end with a decision, or stay at START. */
-  readonly life: { readonly kind: "otp" } | { readonly kind: "ends"; readonly decision: Decision } | { readonly kind: "never-ends" };
+  readonly life:
+    { readonly kind: "otp" } | { readonly kind: "ends"; readonly decision: Decision } | { readonly kind: "never-ends" };
   readonly webhook: WebhookDelivery;
 }
 

@@ -109,7 +109,9 @@ export class SessionStore {
   findOrThrow(sessionId: string, environment: Environment): Session {
     const session = this.find(sessionId);
     if (!session || session.flow.environment !== environment) {
-      throw notFound(`no session "${sessionId}" in ${environment} (never created, or evicted to stay within maxSessions of ${String(this.policy.maxSessions)})`);
+      throw notFound(
+        `no session "${sessionId}" in ${environment} (never created, or evicted to stay within maxSessions of ${String(this.policy.maxSessions)})`,
+      );
     }
     return session;
   }
@@ -123,7 +125,9 @@ export class SessionStore {
 
   /** Sessions of every version of the flow: a version published since (POST /__emulator/flows) keeps the older sessions. */
   ofFlow(flow: FlowModel): Session[] {
-    return [...this.sessions.values()].filter((session) => session.flow.id === flow.id && session.flow.environment === flow.environment);
+    return [...this.sessions.values()].filter(
+      (session) => session.flow.id === flow.id && session.flow.environment === flow.environment,
+    );
   }
 
   phaseOf(session: Session): Phase {

@@ -60,7 +60,11 @@ export class TokenStore {
     }
     this.dropExpired();
     const issued = this.tokens.get(match[1] ?? "");
-    if (!issued) throw unauthorized("TOKEN_INVALID", "the bearer token is not one this service issued (or it expired long ago); request a new one from the auth host");
+    if (!issued)
+      throw unauthorized(
+        "TOKEN_INVALID",
+        "the bearer token is not one this service issued (or it expired long ago); request a new one from the auth host",
+      );
     if (issued.expiresAt <= this.policy.clock.now()) {
       throw unauthorized("TOKEN_EXPIRED", "the bearer token has expired; request a new one from the auth host");
     }

@@ -62,7 +62,12 @@ export class Traffic {
       this.apply(fault, req, res, listener, dropped).catch(() => {
         // Whatever a fault does is answered: 500 naming it, or the connection closed once an answer had started.
         if (res.headersSent) res.destroy();
-        else sendJson(res, 500, { status: 500, code: "INTERNAL_ERROR", message: `the emulator failed applying ${fault.id} (POST /__emulator/faults)` });
+        else
+          sendJson(res, 500, {
+            status: 500,
+            code: "INTERNAL_ERROR",
+            message: `the emulator failed applying ${fault.id} (POST /__emulator/faults)`,
+          });
       });
     };
   }
@@ -72,7 +77,13 @@ export class Traffic {
     for (const end of [...this.waiting]) end();
   }
 
-  private async apply(fault: Fault, req: IncomingMessage, res: ServerResponse, listener: Listener, dropped: { value?: Dropped }): Promise<void> {
+  private async apply(
+    fault: Fault,
+    req: IncomingMessage,
+    res: ServerResponse,
+    listener: Listener,
+    dropped: { value?: Dropped },
+  ): Promise<void> {
     if (fault.delayMs > 0) await this.delay(fault.delayMs);
     if (res.closed) return;
     if (fault.reset === "before") {
@@ -132,7 +143,10 @@ function answerFault(res: ServerResponse, fault: Fault, status: number): void {
   if (res.headersSent || res.closed) return;
   try {
     // Only an absent body gets the default: `null` is a JSON body a test may want answered.
-    const body = fault.body === undefined ? { status, code: "INJECTED_FAULT", message: `answered by ${fault.id} (POST /__emulator/faults)` } : fault.body;
+    const body =
+      fault.body === undefined
+        ? { status, code: "INJECTED_FAULT", message: `answered by ${fault.id} (POST /__emulator/faults)` }
+        : fault.body;
     const text = typeof body === "string" ? body : JSON.stringify(body);
     const type = typeof body === "string" ? "text/plain; charset=utf-8" : "application/json; charset=utf-8";
     // 204 and 304 have no body by definition.
@@ -155,7 +169,11 @@ function answerUnwritableFault(res: ServerResponse, fault: Fault): void {
   }
   // writeHead may have kept some of the fault's headers before it threw.
   for (const name of res.getHeaderNames()) if (name !== "x-request-id") res.removeHeader(name);
-  sendJson(res, 500, { status: 500, code: "INTERNAL_ERROR", message: `${fault.id} could not be answered as given (POST /__emulator/faults): node refused its status, headers or body` });
+  sendJson(res, 500, {
+    status: 500,
+    code: "INTERNAL_ERROR",
+    message: `${fault.id} could not be answered as given (POST /__emulator/faults): node refused its status, headers or body`,
+  });
 }
 
 /** The client's own `x-request-id` when it is a short printable token, else a new one. */

@@ -31,12 +31,24 @@ export function validateCreateRequestOrThrow(flow: CatalogFlow, body: unknown): 
     // What the service's own rules named already is not said twice.
     const reported = new Set(problems.flatMap((problem) => problem.errors.map((issue) => issue.path)));
     const issues = found.filter((issue) => !reported.has(issue.path));
-    if (issues.length > 0) problems.push({ code: "VALIDATION_FAILED", message: `invalid request: ${describeIssues(issues)}`, errors: issues });
+    if (issues.length > 0)
+      problems.push({
+        code: "VALIDATION_FAILED",
+        message: `invalid request: ${describeIssues(issues)}`,
+        errors: issues,
+      });
   }
   const [first] = problems;
   if (first !== undefined) {
-    const message = problems.length === 1 ? first.message : `${String(problems.length)} problems: ${problems.map((p, i) => `(${String(i + 1)}) ${p.message}.`).join(" ")}`;
-    throw badRequest(first.code, message, problems.flatMap((problem) => problem.errors));
+    const message =
+      problems.length === 1
+        ? first.message
+        : `${String(problems.length)} problems: ${problems.map((p, i) => `(${String(i + 1)}) ${p.message}.`).join(" ")}`;
+    throw badRequest(
+      first.code,
+      message,
+      problems.flatMap((problem) => problem.errors),
+    );
   }
   // `input` is optional in the request (docs/service.md 2.1, default {}).
   const request = body as unknown as Omit<CreateRequest, "input"> & { readonly input?: CreateRequest["input"] };

@@ -35,7 +35,10 @@ export function watchAndReload(setup: WatchSetup): Promise<ConfigWatch> {
 
 async function reloadOf(setup: WatchSetup): Promise<Reload> {
   try {
-    return { ok: true, changes: setup.catalog.loadConfiguredOrThrow(await readConfiguredFlowsOrThrow(setup.configPath)) };
+    return {
+      ok: true,
+      changes: setup.catalog.loadConfiguredOrThrow(await readConfiguredFlowsOrThrow(setup.configPath)),
+    };
   } catch (error) {
     return { ok: false, failed: "reload", error: error instanceof Error ? error : new Error(String(error)) };
   }

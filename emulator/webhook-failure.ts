@@ -70,7 +70,8 @@ export interface AttemptPlace {
 }
 
 export function webhookFailure(place: AttemptPlace, failed: FailedAttempt): WebhookFailure {
-  const { kind, meaning } = "status" in failed ? statusMeaning(failed.status, place) : networkMeaning(failed.code, place);
+  const { kind, meaning } =
+    "status" in failed ? statusMeaning(failed.status, place) : networkMeaning(failed.code, place);
   const status = "status" in failed ? failed.status : undefined;
   const error = "status" in failed ? undefined : failed.error;
   const what = status !== undefined ? `answered ${String(status)}` : `failed (${error ?? ""})`;
@@ -99,10 +100,18 @@ function statusMeaning(status: number, place: AttemptPlace): { kind: WebhookFail
     };
   }
   if (status === 404 || status === 405 || status === 410) {
-    return { kind: "NO_SUCH_PATH", meaning: "nothing takes a POST at that path: check the webhook URL's path against the receiver's route" };
+    return {
+      kind: "NO_SUCH_PATH",
+      meaning: "nothing takes a POST at that path: check the webhook URL's path against the receiver's route",
+    };
   }
-  if (status >= 300 && status < 400) return { kind: "REDIRECTED", meaning: "the receiver redirects, and deliveries do not follow redirects: give the URL it redirects to" };
-  if (status >= 500) return { kind: "RECEIVER_FAILED", meaning: "the receiver failed while handling it: see the receiver's log" };
+  if (status >= 300 && status < 400)
+    return {
+      kind: "REDIRECTED",
+      meaning: "the receiver redirects, and deliveries do not follow redirects: give the URL it redirects to",
+    };
+  if (status >= 500)
+    return { kind: "RECEIVER_FAILED", meaning: "the receiver failed while handling it: see the receiver's log" };
   return { kind: "REFUSED", meaning: "the receiver refused the delivery: see the receiver's log for why" };
 }
 
@@ -110,7 +119,10 @@ function networkMeaning(code: string | undefined, place: AttemptPlace): { kind: 
   const origin = new URL(place.target).origin;
   switch (code) {
     case "ECONNREFUSED":
-      return { kind: "CONNECTION_REFUSED", meaning: `nothing listens at ${origin}: start the receiver, or check the webhook URL's host and port` };
+      return {
+        kind: "CONNECTION_REFUSED",
+        meaning: `nothing listens at ${origin}: start the receiver, or check the webhook URL's host and port`,
+      };
     case "ENOTFOUND":
     case "EAI_AGAIN":
     case "EHOSTUNREACH":
@@ -120,12 +132,18 @@ function networkMeaning(code: string | undefined, place: AttemptPlace): { kind: 
     case "UND_ERR_BODY_TIMEOUT":
     case "UND_ERR_CONNECT_TIMEOUT":
     case "ETIMEDOUT":
-      return { kind: "TIMEOUT", meaning: `the receiver did not answer within ${String(place.timeoutMs)} ms: it should answer before doing slow work` };
+      return {
+        kind: "TIMEOUT",
+        meaning: `the receiver did not answer within ${String(place.timeoutMs)} ms: it should answer before doing slow work`,
+      };
     case "ECONNRESET":
     case "EPIPE":
     case "UND_ERR_SOCKET":
     case "UND_ERR_CLOSED":
-      return { kind: "CONNECTION_CLOSED", meaning: "the receiver closed the connection without answering: see the receiver's log" };
+      return {
+        kind: "CONNECTION_CLOSED",
+        meaning: "the receiver closed the connection without answering: see the receiver's log",
+      };
     default:
       return { kind: "NETWORK_ERROR", meaning: "the delivery could not be sent" };
   }

@@ -46,7 +46,12 @@ export function sessionEndedEvent(session: EndedSession): SessionEndedEvent {
   return {
     type: "session.ended",
     timestamp: session.outcome.decidedAt.toISOString(),
-    data: { sessionId: session.id, flowId: session.flow.id, environment: session.flow.environment, decision: session.outcome.decision },
+    data: {
+      sessionId: session.id,
+      flowId: session.flow.id,
+      environment: session.flow.environment,
+      decision: session.outcome.decision,
+    },
   };
 }
 
@@ -131,13 +136,25 @@ export class WebhookSender {
       const url = delivery.nextUrl();
       const failed = await this.attempt(url, delivery);
       if (failed === undefined || failed === "stopped") return;
-      const place = { webhookId: delivery.webhookId, sessionId: delivery.sessionId, target: targetOf(url), attempt: attempt + 1, attempts, retryInMs: delays[attempt] };
-      this.policy.onWebhookFailure(webhookFailure({ ...place, signed: this.signer !== undefined, timeoutMs: ATTEMPT_TIMEOUT_MS }, failed));
+      const place = {
+        webhookId: delivery.webhookId,
+        sessionId: delivery.sessionId,
+        target: targetOf(url),
+        attempt: attempt + 1,
+        attempts,
+        retryInMs: delays[attempt],
+      };
+      this.policy.onWebhookFailure(
+        webhookFailure({ ...place, signed: this.signer !== undefined, timeoutMs: ATTEMPT_TIMEOUT_MS }, failed),
+      );
     }
   }
 
   /** Undefined when the receiver answered 2xx; "stopped" when a reset or close cut it short (no failure of the receiver's); else what failed. */
-  private async attempt(url: string, { webhookId: id, body, entry, stop }: Delivery): Promise<FailedAttempt | "stopped" | undefined> {
+  private async attempt(
+    url: string,
+    { webhookId: id, body, entry, stop }: Delivery,
+  ): Promise<FailedAttempt | "stopped" | undefined> {
     const sentAt = new Date(this.policy.clock.now());
     const logged = { target: targetOf(url), at: sentAt.toISOString() };
     const headers: Record<string, string> = {
@@ -192,7 +209,10 @@ function targetOf(url: string): string {
 
 /** What failed: undici's code, and code and message in one short line (an address, never a header or a body). */
 function networkFailureOf(error: unknown): { readonly code: string | undefined; readonly error: string } {
-  const { code, message } = (typeof error === "object" && error !== null ? error : {}) as { code?: unknown; message?: unknown };
+  const { code, message } = (typeof error === "object" && error !== null ? error : {}) as {
+    code?: unknown;
+    message?: unknown;
+  };
   const text = [code, message].filter((part) => typeof part === "string" && part !== "").join(": ");
   return { code: typeof code === "string" ? code : undefined, error: (text || "network error").slice(0, 200) };
 }

@@ -35,7 +35,10 @@ async function main() {
     await flowsmith(project, emulator, ["flows", "--environment", "staging"], 0);
     await flowsmith(project, emulator, ["add", FLOW_ID, "--environment", "staging"], 0);
     await flowsmith(project, emulator, ["codegen"], 0);
-    expect(readFileSync(path.join(project, "flows/signing.json"), "utf8").includes('"x-flow-version": 1'), "the snapshot holds version 1");
+    expect(
+      readFileSync(path.join(project, "flows/signing.json"), "utf8").includes('"x-flow-version": 1'),
+      "the snapshot holds version 1",
+    );
 
     await emulator.close();
     emulator = await publish(project, "v2", path.join(root, "examples/flows/signing-v2.yaml"));
@@ -43,7 +46,10 @@ async function main() {
     await flowsmith(project, emulator, ["codegen", "--check"], 0);
     const refreshed = await flowsmith(project, emulator, ["codegen", "--refresh"], 0);
     expect(/v1 → v2: \d+ breaking, \d+ compatible/.test(refreshed), "codegen --refresh printed the change report");
-    expect(readFileSync(path.join(project, "flows/signing.json"), "utf8").includes('"x-flow-version": 2'), "the snapshot holds version 2");
+    expect(
+      readFileSync(path.join(project, "flows/signing.json"), "utf8").includes('"x-flow-version": 2'),
+      "the snapshot holds version 2",
+    );
     log("done: commit flows/signing.json and generated/, then fix what tsc reports");
   } finally {
     if (emulator) await emulator.close();
@@ -54,7 +60,10 @@ async function main() {
 /** The emulator serving one description (read through a config of its own, as `flowsmith emulator` does). */
 async function publish(project, label, description) {
   const config = path.join(project, `emulator-${label}.config.json`);
-  writeFileSync(config, JSON.stringify({ outputDir: `emulator-${label}`, flows: [{ name: "signing", source: { file: description } }] }));
+  writeFileSync(
+    config,
+    JSON.stringify({ outputDir: `emulator-${label}`, flows: [{ name: "signing", source: { file: description } }] }),
+  );
   const emulator = await startEmulator({ configPath: config });
   log(`emulator publishes ${path.relative(root, description)}: API ${emulator.baseUrl}, auth ${emulator.authUrl}`);
   rmSync(config);

@@ -15,7 +15,11 @@ const { startEmulator } = requireBuilt("dist/emulator/index.js");
 const { signing } = requireBuilt("dist/generated/index.js");
 
 async function main() {
-  const emulator = await startEmulator({ configPath: path.join(root, "codegen.config.json"), createdMs: 300, stepMs: 300 });
+  const emulator = await startEmulator({
+    configPath: path.join(root, "codegen.config.json"),
+    createdMs: 300,
+    stepMs: 300,
+  });
   const client = createClient({
     baseUrl: emulator.baseUrl,
     authUrl: emulator.authUrl,
@@ -33,16 +37,29 @@ async function main() {
       input: {
         basicIdentity: { givenName: "Ada", familyName: "Lovelace" },
         documentsToSign: {
-          documents: [{ templateId: "employment-contract", source: { data: Buffer.from("%PDF-1.7 example contract\n"), filename: "contract.pdf", contentType: "application/pdf" } }],
+          documents: [
+            {
+              templateId: "employment-contract",
+              source: {
+                data: Buffer.from("%PDF-1.7 example contract\n"),
+                filename: "contract.pdf",
+                contentType: "application/pdf",
+              },
+            },
+          ],
         },
       },
       metadata: { subjectId: "example-subject-42", locale: "en" },
     });
     const sessionId = created.sessionContext.sessionId;
-    log(`created session ${sessionId} (${created.sessionContext.sessionStatus}); player: ${created.playerUrl.replace(/token=.*/, "token=…")}`);
+    log(
+      `created session ${sessionId} (${created.sessionContext.sessionStatus}); player: ${created.playerUrl.replace(/token=.*/, "token=…")}`,
+    );
 
     let step = await client.waitForStep(sessionId, { timeoutMs: 10_000 });
-    log(`step ${step.stepType}, ticket ${step.ticketId}, actions: ${(step.actions || []).map((action) => action.type).join(", ")}`);
+    log(
+      `step ${step.stepType}, ticket ${step.ticketId}, actions: ${(step.actions || []).map((action) => action.type).join(", ")}`,
+    );
 
     const wrong = await client.submitAction(sessionId, step.ticketId, { type: "VALIDATE_OTP", code: "000000" });
     log(`VALIDATE_OTP 000000 -> ${describe(wrong)}`);
@@ -54,14 +71,17 @@ async function main() {
     if (step.stepType !== "END") throw new Error(`expected stepType END, got ${step.stepType}`);
     const session = await client.getSession(sessionId);
     log(`session ${session.sessionStatus}, outcome ${JSON.stringify(session.outcome)}`);
-    if (!session.outcome || session.outcome.decision !== "ACCEPTED") throw new Error("expected the session to be accepted");
+    if (!session.outcome || session.outcome.decision !== "ACCEPTED")
+      throw new Error("expected the session to be accepted");
 
     const blocks = await client.getDataBlocks(sessionId);
     log(`data blocks: ${JSON.stringify(blocks.dataBlocks, null, 2)}`);
     const source = blocks.dataBlocks.documentsToSign.documents[0].source;
     const file = await client.getFile(source.vaultEntryId);
     const bytes = await readAll(file.body);
-    log(`file ${source.vaultEntryId}: ${file.contentType}, ${bytes.length} bytes: ${JSON.stringify(bytes.toString("utf8"))}`);
+    log(
+      `file ${source.vaultEntryId}: ${file.contentType}, ${bytes.length} bytes: ${JSON.stringify(bytes.toString("utf8"))}`,
+    );
     log("done");
   } finally {
     await client.close();
@@ -70,7 +90,9 @@ async function main() {
 }
 
 function describe(result) {
-  return result && typeof result === "object" ? `${result.result} (attempts left ${result.attemptsLeft}, next ${result.step.stepType})` : String(result);
+  return result && typeof result === "object"
+    ? `${result.result} (attempts left ${result.attemptsLeft}, next ${result.step.stepType})`
+    : String(result);
 }
 
 async function readAll(stream) {

@@ -34,7 +34,10 @@ export interface ConfigWatchOptions {
    * absolute (empty for the run at start); `files`: every file watched now.
    * A run that throws is reported to onError.
    */
-  readonly onChange: (run: { readonly changed: readonly string[]; readonly files: ReadonlySet<string> }) => Promise<void>;
+  readonly onChange: (run: {
+    readonly changed: readonly string[];
+    readonly files: ReadonlySet<string>;
+  }) => Promise<void>;
   /** A watch that failed (a folder it may not read, the system's limit of watches); the files already watched still are. */
   readonly onError: (error: Error) => void;
   /** Run once as soon as the files are watched (codegen's first generation). Default false. */
@@ -80,7 +83,12 @@ export async function watchConfig(options: ConfigWatchOptions): Promise<ConfigWa
     await watcher?.close();
     relevant = nextRelevant;
     roots = nextRoots;
-    const made = watch(roots, { ignoreInitial: true, persistent: true, depth: 0, ignored: (entry) => !relevant.has(path.resolve(entry)) });
+    const made = watch(roots, {
+      ignoreInitial: true,
+      persistent: true,
+      depth: 0,
+      ignored: (entry) => !relevant.has(path.resolve(entry)),
+    });
     made.on("all", onEvent);
     // An unheard "error" event would throw and end the process.
     made.on("error", (error: unknown) => {
@@ -154,7 +162,9 @@ export async function watchConfig(options: ConfigWatchOptions): Promise<ConfigWa
 async function namedFiles(options: ConfigWatchOptions, previous: ReadonlySet<string>): Promise<Set<string>> {
   try {
     const config = await loadConfigOrThrow(options.configPath, options.env);
-    const sources = config.flows.map((flow) => (flow.source.kind === "file" ? flow.source.path : flow.source.snapshot.path));
+    const sources = config.flows.map((flow) =>
+      flow.source.kind === "file" ? flow.source.path : flow.source.snapshot.path,
+    );
     return new Set([config.configPath, ...sources].map((file) => path.resolve(file)));
   } catch {
     return new Set([...previous, path.resolve(options.configPath)]);

@@ -11,7 +11,8 @@ export function closestOrUndefined(word: string, known: readonly string[]): stri
   const lower = word.toLowerCase();
   const sameButCase = known.find((candidate) => candidate.toLowerCase() === lower);
   if (sameButCase !== undefined) return sameButCase;
-  const shortened = word.length >= 3 ? known.find((candidate) => isSubsequence(lower, candidate.toLowerCase())) : undefined;
+  const shortened =
+    word.length >= 3 ? known.find((candidate) => isSubsequence(lower, candidate.toLowerCase())) : undefined;
   if (shortened !== undefined) return shortened;
   const limit = word.length <= 4 ? 1 : 2;
   const scored = known.map((candidate) => ({ candidate, distance: editDistance(lower, candidate.toLowerCase()) }));
@@ -27,7 +28,9 @@ function isSubsequence(short: string, long: string): boolean {
 
 /** Levenshtein distance, with a swap of two neighbours counted as one edit (`sorce`, `soruce`). */
 function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   const at = (i: number, j: number) => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i <= a.length; i += 1) {
     for (let j = 1; j <= b.length; j += 1) {

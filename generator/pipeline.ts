@@ -17,7 +17,15 @@ import { OutputPlan } from "./output/output-plan.js";
 import { assertOutputDirSafeOrThrow } from "./output/output-safety.js";
 import { StagingFolder } from "./output/staging.js";
 import { checkOutput, writeOutputOrThrow, type CheckOutcome, type WriteOutcome } from "./output/write-output.js";
-import { inOutputDir, notGeneratedOf, planFlow, reportsOf, type FlowInOutputDir, type FlowOutcome, type FlowReport } from "./run/flow-outcome.js";
+import {
+  inOutputDir,
+  notGeneratedOf,
+  planFlow,
+  reportsOf,
+  type FlowInOutputDir,
+  type FlowOutcome,
+  type FlowReport,
+} from "./run/flow-outcome.js";
 import { generateFlowOrThrow } from "./run/generate-flow.js";
 import { generateIndexOrThrow } from "./run/generate-index.js";
 import { startRun, type CodegenOptions, type Run } from "./run/run-context.js";

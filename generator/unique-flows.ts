@@ -40,11 +40,18 @@ function firstPairOfOneFlowOrUndefined<T>(items: readonly T[], flowOf: (item: T)
 }
 
 /** The config's "flows": a name given twice. `at` places a pointer in the config. */
-export function checkConfigNamesOrThrow(flows: readonly { readonly name?: string }[], at: (pointer: string) => CodegenErrorContext): void {
+export function checkConfigNamesOrThrow(
+  flows: readonly { readonly name?: string }[],
+  at: (pointer: string) => CodegenErrorContext,
+): void {
   const pair = firstPairOrUndefined([...flows.entries()], ([, flow]) => flow.name);
   if (!pair) return;
   const [[first], [second, flow]] = pair;
-  throw new CodegenError("DUPLICATE_FLOW_NAME", `flow name "${String(flow.name)}" is also used by #/flows/${String(first)}; names must be unique`, at(`#/flows/${String(second)}/name`));
+  throw new CodegenError(
+    "DUPLICATE_FLOW_NAME",
+    `flow name "${String(flow.name)}" is also used by #/flows/${String(first)}; names must be unique`,
+    at(`#/flows/${String(second)}/name`),
+  );
 }
 
 /** A flow of the config, once codegen has read it (its name may come from its title). */
@@ -62,7 +69,11 @@ export interface ConfigFlow {
 export function checkFlowsInOutputDirOrThrow(flows: readonly ConfigFlow[], configFile: string): void {
   const pair = firstPairOfOneFlowOrUndefined(flows, (flow) => flow.entry);
   if (pair) {
-    const identity = ({ entry, name }: ConfigFlow): FlowIdentity => ({ ...entry, name, source: { file: entry.source } });
+    const identity = ({ entry, name }: ConfigFlow): FlowIdentity => ({
+      ...entry,
+      name,
+      source: { file: entry.source },
+    });
     throw new CodegenError(
       "DUPLICATE_FLOW",
       `${oneFlowTwiceDetail(identity(pair[0]), identity(pair[1]))} (config entries ${pair[0].pointer} and ${pair[1].pointer})`,
@@ -72,20 +83,27 @@ export function checkFlowsInOutputDirOrThrow(flows: readonly ConfigFlow[], confi
   const named = firstPairOrUndefined(flows, (flow) => flow.name);
   if (!named) return;
   const [first, second] = named;
-  throw new CodegenError("DUPLICATE_FLOW_NAME", `two flows are named "${second.name}" (${first.pointer} and ${second.pointer}); give one a different "name"`, {
-    file: configFile,
-    pointer: second.pointer,
-  });
+  throw new CodegenError(
+    "DUPLICATE_FLOW_NAME",
+    `two flows are named "${second.name}" (${first.pointer} and ${second.pointer}); give one a different "name"`,
+    {
+      file: configFile,
+      pointer: second.pointer,
+    },
+  );
 }
 
 /** The emulator's flows (at start and on each reload): one version per flow and environment. */
 export function checkOneVersionPerFlowOrThrow(flows: readonly FlowIdentity[]): void {
   const pair = firstPairOfOneFlowOrUndefined(flows, (flow) => flow);
-  if (pair) throw new CodegenError("DUPLICATE_FLOW", oneFlowTwiceDetail(pair[0], pair[1]), { file: pair[1].source.file });
+  if (pair)
+    throw new CodegenError("DUPLICATE_FLOW", oneFlowTwiceDetail(pair[0], pair[1]), { file: pair[1].source.file });
 }
 
 /** `flowsmith init`: two of the descriptions chosen are one flow (an old download kept beside the new). */
-export function checkChosenDescriptionsOrThrow(chosen: readonly { readonly display: string; readonly model: ServiceFlow & { readonly version: number } }[]): void {
+export function checkChosenDescriptionsOrThrow(
+  chosen: readonly { readonly display: string; readonly model: ServiceFlow & { readonly version: number } }[],
+): void {
   const pair = firstPairOfOneFlowOrUndefined(chosen, (file) => file.model);
   if (!pair) return;
   const [first, second] = pair;
@@ -100,7 +118,9 @@ export function checkChosenDescriptionsOrThrow(chosen: readonly { readonly displ
 interface ConfigEntry {
   readonly name?: string;
   readonly pointer: string;
-  readonly source: { readonly kind: "file"; readonly display: string } | { readonly kind: "api"; readonly snapshot: { readonly display: string } };
+  readonly source:
+    | { readonly kind: "file"; readonly display: string }
+    | { readonly kind: "api"; readonly snapshot: { readonly display: string } };
 }
 
 /**
@@ -123,14 +143,23 @@ export function flowInConfigError(flow: ServiceFlow, entry: ConfigEntry, configF
 }
 
 /** `flowsmith add` and `init`: a name the config (or an entry added with it) already has. */
-export function checkNameFreeOrThrow(name: string, flows: readonly { readonly name?: string; readonly pointer: string }[], added: readonly string[], configFile: string): void {
+export function checkNameFreeOrThrow(
+  name: string,
+  flows: readonly { readonly name?: string; readonly pointer: string }[],
+  added: readonly string[],
+  configFile: string,
+): void {
   const taken = flows.find((flow) => flow.name === name);
   if (!taken && !added.includes(name)) return;
   const by = taken ? taken.pointer : "another flow added with it";
-  throw new CodegenError("DUPLICATE_FLOW_NAME", `the name "${name}" is already used by ${by}; pass another with --name`, {
-    file: configFile,
-    ...(taken ? { pointer: taken.pointer } : {}),
-  });
+  throw new CodegenError(
+    "DUPLICATE_FLOW_NAME",
+    `the name "${name}" is already used by ${by}; pass another with --name`,
+    {
+      file: configFile,
+      ...(taken ? { pointer: taken.pointer } : {}),
+    },
+  );
 }
 
 /** Names for flows from their titles, made unique: a title in both environments gets `-staging`/`-live`, then `-2`, `-3`. */

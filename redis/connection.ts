@@ -24,14 +24,24 @@ export function reconnectDelayMs(attempt: number): number {
 export const DISCONNECT_TIMEOUT_MS = 100;
 
 /** A connection the package opens from a URL: it refuses commands while down, and reconnects by itself. */
-export function openConnection(url: string, options: { readonly maxRetriesPerRequest?: number; readonly enableOfflineQueue?: boolean }): Redis {
+export function openConnection(
+  url: string,
+  options: { readonly maxRetriesPerRequest?: number; readonly enableOfflineQueue?: boolean },
+): Redis {
   return new Redis(url, { ...options, retryStrategy: reconnectDelayMs, disconnectTimeout: DISCONNECT_TIMEOUT_MS });
 }
 
 /** Ends a connection the package opened: QUIT lets commands under way finish; one that is down has nothing to finish. */
 export async function closeConnection(redis: Redis): Promise<void> {
   if (redis.status === "end") return;
-  if (redis.status === "ready" && (await redis.quit().then(() => true, () => false))) return;
+  if (
+    redis.status === "ready" &&
+    (await redis.quit().then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
   redis.disconnect();
 }
 
@@ -44,18 +54,26 @@ export function redisTargetOrThrow(target: unknown, where: string): CheckedTarge
       protocol = undefined;
     }
     if (protocol !== "redis:" && protocol !== "rediss:") {
-      throw new ConfigurationError(`${where} must be a redis:// or rediss:// URL (redis://[:password@]host[:port][/db]) or an ioredis client`);
+      throw new ConfigurationError(
+        `${where} must be a redis:// or rediss:// URL (redis://[:password@]host[:port][/db]) or an ioredis client`,
+      );
     }
     return { url: target };
   }
   if (isRedisClient(target)) return { client: target };
-  throw new ConfigurationError(`${where} must be a redis:// or rediss:// URL or an ioredis client (new Redis(...)), got ${describe(target)}`);
+  throw new ConfigurationError(
+    `${where} must be a redis:// or rediss:// URL or an ioredis client (new Redis(...)), got ${describe(target)}`,
+  );
 }
 
 function isRedisClient(value: unknown): value is Redis {
   if (typeof value !== "object" || value === null) return false;
   const candidate = value as Record<string, unknown>;
-  return typeof candidate.get === "function" && typeof candidate.duplicate === "function" && typeof candidate.status === "string";
+  return (
+    typeof candidate.get === "function" &&
+    typeof candidate.duplicate === "function" &&
+    typeof candidate.status === "string"
+  );
 }
 
 function describe(value: unknown): string {

@@ -29,10 +29,22 @@ export function jobDataOrThrow({ webhookId, verified, event }: QueuedDelivery): 
   const { type, timestamp, data } = event;
   const { sessionId, flowId, environment, decision } = data;
   if (webhookId !== undefined && webhookId.length > MAX_STORED_FIELD_LENGTH) {
-    throw new WebhookError("INVALID_WEBHOOK_PAYLOAD", `Webhook delivery refused: its webhook-id is longer than ${MAX_STORED_FIELD_LENGTH} characters, more than the queue keeps`, 400);
+    throw new WebhookError(
+      "INVALID_WEBHOOK_PAYLOAD",
+      `Webhook delivery refused: its webhook-id is longer than ${MAX_STORED_FIELD_LENGTH} characters, more than the queue keeps`,
+      400,
+    );
   }
-  for (const [path, value] of [["timestamp", timestamp], ["data.sessionId", sessionId], ["data.flowId", flowId]] as const) {
-    if (value.length > MAX_STORED_FIELD_LENGTH) throw new WebhookPayloadError(path, `longer than ${MAX_STORED_FIELD_LENGTH} characters, more than the queue keeps`);
+  for (const [path, value] of [
+    ["timestamp", timestamp],
+    ["data.sessionId", sessionId],
+    ["data.flowId", flowId],
+  ] as const) {
+    if (value.length > MAX_STORED_FIELD_LENGTH)
+      throw new WebhookPayloadError(
+        path,
+        `longer than ${MAX_STORED_FIELD_LENGTH} characters, more than the queue keeps`,
+      );
   }
   return { webhookId, verified, event: { type, timestamp, data: { sessionId, flowId, environment, decision } } };
 }
@@ -46,7 +58,9 @@ const UNVERIFIED = "unverified";
  */
 export function jobIdOf(webhookId: string, verified: boolean): string {
   const namespace = verified ? VERIFIED : UNVERIFIED;
-  return /^[\w.-]{1,128}$/.test(webhookId) ? `${namespace}_${webhookId}` : `${namespace}-sha256_${createHash("sha256").update(webhookId).digest("hex")}`;
+  return /^[\w.-]{1,128}$/.test(webhookId)
+    ? `${namespace}_${webhookId}`
+    : `${namespace}-sha256_${createHash("sha256").update(webhookId).digest("hex")}`;
 }
 
 /** The webhook-id a job id was made of, when it is readable there (for a job whose data is gone). */

@@ -40,14 +40,20 @@ export class Outage {
     const detail = cause instanceof Error ? cause.message : String(cause);
     const code = storageCodeOf(cause, detail);
     if (code === undefined) {
-      return new RedisUnavailableError(`${this.what}: Redis is unreachable (${detail}); ${this.consequences.REDIS_UNAVAILABLE}`, { cause });
+      return new RedisUnavailableError(
+        `${this.what}: Redis is unreachable (${detail}); ${this.consequences.REDIS_UNAVAILABLE}`,
+        { cause },
+      );
     }
     const said: Record<RedisStorageCode, string> = {
       REDIS_OUT_OF_MEMORY: "Redis refused to store (out of memory: maxmemory reached)",
-      REDIS_KEY_MISSING: "a key the queue needs is gone (evicted, expired while a worker was frozen or cut off from Redis, or deleted)",
+      REDIS_KEY_MISSING:
+        "a key the queue needs is gone (evicted, expired while a worker was frozen or cut off from Redis, or deleted)",
       REDIS_COMMAND_REFUSED: "Redis refused a command",
     };
-    return new RedisStorageError(code, `${this.what}: ${said[code]} (${detail}); ${this.consequences[code]}`, { cause });
+    return new RedisStorageError(code, `${this.what}: ${said[code]} (${detail}); ${this.consequences[code]}`, {
+      cause,
+    });
   }
 }
 

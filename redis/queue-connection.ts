@@ -80,7 +80,9 @@ export class QueueConnection {
     const state = await this.settled(ms);
     if (state.kind === "usable") return;
     if (state.kind === "refused") throw state.error;
-    throw this.options.outage.failed(state.kind === "down" ? state.cause : new Error(`Redis did not answer within ${ms} ms`));
+    throw this.options.outage.failed(
+      state.kind === "down" ? state.cause : new Error(`Redis did not answer within ${ms} ms`),
+    );
   }
 
   /** A command got no answer in time: Redis is taken as away until a PING answers. */

@@ -21,7 +21,11 @@ export interface RedisSetup {
 
 /** INFO (server, memory, persistence) and CONFIG GET save; INFO is allowed where CONFIG is not, so only `rdb` may stay unknown. */
 export async function readRedisSetup(redis: Redis): Promise<RedisSetup> {
-  const [server, memory, persistence] = await Promise.all([redis.info("server"), redis.info("memory"), redis.info("persistence")]);
+  const [server, memory, persistence] = await Promise.all([
+    redis.info("server"),
+    redis.info("memory"),
+    redis.info("persistence"),
+  ]);
   const fields = infoFields(`${server}\n${memory}\n${persistence}`);
   let rdb: boolean | undefined;
   try {
@@ -31,7 +35,12 @@ export async function readRedisSetup(redis: Redis): Promise<RedisSetup> {
     rdb = undefined;
   }
   const aof = fields.get("aof_enabled");
-  return { runId: fields.get("run_id"), evictionPolicy: fields.get("maxmemory_policy"), aof: aof === undefined ? undefined : aof === "1", rdb };
+  return {
+    runId: fields.get("run_id"),
+    evictionPolicy: fields.get("maxmemory_policy"),
+    aof: aof === undefined ? undefined : aof === "1",
+    rdb,
+  };
 }
 
 function infoFields(text: string): Map<string, string> {
@@ -50,7 +59,11 @@ const WHAT = "flowsmith webhook queue";
  * allowed), no persistence at all, and a restart that lost data. `previous`
  * is the setup read at the connection before, to notice a restart.
  */
-export function setupFindings(setup: RedisSetup, previous: RedisSetup | undefined, allowEviction: boolean): RedisSetupError[] {
+export function setupFindings(
+  setup: RedisSetup,
+  previous: RedisSetup | undefined,
+  allowEviction: boolean,
+): RedisSetupError[] {
   const findings: RedisSetupError[] = [];
   const policy = setup.evictionPolicy;
   if (policy !== undefined && policy !== "noeviction") {
@@ -81,7 +94,10 @@ export function setupFindings(setup: RedisSetup, previous: RedisSetup | undefine
   }
   const restarted = previous?.runId !== undefined && setup.runId !== undefined && previous.runId !== setup.runId;
   if (restarted && setup.aof !== true) {
-    const lost = setup.rdb === false ? "every delivery it held is gone" : "every delivery stored after its last snapshot may be gone";
+    const lost =
+      setup.rdb === false
+        ? "every delivery it held is gone"
+        : "every delivery stored after its last snapshot may be gone";
     findings.push(
       new RedisSetupError(
         "REDIS_RESTARTED",

@@ -55,16 +55,29 @@ const COMPARE_AND_DELETE = `if redis.call("GET", KEYS[1]) == ARGV[1] then return
 export function createRedisTokenStore(options: RedisTokenStoreOptions): RedisTokenStore {
   const resolved = resolveOrThrow(options);
   const fallback = "each process fetches its own access token until it is back";
-  const outage = new Outage("flowsmith token store", { REDIS_UNAVAILABLE: fallback, REDIS_OUT_OF_MEMORY: fallback, REDIS_KEY_MISSING: fallback, REDIS_COMMAND_REFUSED: fallback }, (error) => {
-    void Promise.resolve()
-      .then(() => resolved.onError(error))
-      .catch((failure: unknown) => {
-        console.error(`flowsmith token store: onError threw: ${failure instanceof Error ? failure.message : String(failure)}`);
-      });
-  });
+  const outage = new Outage(
+    "flowsmith token store",
+    {
+      REDIS_UNAVAILABLE: fallback,
+      REDIS_OUT_OF_MEMORY: fallback,
+      REDIS_KEY_MISSING: fallback,
+      REDIS_COMMAND_REFUSED: fallback,
+    },
+    (error) => {
+      void Promise.resolve()
+        .then(() => resolved.onError(error))
+        .catch((failure: unknown) => {
+          console.error(
+            `flowsmith token store: onError threw: ${failure instanceof Error ? failure.message : String(failure)}`,
+          );
+        });
+    },
+  );
   const owned = "url" in resolved.target;
   const redis =
-    "url" in resolved.target ? openConnection(resolved.target.url, { maxRetriesPerRequest: 1 }) : resolved.target.client;
+    "url" in resolved.target
+      ? openConnection(resolved.target.url, { maxRetriesPerRequest: 1 })
+      : resolved.target.client;
   if (owned) {
     // An 'error' event without a listener would end the process; the outage is reported once through onError instead.
     redis.on("error", (error: unknown) => void outage.failed(error));
@@ -125,9 +138,14 @@ function resolveOrThrow(given: RedisTokenStoreOptions | undefined): ResolvedOpti
   const D = REDIS_TOKEN_STORE_DEFAULTS;
   const { keyPrefix = D.keyPrefix, onError, commandTimeoutMs = D.commandTimeoutMs, leaseMs = D.leaseMs } = options;
   if (typeof keyPrefix !== "string") throw new ConfigurationError(`${where}: keyPrefix must be a string`);
-  if (onError !== undefined && typeof onError !== "function") throw new ConfigurationError(`${where}: onError must be a function`);
-  for (const [name, value] of [["commandTimeoutMs", commandTimeoutMs], ["leaseMs", leaseMs]] as const) {
-    if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigurationError(`${where}: ${name} must be a positive integer, got ${String(value)}`);
+  if (onError !== undefined && typeof onError !== "function")
+    throw new ConfigurationError(`${where}: onError must be a function`);
+  for (const [name, value] of [
+    ["commandTimeoutMs", commandTimeoutMs],
+    ["leaseMs", leaseMs],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new ConfigurationError(`${where}: ${name} must be a positive integer, got ${String(value)}`);
   }
   return {
     target: redisTargetOrThrow(options.redis, `${where}: redis`),

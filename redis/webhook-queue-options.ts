@@ -126,12 +126,15 @@ export function resolveQueueOptionsOrThrow(given: WebhookQueueOptions | undefine
   const { client, onSessionEnded, onError } = options;
   if (
     !isRecord(client) ||
-    typeof client.waitForOutcome !== "function" || typeof client.getDataBlocks !== "function" || typeof client.environment !== "string"
+    typeof client.waitForOutcome !== "function" ||
+    typeof client.getDataBlocks !== "function" ||
+    typeof client.environment !== "string"
   ) {
     throw new ConfigurationError(`${WHERE}: client must be a client from createClient()`);
   }
   if (typeof onSessionEnded !== "function") throw new ConfigurationError(`${WHERE}: onSessionEnded must be a function`);
-  if (onError !== undefined && typeof onError !== "function") throw new ConfigurationError(`${WHERE}: onError must be a function`);
+  if (onError !== undefined && typeof onError !== "function")
+    throw new ConfigurationError(`${WHERE}: onError must be a function`);
   if (options.allowEviction !== undefined && typeof options.allowEviction !== "boolean") {
     throw new ConfigurationError(`${WHERE}: allowEviction must be true, false or left out`);
   }
@@ -148,13 +151,19 @@ export function resolveQueueOptionsOrThrow(given: WebhookQueueOptions | undefine
     backoffMs: positiveOrThrow("backoffMs", options.backoffMs ?? D.backoffMs),
     dedupe: {
       ttlMs: positiveOrThrow("dedupe.ttlMs", options.dedupe?.ttlMs ?? D.dedupe.ttlMs),
-      maxEntries: options.dedupe?.maxEntries === undefined ? undefined : positiveOrThrow("dedupe.maxEntries", options.dedupe.maxEntries),
+      maxEntries:
+        options.dedupe?.maxEntries === undefined
+          ? undefined
+          : positiveOrThrow("dedupe.maxEntries", options.dedupe.maxEntries),
     },
     keepFailedMs: positiveOrThrow("keepFailedMs", options.keepFailedMs ?? D.keepFailedMs),
     enqueueTimeoutMs: positiveOrThrow("enqueueTimeoutMs", options.enqueueTimeoutMs ?? D.enqueueTimeoutMs),
     lockDurationMs: positiveOrThrow("lockDurationMs", options.lockDurationMs ?? D.lockDurationMs),
     outcomeTimeoutMs: positiveOrThrow("outcomeTimeoutMs", options.outcomeTimeoutMs ?? D.outcomeTimeoutMs),
-    outcomePollIntervalMs: positiveOrThrow("outcomePollIntervalMs", options.outcomePollIntervalMs ?? D.outcomePollIntervalMs),
+    outcomePollIntervalMs: positiveOrThrow(
+      "outcomePollIntervalMs",
+      options.outcomePollIntervalMs ?? D.outcomePollIntervalMs,
+    ),
   };
 }
 
@@ -168,13 +177,18 @@ function positiveOrThrow(name: string, value: unknown): number {
 /** BullMQ builds its keys as prefix:name:...; a ":" in either would read as another queue. */
 function nameOrThrow(name: string, value: unknown): string {
   if (typeof value !== "string" || value === "" || value.includes(":")) {
-    throw new ConfigurationError(`${WHERE}: ${name} must be a non-empty string without ":", got ${JSON.stringify(value)}`);
+    throw new ConfigurationError(
+      `${WHERE}: ${name} must be a non-empty string without ":", got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }
 
 function logError(error: unknown, delivery: FailedDelivery | undefined): void {
-  const detail = error instanceof Error ? `${error.name}${"code" in error ? ` ${String(error.code)}` : ""}: ${error.message}` : String(error);
+  const detail =
+    error instanceof Error
+      ? `${error.name}${"code" in error ? ` ${String(error.code)}` : ""}: ${error.message}`
+      : String(error);
   const about = delivery
     ? `session ${delivery.sessionId ?? "unknown: the job's data is gone"}${delivery.webhookId === undefined ? "" : `, webhook-id ${delivery.webhookId}`}, given up after ${delivery.attemptsMade} attempt(s), kept as failed job ${String(delivery.jobId)}`
     : "Redis";

@@ -18,14 +18,31 @@
  *   check, every quarter of lockDurationMs, hands the job to another worker.
  */
 import type { ConnectionOptions, Job, JobsOptions, Queue, RedisOptions } from "bullmq";
-import { ConfigurationError, parseSessionEndedEvent, readSessionEnded, type QueuedDelivery, type WebhookQueue } from "@flowsmith/runtime";
-import { closeConnection, DISCONNECT_TIMEOUT_MS, MAX_RECONNECT_DELAY_MS, openConnection, reconnectDelayMs } from "./connection.js";
+import {
+  ConfigurationError,
+  parseSessionEndedEvent,
+  readSessionEnded,
+  type QueuedDelivery,
+  type WebhookQueue,
+} from "@flowsmith/runtime";
+import {
+  closeConnection,
+  DISCONNECT_TIMEOUT_MS,
+  MAX_RECONNECT_DELAY_MS,
+  openConnection,
+  reconnectDelayMs,
+} from "./connection.js";
 import { RedisStorageError } from "./errors.js";
 import { jobDataOrThrow, jobIdOf, storedJobDataOf, webhookIdOfJobId, type JobData } from "./job-data.js";
 import { Outage, type Consequences } from "./outage.js";
 import { QueueConnection } from "./queue-connection.js";
 import { QueueWorker } from "./queue-worker.js";
-import { resolveQueueOptionsOrThrow, type FailedDelivery, type ResolvedQueueOptions, type WebhookQueueOptions } from "./webhook-queue-options.js";
+import {
+  resolveQueueOptionsOrThrow,
+  type FailedDelivery,
+  type ResolvedQueueOptions,
+  type WebhookQueueOptions,
+} from "./webhook-queue-options.js";
 
 /** A webhook queue on Redis (BullMQ): pass it as createWebhookHandler's `queue`, and start a worker in each process that handles deliveries. */
 export interface RedisWebhookQueue extends WebhookQueue {
@@ -48,7 +65,8 @@ const MAX_STALLED = 3;
 const WHAT = "flowsmith webhook queue";
 const CONSEQUENCES: Consequences = {
   REDIS_UNAVAILABLE: "deliveries are answered 503 and workers wait until it is back",
-  REDIS_OUT_OF_MEMORY: "deliveries are answered 503 until Redis has room again (raise maxmemory, or keep jobs for less time: dedupe.ttlMs, keepFailedMs)",
+  REDIS_OUT_OF_MEMORY:
+    "deliveries are answered 503 until Redis has room again (raise maxmemory, or keep jobs for less time: dedupe.ttlMs, keepFailedMs)",
   REDIS_KEY_MISSING: "a delivery stored there may be lost, or handled again",
   REDIS_COMMAND_REFUSED: "deliveries are answered 503 until Redis takes the queue's commands again",
 };
@@ -96,7 +114,11 @@ export function createWebhookQueue(options: WebhookQueueOptions): RedisWebhookQu
     const jobId = data.webhookId === undefined ? undefined : jobIdOf(data.webhookId, data.verified);
     try {
       // BullMQ adds a job whose id exists (waiting, running, completed or failed) as a no-op: the copy is dropped.
-      await withinOrThrow(queue.add(JOB_NAME, data, { ...jobOptions, jobId }), Math.max(1, deadline - Date.now()), resolved.enqueueTimeoutMs);
+      await withinOrThrow(
+        queue.add(JOB_NAME, data, { ...jobOptions, jobId }),
+        Math.max(1, deadline - Date.now()),
+        resolved.enqueueTimeoutMs,
+      );
     } catch (error) {
       if (error instanceof NoAnswerError) connection.unresponsive(error);
       throw outage.failed(error);
@@ -126,7 +148,10 @@ export function createWebhookQueue(options: WebhookQueueOptions): RedisWebhookQu
   };
 
   const startWorker = async ({ concurrency = 1 }: { readonly concurrency?: number } = {}): Promise<void> => {
-    if (worker) throw new ConfigurationError("startWorker was already called: one worker per queue object (raise its concurrency instead)");
+    if (worker)
+      throw new ConfigurationError(
+        "startWorker was already called: one worker per queue object (raise its concurrency instead)",
+      );
     if (!Number.isSafeInteger(concurrency) || concurrency <= 0) {
       throw new ConfigurationError(`startWorker: concurrency must be a positive integer, got ${String(concurrency)}`);
     }
@@ -211,7 +236,10 @@ function jobOptionsOf(resolved: ResolvedQueueOptions): JobsOptions {
   return {
     attempts: resolved.attempts,
     backoff: { type: "exponential", delay: resolved.backoffMs },
-    removeOnComplete: { age: seconds(resolved.dedupe.ttlMs), ...(resolved.dedupe.maxEntries === undefined ? {} : { count: resolved.dedupe.maxEntries }) },
+    removeOnComplete: {
+      age: seconds(resolved.dedupe.ttlMs),
+      ...(resolved.dedupe.maxEntries === undefined ? {} : { count: resolved.dedupe.maxEntries }),
+    },
     removeOnFail: { age: seconds(resolved.keepFailedMs) },
     // The last attempt's stack is what an inspection needs; one per attempt would be kept as long as the job.
     stackTraceLimit: 1,
@@ -220,9 +248,14 @@ function jobOptionsOf(resolved: ResolvedQueueOptions): JobsOptions {
 
 /** Workers block on Redis (BullMQ's BZPOPMIN), so they never share the caller's client: BullMQ opens connections of the same settings and closes them. */
 function workerConnection(target: ResolvedQueueOptions["target"]): ConnectionOptions {
-  if ("url" in target) return { url: target.url, retryStrategy: reconnectDelayMs, disconnectTimeout: DISCONNECT_TIMEOUT_MS };
+  if ("url" in target)
+    return { url: target.url, retryStrategy: reconnectDelayMs, disconnectTimeout: DISCONNECT_TIMEOUT_MS };
   const { retryStrategy, ...settings } = target.client.options;
-  const copy: RedisOptions = { ...settings, retryStrategy: retryStrategy ?? reconnectDelayMs, maxRetriesPerRequest: null };
+  const copy: RedisOptions = {
+    ...settings,
+    retryStrategy: retryStrategy ?? reconnectDelayMs,
+    maxRetriesPerRequest: null,
+  };
   return copy;
 }
 

@@ -37,12 +37,18 @@ export function actionSchemaCount(): number {
 
 function walkOrThrow(schema: unknown, actionType: string, logger: Logger | undefined): Check {
   if (typeof schema !== "boolean" && (typeof schema !== "object" || schema === null)) {
-    throw new FlowsmithError("INVALID_ACTION_SCHEMA", `The step's schema for action ${actionType} is not a JSON Schema`);
+    throw new FlowsmithError(
+      "INVALID_ACTION_SCHEMA",
+      `The step's schema for action ${actionType} is not a JSON Schema`,
+    );
   }
   const unchecked: UncheckedPattern[] = [];
   const patterns = registeredPatternEngine() ?? platform.patternEngine();
   try {
-    const check = schemaCheckOrThrow(schema, { ...(patterns ? { patterns } : {}), onUnchecked: (pattern) => unchecked.push(pattern) });
+    const check = schemaCheckOrThrow(schema, {
+      ...(patterns ? { patterns } : {}),
+      onUnchecked: (pattern) => unchecked.push(pattern),
+    });
     for (const { pointer, reason } of unchecked) {
       logger?.warn(
         { actionType, pointer, reason },
@@ -52,7 +58,11 @@ function walkOrThrow(schema: unknown, actionType: string, logger: Logger | undef
     return check;
   } catch (error) {
     if (!(error instanceof SchemaShapeError)) throw error;
-    throw new FlowsmithError("INVALID_ACTION_SCHEMA", `The step's schema for action ${actionType} cannot be used: ${error.message}`, { cause: error });
+    throw new FlowsmithError(
+      "INVALID_ACTION_SCHEMA",
+      `The step's schema for action ${actionType} cannot be used: ${error.message}`,
+      { cause: error },
+    );
   }
 }
 

@@ -28,7 +28,14 @@ export async function submitAction(
   const offered = offeredActionOrThrow(step, type, sessionId);
   validateOrThrow(offered, action, ctx);
   return ctx.api.json(
-    { ...options, method: "POST", path, route: ROUTES.actions, own: { "x-ticket-id": ticketId }, body: { json: JSON.stringify(action) } },
+    {
+      ...options,
+      method: "POST",
+      path,
+      route: ROUTES.actions,
+      own: { "x-ticket-id": ticketId },
+      body: { json: JSON.stringify(action) },
+    },
     // The response shape is not shown (docs/service.md 4): any JSON, or nothing, is the answer.
     { issuesOf: () => [], tookEffect: "The action WAS sent and accepted: sending it again would send it twice" },
   );
@@ -45,9 +52,11 @@ function checkTicket(ticketId: string): void {
   // It travels in the x-ticket-id header: control characters would break it.
   const problem = headerValueProblem(ticketId);
   if (problem) {
-    throw new RequestValidationError("INVALID_ACTION", `ticketId ${problem}, so it cannot be sent in the x-ticket-id header`, [
-      { path: "ticketId", message: "must be the ticketId of a step, as the service sent it" },
-    ]);
+    throw new RequestValidationError(
+      "INVALID_ACTION",
+      `ticketId ${problem}, so it cannot be sent in the x-ticket-id header`,
+      [{ path: "ticketId", message: "must be the ticketId of a step, as the service sent it" }],
+    );
   }
 }
 
@@ -78,5 +87,9 @@ function offeredActionOrThrow(step: Step, type: string, sessionId: string): Step
 function validateOrThrow(offered: StepAction, action: ActionBody, ctx: ClientContext): void {
   const issues = issuesOf(actionCheckOrThrow(offered.schema, offered.type, ctx.options.logger), action);
   if (issues.length === 0) return;
-  throw new RequestValidationError("INVALID_ACTION", `Action ${offered.type} is invalid: ${describeIssues(issues)}`, issues);
+  throw new RequestValidationError(
+    "INVALID_ACTION",
+    `Action ${offered.type} is invalid: ${describeIssues(issues)}`,
+    issues,
+  );
 }

@@ -43,7 +43,8 @@ export interface ResponseCheck {
   readonly tookEffect?: string;
 }
 
-const DEFAULT_TOOK_EFFECT = "The request WAS carried out (the service answered 2xx): sending it again would do it twice";
+const DEFAULT_TOOK_EFFECT =
+  "The request WAS carried out (the service answered 2xx): sending it again would do it twice";
 
 /** An error body is read up to this size for the error's `body`; a 2xx body that fails its check is kept up to it too. */
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -79,7 +80,12 @@ export class ApiCaller {
   send(req: ApiRequest): Promise<Answer> {
     try {
       const checked = checkedOrThrow(req);
-      return this.okAnswer(checked, this.baseUrl.resolve(req.path, req.route), this.settingsOf(checked, this.streamSettings), { attempts: 0 });
+      return this.okAnswer(
+        checked,
+        this.baseUrl.resolve(req.path, req.route),
+        this.settingsOf(checked, this.streamSettings),
+        { attempts: 0 },
+      );
     } catch (error) {
       return Promise.reject(error);
     }
@@ -115,10 +121,17 @@ export class ApiCaller {
 
   /** A 2xx answer: GETs retried, anything else sent once (and resent once after a 401). */
   private okAnswer(req: ApiRequest, target: RequestTarget, settings: WireSettings, tally: Tally): Promise<Answer> {
-    return req.method === "GET" ? this.withRetries(req, target, settings, tally) : this.authorized(req, target, settings, tally);
+    return req.method === "GET"
+      ? this.withRetries(req, target, settings, tally)
+      : this.authorized(req, target, settings, tally);
   }
 
-  private async withRetries(req: ApiRequest, target: RequestTarget, settings: WireSettings, tally: Tally): Promise<Answer> {
+  private async withRetries(
+    req: ApiRequest,
+    target: RequestTarget,
+    settings: WireSettings,
+    tally: Tally,
+  ): Promise<Answer> {
     for (let retriesDone = 0; ; retriesDone++) {
       try {
         return await this.authorized(req, target, settings, tally);
@@ -139,15 +152,32 @@ export class ApiCaller {
   private authorized(req: ApiRequest, target: RequestTarget, settings: WireSettings, tally: Tally): Promise<Answer> {
     const token = this.tokens.cachedToken();
     if (token !== undefined) return this.sendWith(req, target, token, settings, tally);
-    return raceSignal(this.tokens.getToken(), req.signal, operationOf(req, target)).then((fresh) => this.sendWith(req, target, fresh, settings, tally));
+    return raceSignal(this.tokens.getToken(), req.signal, operationOf(req, target)).then((fresh) =>
+      this.sendWith(req, target, fresh, settings, tally),
+    );
   }
 
-  private sendWith(req: ApiRequest, target: RequestTarget, token: string, settings: WireSettings, tally: Tally): Promise<Answer> {
-    return this.attempt(req, target, token, settings, tally).then((first) => (isOk(first) ? first : this.afterRefusal(req, target, token, first, settings, tally)));
+  private sendWith(
+    req: ApiRequest,
+    target: RequestTarget,
+    token: string,
+    settings: WireSettings,
+    tally: Tally,
+  ): Promise<Answer> {
+    return this.attempt(req, target, token, settings, tally).then((first) =>
+      isOk(first) ? first : this.afterRefusal(req, target, token, first, settings, tally),
+    );
   }
 
   /** After a non-2xx `first`: one more try with a new token after a 401, else the ApiError. */
-  private async afterRefusal(req: ApiRequest, target: RequestTarget, token: string, first: Answer, settings: WireSettings, tally: Tally): Promise<Answer> {
+  private async afterRefusal(
+    req: ApiRequest,
+    target: RequestTarget,
+    token: string,
+    first: Answer,
+    settings: WireSettings,
+    tally: Tally,
+  ): Promise<Answer> {
     if (first.status !== 401) throw await this.errorOf(req, target, first);
     // A 401 proves the service did not act on the request, so sending it again is safe, even a POST.
     await first.discard();
@@ -158,7 +188,13 @@ export class ApiCaller {
     throw await this.errorOf(req, target, second);
   }
 
-  private attempt(req: ApiRequest, target: RequestTarget, token: string, settings: WireSettings, tally: Tally): Promise<Answer> {
+  private attempt(
+    req: ApiRequest,
+    target: RequestTarget,
+    token: string,
+    settings: WireSettings,
+    tally: Tally,
+  ): Promise<Answer> {
     const body = req.body;
     return this.exchange.send(
       {
@@ -206,7 +242,10 @@ export class ApiCaller {
     }
     const issues = check?.issuesOf(body) ?? [];
     if (issues.length === 0) return body;
-    const detail = body === undefined ? "the body is empty" : `the body is not what the service documents: ${describeIssues(issues)}`;
+    const detail =
+      body === undefined
+        ? "the body is empty"
+        : `the body is not what the service documents: ${describeIssues(issues)}`;
     throw this.invalidResponse(req, response.status, body, detail, check, issues);
   }
 
@@ -223,7 +262,10 @@ export class ApiCaller {
     const tookEffect = method !== "GET";
     const consequence = tookEffect ? ` ${check?.tookEffect ?? DEFAULT_TOOK_EFFECT}.` : "";
     // Cut text is scrubbed as cut: the start of a secret at its end goes too.
-    const kept = typeof body === "string" ? this.redactor.text(body.slice(0, ERROR_BODY_LIMIT), { truncated: body.length > ERROR_BODY_LIMIT }) : this.redactor.value(body);
+    const kept =
+      typeof body === "string"
+        ? this.redactor.text(body.slice(0, ERROR_BODY_LIMIT), { truncated: body.length > ERROR_BODY_LIMIT })
+        : this.redactor.value(body);
     return new InvalidResponseError(
       { method, path, status, body: kept, issues, tookEffect },
       `${method} ${path} answered ${String(status)}, but ${detail}.${consequence} error.body holds the body as received.`,

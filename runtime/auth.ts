@@ -82,7 +82,12 @@ export class TokenCache {
  * wire, so a token request has its own log entry and span even when it is
  * made on the fleet's behalf.
  */
-export function storedTokens(options: ResolvedClientOptions, closing: AbortSignal, request: TokenRequest, redactor: Redactor): TokenSource {
+export function storedTokens(
+  options: ResolvedClientOptions,
+  closing: AbortSignal,
+  request: TokenRequest,
+  redactor: Redactor,
+): TokenSource {
   const shared = new SharedTokens(options.tokenStore, options, options.clock, closing);
   return {
     issue: async () => {
@@ -132,7 +137,11 @@ export class TokenRequest {
     };
     const response = await this.exchange.send(request, this.settings).catch((error: unknown) => {
       if (error instanceof ClientClosedError) throw error;
-      throw this.authError(undefined, error instanceof FlowsmithError ? error.message : "no answer came (a middleware failed: see the cause)", error);
+      throw this.authError(
+        undefined,
+        error instanceof FlowsmithError ? error.message : "no answer came (a middleware failed: see the cause)",
+        error,
+      );
     });
     if (response.failure) {
       if (response.failure instanceof ClientClosedError) throw response.failure;
@@ -185,13 +194,20 @@ export class TokenRequest {
     // Known from here on, whatever happens next: it must not appear in any error.
     this.redactor.rememberToken(value);
     const unfit = headerValueProblem(value);
-    if (unfit) throw this.invalidToken(status, `access_token ${unfit}, so it cannot be sent in an Authorization header`);
-    if (body.token_type !== undefined && (typeof body.token_type !== "string" || body.token_type.toLowerCase() !== "bearer")) {
+    if (unfit)
+      throw this.invalidToken(status, `access_token ${unfit}, so it cannot be sent in an Authorization header`);
+    if (
+      body.token_type !== undefined &&
+      (typeof body.token_type !== "string" || body.token_type.toLowerCase() !== "bearer")
+    ) {
       throw this.invalidToken(status, "token_type is not Bearer");
     }
     const lifetimeMs = lifetimeSecondsOf(body.expires_in) * 1000;
     if (!(lifetimeMs > 0) || !Number.isFinite(lifetimeMs)) {
-      throw this.invalidToken(status, "expires_in is not a positive number of seconds (a number, or a string of digits)");
+      throw this.invalidToken(
+        status,
+        "expires_in is not a positive number of seconds (a number, or a string of digits)",
+      );
     }
     // Short-lived tokens would otherwise be renewed on every call: the margin is at most a tenth of the lifetime.
     const skewMs = Math.min(this.options.tokenExpirySkewMs, lifetimeMs / 10);

@@ -33,7 +33,10 @@ export function utf8Length(text: string): number {
 }
 
 /** The chunks as one array (no copy for one chunk). */
-export function concatBytes(chunks: readonly Uint8Array[], size = chunks.reduce((sum, chunk) => sum + chunk.length, 0)): Uint8Array {
+export function concatBytes(
+  chunks: readonly Uint8Array[],
+  size = chunks.reduce((sum, chunk) => sum + chunk.length, 0),
+): Uint8Array {
   if (chunks.length === 1 && (chunks[0] as Uint8Array).length === size) return chunks[0] as Uint8Array;
   const joined = new Uint8Array(size);
   let offset = 0;

@@ -33,10 +33,14 @@ export function callHeadersOrThrow(headers: unknown): Readonly<Record<string, st
   const checked: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(name)) throw new ConfigurationError(`headers: ${JSON.stringify(name)} is not a header name (letters, digits and !#$%&'*+-.^_\`|~ only)`);
+    if (!HEADER_NAME.test(name))
+      throw new ConfigurationError(
+        `headers: ${JSON.stringify(name)} is not a header name (letters, digits and !#$%&'*+-.^_\`|~ only)`,
+      );
     const owned = OWNED[lower];
     if (owned !== undefined) throw new ConfigurationError(`headers: "${lower}" cannot be set per call: ${owned}`);
-    if (typeof value !== "string") throw new ConfigurationError(`headers: the value of "${lower}" must be a string; got ${typeof value}`);
+    if (typeof value !== "string")
+      throw new ConfigurationError(`headers: the value of "${lower}" must be a string; got ${typeof value}`);
     const problem = headerValueProblem(value);
     if (problem) throw new ConfigurationError(`headers: the value of "${lower}" ${problem}, so it cannot be sent`);
     checked[lower] = value;

@@ -146,11 +146,14 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
 ): ResolvedClientOptions<E> {
   // The types say all this; a JavaScript caller gets the same checks as a message rather than a TypeError.
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-  if (typeof options !== "object" || options === null) throw new ConfigurationError("createClient needs an options object");
+  if (typeof options !== "object" || options === null)
+    throw new ConfigurationError("createClient needs an options object");
   const userAgent = requireText(options.userAgent, "userAgent", "the service refuses requests without a User-Agent");
   if (/[\r\n]/.test(userAgent)) throw new ConfigurationError("userAgent must be a single line");
   if (!ENVIRONMENTS.includes(options.environment)) {
-    throw new ConfigurationError(`environment must be one of ${ENVIRONMENTS.join(", ")}; got ${JSON.stringify(options.environment)}`);
+    throw new ConfigurationError(
+      `environment must be one of ${ENVIRONMENTS.join(", ")}; got ${JSON.stringify(options.environment)}`,
+    );
   }
   const authMethod = options.authMethod ?? DEFAULTS.authMethod;
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a JavaScript caller's value
@@ -189,8 +192,13 @@ export function resolveClientOptionsOrThrow<E extends Environment>(
 
 function clockOrThrow(clock: Clock | undefined): Clock {
   if (clock === undefined) return systemClock;
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a JavaScript caller's value
-  if (typeof clock !== "object" || clock === null || typeof clock.now !== "function" || typeof clock.sleep !== "function") {
+  if (
+    typeof clock !== "object" ||
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a JavaScript caller's value
+    clock === null ||
+    typeof clock.now !== "function" ||
+    typeof clock.sleep !== "function"
+  ) {
     throw new ConfigurationError("clock must have now() and sleep(ms, signal)");
   }
   return clock;
@@ -199,7 +207,8 @@ function clockOrThrow(clock: Clock | undefined): Clock {
 function tokenStoreOrThrow(store: TokenStore | undefined): TokenStore {
   if (store === undefined) return createMemoryTokenStore();
   const problem = tokenStoreProblem(store);
-  if (problem !== undefined) throw new ConfigurationError(`tokenStore ${problem} (a TokenStore has get, set, setIfAbsent and deleteIf)`);
+  if (problem !== undefined)
+    throw new ConfigurationError(`tokenStore ${problem} (a TokenStore has get, set, setIfAbsent and deleteIf)`);
   return store;
 }
 
@@ -225,4 +234,3 @@ function httpUrlOrThrow(value: string | URL | undefined, name: string): string {
   if (url.search || url.hash) throw new ConfigurationError(`${name} must not have a query or fragment`);
   return url.href.replace(/\/+$/, "");
 }
-

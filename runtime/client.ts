@@ -28,7 +28,15 @@ import type {
   WaitForOutcomeOptions,
   WaitForStepOptions,
 } from "./resources.js";
-import { getDataBlocks, getFile, getSession, getStep, listFlows, waitForOutcome, waitForStep } from "./session-calls.js";
+import {
+  getDataBlocks,
+  getFile,
+  getSession,
+  getStep,
+  listFlows,
+  waitForOutcome,
+  waitForStep,
+} from "./session-calls.js";
 
 /**
  * A client of environment `E`. The environment is part of the type, so a
@@ -72,7 +80,12 @@ export function createClient<E extends Environment>(options: ClientOptions<E>): 
   const resolved = resolveClientOptionsOrThrow(options);
   const lifecycle = new ClientLifecycle();
   const redactor = new Redactor(resolved);
-  const exchange = new Exchange({ transport: resolved.transport, lifecycle, middleware: resolved.middleware, observers: observersOf(resolved, redactor) });
+  const exchange = new Exchange({
+    transport: resolved.transport,
+    lifecycle,
+    middleware: resolved.middleware,
+    observers: observersOf(resolved, redactor),
+  });
   const tokenRequest = new TokenRequest(resolved, exchange, redactor);
   const tokens = new TokenCache(resolved.clock, storedTokens(resolved, lifecycle.signal, tokenRequest, redactor));
   const context: ClientContext = {

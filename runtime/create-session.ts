@@ -51,7 +51,8 @@ export function createFlowSession<Response>(
       tookEffect: SESSION_CREATED,
     };
     const prepared = preflightOrThrow(context.options.environment, spec, checks.request, request);
-    if (!(prepared instanceof Promise)) return context.api.json<Response>(sessionRequest(path, prepared, options), check);
+    if (!(prepared instanceof Promise))
+      return context.api.json<Response>(sessionRequest(path, prepared, options), check);
     return prepared.then(
       (body) => context.api.json<Response>(sessionRequest(path, body, options), check),
       (error: unknown) => Promise.reject(redactor.error(error)),
@@ -65,7 +66,15 @@ const NO_OPTIONS: RequestOptions = Object.freeze({});
 
 /** The options named one by one: a JavaScript caller's other fields are not passed on. */
 function sessionRequest(path: string, body: PreparedBody, options: RequestOptions): ApiRequest {
-  return { method: "POST", path, route: ROUTES.createSession, body, signal: options.signal, timeoutMs: options.timeoutMs, headers: options.headers };
+  return {
+    method: "POST",
+    path,
+    route: ROUTES.createSession,
+    body,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    headers: options.headers,
+  };
 }
 
 const SESSION_CREATED =

@@ -18,7 +18,9 @@ const hmacKeys = new WeakMap<Uint8Array, Promise<CryptoKeyOf>>();
 function hmacKeyOf(secret: Uint8Array): Promise<CryptoKeyOf> {
   const known = hmacKeys.get(secret);
   if (known) return known;
-  const key = subtle().importKey("raw", secret as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = subtle().importKey("raw", secret as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   hmacKeys.set(secret, key);
   return key;
 }

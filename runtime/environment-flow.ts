@@ -37,6 +37,8 @@ export function forEnvironment<StagingRequest, StagingResponse, LiveRequest, Liv
 ): EnvironmentFlow<StagingRequest & LiveRequest, StagingResponse | LiveResponse> {
   return {
     createSession: (request, options) =>
-      client.environment === "live" ? modules.live.createSession(client, request, options) : modules.staging.createSession(client, request, options),
+      client.environment === "live"
+        ? modules.live.createSession(client, request, options)
+        : modules.staging.createSession(client, request, options),
   };
 }

@@ -191,7 +191,11 @@ export class NetworkError extends FlowsmithError {
     readonly path: string,
     options?: { cause?: unknown },
   ) {
-    super("NETWORK_ERROR", `${method} ${path} failed: ${describeCause(options?.cause)}${mayHaveTakenEffect(method, options?.cause)}`, options);
+    super(
+      "NETWORK_ERROR",
+      `${method} ${path} failed: ${describeCause(options?.cause)}${mayHaveTakenEffect(method, options?.cause)}`,
+      options,
+    );
   }
 }
 
@@ -206,7 +210,14 @@ function innermostWithCode(cause: unknown): object | undefined {
 }
 
 /** Failures before a connection existed: nothing was sent. */
-const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+const NEVER_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
 function mayHaveTakenEffect(method: string, cause: unknown): string {
   const code = (innermostWithCode(cause) as { code?: unknown } | undefined)?.code as string | undefined;
@@ -382,7 +393,8 @@ export class ServerError extends ApiError {
  */
 function forbiddenHint(path: string): string {
   const environment = path.split("/").find((segment) => (ENVIRONMENTS as readonly string[]).includes(segment));
-  const segment = environment === undefined ? "The {environment} segment of the path" : `The path's environment (${environment})`;
+  const segment =
+    environment === undefined ? "The {environment} segment of the path" : `The path's environment (${environment})`;
   return (
     `The likely cause is credentials of another environment: ${segment} must equal the environment the API client ` +
     `(clientId and clientSecret) was created for in the dashboard. Use the credentials of that environment's API client, ` +
@@ -436,7 +448,10 @@ function describeCause(cause: unknown): string {
   // Duck-typed: errors from Node internals may come from another realm (instanceof fails under jest).
   // fetch says only "fetch failed"; what failed (ECONNREFUSED, a reset) is in its cause.
   const specific = innermostWithCode(cause) ?? cause;
-  const { code, message } = (typeof specific === "object" && specific !== null ? specific : {}) as { code?: unknown; message?: unknown };
+  const { code, message } = (typeof specific === "object" && specific !== null ? specific : {}) as {
+    code?: unknown;
+    message?: unknown;
+  };
   const parts = [code, message].filter((part) => typeof part === "string" && part !== "");
   return parts.length > 0 ? parts.join(" ") : "network error";
 }

@@ -7,9 +7,15 @@
 import { platform } from "#platform";
 import { FlowsmithError, RequestValidationError } from "./errors.js";
 import { isRecord } from "./json.js";
-import { MEDIA_TYPES_BY_EXTENSION, RENAMED, type FileData, type FileInput, type NamedFile, type RenamableFile } from "./file-input.js";
+import {
+  MEDIA_TYPES_BY_EXTENSION,
+  RENAMED,
+  type FileData,
+  type FileInput,
+  type NamedFile,
+  type RenamableFile,
+} from "./file-input.js";
 import type { FileFromPathOptions } from "./platform/platform.js";
-
 
 /** A FileInput taken apart: the bytes as a Blob, and what the caller said about them. */
 export interface FileParts {
@@ -40,7 +46,11 @@ export function isFileInput(value: unknown): value is FileInput {
 export async function filePartsOrThrow(input: FileInput, maxBytes: number, path: string): Promise<FileParts> {
   const named = isFileData(input) ? undefined : input;
   const data = named ? named.data : (input as FileData);
-  const blob = isBlob(data) ? data : data instanceof Uint8Array ? new Blob([data]) : await blobOfStreamOrThrow(data, maxBytes, path);
+  const blob = isBlob(data)
+    ? data
+    : data instanceof Uint8Array
+      ? new Blob([data])
+      : await blobOfStreamOrThrow(data, maxBytes, path);
   const filename = named?.filename ?? (data instanceof File && data.name !== "" ? data.name : undefined);
   return { blob, filename, declaredType: essence(named?.contentType ?? blob.type) };
 }
@@ -51,15 +61,21 @@ async function blobOfStreamOrThrow(stream: ReadableStream<Uint8Array>, maxBytes:
   const reader = stream.getReader();
   for (;;) {
     const read = await reader.read().catch((error: unknown) => {
-      throw new FlowsmithError("FILE_NOT_READABLE", `${path}: the stream failed while it was read (${(error as Error).message})`, { cause: error });
+      throw new FlowsmithError(
+        "FILE_NOT_READABLE",
+        `${path}: the stream failed while it was read (${(error as Error).message})`,
+        { cause: error },
+      );
     });
     if (read.done) return new Blob(chunks);
     size += read.value.length;
     if (size > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw new RequestValidationError("FILE_TOO_LARGE", `${path} has more than ${String(maxBytes)} bytes; this flow accepts at most ${String(maxBytes)}`, [
-        { path, message: `must have at most ${String(maxBytes)} bytes` },
-      ]);
+      throw new RequestValidationError(
+        "FILE_TOO_LARGE",
+        `${path} has more than ${String(maxBytes)} bytes; this flow accepts at most ${String(maxBytes)}`,
+        [{ path, message: `must have at most ${String(maxBytes)} bytes` }],
+      );
     }
     chunks.push(read.value as Uint8Array<ArrayBuffer>);
   }
@@ -70,7 +86,6 @@ export function namedBlob(blob: Blob, filename: string, mediaType: string): Blob
   if (RENAMED in blob) return (blob as RenamableFile)[RENAMED](filename, mediaType);
   return new File([blob], filename, { type: mediaType });
 }
-
 
 export function extensionForMediaType(mediaType: string): string {
   const entry = Object.entries(MEDIA_TYPES_BY_EXTENSION).find(([, type]) => type === mediaType);

@@ -33,7 +33,9 @@ export function flowChecksOrThrow(spec: FlowSpec): FlowChecks {
 const patterns: PatternEngine = {
   compile(pattern) {
     const engine = registeredPatternEngine() ?? platform.patternEngine();
-    return engine ? engine.compile(pattern) : { unsupported: "no linear-time pattern engine is loaded (import @flowsmith/runtime/patterns)" };
+    return engine
+      ? engine.compile(pattern)
+      : { unsupported: "no linear-time pattern engine is loaded (import @flowsmith/runtime/patterns)" };
   },
 };
 

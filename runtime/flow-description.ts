@@ -20,7 +20,11 @@ export interface FlowDescriptionOptions extends RequestOptions {
 }
 
 /** The parsed JSON document; anything but a JSON object is an InvalidResponseError. */
-export async function getFlowDescription(ctx: ClientContext, flowId: string, options: FlowDescriptionOptions = {}): Promise<unknown> {
+export async function getFlowDescription(
+  ctx: ClientContext,
+  flowId: string,
+  options: FlowDescriptionOptions = {},
+): Promise<unknown> {
   const { path: template = DEFAULT_DESCRIPTION_PATH, ...request } = options;
   const path = template
     .split("{flowId}")

@@ -12,7 +12,8 @@
 export function headerValueProblem(value: string): string | undefined {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
   const bad = /[\u0000-\u001f\u007f]|[^\u0000-\u00ff]/.exec(value);
-  if (bad) return `contains U+${(bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")} at index ${String(bad.index)}`;
+  if (bad)
+    return `contains U+${(bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")} at index ${String(bad.index)}`;
   if (value.trim() !== value) return "starts or ends with whitespace";
   return undefined;
 }

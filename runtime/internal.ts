@@ -9,6 +9,13 @@
  * (json.ts), which loads nothing else; the pattern engine is `@flowsmith/runtime/patterns`.
  */
 export { describeIssues, readablePath } from "./validation/issues.js";
-export { issuesOf, schemaCheckOrThrow, SchemaShapeError, type Check, type JsonSchema, type UncheckedPattern } from "./validation/schema-check.js";
+export {
+  issuesOf,
+  schemaCheckOrThrow,
+  SchemaShapeError,
+  type Check,
+  type JsonSchema,
+  type UncheckedPattern,
+} from "./validation/schema-check.js";
 export type { PatternEngine, PatternTest } from "./validation/pattern-engine.js";
 export { metadataProblems, type MetadataProblem } from "./metadata-rule.js";

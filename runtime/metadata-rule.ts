@@ -7,8 +7,7 @@ import { METADATA_KEYS } from "./service-limits.js";
 
 /** How a request's metadata breaks the rule of section 2.1. */
 export type MetadataProblem =
-  | { readonly kind: "keys"; readonly keys: readonly string[] }
-  | { readonly kind: "locale"; readonly locale: unknown };
+  { readonly kind: "keys"; readonly keys: readonly string[] } | { readonly kind: "locale"; readonly locale: unknown };
 
 /**
  * The metadata rule: only METADATA_KEYS, and a locale the flow offers. The
@@ -28,7 +27,8 @@ export function metadataProblems(metadata: unknown, locales: readonly string[]):
     }
   }
   const locale = metadata["locale"];
-  if (locale !== undefined && !(locales as readonly unknown[]).includes(locale)) (problems ??= []).push({ kind: "locale", locale });
+  if (locale !== undefined && !(locales as readonly unknown[]).includes(locale))
+    (problems ??= []).push({ kind: "locale", locale });
   return problems ?? NO_PROBLEMS;
 }
 

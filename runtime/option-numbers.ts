@@ -11,13 +11,15 @@ import { ConfigurationError } from "./errors.js";
 /** `where` names the option as the caller wrote it (`timeoutMs`, or `waitForStep's timeoutMs`). */
 export function positive(value: number | undefined, fallback: number, where: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new ConfigurationError(`${where} must be a positive number; got ${shown(value)}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new ConfigurationError(`${where} must be a positive number; got ${shown(value)}`);
   return value;
 }
 
 export function nonNegative(value: number | undefined, fallback: number, where: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0) throw new ConfigurationError(`${where} must be a number >= 0; got ${shown(value)}`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new ConfigurationError(`${where} must be a number >= 0; got ${shown(value)}`);
   return value;
 }
 

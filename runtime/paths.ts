@@ -26,7 +26,10 @@ export const ROUTES = {
 } as const;
 
 /** Per spec object: createSession is the hot path, and a generated module passes the same spec on every call. */
-const sessionPaths = new WeakMap<object, { readonly id: string; readonly environment: string; readonly path: string }>();
+const sessionPaths = new WeakMap<
+  object,
+  { readonly id: string; readonly environment: string; readonly path: string }
+>();
 
 export function createSessionPath(spec: Pick<FlowSpec, "id" | "environment">): string {
   const cached = sessionPaths.get(spec);
@@ -55,7 +58,10 @@ export function segmentOrThrow(value: string, name: string): string {
     throw new FlowsmithError("INVALID_ARGUMENT", `${name} must be a non-empty string`);
   }
   if (value === "." || value === "..") {
-    throw new FlowsmithError("INVALID_ARGUMENT", `${name} ${JSON.stringify(value)} cannot be a path segment: it would name another path`);
+    throw new FlowsmithError(
+      "INVALID_ARGUMENT",
+      `${name} ${JSON.stringify(value)} cannot be a path segment: it would name another path`,
+    );
   }
   try {
     return encodeURIComponent(value);

@@ -11,11 +11,24 @@
 import { utf8Length } from "./bytes.js";
 import { FlowsmithError, RequestValidationError, type RequestValidationCode, type ValidationIssue } from "./errors.js";
 import { mediaTypeForFilename } from "./file-input.js";
-import { essence, extensionForMediaType, filePartsOrThrow, namedBlob, sniffImageType, type FileParts } from "./files.js";
+import {
+  essence,
+  extensionForMediaType,
+  filePartsOrThrow,
+  namedBlob,
+  sniffImageType,
+  type FileParts,
+} from "./files.js";
 import type { FlowSpec } from "./flow-spec.js";
 import { isRecord } from "./json.js";
 import { metadataProblems } from "./metadata-rule.js";
-import { MAX_FILES_PER_REQUEST, MAX_REQUEST_BYTES, MAX_STATE_LENGTH, METADATA_KEYS, type Environment } from "./service-limits.js";
+import {
+  MAX_FILES_PER_REQUEST,
+  MAX_REQUEST_BYTES,
+  MAX_STATE_LENGTH,
+  METADATA_KEYS,
+  type Environment,
+} from "./service-limits.js";
 import { buildForm, collectPartsOrThrow, encodedLength, type EncodablePart, type FilePart } from "./multipart.js";
 import { describeIssues, readablePath } from "./validation/issues.js";
 import { issuesOf, type Check } from "./validation/schema-check.js";
@@ -67,7 +80,9 @@ class Problems {
     const [first] = this.found;
     if (first === undefined) return;
     const message =
-      this.found.length === 1 ? first.message : `The request has ${String(this.found.length)} problems: ${this.found.map((p, i) => `(${String(i + 1)}) ${p.message}.`).join(" ")}`;
+      this.found.length === 1
+        ? first.message
+        : `The request has ${String(this.found.length)} problems: ${this.found.map((p, i) => `(${String(i + 1)}) ${p.message}.`).join(" ")}`;
     throw new RequestValidationError(first.code, message, this.issues);
   }
 }
@@ -105,9 +120,11 @@ function checkState(request: unknown, problems: Problems): void {
   if (typeof state !== "string") return;
   const length = Array.from(state).length;
   if (length <= MAX_STATE_LENGTH) return;
-  problems.add("STATE_TOO_LONG", `state has ${String(length)} characters; at most ${String(MAX_STATE_LENGTH)} are allowed`, [
-    { path: "state", message: `must have at most ${String(MAX_STATE_LENGTH)} characters` },
-  ]);
+  problems.add(
+    "STATE_TOO_LONG",
+    `state has ${String(length)} characters; at most ${String(MAX_STATE_LENGTH)} are allowed`,
+    [{ path: "state", message: `must have at most ${String(MAX_STATE_LENGTH)} characters` }],
+  );
 }
 
 /** Whether the request fits the flow's schema; what it finds at a path already reported is not said twice. */
@@ -128,7 +145,11 @@ function jsonBody(request: unknown): PreparedBody {
 }
 
 async function multipartBody(spec: FlowSpec, request: unknown, problems: Problems): Promise<PreparedBody> {
-  if (!spec.fields) throw new FlowsmithError("INVALID_SPEC", `Flow ${spec.id} is sent as multipart but its spec has no fields: the generated module is damaged or from another flowsmith; run \`npx flowsmith codegen --force\``);
+  if (!spec.fields)
+    throw new FlowsmithError(
+      "INVALID_SPEC",
+      `Flow ${spec.id} is sent as multipart but its spec has no fields: the generated module is damaged or from another flowsmith; run \`npx flowsmith codegen --force\``,
+    );
   let parts: ReturnType<typeof collectPartsOrThrow>;
   try {
     parts = collectPartsOrThrow(request, spec.fields);
@@ -157,7 +178,10 @@ async function multipartBody(spec: FlowSpec, request: unknown, problems: Problem
     }
   }
   if (files.length > MAX_FILES_PER_REQUEST) {
-    problems.add("TOO_MANY_FILES", `The request has ${String(files.length)} files; at most ${String(MAX_FILES_PER_REQUEST)} are allowed`);
+    problems.add(
+      "TOO_MANY_FILES",
+      `The request has ${String(files.length)} files; at most ${String(MAX_FILES_PER_REQUEST)} are allowed`,
+    );
   }
   problems.throwIfAny();
   const encodable: EncodablePart[] = parts.map((part) =>
@@ -171,9 +195,11 @@ async function multipartBody(spec: FlowSpec, request: unknown, problems: Problem
 
 function checkFileSize(file: FilePart, blob: Blob, problems: Problems): void {
   if (blob.size <= file.maxBytes) return;
-  problems.add("FILE_TOO_LARGE", `${file.path} has ${String(blob.size)} bytes; this flow accepts at most ${String(file.maxBytes)}`, [
-    { path: file.path, message: `must have at most ${String(file.maxBytes)} bytes` },
-  ]);
+  problems.add(
+    "FILE_TOO_LARGE",
+    `${file.path} has ${String(blob.size)} bytes; this flow accepts at most ${String(file.maxBytes)}`,
+    [{ path: file.path, message: `must have at most ${String(file.maxBytes)} bytes` }],
+  );
 }
 
 /** The file as a Blob with its filename and the media type it is sent as. */
@@ -197,10 +223,13 @@ async function mediaTypeOrThrow(
     // The bytes decide: a name or a declared type can be wrong, the first bytes of a JPEG or PNG cannot.
     const sniffed = await sniffImageType(blob);
     if (sniffed === undefined || (accepted.length > 0 && !accepted.includes(sniffed))) {
-      const names = (accepted.length > 0 ? accepted : IMAGE_TYPES).map((type) => (type === "image/png" ? "PNG" : "JPEG"));
+      const names = (accepted.length > 0 ? accepted : IMAGE_TYPES).map((type) =>
+        type === "image/png" ? "PNG" : "JPEG",
+      );
       unsupported(file, `is not a ${names.join(" or ")} image (checked by its first bytes)`);
     }
-    if (declared !== undefined && declared !== sniffed) unsupported(file, `is declared as ${declared}, but its bytes are ${sniffed}`);
+    if (declared !== undefined && declared !== sniffed)
+      unsupported(file, `is declared as ${declared}, but its bytes are ${sniffed}`);
     return sniffed;
   }
   if (accepted.length === 0) return guessed ?? "application/octet-stream";
@@ -228,7 +257,10 @@ function describeTypes(types: readonly string[]): string {
 
 function checkTotalSize(bytes: number): void {
   if (bytes <= MAX_REQUEST_BYTES) return;
-  fail("REQUEST_TOO_LARGE", `The request body would be ${String(bytes)} bytes; the service accepts at most ${String(MAX_REQUEST_BYTES)}`);
+  fail(
+    "REQUEST_TOO_LARGE",
+    `The request body would be ${String(bytes)} bytes; the service accepts at most ${String(MAX_REQUEST_BYTES)}`,
+  );
 }
 
 function fail(code: RequestValidationCode, message: string, issues: readonly ValidationIssue[] = []): never {

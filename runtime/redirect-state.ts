@@ -123,9 +123,13 @@ export async function createRedirectState(options: CreateRedirectStateOptions): 
 
 /** The state's contents, or a RedirectStateError saying why it is refused. */
 export async function verifyRedirectState(options: VerifyRedirectStateOptions): Promise<VerifiedRedirectState> {
-  const list = Array.isArray(options.secret) ? (options.secret as readonly StateSecret[]) : [options.secret as StateSecret];
+  const list = Array.isArray(options.secret)
+    ? (options.secret as readonly StateSecret[])
+    : [options.secret as StateSecret];
   if (list.length === 0) throw new ConfigurationError("verifyRedirectState: secret is an empty list");
-  const keys = list.map((secret, index) => secretOrThrow(secret, "verifyRedirectState", list.length > 1 ? `secret[${index}]` : "secret"));
+  const keys = list.map((secret, index) =>
+    secretOrThrow(secret, "verifyRedirectState", list.length > 1 ? `secret[${index}]` : "secret"),
+  );
   const subjectId = subjectOrThrow(options.subjectId, "verifyRedirectState");
   const now = nowOrThrow(options.now, "verifyRedirectState");
   const parts = partsOrThrow(options.state);
@@ -138,18 +142,32 @@ export async function verifyRedirectState(options: VerifyRedirectStateOptions): 
     }
   }
   if (!key) {
-    throw new RedirectStateError("STATE_TAMPERED", "The redirect state was altered or signed with another secret: refuse this return and start the flow again");
+    throw new RedirectStateError(
+      "STATE_TAMPERED",
+      "The redirect state was altered or signed with another secret: refuse this return and start the flow again",
+    );
   }
   const [, expiry, nonce, tag, data] = parts;
   if (!sameText(await subjectTag(key, nonce, subjectId), tag)) {
-    throw new RedirectStateError("STATE_SUBJECT_MISMATCH", "The redirect state was made for another subject than the user now returning: refuse this return");
+    throw new RedirectStateError(
+      "STATE_SUBJECT_MISMATCH",
+      "The redirect state was made for another subject than the user now returning: refuse this return",
+    );
   }
   const expiresAt = Number(expiry);
   if (now >= expiresAt) {
     const at = new Date(expiresAt);
-    throw new RedirectStateError("STATE_EXPIRED", `The redirect state expired at ${at.toISOString()}: start the flow again (or raise ttlMs)`, at);
+    throw new RedirectStateError(
+      "STATE_EXPIRED",
+      `The redirect state expired at ${at.toISOString()}: start the flow again (or raise ttlMs)`,
+      at,
+    );
   }
-  return { expiresAt: new Date(expiresAt), nonce, data: data === "" ? undefined : utf8Text(bytesOfBase64(data) ?? new Uint8Array(0)) };
+  return {
+    expiresAt: new Date(expiresAt),
+    nonce,
+    data: data === "" ? undefined : utf8Text(bytesOfBase64(data) ?? new Uint8Array(0)),
+  };
 }
 
 /**
@@ -164,11 +182,17 @@ export function stateFromReturnUrl(url: string | URL): string {
     // Any base will do: only the query is read.
     parsed = url instanceof URL ? url : new URL(url, "http://return.invalid");
   } catch {
-    throw new RedirectStateError("RETURN_URL_INVALID", "stateFromReturnUrl: not a URL (give the absolute URL or req.url)");
+    throw new RedirectStateError(
+      "RETURN_URL_INVALID",
+      "stateFromReturnUrl: not a URL (give the absolute URL or req.url)",
+    );
   }
   const state = parsed.searchParams.getAll("state").at(-1);
   if (state === undefined || state === "") {
-    throw new RedirectStateError("STATE_MISSING", "The return URL has no state query parameter: this return did not come from a session created with state");
+    throw new RedirectStateError(
+      "STATE_MISSING",
+      "The return URL has no state query parameter: this return did not come from a session created with state",
+    );
   }
   return state;
 }
@@ -176,15 +200,22 @@ export function stateFromReturnUrl(url: string | URL): string {
 type StateParts = readonly [version: string, expiry: string, nonce: string, tag: string, data: string, mac: string];
 
 function partsOrThrow(state: unknown): StateParts {
-  const malformed = (why: string) => new RedirectStateError("STATE_MALFORMED", `The redirect state is malformed: ${why}`);
+  const malformed = (why: string) =>
+    new RedirectStateError("STATE_MALFORMED", `The redirect state is malformed: ${why}`);
   if (typeof state !== "string") throw malformed("not a string");
   // Checked first, so an oversized value costs nothing more (the service would not echo it anyway).
   if (state.length > MAX_STATE_LENGTH) throw malformed(`longer than the service's ${MAX_STATE_LENGTH} characters`);
   const parts = state.split(".");
-  if (parts.length !== 6 || parts[0] !== VERSION) throw malformed(`expected 6 dot-separated parts starting with "${VERSION}"`);
+  if (parts.length !== 6 || parts[0] !== VERSION)
+    throw malformed(`expected 6 dot-separated parts starting with "${VERSION}"`);
   const [, expiry, nonce, tag, data, signature] = parts as [string, string, string, string, string, string];
   if (!/^[0-9]{1,16}$/.test(expiry)) throw malformed("the expiry is not a number");
-  if (![nonce, tag, data, signature].every((part) => PART.test(part)) || nonce.length !== 22 || tag.length !== 22 || signature.length !== 43) {
+  if (
+    ![nonce, tag, data, signature].every((part) => PART.test(part)) ||
+    nonce.length !== 22 ||
+    tag.length !== 22 ||
+    signature.length !== 43
+  ) {
     throw malformed("a part is not base64url of the expected length");
   }
   return parts as unknown as StateParts;
@@ -205,20 +236,25 @@ function sameText(expected: string, given: string): boolean {
 }
 
 function secretOrThrow(secret: unknown, where: string, name: string): Uint8Array {
-  const bytes = typeof secret === "string" ? utf8Bytes(secret) : secret instanceof Uint8Array ? Uint8Array.from(secret) : undefined;
+  const bytes =
+    typeof secret === "string" ? utf8Bytes(secret) : secret instanceof Uint8Array ? Uint8Array.from(secret) : undefined;
   if (!bytes || bytes.length < MIN_SECRET_BYTES) {
-    throw new ConfigurationError(`${where}: ${name} must be a string or bytes of at least ${MIN_SECRET_BYTES} bytes (32 random bytes: crypto.getRandomValues(new Uint8Array(32)))`);
+    throw new ConfigurationError(
+      `${where}: ${name} must be a string or bytes of at least ${MIN_SECRET_BYTES} bytes (32 random bytes: crypto.getRandomValues(new Uint8Array(32)))`,
+    );
   }
   return bytes;
 }
 
 function subjectOrThrow(subjectId: unknown, where: string): string {
-  if (typeof subjectId !== "string" || subjectId === "") throw new ConfigurationError(`${where}: subjectId must be a non-empty string`);
+  if (typeof subjectId !== "string" || subjectId === "")
+    throw new ConfigurationError(`${where}: subjectId must be a non-empty string`);
   return subjectId;
 }
 
 function nowOrThrow(now: (() => number) | undefined, where: string): number {
   const value = now ? now() : Date.now();
-  if (!Number.isFinite(value)) throw new ConfigurationError(`${where}: now() must return milliseconds since the epoch, got ${String(value)}`);
+  if (!Number.isFinite(value))
+    throw new ConfigurationError(`${where}: now() must return milliseconds since the epoch, got ${String(value)}`);
   return Math.floor(value);
 }

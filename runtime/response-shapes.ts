@@ -24,7 +24,8 @@ const issue = issueAt;
 
 function string(nonEmpty = false): Shape {
   return (value, path, issues) => {
-    if (typeof value !== "string") issue(issues, path, value === undefined ? "is required" : `must be a string, got ${kindOf(value)}`);
+    if (typeof value !== "string")
+      issue(issues, path, value === undefined ? "is required" : `must be a string, got ${kindOf(value)}`);
     else if (nonEmpty && value === "") issue(issues, path, "must not be empty");
   };
 }
@@ -34,7 +35,11 @@ function oneOf(allowed: readonly string[]): Shape {
     if (value === undefined) issue(issues, path, "is required");
     else if (typeof value !== "string" || !allowed.includes(value)) {
       // The value itself is not quoted: it is server text, and messages carry none.
-      issue(issues, path, `must be one of ${allowed.join(", ")}${typeof value === "string" ? "" : `, got ${kindOf(value)}`}`);
+      issue(
+        issues,
+        path,
+        `must be one of ${allowed.join(", ")}${typeof value === "string" ? "" : `, got ${kindOf(value)}`}`,
+      );
     }
   };
 }
@@ -104,7 +109,8 @@ const sessionRecord = object({ sessionStatus: string(true), metadata });
 const step = object({
   stepType: string(true),
   ticketId: (value, path, issues) => {
-    if (value !== undefined && value !== null && typeof value !== "string") issue(issues, path, `must be a string or null, got ${kindOf(value)}`);
+    if (value !== undefined && value !== null && typeof value !== "string")
+      issue(issues, path, `must be a string or null, got ${kindOf(value)}`);
   },
   actions: optional(arrayOf(object({ type: string(true) }))),
 });
@@ -121,11 +127,14 @@ export function createdSessionIssues(body: unknown, spec: FlowSpec, request: unk
   const issues: ValidationIssue[] = [];
   createdSession(body, [], issues);
   if (issues.length > 0 || !isRecord(body)) return issues;
-  if (body.flowId !== spec.id) issue(issues, ["flowId"], `must be ${JSON.stringify(spec.id)}, the flow the session was created for`);
-  if (body.environment !== spec.environment) issue(issues, ["environment"], `must be ${spec.environment}, the flow's environment`);
+  if (body.flowId !== spec.id)
+    issue(issues, ["flowId"], `must be ${JSON.stringify(spec.id)}, the flow the session was created for`);
+  if (body.environment !== spec.environment)
+    issue(issues, ["environment"], `must be ${spec.environment}, the flow's environment`);
   const sent = sentSubjectId(request);
   const echoed = (body.metadata as Record<string, unknown>).subjectId;
-  if (sent !== undefined && echoed !== sent) issue(issues, ["metadata", "subjectId"], "must echo the subjectId that was sent");
+  if (sent !== undefined && echoed !== sent)
+    issue(issues, ["metadata", "subjectId"], "must echo the subjectId that was sent");
   return issues;
 }
 
@@ -146,7 +155,8 @@ function isCreatedSessionFor(body: unknown, spec: FlowSpec, request: unknown): b
   if (typeof flowVersion !== "number" || !Number.isFinite(flowVersion)) return false;
   if (typeof playerUrl !== "string" || playerUrl === "") return false;
   if (!isRecord(context) || typeof context.sessionId !== "string" || context.sessionId === "") return false;
-  if (context.sessionStatus !== "CREATED" || (context.createdAt !== undefined && typeof context.createdAt !== "string")) return false;
+  if (context.sessionStatus !== "CREATED" || (context.createdAt !== undefined && typeof context.createdAt !== "string"))
+    return false;
   if (!isRecord(echoed) || typeof echoed.subjectId !== "string") return false;
   if (echoed.locale !== undefined && !(SERVICE_LOCALES as readonly unknown[]).includes(echoed.locale)) return false;
   const sent = sentSubjectId(request);
@@ -167,7 +177,9 @@ export function stepIssues(body: unknown): ValidationIssue[] {
 }
 
 export function dataBlocksIssues(body: unknown): ValidationIssue[] {
-  return typeof body === "object" && body !== null ? [] : [{ path: "(root)", message: `must be an object or an array, got ${kindOf(body)}` }];
+  return typeof body === "object" && body !== null
+    ? []
+    : [{ path: "(root)", message: `must be an object or an array, got ${kindOf(body)}` }];
 }
 
 /**
@@ -175,10 +187,24 @@ export function dataBlocksIssues(body: unknown): ValidationIssue[] {
  * array, or an object holding the array under some key. Returns the list
  * when it is one.
  */
-export function flowListOrIssues(body: unknown): { readonly list?: readonly unknown[]; readonly issues: ValidationIssue[] } {
-  const key = Array.isArray(body) ? undefined : isRecord(body) ? Object.keys(body).find((name) => Array.isArray(body[name])) : undefined;
-  const list = Array.isArray(body) ? body : key !== undefined ? ((body as Record<string, unknown>)[key] as unknown[]) : undefined;
-  if (!list) return { issues: [{ path: "(root)", message: `must be a list of flows (or an object holding one), got ${kindOf(body)}` }] };
+export function flowListOrIssues(body: unknown): {
+  readonly list?: readonly unknown[];
+  readonly issues: ValidationIssue[];
+} {
+  const key = Array.isArray(body)
+    ? undefined
+    : isRecord(body)
+      ? Object.keys(body).find((name) => Array.isArray(body[name]))
+      : undefined;
+  const list = Array.isArray(body)
+    ? body
+    : key !== undefined
+      ? ((body as Record<string, unknown>)[key] as unknown[])
+      : undefined;
+  if (!list)
+    return {
+      issues: [{ path: "(root)", message: `must be a list of flows (or an object holding one), got ${kindOf(body)}` }],
+    };
   const issues: ValidationIssue[] = [];
   arrayOf(flowRecord)(list, key === undefined ? [] : [key], issues);
   return { list, issues };

@@ -23,25 +23,46 @@ import { dataBlocksIssues, flowListOrIssues, sessionRecordIssues, stepIssues } f
 
 export async function listFlows(ctx: ClientContext, options: RequestOptions = {}): Promise<readonly FlowRecord[]> {
   const path = flowsPath(ctx.options.environment);
-  const body = await ctx.api.json<unknown>({ ...options, method: "GET", path, route: ROUTES.flows }, { issuesOf: (b) => flowListOrIssues(b).issues });
+  const body = await ctx.api.json<unknown>(
+    { ...options, method: "GET", path, route: ROUTES.flows },
+    { issuesOf: (b) => flowListOrIssues(b).issues },
+  );
   return flowListOrIssues(body).list as FlowRecord[];
 }
 
-export function getSession(ctx: ClientContext, sessionId: string, options: RequestOptions = {}): Promise<SessionRecord> {
+export function getSession(
+  ctx: ClientContext,
+  sessionId: string,
+  options: RequestOptions = {},
+): Promise<SessionRecord> {
   const path = sessionPath(ctx.options.environment, sessionId);
-  return ctx.api.json<SessionRecord>({ ...options, method: "GET", path, route: ROUTES.session }, { issuesOf: sessionRecordIssues });
+  return ctx.api.json<SessionRecord>(
+    { ...options, method: "GET", path, route: ROUTES.session },
+    { issuesOf: sessionRecordIssues },
+  );
 }
 
-export function getDataBlocks(ctx: ClientContext, sessionId: string, options: RequestOptions = {}): Promise<DataBlocks> {
+export function getDataBlocks(
+  ctx: ClientContext,
+  sessionId: string,
+  options: RequestOptions = {},
+): Promise<DataBlocks> {
   const path = `${sessionPath(ctx.options.environment, sessionId)}/datablocks`;
-  return ctx.api.json<DataBlocks>({ ...options, method: "GET", path, route: ROUTES.dataBlocks }, { issuesOf: dataBlocksIssues });
+  return ctx.api.json<DataBlocks>(
+    { ...options, method: "GET", path, route: ROUTES.dataBlocks },
+    { issuesOf: dataBlocksIssues },
+  );
 }
 
 /** getFile takes whatever type the file has. */
 const ANY_TYPE = Object.freeze({ accept: "*/*" });
 
 /** The file's bytes as a stream, never buffered whole; the time limit covers the wait for headers only. */
-export async function getFile(ctx: ClientContext, vaultEntryId: string, options: RequestOptions = {}): Promise<FileDownload> {
+export async function getFile(
+  ctx: ClientContext,
+  vaultEntryId: string,
+  options: RequestOptions = {},
+): Promise<FileDownload> {
   const path = filePath(ctx.options.environment, vaultEntryId);
   const response = await ctx.api.send({ ...options, method: "GET", path, route: ROUTES.file, own: ANY_TYPE });
   const length = Number(response.headers["content-length"]);
@@ -55,7 +76,10 @@ export async function getFile(ctx: ClientContext, vaultEntryId: string, options:
 
 export async function getStep(ctx: ClientContext, sessionId: string, options: RequestOptions = {}): Promise<Step> {
   const path = `${sessionPath(ctx.options.environment, sessionId)}/step`;
-  const body = await ctx.api.json<Step>({ ...options, method: "GET", path, route: ROUTES.step }, { issuesOf: stepIssues });
+  const body = await ctx.api.json<Step>(
+    { ...options, method: "GET", path, route: ROUTES.step },
+    { issuesOf: stepIssues },
+  );
   // An absent or empty ticketId is no ticket.
   const ticketId = typeof body.ticketId === "string" && body.ticketId !== "" ? body.ticketId : null;
   const step: Step = { ...body, ticketId };
@@ -69,8 +93,21 @@ export async function getStep(ctx: ClientContext, sessionId: string, options: Re
  * `START`, and a named step whose ticketId is null.
  */
 export function waitForStep(ctx: ClientContext, sessionId: string, options: WaitForStepOptions = {}): Promise<Step> {
-  const operation = { method: "GET", path: ctx.api.displayPath(`${sessionPath(ctx.options.environment, sessionId)}/step`) };
-  return pollUntilSettled(ctx, { name: "waitForStep", operation, once: (callOptions) => stepOrUndefined(ctx, sessionId, callOptions), settled: isSettled, waitingFor: "a step that waits for an action, or END" }, options);
+  const operation = {
+    method: "GET",
+    path: ctx.api.displayPath(`${sessionPath(ctx.options.environment, sessionId)}/step`),
+  };
+  return pollUntilSettled(
+    ctx,
+    {
+      name: "waitForStep",
+      operation,
+      once: (callOptions) => stepOrUndefined(ctx, sessionId, callOptions),
+      settled: isSettled,
+      waitingFor: "a step that waits for an action, or END",
+    },
+    options,
+  );
 }
 
 /**
@@ -79,9 +116,23 @@ export function waitForStep(ctx: ClientContext, sessionId: string, options: Wait
  * outcome through the API). Same bounds as waitForStep: a deadline, an
  * interval, the caller's signal, close().
  */
-export function waitForOutcome(ctx: ClientContext, sessionId: string, options: WaitForOutcomeOptions = {}): Promise<SessionRecord> {
+export function waitForOutcome(
+  ctx: ClientContext,
+  sessionId: string,
+  options: WaitForOutcomeOptions = {},
+): Promise<SessionRecord> {
   const operation = { method: "GET", path: ctx.api.displayPath(sessionPath(ctx.options.environment, sessionId)) };
-  return pollUntilSettled(ctx, { name: "waitForOutcome", operation, once: (callOptions) => getSession(ctx, sessionId, callOptions), settled: hasOutcome, waitingFor: "the session's outcome" }, options);
+  return pollUntilSettled(
+    ctx,
+    {
+      name: "waitForOutcome",
+      operation,
+      once: (callOptions) => getSession(ctx, sessionId, callOptions),
+      settled: hasOutcome,
+      waitingFor: "the session's outcome",
+    },
+    options,
+  );
 }
 
 /** The spec does not show the outcome's shape (docs/service.md 2.5): any value but null counts. */
@@ -90,7 +141,11 @@ function hasOutcome(session: SessionRecord): boolean {
 }
 
 /** The step, or undefined while the session is still CREATED (the service answers 400 then). */
-async function stepOrUndefined(ctx: ClientContext, sessionId: string, options: RequestOptions): Promise<Step | undefined> {
+async function stepOrUndefined(
+  ctx: ClientContext,
+  sessionId: string,
+  options: RequestOptions,
+): Promise<Step | undefined> {
   try {
     return await getStep(ctx, sessionId, options);
   } catch (error) {

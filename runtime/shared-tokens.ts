@@ -82,7 +82,11 @@ export class SharedTokens {
       const { tokenUrl, environment, clientId, clientSecret } = this.owner;
       // Hashed: one short key of safe characters whatever the client id and URL hold.
       const id = base64UrlOf(await sha256(JSON.stringify([tokenUrl, environment, clientId]))).slice(0, 32);
-      return { tokenKey: `token:${id}`, leaseKey: `token-lease:${id}`, sealKey: await aesKeyOf(clientSecret, id, "flowsmith token store") };
+      return {
+        tokenKey: `token:${id}`,
+        leaseKey: `token-lease:${id}`,
+        sealKey: await aesKeyOf(clientSecret, id, "flowsmith token store"),
+      };
     })();
     return this.keys;
   }
@@ -124,7 +128,9 @@ export class SharedTokens {
       const token = await this.fetched(fetch);
       // Not stored (the store failed meanwhile): this process still has its token; the others fetch their own.
       const sealed = await seal(keys.sealKey, token);
-      await this.ask(() => this.store.set(keys.tokenKey, sealed, Math.max(1, token.renewAt - this.clock.now()))).catch(() => undefined);
+      await this.ask(() => this.store.set(keys.tokenKey, sealed, Math.max(1, token.renewAt - this.clock.now()))).catch(
+        () => undefined,
+      );
       return token;
     } finally {
       await this.ask(() => this.store.deleteIf(keys.leaseKey, holder)).catch(() => undefined);

@@ -69,6 +69,7 @@ export function tokenStoreProblem(store: unknown): string | undefined {
   );
   if (missing.length > 0) return `has no ${missing.join(", ")} method`;
   const { leaseMs } = store as { leaseMs?: unknown };
-  if (leaseMs !== undefined && !(typeof leaseMs === "number" && Number.isFinite(leaseMs) && leaseMs > 0)) return "has a leaseMs that is not a positive number";
+  if (leaseMs !== undefined && !(typeof leaseMs === "number" && Number.isFinite(leaseMs) && leaseMs > 0))
+    return "has a leaseMs that is not a positive number";
   return undefined;
 }

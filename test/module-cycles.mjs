@@ -78,7 +78,8 @@ function isOwn(file, root) {
 function ownTargets(program, root, sourceFile) {
   const targets = new Set();
   for (const specifier of moduleSpecifiers(sourceFile)) {
-    const resolved = program.getResolvedModuleFromModuleSpecifier(specifier, sourceFile)?.resolvedModule?.resolvedFileName;
+    const resolved = program.getResolvedModuleFromModuleSpecifier(specifier, sourceFile)?.resolvedModule
+      ?.resolvedFileName;
     if (resolved && isOwn(resolved, root)) targets.add(resolved);
   }
   return [...targets];
@@ -91,10 +92,12 @@ function moduleSpecifiers(sourceFile) {
     if (ts.isExportDeclaration(statement) && statement.moduleSpecifier) specifiers.push(statement.moduleSpecifier);
   }
   const visit = (node) => {
-    const argument = ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword ? node.arguments[0] : undefined;
+    const argument =
+      ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword ? node.arguments[0] : undefined;
     if (argument && ts.isStringLiteral(argument)) specifiers.push(argument);
     // `import("./x.js").T` in a type.
-    if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) specifiers.push(node.argument.literal);
+    if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal))
+      specifiers.push(node.argument.literal);
     ts.forEachChild(node, visit);
   };
   ts.forEachChild(sourceFile, visit);

@@ -24,7 +24,9 @@ const first = after === -1 ? names : names.slice(0, after);
 const gate = after === -1 ? undefined : names[after + 1];
 const later = after === -1 ? [] : names.slice(after + 2);
 if ((first.length === 0 && command.length === 0 && gate === undefined) || (after !== -1 && gate === undefined)) {
-  process.stderr.write("usage: node test/run-together.mjs <npm script>... [--after <npm script> <npm script>...] [-- <command> <arg>...]\n");
+  process.stderr.write(
+    "usage: node test/run-together.mjs <npm script>... [--after <npm script> <npm script>...] [-- <command> <arg>...]\n",
+  );
   process.exit(2);
 }
 
@@ -35,7 +37,9 @@ const runs = [
   ...first.map((name) => ({ ...script(name), gated: false })),
   ...(gate === undefined ? [] : [{ ...script(gate), gated: false, gate: true }]),
   ...later.map((name) => ({ ...script(name), gated: gate !== undefined })),
-  ...(command.length > 0 ? [{ label: command.join(" "), file: command[0], args: command.slice(1), gated: gate !== undefined }] : []),
+  ...(command.length > 0
+    ? [{ label: command.join(" "), file: command[0], args: command.slice(1), gated: gate !== undefined }]
+    : []),
 ];
 
 /** Each run's output so far; `live` once it is the one being printed. */

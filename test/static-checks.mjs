@@ -19,7 +19,11 @@ function typeCheck() {
       throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
     },
   });
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences });
+  const program = ts.createProgram({
+    rootNames: parsed.fileNames,
+    options: parsed.options,
+    projectReferences: parsed.projectReferences,
+  });
   const diagnostics = [...parsed.errors, ...ts.getPreEmitDiagnostics(program)];
   return { program, diagnostics };
 }
@@ -28,7 +32,11 @@ const { program, diagnostics } = typeCheck();
 if (diagnostics.length > 0) {
   const host = { getCanonicalFileName: (file) => file, getCurrentDirectory: () => root, getNewLine: () => "\n" };
   // As tsc prints them: with colour and context on a terminal, plain in a log.
-  process.stderr.write(process.stderr.isTTY ? ts.formatDiagnosticsWithColorAndContext(diagnostics, host) : ts.formatDiagnostics(diagnostics, host));
+  process.stderr.write(
+    process.stderr.isTTY
+      ? ts.formatDiagnosticsWithColorAndContext(diagnostics, host)
+      : ts.formatDiagnostics(diagnostics, host),
+  );
 }
 
 // Every TypeScript file eslint lints is in tsconfig.json's program (eslint stops with an error on one that
@@ -47,7 +55,8 @@ for (const cycle of cycles) process.stderr.write(`import cycle: ${cycle.join(" �
 
 // cli/ and the emulator reach the generator only through its entry, generator/index.ts.
 const pastEntry = importsPastEntry(program, root);
-for (const { file, target, entry } of pastEntry) process.stderr.write(`import past the entry: ${file} → ${target} (only ${entry})\n`);
+for (const { file, target, entry } of pastEntry)
+  process.stderr.write(`import past the entry: ${file} → ${target} (only ${entry})\n`);
 
 // Each area's intended layering (module-cycles.mjs, climbingImports): its rooms (subfolders, one concept
 // each) and what may import what. The emulator's rooms stand apart on its floor and only its index.ts puts
@@ -55,10 +64,16 @@ for (const { file, target, entry } of pastEntry) process.stderr.write(`import pa
 // the calls) builds on them.
 const LAYOUTS = {
   emulator: { rooms: [] },
-  runtime: { rooms: ["validation", "patterns", "secrets", "exchange", "platform", "webhooks"], floorBuildsOnRooms: true },
+  runtime: {
+    rooms: ["validation", "patterns", "secrets", "exchange", "platform", "webhooks"],
+    floorBuildsOnRooms: true,
+  },
 };
 const climbs = climbingImports(program, root, LAYOUTS);
-for (const { from, to } of climbs) process.stderr.write(`import climbs: ${from} → ${to} (shared modules belong at the area's root; only its index.ts assembles rooms)\n`);
+for (const { from, to } of climbs)
+  process.stderr.write(
+    `import climbs: ${from} → ${to} (shared modules belong at the area's root; only its index.ts assembles rooms)\n`,
+  );
 
 const lintErrors = results.reduce((sum, result) => sum + result.errorCount, 0);
 const problems = diagnostics.length + lintErrors + cycles.length + pastEntry.length + climbs.length;

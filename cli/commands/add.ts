@@ -6,14 +6,38 @@
  */
 import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime";
 import { runAdd, type AddOptions } from "../../generator/index.js";
-import { EXIT, optionLines, parsedArgs, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
+import {
+  EXIT,
+  optionLines,
+  parsedArgs,
+  reportError,
+  usageError,
+  type CommandIo,
+  type CommandOptions,
+} from "../command.js";
 
 const OPTIONS = {
   environment: { type: "string", arg: "<env>", help: "staging or live (required)" },
-  name: { type: "string", arg: "<name>", help: "the entry's name: output folder and snapshot name (default: the description's title in kebab-case)" },
-  version: { type: "string", arg: "<n>", help: "pin the flow version: refused, and nothing written, when the service publishes another one (default: no pin)" },
-  snapshot: { type: "string", arg: "<path>", help: "where to keep the snapshot, a .json file relative to the config (default: flows/<name>.json)" },
-  config: { type: "string", arg: "<path>", help: "the config file (default: the nearest codegen.config.json in this folder or above it; none: a new one here)" },
+  name: {
+    type: "string",
+    arg: "<name>",
+    help: "the entry's name: output folder and snapshot name (default: the description's title in kebab-case)",
+  },
+  version: {
+    type: "string",
+    arg: "<n>",
+    help: "pin the flow version: refused, and nothing written, when the service publishes another one (default: no pin)",
+  },
+  snapshot: {
+    type: "string",
+    arg: "<path>",
+    help: "where to keep the snapshot, a .json file relative to the config (default: flows/<name>.json)",
+  },
+  config: {
+    type: "string",
+    arg: "<path>",
+    help: "the config file (default: the nearest codegen.config.json in this folder or above it; none: a new one here)",
+  },
 } as const satisfies CommandOptions;
 
 export const usage = `Usage: flowsmith add <flowId> --environment staging|live [options]
@@ -61,10 +85,14 @@ function parseAddArgs(args: readonly string[]): AddArgs | { readonly usageError:
     return { usageError: `expected one flow id (\`flowsmith flows\` lists them); got ${positionals.length}` };
   }
   const environment = values.environment;
-  if (environment === undefined) return { usageError: "--environment staging|live is required (an API client reaches one environment)" };
-  if (!(ENVIRONMENTS as readonly string[]).includes(environment)) return { usageError: `--environment must be staging or live; got ${JSON.stringify(environment)}` };
+  if (environment === undefined)
+    return { usageError: "--environment staging|live is required (an API client reaches one environment)" };
+  if (!(ENVIRONMENTS as readonly string[]).includes(environment))
+    return { usageError: `--environment must be staging or live; got ${JSON.stringify(environment)}` };
   if (values.name !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(values.name)) {
-    return { usageError: `--name must be lower-case letters, digits and hyphens, starting with a letter or digit; got ${JSON.stringify(values.name)}` };
+    return {
+      usageError: `--name must be lower-case letters, digits and hyphens, starting with a letter or digit; got ${JSON.stringify(values.name)}`,
+    };
   }
   // Checked before anything is fetched: a snapshot is the service's JSON, kept as it came.
   if (values.snapshot !== undefined && !values.snapshot.toLowerCase().endsWith(".json")) {

@@ -20,11 +20,15 @@ export function printRun(result: CodegenResult, io: CommandIo): void {
   for (const flow of result.flows) {
     io.stdout.write(`${formatFlowLine(flow)}\n`);
     for (const left of flow.leftToService ?? []) {
-      io.stderr.write(`note: ${flow.name}: ${left.field} keeps its pattern unchecked on the client, and the service checks it: ${left.reason} (${left.pointer})\n`);
+      io.stderr.write(
+        `note: ${flow.name}: ${left.field} keeps its pattern unchecked on the client, and the service checks it: ${left.reason} (${left.pointer})\n`,
+      );
     }
   }
   for (const pointer of result.notGenerated) {
-    io.stderr.write(`note: the flow at ${result.config.configDisplay} ${pointer} was left out by --flow and has not been generated yet\n`);
+    io.stderr.write(
+      `note: the flow at ${result.config.configDisplay} ${pointer} was left out by --flow and has not been generated yet\n`,
+    );
   }
   const out = result.config.outputDisplay;
   for (const file of result.kept) io.stderr.write(`note: kept ${out}/${file.path} (${file.why})\n`);
@@ -33,7 +37,8 @@ export function printRun(result: CodegenResult, io: CommandIo): void {
 
 function printWriteNotes(result: WriteResult, io: CommandIo): void {
   const out = result.config.outputDisplay;
-  for (const file of result.unverified) io.stderr.write(`note: kept ${file} beside ${out}/: flowsmith could not match it with the new output\n`);
+  for (const file of result.unverified)
+    io.stderr.write(`note: kept ${file} beside ${out}/: flowsmith could not match it with the new output\n`);
 }
 
 /** Per flow whose description moved: the report's lines, after a blank line. */
@@ -52,7 +57,9 @@ function breakingNote(result: CodegenResult): string[] {
 
 function snapshotLine(snapshot: SnapshotChange, written: boolean): string {
   const what = snapshot.reason === "added" ? "new snapshot" : "snapshot changed";
-  return written ? `Wrote ${snapshot.path} (${what}: flow ${snapshot.flow}).` : `  ${snapshot.reason.padEnd(8)} ${snapshot.path} (${what}: flow ${snapshot.flow})`;
+  return written
+    ? `Wrote ${snapshot.path} (${what}: flow ${snapshot.flow}).`
+    : `  ${snapshot.reason.padEnd(8)} ${snapshot.path} (${what}: flow ${snapshot.flow})`;
 }
 
 function formatFlowLine(flow: FlowReport): string {
@@ -62,7 +69,8 @@ function formatFlowLine(flow: FlowReport): string {
 
 export function reportCheck(result: CheckResult, io: CommandIo): number {
   const out = result.config.outputDisplay;
-  if (result.otherGenerator) io.stdout.write(`note: ${out}/${MANIFEST_FILE} ${otherGeneratorNote(result.otherGenerator.generator)}\n`);
+  if (result.otherGenerator)
+    io.stdout.write(`note: ${out}/${MANIFEST_FILE} ${otherGeneratorNote(result.otherGenerator.generator)}\n`);
   if (result.changes.length === 0 && result.snapshots.length === 0) {
     io.stdout.write(`${out}/ is up to date.\n`);
     return EXIT.ok;
@@ -72,12 +80,16 @@ export function reportCheck(result: CheckResult, io: CommandIo): number {
     for (const snapshot of result.snapshots) io.stderr.write(`${snapshotLine(snapshot, false)}\n`);
   }
   if (result.changes.length > 0) {
-    io.stderr.write(`${out}/ is out of date; ${result.changes.length} file(s) differ from what the descriptions produce:\n`);
+    io.stderr.write(
+      `${out}/ is out of date; ${result.changes.length} file(s) differ from what the descriptions produce:\n`,
+    );
     for (const change of result.changes) io.stderr.write(`  ${change.reason.padEnd(8)} ${out}/${change.path}\n`);
   }
   const moved = result.flows.filter((flow) => flow.changed);
   if (moved.length > 0) {
-    io.stderr.write(`The description of ${moved.map((flow) => flow.name).join(", ")} changed since ${out}/ was generated:\n`);
+    io.stderr.write(
+      `The description of ${moved.map((flow) => flow.name).join(", ")} changed since ${out}/ was generated:\n`,
+    );
     io.stderr.write(`${[...changeReports(result).slice(1), ...breakingNote(result)].join("\n")}\n`);
   }
   if (result.snapshots.length > 0) {
@@ -112,6 +124,8 @@ export function reportWrite(result: WriteResult, io: CommandIo): number {
   const reports = changeReports(result);
   if (reports.length > 0) io.stdout.write(`${[...reports, ...breakingNote(result), ""].join("\n")}\n`);
   for (const snapshot of result.snapshots) io.stdout.write(`${snapshotLine(snapshot, true)}\n`);
-  io.stdout.write(count === 0 ? `${out}/ already up to date; nothing written.\n` : `Wrote ${out}/ (${count} file(s) changed).\n`);
+  io.stdout.write(
+    count === 0 ? `${out}/ already up to date; nothing written.\n` : `Wrote ${out}/ (${count} file(s) changed).\n`,
+  );
   return EXIT.ok;
 }

@@ -6,13 +6,26 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { findConfigOrThrow, runCodegen, watchConfig } from "../../generator/index.js";
-import { EXIT, optionLines, parsedArgs, reportError, stoppedBy, usageError, type CommandIo, type CommandOptions } from "../command.js";
+import {
+  EXIT,
+  optionLines,
+  parsedArgs,
+  reportError,
+  stoppedBy,
+  usageError,
+  type CommandIo,
+  type CommandOptions,
+} from "../command.js";
 import { createProgressLine } from "../progress-line.js";
 import { printRun, reportCheck, reportWrite } from "./codegen-report.js";
 
 /** Every option, once: parseArgs reads it, and optionLines prints it for --help. */
 const OPTIONS = {
-  config: { type: "string", arg: "<path>", help: "the config file (default: the nearest codegen.config.json in this folder or above it)" },
+  config: {
+    type: "string",
+    arg: "<path>",
+    help: "the config file (default: the nearest codegen.config.json in this folder or above it)",
+  },
   check: {
     type: "boolean",
     help: "regenerate, compare with outputDir byte for byte, write nothing; exit 1 listing what differs",
@@ -110,7 +123,12 @@ async function runOnce(values: Values, io: CommandIo): Promise<number> {
  */
 async function watchOrUsage(values: Values, io: CommandIo): Promise<number> {
   const refused = (["check", "refresh"] as const).find((option) => values[option]);
-  if (refused) return usageError("codegen", `--watch cannot be combined with --${refused}: it writes, and generates from the files on disk`, io);
+  if (refused)
+    return usageError(
+      "codegen",
+      `--watch cannot be combined with --${refused}: it writes, and generates from the files on disk`,
+      io,
+    );
   let configPath: string;
   try {
     configPath = values.config !== undefined ? path.resolve(values.config) : await findConfigOrThrow(process.cwd());
@@ -126,8 +144,12 @@ async function watchOrUsage(values: Values, io: CommandIo): Promise<number> {
       if (changed.length > 0) io.stdout.write(`\n${changed.map(shown).join(", ")} changed; generating again\n`);
       // After the first run, a failure keeps the output of the last good one: say so with the error.
       const code = await runOnce({ ...values, config: configPath }, io);
-      if (code !== EXIT.ok) io.stderr.write("flowsmith: nothing was written; the output of the last good run stays as it was.\n");
-      if (!stopping) io.stdout.write(`Watching ${files.size} file(s) for changes (the config and each flow's description); Ctrl-C stops.\n`);
+      if (code !== EXIT.ok)
+        io.stderr.write("flowsmith: nothing was written; the output of the last good run stays as it was.\n");
+      if (!stopping)
+        io.stdout.write(
+          `Watching ${files.size} file(s) for changes (the config and each flow's description); Ctrl-C stops.\n`,
+        );
     },
     onError: (error) => {
       io.stderr.write(`flowsmith: cannot watch for changes (${error.message}); the files already watched still are\n`);

@@ -7,7 +7,15 @@
  * cannot be read.
  */
 import { runDiff, type DiffResult } from "../../generator/index.js";
-import { EXIT, optionLines, parsedArgs, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
+import {
+  EXIT,
+  optionLines,
+  parsedArgs,
+  reportError,
+  usageError,
+  type CommandIo,
+  type CommandOptions,
+} from "../command.js";
 
 const OPTIONS = {
   json: { type: "boolean", help: 'print the changes as JSON (format "flowsmith-changes", version 1)' },

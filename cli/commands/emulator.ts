@@ -8,11 +8,24 @@ import { controlAccessOrThrow } from "../../emulator/control-access.js";
 import { startEmulator, type EmulatorOptions } from "../../emulator/index.js";
 import { webhookSecretOrThrow, type Reload } from "../../emulator/options.js";
 import { parseRedirectAllowlistOrThrow } from "../../emulator/redirect-allowlist.js";
-import { EXIT, optionLines, parsedArgs, reportError, stoppedBy, usageError, type CommandIo, type CommandOptions } from "../command.js";
+import {
+  EXIT,
+  optionLines,
+  parsedArgs,
+  reportError,
+  stoppedBy,
+  usageError,
+  type CommandIo,
+  type CommandOptions,
+} from "../command.js";
 
 /** Every option, once: parsedArgs reads it, and optionLines prints it for --help. */
 const OPTIONS = {
-  config: { type: "string", arg: "<path>", help: "codegen config whose flows are served (default: the nearest codegen.config.json in this folder or above it)" },
+  config: {
+    type: "string",
+    arg: "<path>",
+    help: "codegen config whose flows are served (default: the nearest codegen.config.json in this folder or above it)",
+  },
   host: { type: "string", arg: "<host>", help: "address both listeners bind to (default: 127.0.0.1)" },
   "api-port": { type: "string", arg: "<n>", help: "port of the API host, {base_url} (default: 0, any free port)" },
   "auth-port": { type: "string", arg: "<n>", help: "port of the auth host, {auth_url} (default: 0, any free port)" },
@@ -22,10 +35,22 @@ const OPTIONS = {
     arg: "<url>",
     help: "http(s) URL session-ended notifications are POSTed to (default: none sent); repeatable: events take the URLs in turn, a retry or second copy the next one",
   },
-  "late-webhook-ms": { type: "string", arg: "<n>", help: "how long after its session ended a test_webhook_late... subject's webhook goes out (default: 5000)" },
+  "late-webhook-ms": {
+    type: "string",
+    arg: "<n>",
+    help: "how long after its session ended a test_webhook_late... subject's webhook goes out (default: 5000)",
+  },
   "created-ms": { type: "string", arg: "<n>", help: "how long a new session stays CREATED, in ms (default: 300)" },
-  "step-ms": { type: "string", arg: "<n>", help: "how long START, and the OTP step without a ticket, each last, in ms (default: 300)" },
-  "max-sessions": { type: "string", arg: "<n>", help: "sessions kept at most; past it the session that ended longest ago goes, else the oldest (default: 10000)" },
+  "step-ms": {
+    type: "string",
+    arg: "<n>",
+    help: "how long START, and the OTP step without a ticket, each last, in ms (default: 300)",
+  },
+  "max-sessions": {
+    type: "string",
+    arg: "<n>",
+    help: "sessions kept at most; past it the session that ended longest ago goes, else the oldest (default: 10000)",
+  },
   "webhook-secret": {
     type: "string",
     arg: "<whsec_...>",
@@ -39,7 +64,10 @@ const OPTIONS = {
     arg: "<origin or URL prefix>",
     help: "where a session's redirectUrl may point; repeatable, replaces the default (loopback)",
   },
-  "no-control": { type: "boolean", help: "no control API (/__emulator/ on the API host: faults, journal, webhooks, reset, flows)" },
+  "no-control": {
+    type: "boolean",
+    help: "no control API (/__emulator/ on the API host: faults, journal, webhooks, reset, flows)",
+  },
   "control-token": {
     type: "string",
     arg: "<token>",
@@ -78,7 +106,10 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
   }
   let emulator;
   try {
-    emulator = await startEmulator({ ...options, ...(options.watch ? { onReload: (reload: Reload) => io.stderr.write(`${reloadLine(reload)}\n`) } : {}) });
+    emulator = await startEmulator({
+      ...options,
+      ...(options.watch ? { onReload: (reload: Reload) => io.stderr.write(`${reloadLine(reload)}\n`) } : {}),
+    });
   } catch (error) {
     return reportError(error, io);
   }
@@ -89,18 +120,29 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
   return EXIT.ok;
 }
 
-function parseOptionsOrThrow(args: readonly string[], env: Readonly<Record<string, string | undefined>>): EmulatorOptions {
+function parseOptionsOrThrow(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): EmulatorOptions {
   const parsed = parsedArgs(args, OPTIONS, false);
   if ("usageError" in parsed) throw new Error(parsed.usageError);
   const { values } = parsed;
   const flagSecret = values["webhook-secret"];
-  const webhookSecret = flagSecret !== undefined ? webhookSecretOrThrow(flagSecret, "--webhook-secret") : webhookSecretFromEnvOrThrow(env);
+  const webhookSecret =
+    flagSecret !== undefined ? webhookSecretOrThrow(flagSecret, "--webhook-secret") : webhookSecretFromEnvOrThrow(env);
   const controlToken = values["control-token"] ?? (env.FLOWSMITH_CONTROL_TOKEN || undefined);
   const control = values["no-control"] !== true;
   // Checked here too, so a control API left open to the network is a usage error (exit 2).
   controlAccessOrThrow(
-    { control, ...(values.host !== undefined ? { host: values.host } : {}), ...(controlToken !== undefined ? { controlToken } : {}) },
-    { token: values["control-token"] !== undefined ? "--control-token" : "--control-token (or FLOWSMITH_CONTROL_TOKEN)", off: "--no-control" },
+    {
+      control,
+      ...(values.host !== undefined ? { host: values.host } : {}),
+      ...(controlToken !== undefined ? { controlToken } : {}),
+    },
+    {
+      token: values["control-token"] !== undefined ? "--control-token" : "--control-token (or FLOWSMITH_CONTROL_TOKEN)",
+      off: "--no-control",
+    },
   );
   return {
     ...(values.config !== undefined ? { configPath: values.config } : {}),
@@ -108,12 +150,18 @@ function parseOptionsOrThrow(args: readonly string[], env: Readonly<Record<strin
     ...(values["api-port"] !== undefined ? { apiPort: portOrThrow("--api-port", values["api-port"]) } : {}),
     ...(values["auth-port"] !== undefined ? { authPort: portOrThrow("--auth-port", values["auth-port"]) } : {}),
     ...(values["webhook-url"] !== undefined ? { webhookUrl: values["webhook-url"].map(webhookUrlOrThrow) } : {}),
-    ...(values["late-webhook-ms"] !== undefined ? { lateWebhookMs: integerOrThrow("--late-webhook-ms", values["late-webhook-ms"]) } : {}),
+    ...(values["late-webhook-ms"] !== undefined
+      ? { lateWebhookMs: integerOrThrow("--late-webhook-ms", values["late-webhook-ms"]) }
+      : {}),
     ...(values["created-ms"] !== undefined ? { createdMs: integerOrThrow("--created-ms", values["created-ms"]) } : {}),
     ...(values["step-ms"] !== undefined ? { stepMs: integerOrThrow("--step-ms", values["step-ms"]) } : {}),
-    ...(values["max-sessions"] !== undefined ? { maxSessions: countOrThrow("--max-sessions", values["max-sessions"]) } : {}),
+    ...(values["max-sessions"] !== undefined
+      ? { maxSessions: countOrThrow("--max-sessions", values["max-sessions"]) }
+      : {}),
     ...(webhookSecret !== undefined ? { webhookSecret } : {}),
-    ...(values["redirect-allowlist"] !== undefined ? { redirectAllowlist: allowlistOrThrow(values["redirect-allowlist"]) } : {}),
+    ...(values["redirect-allowlist"] !== undefined
+      ? { redirectAllowlist: allowlistOrThrow(values["redirect-allowlist"]) }
+      : {}),
     ...(control ? {} : { control }),
     ...(controlToken !== undefined ? { controlToken } : {}),
     ...(values.watch === true ? { watch: true } : {}),
@@ -125,10 +173,13 @@ function reloadLine(reload: Reload): string {
   if (!reload.ok && reload.failed === "watch") {
     return `flowsmith emulator: cannot watch for changes (${oneLine(reload.error.message)}); still serving the same flows, and the files still watched reload as before`;
   }
-  if (!reload.ok) return `flowsmith emulator: reload refused, still serving the previous flows: ${oneLine(reload.error.message)}`;
+  if (!reload.ok)
+    return `flowsmith emulator: reload refused, still serving the previous flows: ${oneLine(reload.error.message)}`;
   const changed = reload.changes.filter((change) => change.change !== "unchanged");
   const unchanged = reload.changes.length - changed.length;
-  const described = changed.map((change) => `${change.change} ${change.flowId} (${change.environment}) v${String(change.version)}`);
+  const described = changed.map(
+    (change) => `${change.change} ${change.flowId} (${change.environment}) v${String(change.version)}`,
+  );
   const rest = unchanged > 0 ? [`${String(unchanged)} unchanged`] : [];
   return `flowsmith emulator: reloaded: ${[...described, ...rest].join(", ") || "no flows"}`;
 }
@@ -164,7 +215,8 @@ function countOrThrow(flag: string, text: string): number {
 /** Notifications are POSTed over HTTP: anything else would start, then fail every delivery. */
 function webhookUrlOrThrow(text: string): string {
   const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (url?.protocol !== "http:" && url?.protocol !== "https:") throw new Error(`--webhook-url must be an absolute http(s) URL, got ${JSON.stringify(text)}`);
+  if (url?.protocol !== "http:" && url?.protocol !== "https:")
+    throw new Error(`--webhook-url must be an absolute http(s) URL, got ${JSON.stringify(text)}`);
   return text;
 }
 

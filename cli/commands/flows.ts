@@ -7,12 +7,28 @@
  */
 import { ENVIRONMENTS, type Environment, type FlowRecord } from "@flowsmith/runtime";
 import { runFlows, type FlowsResult } from "../../generator/index.js";
-import { EXIT, optionLines, parsedArgs, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
+import {
+  EXIT,
+  optionLines,
+  parsedArgs,
+  reportError,
+  usageError,
+  type CommandIo,
+  type CommandOptions,
+} from "../command.js";
 
 const OPTIONS = {
-  environment: { type: "string", arg: "<env>", help: "staging or live (default: each environment whose FLOWSMITH_<ENV>_CLIENT_ID is set)" },
+  environment: {
+    type: "string",
+    arg: "<env>",
+    help: "staging or live (default: each environment whose FLOWSMITH_<ENV>_CLIENT_ID is set)",
+  },
   json: { type: "boolean", help: 'print {"<environment>": [<flow as the service returns it>, ...]}' },
-  config: { type: "string", arg: "<path>", help: "the config file (default: the nearest codegen.config.json; without one, the environment variables alone are used)" },
+  config: {
+    type: "string",
+    arg: "<path>",
+    help: "the config file (default: the nearest codegen.config.json; without one, the environment variables alone are used)",
+  },
 } as const satisfies CommandOptions;
 
 export const usage = `Usage: flowsmith flows [--environment staging|live] [--json] [--config <path>]
@@ -55,7 +71,9 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
 
 /** `{ "<environment>": [<flow as the service returned it>, ...] }`. */
 function byEnvironment(listed: FlowsResult): Partial<Record<Environment, FlowRecord[]>> {
-  return Object.fromEntries(listed.environments.map(({ environment, flows }) => [environment, flows.map((flow) => flow.shown)]));
+  return Object.fromEntries(
+    listed.environments.map(({ environment, flows }) => [environment, flows.map((flow) => flow.shown)]),
+  );
 }
 
 function formatFlows(listed: FlowsResult): string {

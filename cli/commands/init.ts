@@ -4,15 +4,35 @@
  * and prints what it found, what it wrote and a first call.
  */
 import { runInit, type InitNote, type InitResult } from "../../generator/index.js";
-import { EXIT, optionLines, parsedArgs, reportError, usageError, type CommandIo, type CommandOptions } from "../command.js";
+import {
+  EXIT,
+  optionLines,
+  parsedArgs,
+  reportError,
+  usageError,
+  type CommandIo,
+  type CommandOptions,
+} from "../command.js";
 import { createProgressLine, type ProgressLine } from "../progress-line.js";
 import { printRun, reportWrite } from "./codegen-report.js";
 
 const OPTIONS = {
   yes: { type: "boolean", help: "use every flow found (or listed) and the default outputDir without asking" },
-  "from-api": { type: "boolean", help: "flows from the service instead of files (their descriptions are kept as snapshots in flows/)" },
-  flow: { type: "string", multiple: true, arg: "<id>", help: "only this flow (repeatable): its flow id, its name, or (a file) its path" },
-  "output-dir": { type: "string", arg: "<dir>", help: "where the clients go (default: src/generated when ./src exists, else generated)" },
+  "from-api": {
+    type: "boolean",
+    help: "flows from the service instead of files (their descriptions are kept as snapshots in flows/)",
+  },
+  flow: {
+    type: "string",
+    multiple: true,
+    arg: "<id>",
+    help: "only this flow (repeatable): its flow id, its name, or (a file) its path",
+  },
+  "output-dir": {
+    type: "string",
+    arg: "<dir>",
+    help: "where the clients go (default: src/generated when ./src exists, else generated)",
+  },
 } as const satisfies CommandOptions;
 
 export const usage = `Usage: flowsmith init [options]
@@ -39,7 +59,11 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
   const { values } = parsed;
   const interactive = !values.yes && (io.stdin ?? process.stdin).isTTY === true && io.stdout.isTTY === true;
   if (!interactive && !values.yes && !values.flow?.length) {
-    return usageError("init", "no terminal to ask on: pass --yes to use every flow found, or --flow <id> for each flow to use", io);
+    return usageError(
+      "init",
+      "no terminal to ask on: pass --yes to use every flow found, or --flow <id> for each flow to use",
+      io,
+    );
   }
   // Made when codegen starts, after the questions: its timing starts there.
   let progress: ProgressLine | undefined;
@@ -67,7 +91,9 @@ export async function run(args: readonly string[], io: CommandIo = process): Pro
 
 function printResult(result: InitResult, io: CommandIo): number {
   if (result.outcome === "config-exists") {
-    io.stderr.write(`flowsmith init: ${result.config} already exists here; init never overwrites a config. \`npx flowsmith add\` adds a flow to it, \`npx flowsmith codegen\` generates.\n`);
+    io.stderr.write(
+      `flowsmith init: ${result.config} already exists here; init never overwrites a config. \`npx flowsmith add\` adds a flow to it, \`npx flowsmith codegen\` generates.\n`,
+    );
     return EXIT.failed;
   }
   if (result.outcome === "cancelled") {
@@ -77,7 +103,9 @@ function printResult(result: InitResult, io: CommandIo): number {
   io.stdout.write(`Wrote ${result.config} with ${result.flows.length} flow(s): ${result.flows.join(", ")}.\n`);
   if (!result.codegen.ok) {
     reportError(result.codegen.error, io);
-    io.stderr.write(`flowsmith init: ${result.config} was written, but the first codegen failed (above); fix that and run \`npx flowsmith codegen\`.\n`);
+    io.stderr.write(
+      `flowsmith init: ${result.config} was written, but the first codegen failed (above); fix that and run \`npx flowsmith codegen\`.\n`,
+    );
     return EXIT.failed;
   }
   printRun(result.codegen.result, io);

@@ -79,7 +79,10 @@ export function checkBodyShapeOrThrow(text: string): void {
 }
 
 /** The check in turns, `pause()` between them (by default, one pass of the event loop). */
-export async function checkBodyShapeInTurnsOrThrow(text: string, pause: () => Promise<void> = nextLoopPass): Promise<void> {
+export async function checkBodyShapeInTurnsOrThrow(
+  text: string,
+  pause: () => Promise<void> = nextLoopPass,
+): Promise<void> {
   const turns = shapeTurns(text);
   while (turns.next().done !== true) await pause();
 }

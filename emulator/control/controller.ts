@@ -35,7 +35,10 @@ export class EmulatorControl {
     const spec = faultSpecOrThrow(input);
     const { faults } = this.targets.traffic;
     if (faults.size >= MAX_FAULTS) {
-      throw new EmulatorControlError("TOO_MANY_FAULTS", `at most ${String(MAX_FAULTS)} faults are active at once; DELETE /__emulator/faults clears them`);
+      throw new EmulatorControlError(
+        "TOO_MANY_FAULTS",
+        `at most ${String(MAX_FAULTS)} faults are active at once; DELETE /__emulator/faults clears them`,
+      );
     }
     return { id: faults.add(spec).id };
   }
@@ -52,7 +55,11 @@ export class EmulatorControl {
 
   /** The journal from index `since` on (default: all it keeps). */
   requests(since: number = 0): JournalPage {
-    if (!Number.isSafeInteger(since) || since < 0) throw invalidField("since", `must be a whole number >= 0 (the "next" of the previous read), got ${String(since)}`);
+    if (!Number.isSafeInteger(since) || since < 0)
+      throw invalidField(
+        "since",
+        `must be a whole number >= 0 (the "next" of the previous read), got ${String(since)}`,
+      );
     return this.targets.traffic.journal.read(since);
   }
 
@@ -100,7 +107,14 @@ export class EmulatorControl {
         throw new EmulatorControlError(
           "INVALID_FLOW",
           `not published: ${error.message}`,
-          { generator: { code: error.code, message: error.message, ...(pointer !== undefined ? { pointer } : {}), ...(line !== undefined ? { line } : {}) } },
+          {
+            generator: {
+              code: error.code,
+              message: error.message,
+              ...(pointer !== undefined ? { pointer } : {}),
+              ...(line !== undefined ? { line } : {}),
+            },
+          },
           { cause: error },
         );
       }

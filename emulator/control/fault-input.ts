@@ -41,11 +41,23 @@ const MAX_BODY_BYTES = 64 * 1024;
  * sends (node refuses to write such an answer), or take over the connection. The hop-by-hop
  * headers of RFC 9110 7.6.1 and the framing ones.
  */
-const EMULATOR_HEADERS = new Set(["content-length", "transfer-encoding", "trailer", "te", "connection", "keep-alive", "proxy-connection", "upgrade"]);
+const EMULATOR_HEADERS = new Set([
+  "content-length",
+  "transfer-encoding",
+  "trailer",
+  "te",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "upgrade",
+]);
 
 export function faultSpecOrThrow(input: unknown): FaultSpec {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw invalidField("(body)", "a fault is a JSON object such as {\"path\": \"/api/v1/staging/sessions/*\", \"status\": 503}");
+    throw invalidField(
+      "(body)",
+      'a fault is a JSON object such as {"path": "/api/v1/staging/sessions/*", "status": 503}',
+    );
   }
   const fields = input as Record<string, unknown>;
   const unknown = Object.keys(fields).find((key) => !(KEYS as readonly string[]).includes(key));
@@ -58,7 +70,8 @@ export function faultSpecOrThrow(input: unknown): FaultSpec {
       if (fields[field] !== undefined) throw invalidField(field, "only goes with status (the answer it shapes)");
     }
   }
-  if (status !== undefined && reset !== undefined) throw invalidField("reset", "a fault either answers (status) or drops the connection (reset), not both");
+  if (status !== undefined && reset !== undefined)
+    throw invalidField("reset", "a fault either answers (status) or drops the connection (reset), not both");
   if (status === undefined && reset === undefined && delayMs === 0) {
     throw invalidField("status", "a fault needs status, reset or delayMs (else it would change nothing)");
   }
@@ -77,12 +90,14 @@ export function faultSpecOrThrow(input: unknown): FaultSpec {
 
 function bodyOrThrow(value: unknown): unknown {
   if (value === undefined || typeof value === "string") {
-    if (value !== undefined && Buffer.byteLength(value) > MAX_BODY_BYTES) throw invalidField("body", `is larger than ${String(MAX_BODY_BYTES)} bytes`);
+    if (value !== undefined && Buffer.byteLength(value) > MAX_BODY_BYTES)
+      throw invalidField("body", `is larger than ${String(MAX_BODY_BYTES)} bytes`);
     return value;
   }
   const json = jsonOrUndefined(value);
   if (json === undefined) throw invalidField("body", "must be a JSON value or a string");
-  if (Buffer.byteLength(json) > MAX_BODY_BYTES) throw invalidField("body", `is larger than ${String(MAX_BODY_BYTES)} bytes`);
+  if (Buffer.byteLength(json) > MAX_BODY_BYTES)
+    throw invalidField("body", `is larger than ${String(MAX_BODY_BYTES)} bytes`);
   return value;
 }
 
@@ -102,29 +117,46 @@ function hostOrThrow(value: unknown): HostName {
 
 function methodOrThrow(value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "string" || !/^[A-Za-z]{1,16}$/.test(value)) throw invalidField("method", `must be an HTTP method such as "GET" or "POST", got ${shown(value)}`);
+  if (typeof value !== "string" || !/^[A-Za-z]{1,16}$/.test(value))
+    throw invalidField("method", `must be an HTTP method such as "GET" or "POST", got ${shown(value)}`);
   return value.toUpperCase();
 }
 
 function pathOrThrow(value: unknown): string {
-  if (typeof value !== "string" || !value.startsWith("/")) throw invalidField("path", `is required: a path starting with /, such as "/api/v1/staging/sessions/*", got ${shown(value)}`);
-  if (value.length > MAX_PATH_LENGTH) throw invalidField("path", `is longer than ${String(MAX_PATH_LENGTH)} characters`);
-  if (/[?#\s]/.test(value)) throw invalidField("path", `matches the path only: no query string, fragment or whitespace, got ${shown(value)}`);
+  if (typeof value !== "string" || !value.startsWith("/"))
+    throw invalidField(
+      "path",
+      `is required: a path starting with /, such as "/api/v1/staging/sessions/*", got ${shown(value)}`,
+    );
+  if (value.length > MAX_PATH_LENGTH)
+    throw invalidField("path", `is longer than ${String(MAX_PATH_LENGTH)} characters`);
+  if (/[?#\s]/.test(value))
+    throw invalidField("path", `matches the path only: no query string, fragment or whitespace, got ${shown(value)}`);
   if (value.split("/").some((segment) => segment !== "*" && segment.includes("*"))) {
-    throw invalidField("path", `a * stands for one whole segment ("/sessions/*"), not part of one, got ${shown(value)}`);
+    throw invalidField(
+      "path",
+      `a * stands for one whole segment ("/sessions/*"), not part of one, got ${shown(value)}`,
+    );
   }
   // Control calls are answered before faults are looked up, so such a fault would be listed and never apply.
-  if (value.split("/")[1] === "__emulator") throw invalidField("path", `the control API (/__emulator/...) is never faulted, got ${shown(value)}`);
+  if (value.split("/")[1] === "__emulator")
+    throw invalidField("path", `the control API (/__emulator/...) is never faulted, got ${shown(value)}`);
   return value;
 }
 
 function resetOrThrow(value: unknown): "before" | "after" | undefined {
   if (value === undefined) return undefined;
-  if (value !== "before" && value !== "after") throw invalidField("reset", `must be "before" or "after", got ${shown(value)}`);
+  if (value !== "before" && value !== "after")
+    throw invalidField("reset", `must be "before" or "after", got ${shown(value)}`);
   return value;
 }
 
-function optionalIntegerOrThrow(fields: Record<string, unknown>, field: string, min: number, max: number): number | undefined {
+function optionalIntegerOrThrow(
+  fields: Record<string, unknown>,
+  field: string,
+  min: number,
+  max: number,
+): number | undefined {
   const value = fields[field];
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
@@ -135,7 +167,8 @@ function optionalIntegerOrThrow(fields: Record<string, unknown>, field: string, 
 
 function headersOrThrow(value: unknown): Readonly<Record<string, string>> {
   if (value === undefined) return {};
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidField("headers", `must be an object of header names to string values, got ${shown(value)}`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw invalidField("headers", `must be an object of header names to string values, got ${shown(value)}`);
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length > MAX_HEADERS) throw invalidField("headers", `at most ${String(MAX_HEADERS)} headers`);
   const headers: Record<string, string> = {};
@@ -146,10 +179,14 @@ function headersOrThrow(value: unknown): Readonly<Record<string, string>> {
       validateHeaderName(name);
       validateHeaderValue(name, text);
     } catch {
-      throw invalidField(field, "is not a valid HTTP header name and value (a token, and a value of printable Latin-1 characters without line breaks)");
+      throw invalidField(
+        field,
+        "is not a valid HTTP header name and value (a token, and a value of printable Latin-1 characters without line breaks)",
+      );
     }
     const lower = name.toLowerCase();
-    if (EMULATOR_HEADERS.has(lower)) throw invalidField(field, `${lower} is the emulator's to set (it frames the answer and runs the connection)`);
+    if (EMULATOR_HEADERS.has(lower))
+      throw invalidField(field, `${lower} is the emulator's to set (it frames the answer and runs the connection)`);
     headers[lower] = text;
   }
   return headers;

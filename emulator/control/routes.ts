@@ -27,7 +27,11 @@ type ControlAnswer = readonly [status: number, body: unknown] | undefined;
 interface ControlRoute {
   readonly method: "GET" | "POST" | "DELETE";
   readonly path: string;
-  readonly answer: (req: IncomingMessage, res: ServerResponse, control: EmulatorControl) => ControlAnswer | Promise<ControlAnswer>;
+  readonly answer: (
+    req: IncomingMessage,
+    res: ServerResponse,
+    control: EmulatorControl,
+  ) => ControlAnswer | Promise<ControlAnswer>;
 }
 
 const ROUTES: readonly ControlRoute[] = [
@@ -41,8 +45,16 @@ const ROUTES: readonly ControlRoute[] = [
   },
   { method: "GET", path: `${PREFIX}/faults`, answer: (_req, _res, control) => [200, { faults: control.faults() }] },
   { method: "DELETE", path: `${PREFIX}/faults`, answer: (_req, _res, control) => [200, control.clearFaults()] },
-  { method: "GET", path: `${PREFIX}/requests`, answer: (req, _res, control) => [200, control.requests(sinceOrThrow(req))] },
-  { method: "GET", path: `${PREFIX}/webhooks`, answer: (_req, _res, control) => [200, { webhooks: control.webhooks() }] },
+  {
+    method: "GET",
+    path: `${PREFIX}/requests`,
+    answer: (req, _res, control) => [200, control.requests(sinceOrThrow(req))],
+  },
+  {
+    method: "GET",
+    path: `${PREFIX}/webhooks`,
+    answer: (_req, _res, control) => [200, { webhooks: control.webhooks() }],
+  },
   {
     method: "POST",
     path: `${PREFIX}/reset`,
@@ -77,17 +89,25 @@ function isControlPath(req: IncomingMessage): boolean {
   return path === PREFIX || path.startsWith(`${PREFIX}/`);
 }
 
-async function handleControl(req: IncomingMessage, res: ServerResponse, control: EmulatorControl, access: ControlAccessRules): Promise<void> {
+async function handleControl(
+  req: IncomingMessage,
+  res: ServerResponse,
+  control: EmulatorControl,
+  access: ControlAccessRules,
+): Promise<void> {
   checkControlHostOrThrow(req, access.host);
   checkControlTokenOrThrow(access.token, req.headers.authorization);
   refuseBrowserOrThrow(req.headers.origin);
   const path = pathOf(req);
   const matching = ROUTES.filter((route) => route.path === path);
-  if (matching.length === 0) throw notFound(`no such control endpoint: ${req.method ?? ""} ${path} (see docs/emulator.md, "Control API")`);
+  if (matching.length === 0)
+    throw notFound(`no such control endpoint: ${req.method ?? ""} ${path} (see docs/emulator.md, "Control API")`);
   const route = matching.find((candidate) => candidate.method === req.method);
   if (!route) {
     const allow = matching.map((candidate) => candidate.method).join(", ");
-    throw new ApiError(405, "METHOD_NOT_ALLOWED", `${path} accepts ${allow}, not ${req.method ?? ""}`, { headers: { allow } });
+    throw new ApiError(405, "METHOD_NOT_ALLOWED", `${path} accepts ${allow}, not ${req.method ?? ""}`, {
+      headers: { allow },
+    });
   }
   let answer: ControlAnswer;
   try {
@@ -99,7 +119,11 @@ async function handleControl(req: IncomingMessage, res: ServerResponse, control:
 }
 
 /** The body, or undefined when it was too large (then already answered 413). */
-async function readBodyOrUndefined(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<Buffer | undefined> {
+async function readBodyOrUndefined(
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBytes: number,
+): Promise<Buffer | undefined> {
   try {
     return await readSmallBodyOrThrow(req, maxBytes);
   } catch (error) {
@@ -125,6 +149,10 @@ async function jsonInTurnsOrThrow(bytes: Buffer): Promise<unknown> {
 function sinceOrThrow(req: IncomingMessage): number {
   const since = new URL(req.url ?? "/", "http://control.invalid").searchParams.get("since");
   if (since === null) return 0;
-  if (!/^\d{1,15}$/.test(since)) throw invalidField("since", `must be a whole number >= 0 (the "next" of the previous read), got ${JSON.stringify(since.slice(0, 40))}`);
+  if (!/^\d{1,15}$/.test(since))
+    throw invalidField(
+      "since",
+      `must be a whole number >= 0 (the "next" of the previous read), got ${JSON.stringify(since.slice(0, 40))}`,
+    );
   return Number(since);
 }

@@ -22,13 +22,20 @@ const NOTICE_OF_REFUSAL: Partial<Record<ApiErrorCode, Notice>> = {
 };
 
 /** Applies one posted form; returns the notice to show next, if any. */
-export function applyPlayerFormOrThrow(store: SessionStore, session: Session, form: URLSearchParams): Notice | undefined {
+export function applyPlayerFormOrThrow(
+  store: SessionStore,
+  session: Session,
+  form: URLSearchParams,
+): Notice | undefined {
   const action = formActionOrThrow(form.get("action"));
   const ticketId = form.get("ticket") ?? undefined;
   try {
     switch (action) {
       case "validate-otp": {
-        const answer = applyActionOrThrow(store, session, ticketId, { type: "VALIDATE_OTP", code: form.get("code") ?? "" });
+        const answer = applyActionOrThrow(store, session, ticketId, {
+          type: "VALIDATE_OTP",
+          code: form.get("code") ?? "",
+        });
         return answer.result === "CODE_REJECTED" && session.outcome === undefined ? "code-rejected" : undefined;
       }
       case "resend-otp":
@@ -49,5 +56,8 @@ export function applyPlayerFormOrThrow(store: SessionStore, session: Session, fo
 
 function formActionOrThrow(action: string | null): FormAction {
   if ((FORM_ACTIONS as readonly (string | null)[]).includes(action)) return action as FormAction;
-  throw badRequest("INVALID_REQUEST", `the player form's action must be one of ${FORM_ACTIONS.join(", ")}, got ${JSON.stringify(action?.slice(0, 40) ?? null)}`);
+  throw badRequest(
+    "INVALID_REQUEST",
+    `the player form's action must be one of ${FORM_ACTIONS.join(", ")}, got ${JSON.stringify(action?.slice(0, 40) ?? null)}`,
+  );
 }

@@ -16,7 +16,13 @@ export class Html {
 /** What a template accepts: nothing renders for null, undefined and false, so `cond && html\`...\`` works. */
 export type HtmlValue = Html | string | number | null | undefined | false | readonly HtmlValue[];
 
-const ENTITIES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const ENTITIES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
@@ -24,7 +30,9 @@ export function escapeHtml(text: string): string {
 
 export function html(literals: TemplateStringsArray, ...values: readonly HtmlValue[]): Html {
   // A tag's literals surround its values: literal 0, value 0, literal 1, ..., the last literal.
-  return new Html(literals.map((literal, index) => (index === 0 ? literal : render(values[index - 1]) + literal)).join(""));
+  return new Html(
+    literals.map((literal, index) => (index === 0 ? literal : render(values[index - 1]) + literal)).join(""),
+  );
 }
 
 function render(value: HtmlValue): string {

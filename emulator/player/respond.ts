@@ -24,7 +24,13 @@ const COMMON_HEADERS: Readonly<Record<string, string>> = {
  *   form-action to the redirect after a POST) where that redirect may lead;
  *   empty for pages without forms.
  */
-export function sendPage(res: ServerResponse, status: number, page: Html, formActions: readonly string[] = [], extra: Readonly<Record<string, string>> = {}): void {
+export function sendPage(
+  res: ServerResponse,
+  status: number,
+  page: Html,
+  formActions: readonly string[] = [],
+  extra: Readonly<Record<string, string>> = {},
+): void {
   if (res.headersSent) return;
   res.writeHead(status, {
     ...extra,

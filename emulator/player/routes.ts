@@ -14,7 +14,14 @@ import { mediaTypeOf, readSmallBodyOrThrow } from "../http-exchange.js";
 import { MAX_WRONG_CODES } from "../otp-scenario.js";
 import type { Session, SessionStore } from "../sessions.js";
 import { applyPlayerFormOrThrow } from "./form-actions.js";
-import { NOTICES, renderNotFoundPage, renderPlayerPage, renderProblemPage, type Notice, type PlayerView } from "./pages.js";
+import {
+  NOTICES,
+  renderNotFoundPage,
+  renderPlayerPage,
+  renderProblemPage,
+  type Notice,
+  type PlayerView,
+} from "./pages.js";
 import { seeOther, sendPage } from "./respond.js";
 import { formActionSourceOf, returnUrlOf } from "./return-url.js";
 import { localeOf } from "./strings.js";
@@ -37,7 +44,12 @@ function showPage({ req, res, params, services }: PlayerContext): void {
   const returnUrl = returnUrlOfSession(session);
   // Only the step view has forms; when one of them ends the session, the redirect goes to returnUrl.
   const formActions = view.kind === "step" ? ["'self'", ...(returnUrl ? [formActionSourceOf(returnUrl)] : [])] : [];
-  sendPage(res, 200, renderPlayerPage({ session, locale: localeOf(session.request.metadata.locale), token, view }), formActions);
+  sendPage(
+    res,
+    200,
+    renderPlayerPage({ session, locale: localeOf(session.request.metadata.locale), token, view }),
+    formActions,
+  );
 }
 
 async function submitForm({ req, res, params, services }: PlayerContext): Promise<void> {
@@ -59,16 +71,25 @@ async function submitForm({ req, res, params, services }: PlayerContext): Promis
 function viewOf(store: SessionStore, session: Session, notice: Notice | undefined): PlayerView {
   if (session.outcome) {
     const returnUrl = returnUrlOfSession(session);
-    return { kind: notice === "done" ? "done" : "ended", decision: session.outcome.decision, ...(returnUrl ? { returnUrl } : {}) };
+    return {
+      kind: notice === "done" ? "done" : "ended",
+      decision: session.outcome.decision,
+      ...(returnUrl ? { returnUrl } : {}),
+    };
   }
   const shown = notice === "done" ? undefined : notice;
   const ticketId = store.phaseOf(session) === "STEP_TICKET" ? session.ticketId : null;
-  if (ticketId !== null) return { kind: "step", ticketId, attemptsLeft: MAX_WRONG_CODES - session.wrongCodes, notice: shown };
+  if (ticketId !== null)
+    return { kind: "step", ticketId, attemptsLeft: MAX_WRONG_CODES - session.wrongCodes, notice: shown };
   return { kind: "waiting", notice: shown };
 }
 
 /** Unknown session and wrong token look the same, so the page tells nothing about other sessions. */
-function playerSessionOrThrow(store: SessionStore, sessionId: string, token: string | null): { readonly session: Session; readonly token: string } {
+function playerSessionOrThrow(
+  store: SessionStore,
+  sessionId: string,
+  token: string | null,
+): { readonly session: Session; readonly token: string } {
   const session = store.find(sessionId);
   if (!session || token === null || !sameSecret(token, session.playerToken)) {
     throw notFound("no such player session: unknown session or wrong token");
@@ -97,7 +118,9 @@ function noticeOf(value: string | null): Notice | undefined {
 }
 
 /** The player never answers JSON: a refusal or a failure is a page too. */
-function answeringInHtml(handle: (context: PlayerContext) => void | Promise<void>): (context: PlayerContext) => Promise<void> {
+function answeringInHtml(
+  handle: (context: PlayerContext) => void | Promise<void>,
+): (context: PlayerContext) => Promise<void> {
   return async (context) => {
     try {
       await handle(context);
@@ -117,5 +140,11 @@ function sendErrorPage(res: ServerResponse, error: unknown): void {
     return;
   }
   // A refused body may not have been read whole: close rather than read the rest.
-  sendPage(res, error.status, renderProblemPage(error.status, error.message), [], error.status === 413 ? { connection: "close" } : {});
+  sendPage(
+    res,
+    error.status,
+    renderProblemPage(error.status, error.message),
+    [],
+    error.status === 413 ? { connection: "close" } : {},
+  );
 }

@@ -49,7 +49,11 @@ export interface AppOptions {
 /** What /seen.json shows. */
 export interface Seen {
   /** Deliveries handled: with a secret set, only verified ones get this far. */
-  readonly webhooks: { readonly sessionId: string; readonly webhookId: string | undefined; readonly decision: string | undefined }[];
+  readonly webhooks: {
+    readonly sessionId: string;
+    readonly webhookId: string | undefined;
+    readonly decision: string | undefined;
+  }[];
   /** Deliveries refused (401 for a bad signature...) or failed after the answer, by code. */
   readonly deliveryErrors: { readonly status: number; readonly code: string | undefined }[];
 }
@@ -117,7 +121,13 @@ export function createApp(options: AppOptions): App {
     const locale = amlScreening.spec.locales.find((known) => known === form.locale) ?? "en";
     // The state names our own reference to this verification; the session id is known only once it exists.
     const reference = randomUUID();
-    const state = await createRedirectState({ secret: options.stateSecret, subjectId, ttlMs: STATE_TTL_MS, data: reference, now });
+    const state = await createRedirectState({
+      secret: options.stateSecret,
+      subjectId,
+      ttlMs: STATE_TTL_MS,
+      data: reference,
+      now,
+    });
     try {
       const session = await amlScreening.createSession(client, {
         input: { basicIdentity: { givenName: form.givenName, familyName: form.familyName, birthDate: form.birthDate } },
@@ -130,7 +140,16 @@ export function createApp(options: AppOptions): App {
     } catch (error) {
       // The generated client checked the request against the flow before sending anything.
       if (!(error instanceof RequestValidationError)) throw error;
-      send(res, 400, homePage(subjectId, amlScreening.spec.locales, form, error.issues.map((issue) => `${issue.path}: ${issue.message}`)));
+      send(
+        res,
+        400,
+        homePage(
+          subjectId,
+          amlScreening.spec.locales,
+          form,
+          error.issues.map((issue) => `${issue.path}: ${issue.message}`),
+        ),
+      );
     }
   }
 
@@ -143,7 +162,14 @@ export function createApp(options: AppOptions): App {
     let reference: string | undefined;
     try {
       // Checked against the user signed in now, never against anything in the URL.
-      reference = (await verifyRedirectState({ secret: options.stateSecret, subjectId, state: stateFromReturnUrl(req.url ?? ""), now })).data;
+      reference = (
+        await verifyRedirectState({
+          secret: options.stateSecret,
+          subjectId,
+          state: stateFromReturnUrl(req.url ?? ""),
+          now,
+        })
+      ).data;
     } catch (error) {
       if (!(error instanceof RedirectStateError)) throw error;
       send(res, 400, refusedPage(error.code));
@@ -163,13 +189,20 @@ export function createApp(options: AppOptions): App {
   async function outcomeFromApi(sessionId: string): Promise<Outcome> {
     const session = await client.waitForOutcome(sessionId, { timeoutMs: 10_000, intervalMs: 250 });
     const dataBlocks = await client.getDataBlocks(sessionId);
-    return { sessionId, sessionStatus: session.sessionStatus, decision: decisionOf(session), dataBlocks, webhookId: undefined };
+    return {
+      sessionId,
+      sessionStatus: session.sessionStatus,
+      decision: decisionOf(session),
+      dataBlocks,
+      webhookId: undefined,
+    };
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", url).pathname;
     const request = `${req.method ?? ""} ${path}`;
-    if (path === WEBHOOK_PATH) await webhooks(req, res); // any method: the handler answers 405 to all but POST
+    if (path === WEBHOOK_PATH)
+      await webhooks(req, res); // any method: the handler answers 405 to all but POST
     else if (request === "GET /") home(req, res);
     else if (request === "POST /verify") await startVerification(req, res);
     else if (request === `GET ${RETURN_PATH}`) await returned(req, res);
@@ -181,7 +214,8 @@ export function createApp(options: AppOptions): App {
     handle: (req, res) => {
       route(req, res).catch((error: unknown) => {
         console.error("web example:", error);
-        if (!res.headersSent) send(res, 500, problemPage("Something went wrong", "The server failed; its log says why."));
+        if (!res.headersSent)
+          send(res, 500, problemPage("Something went wrong", "The server failed; its log says why."));
         else res.destroy();
       });
     },
@@ -209,5 +243,7 @@ function redirect(res: ServerResponse, location: string): void {
 }
 
 function sendJson(res: ServerResponse, value: unknown): void {
-  res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(value, null, 2));
+  res
+    .writeHead(200, { "content-type": "application/json", "cache-control": "no-store" })
+    .end(JSON.stringify(value, null, 2));
 }

@@ -15,7 +15,9 @@ async function main(): Promise<void> {
   }
   const example = await startWebExample({ port, ...(process.env.HOST !== undefined && { host: process.env.HOST }) });
   console.log(`web example: open ${example.url}/ in a browser (Ctrl-C to stop)`);
-  console.log(`  emulator API ${example.emulatorUrl}; signed webhooks to ${example.url}/webhooks/flowsmith; what the backend saw: ${example.url}/seen.json`);
+  console.log(
+    `  emulator API ${example.emulatorUrl}; signed webhooks to ${example.url}/webhooks/flowsmith; what the backend saw: ${example.url}/seen.json`,
+  );
   const shutdown = (): void => {
     console.log("web example: stopping");
     example.close().then(

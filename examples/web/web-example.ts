@@ -55,7 +55,14 @@ export async function startWebExample(options: WebExampleOptions = {}): Promise<
     ...emulator.clients.staging,
     userAgent: "flowsmith-web-example/1.0",
   });
-  const app = createApp({ client, url, playerOrigin: new URL(emulator.baseUrl).origin, stateSecret, webhookSecret, now: options.now ?? Date.now });
+  const app = createApp({
+    client,
+    url,
+    playerOrigin: new URL(emulator.baseUrl).origin,
+    stateSecret,
+    webhookSecret,
+    now: options.now ?? Date.now,
+  });
   server.on("request", app.handle);
   return {
     url,

@@ -12,8 +12,16 @@ import type { FlowChange, FlowChanges, FlowVersion } from "./types.js";
 export function compareFlowModels(before: FlowModel, after: FlowModel): FlowChanges {
   const changes: FlowChange[] = [...flowLevelChanges(before, after)];
   const partsSent = before.bodyForm === "multipart" && after.bodyForm === "multipart";
-  compareSchemas({ context: { side: "request", partsSent }, path: [], before: before.request, after: after.request }, changes);
-  const response = { context: { side: "response", partsSent: false }, path: [{ key: "response" }], before: before.response, after: after.response } as const;
+  compareSchemas(
+    { context: { side: "request", partsSent }, path: [], before: before.request, after: after.request },
+    changes,
+  );
+  const response = {
+    context: { side: "response", partsSent: false },
+    path: [{ key: "response" }],
+    before: before.response,
+    after: after.response,
+  } as const;
   compareSchemas(response, changes);
   return { name: after.name, before: versionOf(before), after: versionOf(after), changes: sortChanges(changes) };
 }
@@ -21,16 +29,29 @@ export function compareFlowModels(before: FlowModel, after: FlowModel): FlowChan
 function flowLevelChanges(before: FlowModel, after: FlowModel): FlowChange[] {
   const deltas: Delta[] = [];
   // Another id is another path: the old client posts to a flow that is not this one.
-  if (before.id !== after.id) deltas.push({ kind: "flowId", before: before.id, after: after.id, shift: "different", caughtBy: "service" });
+  if (before.id !== after.id)
+    deltas.push({ kind: "flowId", before: before.id, after: after.id, shift: "different", caughtBy: "service" });
   // `createSession` takes a Client<environment>: a client of the old environment no longer fits.
   if (before.environment !== after.environment) {
-    deltas.push({ kind: "environment", before: before.environment, after: after.environment, shift: "different", caughtBy: "tsc" });
+    deltas.push({
+      kind: "environment",
+      before: before.environment,
+      after: after.environment,
+      shift: "different",
+      caughtBy: "tsc",
+    });
   }
   if (before.bodyForm !== after.bodyForm) {
     // A flow with files takes multipart only (docs/service.md 4.1); multipart
     // stays accepted as long as the new description still declares it.
     const stillAccepted = after.bodyForm === "json" && after.declaredBodyForms.includes(before.bodyForm);
-    deltas.push({ kind: "bodyForm", before: before.bodyForm, after: after.bodyForm, shift: stillAccepted ? "wider" : "different", caughtBy: "service" });
+    deltas.push({
+      kind: "bodyForm",
+      before: before.bodyForm,
+      after: after.bodyForm,
+      shift: stillAccepted ? "wider" : "different",
+      caughtBy: "service",
+    });
   }
   return deltas.map((delta) => ({
     kind: delta.kind,

@@ -57,7 +57,13 @@ export function compareSchemas(pair: SchemaPair, out: FlowChange[]): void {
     const numeric = before.kind === "number" && after.kind === "number";
     // number ↔ integer is `number` in TypeScript either way; only the validator tells them apart.
     const shift: Shift = numeric ? (afterType === "integer" ? "narrower" : "wider") : "different";
-    record(pair, out, { kind: "type", before: beforeType, after: afterType, shift, caughtBy: numeric ? "validator" : "tsc" });
+    record(pair, out, {
+      kind: "type",
+      before: beforeType,
+      after: afterType,
+      shift,
+      caughtBy: numeric ? "validator" : "tsc",
+    });
     if (!numeric) return;
   }
   compareCommon(pair, out);
@@ -91,14 +97,26 @@ function typeLabel(schema: Schema): string {
 function compareCommon(pair: SchemaPair, out: FlowChange[]): void {
   const { before, after } = pair;
   if (before.nullable !== after.nullable) {
-    record(pair, out, { kind: "nullable", before: before.nullable, after: after.nullable, shift: after.nullable ? "wider" : "narrower", caughtBy: "tsc" });
+    record(pair, out, {
+      kind: "nullable",
+      before: before.nullable,
+      after: after.nullable,
+      shift: after.nullable ? "wider" : "narrower",
+      caughtBy: "tsc",
+    });
   }
   if (!jsonEqual(before.default, after.default)) {
     record(pair, out, { kind: "default", ...values(before.default, after.default), shift: "same", caughtBy: "tsc" });
   }
   // A change of body form is reported once, as such, not as every part appearing.
   if (pair.context.partsSent && before.part && after.part && partText(before.part) !== partText(after.part)) {
-    record(pair, out, { kind: "partName", before: partText(before.part), after: partText(after.part), shift: "different", caughtBy: "service" });
+    record(pair, out, {
+      kind: "partName",
+      before: partText(before.part),
+      after: partText(after.part),
+      shift: "different",
+      caughtBy: "service",
+    });
   }
 }
 
@@ -107,7 +125,12 @@ function compareStrings(pair: SchemaPair<StringSchema>, out: FlowChange[]): void
   const format = restrictionShift(before.format, after.format);
   if (format !== "same") {
     const checked = after.format !== undefined && VALIDATED_FORMATS.has(after.format);
-    record(pair, out, { kind: "format", ...values(before.format, after.format), shift: format, caughtBy: checked ? "validator" : "service" });
+    record(pair, out, {
+      kind: "format",
+      ...values(before.format, after.format),
+      shift: format,
+      caughtBy: checked ? "validator" : "service",
+    });
   }
   compareEnums(pair, out);
   compareRestriction(pair, out, "pattern", before.pattern, after.pattern);
@@ -142,7 +165,13 @@ function compareFiles(pair: SchemaPair<FileSchema>, out: FlowChange[]): void {
   const anyType = (types: readonly string[]) => (types.length === 0 ? undefined : types);
   const shift = setShift(anyType(before.mediaTypes), anyType(after.mediaTypes));
   if (shift !== "same") {
-    record(pair, out, { kind: "mediaTypes", before: before.mediaTypes, after: after.mediaTypes, shift, caughtBy: "validator" });
+    record(pair, out, {
+      kind: "mediaTypes",
+      before: before.mediaTypes,
+      after: after.mediaTypes,
+      shift,
+      caughtBy: "validator",
+    });
   }
 }
 
@@ -168,7 +197,13 @@ function compareObjects(pair: SchemaPair<ObjectSchema>, out: FlowChange[]): void
     }
     const child: SchemaPair = { context: pair.context, path, before: old.schema, after: now.schema };
     if (old.required !== now.required) {
-      record(child, out, { kind: "required", before: old.required, after: now.required, shift: now.required ? "narrower" : "wider", caughtBy: "tsc" });
+      record(child, out, {
+        kind: "required",
+        before: old.required,
+        after: now.required,
+        shift: now.required ? "narrower" : "wider",
+        caughtBy: "tsc",
+      });
     }
     compareSchemas(child, out);
   }
@@ -176,7 +211,10 @@ function compareObjects(pair: SchemaPair<ObjectSchema>, out: FlowChange[]): void
     if (beforeNames.has(added.name)) continue;
     const kind = presenceKind(pair, "Added");
     const delta: Delta = { kind, after: summary(added), shift: added.required ? "narrower" : "wider", caughtBy: "tsc" };
-    record({ ...pair, path: [...pair.path, { key: added.name }] }, out, delta, { before: before.pointer, after: added.schema.pointer });
+    record({ ...pair, path: [...pair.path, { key: added.name }] }, out, delta, {
+      before: before.pointer,
+      after: added.schema.pointer,
+    });
   }
   compareExtraKeys(pair, out, typeClosed);
 }
@@ -206,7 +244,15 @@ function recordRemoved(pair: SchemaPair<ObjectSchema>, out: FlowChange[], old: P
 function compareExtraKeys(pair: SchemaPair<ObjectSchema>, out: FlowChange[], typeClosed: boolean): void {
   const { before, after } = pair;
   if (typeof before.additionalProperties === "object" && typeof after.additionalProperties === "object") {
-    compareSchemas({ context: pair.context, path: [...pair.path, "*"], before: before.additionalProperties, after: after.additionalProperties }, out);
+    compareSchemas(
+      {
+        context: pair.context,
+        path: [...pair.path, "*"],
+        before: before.additionalProperties,
+        after: after.additionalProperties,
+      },
+      out,
+    );
     return;
   }
   const rank = { none: 0, typed: 1, any: 2 } as const;
@@ -215,7 +261,13 @@ function compareExtraKeys(pair: SchemaPair<ObjectSchema>, out: FlowChange[], typ
   if (from === to) return;
   const shift: Shift = rank[to] < rank[from] ? "narrower" : "wider";
   // The index signature carries extra keys in the types, except on `input`, which has none.
-  record(pair, out, { kind: "additionalProperties", before: from, after: to, shift, caughtBy: typeClosed ? "validator" : "tsc" });
+  record(pair, out, {
+    kind: "additionalProperties",
+    before: from,
+    after: to,
+    shift,
+    caughtBy: typeClosed ? "validator" : "tsc",
+  });
 }
 
 function extraKeys(value: boolean | Schema): "none" | "typed" | "any" {
@@ -234,7 +286,13 @@ function compareBound(
   if (shift !== "same") record(pair, out, { kind, ...values(before, after), shift, caughtBy: "validator" });
 }
 
-function compareRestriction(pair: SchemaPair, out: FlowChange[], kind: ChangeKind, before: string | undefined, after: string | undefined): void {
+function compareRestriction(
+  pair: SchemaPair,
+  out: FlowChange[],
+  kind: ChangeKind,
+  before: string | undefined,
+  after: string | undefined,
+): void {
   const shift = restrictionShift(before, after);
   if (shift !== "same") record(pair, out, { kind, ...values(before, after), shift, caughtBy: "validator" });
 }
@@ -249,7 +307,10 @@ function summary(property: Property): JsonValue {
   return { required: property.required, type: typeLabel(property.schema) };
 }
 
-function values(before: JsonValue | undefined, after: JsonValue | undefined): { before?: JsonValue; after?: JsonValue } {
+function values(
+  before: JsonValue | undefined,
+  after: JsonValue | undefined,
+): { before?: JsonValue; after?: JsonValue } {
   return { ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) };
 }
 

@@ -29,7 +29,12 @@ export async function runDiff(oldFile: string, newFile: string): Promise<DiffRes
   const before = await readFlowModelOrThrow(oldFile);
   const after = await readFlowModelOrThrow(newFile);
   const flows = [compareFlowModels(before, after)];
-  return { flows, breaking: hasBreakingChange(flows), lines: flows.flatMap(formatFlowChanges), json: formatChangesJson(flows) };
+  return {
+    flows,
+    breaking: hasBreakingChange(flows),
+    lines: flows.flatMap(formatFlowChanges),
+    json: formatChangesJson(flows),
+  };
 }
 
 async function readFlowModelOrThrow(file: string): Promise<FlowModel> {

@@ -16,7 +16,10 @@ const MAX_LOCATION_COLUMN = 48;
 
 /** The lines for one flow, without trailing newlines. */
 export function formatFlowChanges(flow: FlowChanges): string[] {
-  const width = Math.min(MAX_LOCATION_COLUMN, Math.max(0, ...flow.changes.map((change) => shownLocation(change).length)));
+  const width = Math.min(
+    MAX_LOCATION_COLUMN,
+    Math.max(0, ...flow.changes.map((change) => shownLocation(change).length)),
+  );
   const lines = flow.changes.map((change) => {
     const mark = change.severity.padEnd("compatible".length);
     const tag = change.caughtBy ? `  [${change.caughtBy}]` : "";
@@ -29,7 +32,8 @@ function header(flow: FlowChanges): string {
   const { before, after } = flow;
   const breaking = flow.changes.filter((change) => change.severity === "breaking").length;
   const compatible = flow.changes.length - breaking;
-  const environment = before.environment === after.environment ? after.environment : `${before.environment} → ${after.environment}`;
+  const environment =
+    before.environment === after.environment ? after.environment : `${before.environment} → ${after.environment}`;
   const id = before.id === after.id ? after.id : `${before.id} → ${after.id}`;
   const versions = `v${String(before.version)} → v${String(after.version)}`;
   return `${plain(after.title)} (flow ${plain(id)}, ${environment}) ${versions}: ${String(breaking)} breaking, ${String(compatible)} compatible`;
@@ -89,7 +93,11 @@ function list(values: JsonValue | undefined, show: (value: JsonValue) => string,
   return values.map(show).join(", ");
 }
 
-function setNote(before: JsonValue | undefined, after: JsonValue | undefined, show: (value: JsonValue) => string): string {
+function setNote(
+  before: JsonValue | undefined,
+  after: JsonValue | undefined,
+  show: (value: JsonValue) => string,
+): string {
   if (!Array.isArray(before) || !Array.isArray(after)) return "";
   const removed = before.filter((item) => !after.includes(item));
   const added = after.filter((item) => !before.includes(item));

@@ -15,7 +15,8 @@ export function locationOf(segments: readonly Segment[]): string {
     if (segment === "[]") out += "[]";
     else if (segment === "*") out += out === "" ? "*" : ".*";
     // `__proto__` is quoted: `x.__proto__` would name the prototype in JavaScript, not the key.
-    else if (/^[A-Za-z_$][\w$]*$/.test(segment.key) && segment.key !== "__proto__") out += out === "" ? segment.key : `.${segment.key}`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(segment.key) && segment.key !== "__proto__")
+      out += out === "" ? segment.key : `.${segment.key}`;
     else out += `[${jsonText(segment.key)}]`;
   }
   return out;

@@ -21,7 +21,11 @@ export interface ConfigProblem {
  * the deepest; at one depth, an unknown key before a missing one (`"sorce"`
  * is why `"source"` is missing).
  */
-export function configProblemOrUndefined(errors: readonly ErrorObject[], raw: unknown, schema: unknown): ConfigProblem | undefined {
+export function configProblemOrUndefined(
+  errors: readonly ErrorObject[],
+  raw: unknown,
+  schema: unknown,
+): ConfigProblem | undefined {
   const branchErrors = errors.filter((error) => {
     const branch = /\/source\/oneOf\/(\d)\//.exec(error.schemaPath);
     if (!branch) return error.keyword !== "oneOf";
@@ -30,7 +34,8 @@ export function configProblemOrUndefined(errors: readonly ErrorObject[], raw: un
     return branch[1] === intended;
   });
   const candidates = branchErrors.length > 0 ? branchErrors : errors;
-  const rank = (error: ErrorObject) => error.instancePath.length * 2 + (error.keyword === "additionalProperties" ? 1 : 0);
+  const rank = (error: ErrorObject) =>
+    error.instancePath.length * 2 + (error.keyword === "additionalProperties" ? 1 : 0);
   const error = [...candidates].sort((a, b) => rank(b) - rank(a))[0];
   if (!error) return undefined;
   const pointer = `#${error.instancePath}`;
@@ -38,15 +43,29 @@ export function configProblemOrUndefined(errors: readonly ErrorObject[], raw: un
   const key = String((error.params as { additionalProperty?: unknown }).additionalProperty);
   // Each branch of `source` names the other's key unknown; the slip is writing both.
   const source = valueAtTokens(raw, pointerTokens(error.instancePath));
-  if (/\/source\/oneOf\/\d\/additionalProperties$/.test(error.schemaPath) && isRecord(source) && Object.hasOwn(source, "file") && Object.hasOwn(source, "api")) {
-    return { message: '"source" takes "file" or "api", not both: a flow comes from a description file or from the service', pointer, key };
+  if (
+    /\/source\/oneOf\/\d\/additionalProperties$/.test(error.schemaPath) &&
+    isRecord(source) &&
+    Object.hasOwn(source, "file") &&
+    Object.hasOwn(source, "api")
+  ) {
+    return {
+      message: '"source" takes "file" or "api", not both: a flow comes from a description file or from the service',
+      pointer,
+      key,
+    };
   }
   const known = knownKeys(schema, error.schemaPath);
   const closest = closestOrUndefined(key, known);
   const missing = candidates
     .filter((other) => other.keyword === "required" && other.instancePath === error.instancePath)
     .map((other) => JSON.stringify(String((other.params as { missingProperty?: unknown }).missingProperty)));
-  const hint = closest !== undefined ? ` (did you mean "${closest}"?)` : known.length > 0 ? ` (known keys here: ${known.join(", ")})` : "";
+  const hint =
+    closest !== undefined
+      ? ` (did you mean "${closest}"?)`
+      : known.length > 0
+        ? ` (known keys here: ${known.join(", ")})`
+        : "";
   const also = missing.length > 0 ? `; ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} missing` : "";
   return { message: `unknown key "${key}"${hint}${also}`, pointer, key };
 }
@@ -76,7 +95,10 @@ function withArticle(type: string): string {
 
 /** The keys the schema declares beside the `additionalProperties` that refused one (its schemaPath). */
 function knownKeys(schema: unknown, schemaPath: string): string[] {
-  const owner = valueAtTokens(schema, pointerTokens(schemaPath.replace(/^#/, "").replace(/\/additionalProperties$/, "")));
+  const owner = valueAtTokens(
+    schema,
+    pointerTokens(schemaPath.replace(/^#/, "").replace(/\/additionalProperties$/, "")),
+  );
   const properties = isRecord(owner) ? owner["properties"] : undefined;
   return isRecord(properties) ? Object.keys(properties) : [];
 }

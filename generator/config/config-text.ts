@@ -34,7 +34,18 @@ const JSONC = { allowTrailingComma: true, disallowComments: false, allowEmptyCon
 const MAX_CONFIG_DEPTH = 64;
 
 /** jsonc-parser's SyntaxKind members this code reads (a const enum, which isolated modules cannot import). */
-export const TOKEN = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, comma: 5, lineComment: 12, blockComment: 13, lineBreak: 14, space: 15, eof: 17 } as const;
+export const TOKEN = {
+  openBrace: 1,
+  closeBrace: 2,
+  openBracket: 3,
+  closeBracket: 4,
+  comma: 5,
+  lineComment: 12,
+  blockComment: 13,
+  lineBreak: 14,
+  space: 15,
+  eof: 17,
+} as const;
 
 /** What jsonc-parser's codes mean, in the words of the message. */
 const FAULTS: Readonly<Record<string, string>> = {
@@ -58,7 +69,11 @@ const FAULTS: Readonly<Record<string, string>> = {
 
 export function parseConfigTextOrThrow(text: string, file: string): ConfigText {
   if (text.trim() === "") {
-    throw new CodegenError("CONFIG_INVALID", 'the config file is empty: write at least { "outputDir": "generated", "flows": [...] } (docs/generating.md, codegen.config.json)', { file });
+    throw new CodegenError(
+      "CONFIG_INVALID",
+      'the config file is empty: write at least { "outputDir": "generated", "flows": [...] } (docs/generating.md, codegen.config.json)',
+      { file },
+    );
   }
   refuseDeepNestingOrThrow(text, file);
   const faults: ParseError[] = [];
@@ -66,8 +81,13 @@ export function parseConfigTextOrThrow(text: string, file: string): ConfigText {
   const fault = faults[0];
   if (fault || !root) {
     const at = positionAt(text, fault?.offset ?? 0);
-    const what = fault ? (FAULTS[printParseErrorCode(fault.error)] ?? printParseErrorCode(fault.error)) : "no JSON value";
-    throw new CodegenError("CONFIG_INVALID", `not valid JSON (comments and trailing commas are allowed): ${what}`, { file, ...at });
+    const what = fault
+      ? (FAULTS[printParseErrorCode(fault.error)] ?? printParseErrorCode(fault.error))
+      : "no JSON value";
+    throw new CodegenError("CONFIG_INVALID", `not valid JSON (comments and trailing commas are allowed): ${what}`, {
+      file,
+      ...at,
+    });
   }
   refuseProtoKeysOrThrow(root, text, file);
   return {
@@ -76,7 +96,8 @@ export function parseConfigTextOrThrow(text: string, file: string): ConfigText {
       const node = nodeAt(root, pointerTokens(pointer.replace(/^#/, "")));
       if (!node) return undefined;
       if (key === undefined) return positionAt(text, node.offset);
-      const member = node.type === "object" ? node.children?.find((property) => property.children?.[0]?.value === key) : undefined;
+      const member =
+        node.type === "object" ? node.children?.find((property) => property.children?.[0]?.value === key) : undefined;
       return positionAt(text, (member ?? node).offset);
     },
   };
@@ -90,10 +111,14 @@ function refuseDeepNestingOrThrow(text: string, file: string): void {
     if (token === TOKEN.openBrace || token === TOKEN.openBracket) depth += 1;
     else if (token === TOKEN.closeBrace || token === TOKEN.closeBracket) depth -= 1;
     if (depth > MAX_CONFIG_DEPTH) {
-      throw new CodegenError("CONFIG_INVALID", `nested more than ${String(MAX_CONFIG_DEPTH)} levels deep here; a config is a few levels deep (docs/generating.md, codegen.config.json)`, {
-        file,
-        ...positionAt(text, scanner.getTokenOffset()),
-      });
+      throw new CodegenError(
+        "CONFIG_INVALID",
+        `nested more than ${String(MAX_CONFIG_DEPTH)} levels deep here; a config is a few levels deep (docs/generating.md, codegen.config.json)`,
+        {
+          file,
+          ...positionAt(text, scanner.getTokenOffset()),
+        },
+      );
     }
   }
 }
@@ -114,7 +139,8 @@ function nodeAt(root: Node, tokens: readonly string[]): Node | undefined {
   let node: Node | undefined = root;
   for (const token of tokens) {
     if (node?.type === "array") node = /^(0|[1-9]\d*)$/.test(token) ? node.children?.[Number(token)] : undefined;
-    else if (node?.type === "object") node = node.children?.find((property) => property.children?.[0]?.value === token)?.children?.[1];
+    else if (node?.type === "object")
+      node = node.children?.find((property) => property.children?.[0]?.value === token)?.children?.[1];
     else return undefined;
   }
   return node;

@@ -47,7 +47,11 @@ export interface LoadConfigOptions {
  * or a folder above it (as git, tsc and eslint find theirs), so a command
  * run from `src/` finds the project's config.
  */
-export async function loadConfigOrThrow(configPath?: string, env: Env = process.env, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
+export async function loadConfigOrThrow(
+  configPath?: string,
+  env: Env = process.env,
+  options: LoadConfigOptions = {},
+): Promise<ResolvedConfig> {
   const absolute = configPath !== undefined ? path.resolve(configPath) : await findConfigOrThrow(process.cwd());
   const file = displayPath(absolute);
   const text = await readConfigTextOrThrow(absolute, file);
@@ -56,16 +60,32 @@ export async function loadConfigOrThrow(configPath?: string, env: Env = process.
 
 /** An error of a later step about a key of this config (a description file not found, two entries of one flow), with its line and column. */
 export function withConfigPosition(config: ResolvedConfig, error: unknown): unknown {
-  if (!(error instanceof CodegenError) || error.context.file !== config.configDisplay || error.context.pointer === undefined || error.context.line !== undefined) return error;
+  if (
+    !(error instanceof CodegenError) ||
+    error.context.file !== config.configDisplay ||
+    error.context.pointer === undefined ||
+    error.context.line !== undefined
+  )
+    return error;
   const position = config.positionOfOrUndefined(error.context.pointer);
-  return position ? new CodegenError(error.code, error.detail, { ...error.context, ...position }, { cause: error }) : error;
+  return position
+    ? new CodegenError(error.code, error.detail, { ...error.context, ...position }, { cause: error })
+    : error;
 }
 
 /** A resolution error about a key of this config, with that key's line and column. */
 function withPositionIn(parsed: ConfigText, file: string, error: unknown): unknown {
-  if (!(error instanceof CodegenError) || error.context.file !== file || error.context.pointer === undefined || error.context.line !== undefined) return error;
+  if (
+    !(error instanceof CodegenError) ||
+    error.context.file !== file ||
+    error.context.pointer === undefined ||
+    error.context.line !== undefined
+  )
+    return error;
   const position = parsed.positionOfOrUndefined(error.context.pointer);
-  return position ? new CodegenError(error.code, error.detail, { ...error.context, ...position }, { cause: error }) : error;
+  return position
+    ? new CodegenError(error.code, error.detail, { ...error.context, ...position }, { cause: error })
+    : error;
 }
 
 /** The nearest codegen.config.json from `start` up to the file system's root. */
@@ -112,7 +132,12 @@ export async function newConfigOrThrow(
 }
 
 /** A config's text, validated and resolved as if it were at `configPath`. */
-function configFromTextOrThrow(text: string, configPath: string, env: Env = process.env, options: LoadConfigOptions = {}): ResolvedConfig {
+function configFromTextOrThrow(
+  text: string,
+  configPath: string,
+  env: Env = process.env,
+  options: LoadConfigOptions = {},
+): ResolvedConfig {
   const file = displayPath(configPath);
   const parsed = parseConfigTextOrThrow(text, file);
   const config = validateConfigOrThrow(parsed, file, options);
@@ -131,7 +156,9 @@ async function readConfigTextOrThrow(absolute: string, file: string): Promise<st
     const code = (error as NodeJS.ErrnoException).code;
     throw new CodegenError(
       "CONFIG_NOT_FOUND",
-      code === "ENOENT" ? "config file not found (pass --config <path>, or run `npx flowsmith init` to create one)" : `cannot read config file (${code ?? String(error)})`,
+      code === "ENOENT"
+        ? "config file not found (pass --config <path>, or run `npx flowsmith init` to create one)"
+        : `cannot read config file (${code ?? String(error)})`,
       { file },
     );
   }
@@ -228,10 +255,15 @@ function resolveConfigOrThrow(config: UserConfig, file: ConfigFile): ResolvedCon
  * config at another service). Exported for commands that run without a
  * config file (`flowsmith flows`): `service` is then undefined.
  */
-export function resolveServiceOrThrow(service: UserServiceConfig | undefined, configDisplay: string, env: Env): ResolvedServiceConfig {
+export function resolveServiceOrThrow(
+  service: UserServiceConfig | undefined,
+  configDisplay: string,
+  env: Env,
+): ResolvedServiceConfig {
   const sourced = (variable: string, key: "baseUrl" | "authUrl") => {
     const fromEnv = env[variable];
-    if (fromEnv !== undefined && fromEnv.trim() !== "") return { value: fromEnv.trim(), from: `environment variable ${variable}` };
+    if (fromEnv !== undefined && fromEnv.trim() !== "")
+      return { value: fromEnv.trim(), from: `environment variable ${variable}` };
     const fromFile = service?.[key];
     return fromFile === undefined ? undefined : { value: fromFile, from: `${configDisplay} #/service/${key}` };
   };
@@ -244,42 +276,65 @@ export function resolveServiceOrThrow(service: UserServiceConfig | undefined, co
     ...(authUrl ? { authUrl } : {}),
     descriptionPath: {
       value: descriptionPath,
-      from: service?.descriptionPath === undefined ? "the default descriptionPath" : `${configDisplay} #/service/descriptionPath`,
+      from:
+        service?.descriptionPath === undefined
+          ? "the default descriptionPath"
+          : `${configDisplay} #/service/descriptionPath`,
     },
   };
 }
 
 /** A path under baseUrl: no query or fragment, and `{flowId}` in it, or every flow would fetch one document. */
 function checkDescriptionPathOrThrow(template: string, file: string): void {
-  const invalid = (why: string) => new CodegenError("CONFIG_INVALID", `"descriptionPath" ${why}`, { file, pointer: "#/service/descriptionPath" });
-  if (!template.startsWith("/")) throw invalid(`must start with "/" (it is appended to baseUrl); got ${JSON.stringify(template)}`);
+  const invalid = (why: string) =>
+    new CodegenError("CONFIG_INVALID", `"descriptionPath" ${why}`, { file, pointer: "#/service/descriptionPath" });
+  if (!template.startsWith("/"))
+    throw invalid(`must start with "/" (it is appended to baseUrl); got ${JSON.stringify(template)}`);
   if (/[?#\s]/.test(template)) throw invalid("must be a path without query, fragment or spaces");
-  const unknown = (template.match(/\{[^}]*\}/g) ?? []).filter((part) => part !== "{flowId}" && part !== "{environment}");
+  const unknown = (template.match(/\{[^}]*\}/g) ?? []).filter(
+    (part) => part !== "{flowId}" && part !== "{environment}",
+  );
   if (unknown.length > 0) throw invalid(`knows only {flowId} and {environment}; got ${unknown.join(", ")}`);
   if (!template.includes("{flowId}")) throw invalid("must contain {flowId}");
 }
 
-function resolveSourceOrThrow(flow: UserFlowConfig, root: string, where: { file: string; pointer: string }): FlowSource {
+function resolveSourceOrThrow(
+  flow: UserFlowConfig,
+  root: string,
+  where: { file: string; pointer: string },
+): FlowSource {
   const source = flow.source;
   if (!("api" in source)) return { kind: "file", ...pathFromConfig(root, source.file) };
   const api = source.api;
   if (api.snapshot !== undefined && !api.snapshot.toLowerCase().endsWith(".json")) {
-    throw new CodegenError("CONFIG_INVALID", `"snapshot" must name a .json file (flowsmith writes the description there as JSON); got ${JSON.stringify(api.snapshot)}`, {
-      file: where.file,
-      pointer: `${where.pointer}/source/api/snapshot`,
-    });
+    throw new CodegenError(
+      "CONFIG_INVALID",
+      `"snapshot" must name a .json file (flowsmith writes the description there as JSON); got ${JSON.stringify(api.snapshot)}`,
+      {
+        file: where.file,
+        pointer: `${where.pointer}/source/api/snapshot`,
+      },
+    );
   }
   return {
     kind: "api",
     flowId: api.flowId,
     environment: api.environment,
     ...(api.version !== undefined ? { version: api.version } : {}),
-    snapshot: pathFromConfig(root, api.snapshot ?? defaultSnapshotOrThrow(flow.name, api.flowId, api.environment, where)),
+    snapshot: pathFromConfig(
+      root,
+      api.snapshot ?? defaultSnapshotOrThrow(flow.name, api.flowId, api.environment, where),
+    ),
   };
 }
 
 /** `flows/<name>.json`; an entry without a name has no name before its description is fetched, so its id names the file. */
-function defaultSnapshotOrThrow(name: string | undefined, flowId: string, environment: string, where: { file: string; pointer: string }): string {
+function defaultSnapshotOrThrow(
+  name: string | undefined,
+  flowId: string,
+  environment: string,
+  where: { file: string; pointer: string },
+): string {
   if (name !== undefined) return `${CONFIG_DEFAULTS.snapshotDir}/${name}.json`;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(flowId)) {
     throw new CodegenError(
@@ -300,7 +355,11 @@ function rejectSharedSnapshotsOrThrow(flows: readonly ResolvedFlowConfig[], file
     const first = seen.get(own.path);
     if (first !== undefined && (snapshot || first.snapshot)) {
       const pointer = snapshot ? `${flow.pointer}/source/api` : `${flow.pointer}/source/file`;
-      throw new CodegenError("CONFIG_INVALID", `${own.display} is also the source or snapshot of ${first.pointer}; give each flow its own file`, { file, pointer });
+      throw new CodegenError(
+        "CONFIG_INVALID",
+        `${own.display} is also the source or snapshot of ${first.pointer}; give each flow its own file`,
+        { file, pointer },
+      );
     }
     if (first === undefined) seen.set(own.path, { pointer: flow.pointer, snapshot });
   }

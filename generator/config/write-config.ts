@@ -61,7 +61,8 @@ export function withFlowAppended(text: string, entry: UserFlowConfig): string {
   const flows = findNodeAtLocation(parseTree(text) ?? { type: "null", offset: 0, length: 0 }, ["flows"]);
   // Unreachable for a config loadConfigOrThrow accepted (its schema requires the array): a bug, not a user error.
   // parseTree's defaults read comments and trailing commas, as load-config does.
-  if (flows?.type !== "array") throw new Error("the config accepted on load has no \"flows\" array to append to (please report it)");
+  if (flows?.type !== "array")
+    throw new Error('the config accepted on load has no "flows" array to append to (please report it)');
   const json = oneLine(entry);
   const last = flows.children?.at(-1);
   if (last) {
@@ -71,7 +72,8 @@ export function withFlowAppended(text: string, entry: UserFlowConfig): string {
     const rest = restOfLineOrUndefined(text, end);
     const tail = rest ? text.slice(end, rest.lineEnd) : "";
     if (!rest || tail.trim() === "") return `${text.slice(0, end)},${eol}${indent}${json}${text.slice(end)}`;
-    const withoutComma = rest.comma === undefined ? tail : text.slice(end, rest.comma) + text.slice(rest.comma + 1, rest.lineEnd);
+    const withoutComma =
+      rest.comma === undefined ? tail : text.slice(end, rest.comma) + text.slice(rest.comma + 1, rest.lineEnd);
     return `${text.slice(0, end)},${withoutComma}${eol}${indent}${json}${rest.comma === undefined ? "" : ","}${text.slice(rest.lineEnd)}`;
   }
   // An empty array: the entry one level deeper than the line holding `"flows": [`, after what is inside (comments only).
@@ -87,7 +89,10 @@ export function withFlowAppended(text: string, entry: UserFlowConfig): string {
  * comments (one scan by jsonc-parser's scanner, in linear time). Undefined
  * when anything else follows on the line, or a comment runs on to the next.
  */
-function restOfLineOrUndefined(text: string, offset: number): { comma: number | undefined; lineEnd: number } | undefined {
+function restOfLineOrUndefined(
+  text: string,
+  offset: number,
+): { comma: number | undefined; lineEnd: number } | undefined {
   const scanner = createScanner(text, false);
   scanner.setPosition(offset);
   let comma: number | undefined;
@@ -139,7 +144,14 @@ export async function writeNewConfigOrThrow(file: string, text: string): Promise
     await link(partial, file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CodegenError("WRITE_FAILED", code === "EEXIST" ? `${path.basename(file)} appeared while init ran; it was left as it is` : `could not write ${file}: ${String(code ?? error)}`, { file }, { cause: error });
+    throw new CodegenError(
+      "WRITE_FAILED",
+      code === "EEXIST"
+        ? `${path.basename(file)} appeared while init ran; it was left as it is`
+        : `could not write ${file}: ${String(code ?? error)}`,
+      { file },
+      { cause: error },
+    );
   } finally {
     await rm(partial, { force: true }).catch(() => undefined);
   }

@@ -35,7 +35,8 @@ export function docs(paragraphs: readonly string[], tags: readonly Tag[] = []): 
   }
   // A blank line between the text and its tags; a tag's text is trimmed (jsDocText), so it never starts a line of its own.
   if (text && tags.length > 0) text += "\n";
-  for (const { tagName, text: tagText } of tags) text = `${text}${text ? "\n" : ""}@${tagName}${tagText ? ` ${tagText}` : ""}`;
+  for (const { tagName, text: tagText } of tags)
+    text = `${text}${text ? "\n" : ""}@${tagName}${tagText ? ` ${tagText}` : ""}`;
   return text ? [text] : [];
 }
 
@@ -74,8 +75,7 @@ function constraintTags(schema: Schema): Tag[] {
     case "array":
       tags.push(optional("minItems", schema.minItems), optional("maxItems", schema.maxItems));
       // An element that is a leaf has no declaration of its own: its constraints go here.
-      if (schema.items.kind !== "object" && schema.items.kind !== "array")
-        tags.push(...constraintTags(schema.items));
+      if (schema.items.kind !== "object" && schema.items.kind !== "array") tags.push(...constraintTags(schema.items));
       break;
     case "boolean":
     case "object":
@@ -97,9 +97,7 @@ function defaultText(value: JsonValue): string {
 
 /** `input[docs][documents][{i}][templateId]`: each enclosing array index as `{i}`, `{j}`, ... */
 function partText(part: PartName): string {
-  return part
-    .map((segment) => (typeof segment === "string" ? segment : `{${indexName(segment.index)}}`))
-    .join("");
+  return part.map((segment) => (typeof segment === "string" ? segment : `{${indexName(segment.index)}}`)).join("");
 }
 
 function indexName(index: number): string {

@@ -13,13 +13,11 @@ export async function emitIndex(models: readonly Pick<FlowModel, "name">[]): Pro
   const names = new NameAllocator([]);
   // Sorted, so the namespaces and their collision suffixes do not depend on config order.
   const sorted = [...models].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const exports = sorted.map(
-    (model): ExportDeclarationStructure => ({
-      kind: StructureKind.ExportDeclaration,
-      namespaceExport: names.claim(bindingName(model.name, "flow")),
-      moduleSpecifier: moduleSpecifierOrThrow(`./${model.name}/index.js`, "flow module", { flow: model.name }),
-    }),
-  );
+  const exports = sorted.map((model): ExportDeclarationStructure => ({
+    kind: StructureKind.ExportDeclaration,
+    namespaceExport: names.claim(bindingName(model.name, "flow")),
+    moduleSpecifier: moduleSpecifierOrThrow(`./${model.name}/index.js`, "flow module", { flow: model.name }),
+  }));
   // With no flows, `export {};` keeps the file a module.
   const statements = exports.length > 0 ? exports : [{ kind: StructureKind.ExportDeclaration } as const];
   return { path: "index.ts", content: await moduleText(indexHeader(), statements) };

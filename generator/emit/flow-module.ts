@@ -32,10 +32,13 @@ export function flowModuleStatementsOrThrow(model: FlowModel, runtimeImport: str
   // Type-only bindings no declaration refers to are left out (FileInput in flows without files).
   const unused = new Set(types.usesFileInput ? [] : ["FileInput"]);
   const imports = template.imports.map((declaration) =>
-    declaration.moduleSpecifier === TEMPLATE_RUNTIME_IMPORT ? runtimeImportOf(declaration, runtime, unused) : declaration,
+    declaration.moduleSpecifier === TEMPLATE_RUNTIME_IMPORT
+      ? runtimeImportOf(declaration, runtime, unused)
+      : declaration,
   );
   // For its side effect: the engine the flow's patterns run on (re2js) is loaded, and bundled, only with a flow that has one.
-  if (hasCheckedPattern(model.request) || hasCheckedPattern(model.response)) imports.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: PATTERNS_IMPORT });
+  if (hasCheckedPattern(model.request) || hasCheckedPattern(model.response))
+    imports.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: PATTERNS_IMPORT });
   const declarations = [flowStatement(model), specStatement(model, template.spec), ...types.declarations];
   return [
     ...imports,
@@ -81,7 +84,10 @@ function flowStatement(model: FlowModel): VariableStatementStructure {
  */
 function specStatement(model: FlowModel, template: VariableStatementStructure): VariableStatementStructure {
   const value = parsedJson(toFlowSpec(model));
-  return { ...template, declarations: template.declarations.map((declaration) => ({ ...declaration, initializer: value })) };
+  return {
+    ...template,
+    declarations: template.declarations.map((declaration) => ({ ...declaration, initializer: value })),
+  };
 }
 
 function parsedJson(value: unknown): string {

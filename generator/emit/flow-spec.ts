@@ -26,7 +26,9 @@ export function toFlowSpec(model: FlowModel): FlowSpec {
     request: toJsonSchema(model.request, { file: ANY_FILE }),
     response: toJsonSchema(model.response, { file: ANY_FILE, formats: false }),
   };
-  return model.bodyForm === "multipart" ? { ...base, fields: toFieldSpecOrThrow(model.request, model), ...schemas } : { ...base, ...schemas };
+  return model.bodyForm === "multipart"
+    ? { ...base, fields: toFieldSpecOrThrow(model.request, model), ...schemas }
+    : { ...base, ...schemas };
 }
 
 /** Whether the flow's schemas have a pattern the client checks: its module then imports the pattern engine. */
@@ -37,7 +39,10 @@ export function hasCheckedPattern(schema: Schema): boolean {
     case "array":
       return hasCheckedPattern(schema.items);
     case "object":
-      return schema.properties.some((p) => hasCheckedPattern(p.schema)) || (typeof schema.additionalProperties !== "boolean" && hasCheckedPattern(schema.additionalProperties));
+      return (
+        schema.properties.some((p) => hasCheckedPattern(p.schema)) ||
+        (typeof schema.additionalProperties !== "boolean" && hasCheckedPattern(schema.additionalProperties))
+      );
     default:
       return false;
   }

@@ -102,12 +102,7 @@ function inputProperty(
 function blockProperty(block: Property, types: TypeEmitter): OptionalKind<PropertySignatureStructure> {
   if (block.schema.kind !== "object") return types.property(block, "");
   const name = types.names.claim(typeName(block.name, "DataBlock"));
-  types.declareInterface(
-    name,
-    block.schema,
-    name,
-    schemaDocs(block.schema, `The \`${block.name}\` data block.`),
-  );
+  types.declareInterface(name, block.schema, name, schemaDocs(block.schema, `The \`${block.name}\` data block.`));
   return {
     name: propertyKey(block.name),
     hasQuestionToken: !block.required,
@@ -116,10 +111,7 @@ function blockProperty(block: Property, types: TypeEmitter): OptionalKind<Proper
   };
 }
 
-function metadataProperty(
-  property: Property | undefined,
-  fixed: FixedNames,
-): OptionalKind<PropertySignatureStructure> {
+function metadataProperty(property: Property | undefined, fixed: FixedNames): OptionalKind<PropertySignatureStructure> {
   return { name: "metadata", type: fixed.metadata, docs: property ? schemaDocs(property.schema) : [] };
 }
 

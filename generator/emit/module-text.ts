@@ -85,11 +85,13 @@ export function inPrettierLayout(text: string): boolean {
     previousEnd = end;
   }
   // A blank right before a line's end, one at a time: `[ \t]+$` would scan a long run of blanks again from each of its positions.
-  for (const blank of text.matchAll(/[ \t](?=\n|$)/g)) if (!within(templates, blank.index, blank.index + 1)) return false;
+  for (const blank of text.matchAll(/[ \t](?=\n|$)/g))
+    if (!within(templates, blank.index, blank.index + 1)) return false;
   let lineStart = 0;
   for (const line of text.split("\n")) {
     const lineEnd = lineStart + line.length;
-    if (line.length > PRINT_WIDTH && !within(verbatim, lineStart + line.length - line.trimStart().length, lineEnd)) return false;
+    if (line.length > PRINT_WIDTH && !within(verbatim, lineStart + line.length - line.trimStart().length, lineEnd))
+      return false;
     lineStart = lineEnd + 1;
   }
   return true;

@@ -77,7 +77,11 @@ export class TypeEmitter {
     return {
       name: propertyKey(property.name),
       hasQuestionToken: !property.required,
-      type: toleratingInherited(property.name, property.required, this.typeOf(property.schema, base, `\`${property.name}\``)),
+      type: toleratingInherited(
+        property.name,
+        property.required,
+        this.typeOf(property.schema, base, `\`${property.name}\``),
+      ),
       docs: schemaDocs(property.schema),
     };
   }
@@ -120,7 +124,8 @@ export class TypeEmitter {
     properties: readonly OptionalKind<PropertySignatureStructure>[],
   ): OptionalKind<IndexSignatureDeclarationStructure>[] {
     const extra = schema.additionalProperties;
-    if (extra === false) return properties.length === 0 ? [{ keyName: "key", keyType: "string", returnType: "never" }] : [];
+    if (extra === false)
+      return properties.length === 0 ? [{ keyName: "key", keyType: "string", returnType: "never" }] : [];
     if (extra === true) return [{ keyName: "key", keyType: "string", returnType: "unknown" }];
     const types = [this.typeOf(extra, `${name}Value`, `an extra key of ${name}`)];
     for (const p of properties) types.push(String(p.type));
@@ -200,5 +205,8 @@ function arrayOf(item: string, parenthesized: boolean): string {
 function needsParentheses(schema: Schema): boolean {
   if (schema.nullable) return true;
   if (schema.kind === "number" && schema.enum?.length === 1) return (schema.enum[0] ?? 0) < 0;
-  return (schema.kind === "string" || schema.kind === "number" || schema.kind === "boolean") && (schema.enum?.length ?? 0) > 1;
+  return (
+    (schema.kind === "string" || schema.kind === "number" || schema.kind === "boolean") &&
+    (schema.enum?.length ?? 0) > 1
+  );
 }

@@ -5,7 +5,13 @@
  */
 import { readFile } from "node:fs/promises";
 import type { ResolvedConfig } from "../config/config-types.js";
-import { DEFAULT_CONFIG_FILE, loadConfigOrThrow, newConfigOrThrow, withConfigPosition, type Env } from "../config/load-config.js";
+import {
+  DEFAULT_CONFIG_FILE,
+  loadConfigOrThrow,
+  newConfigOrThrow,
+  withConfigPosition,
+  type Env,
+} from "../config/load-config.js";
 import { CodegenError } from "../errors.js";
 import { isTaken } from "../file-checks.js";
 import { addApiFlowOrThrow, type AddedFlow, type WantedApiFlow } from "./api-flow.js";
@@ -40,12 +46,20 @@ export async function runAdd(options: AddOptions): Promise<AddResult> {
 }
 
 /** The config to add to; when there is none yet, a new one with the defaults. */
-async function configOrNewOrThrow(configPath: string | undefined, env: Env): Promise<{ config: ResolvedConfig; text: string; created: boolean }> {
+async function configOrNewOrThrow(
+  configPath: string | undefined,
+  env: Env,
+): Promise<{ config: ResolvedConfig; text: string; created: boolean }> {
   try {
     const config = await loadConfigOrThrow(configPath, env, { allowNoFlows: true });
     return { config, text: await readFile(config.configPath, "utf8"), created: false };
   } catch (error) {
-    if (!(error instanceof CodegenError) || error.code !== "CONFIG_NOT_FOUND" || (await isTaken(configPath ?? DEFAULT_CONFIG_FILE))) throw error;
+    if (
+      !(error instanceof CodegenError) ||
+      error.code !== "CONFIG_NOT_FOUND" ||
+      (await isTaken(configPath ?? DEFAULT_CONFIG_FILE))
+    )
+      throw error;
     return { ...(await newConfigOrThrow(configPath ?? DEFAULT_CONFIG_FILE, env)), created: true };
   }
 }

@@ -9,7 +9,12 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { Environment } from "@flowsmith/runtime";
 import { withFlowAppended, writeConfigOrThrow } from "../config/write-config.js";
-import { CONFIG_DEFAULTS, type ResolvedConfig, type UserApiSource, type UserFlowConfig } from "../config/config-types.js";
+import {
+  CONFIG_DEFAULTS,
+  type ResolvedConfig,
+  type UserApiSource,
+  type UserFlowConfig,
+} from "../config/config-types.js";
 import { CodegenError } from "../errors.js";
 import { buildFlowModelOrThrow } from "../model/build-flow-model.js";
 import type { FlowModel } from "../model/types.js";
@@ -68,7 +73,12 @@ export interface AddedFlow {
  * and appended to `configText`, the config's text as read; its snapshot
  * written first. A config that cannot be written takes a new snapshot back.
  */
-export async function addApiFlowOrThrow(wanted: WantedApiFlow, config: ResolvedConfig, configText: string, clients: ServiceClients): Promise<AddedFlow> {
+export async function addApiFlowOrThrow(
+  wanted: WantedApiFlow,
+  config: ResolvedConfig,
+  configText: string,
+  clients: ServiceClients,
+): Promise<AddedFlow> {
   await refuseFlowInConfigOrThrow(wanted, config);
   const fetched = await fetchApiFlowOrThrow(wanted, config, clients);
   const prepared = await namedApiFlowOrThrow(fetched, wanted.name ?? fetched.model.name, config);
@@ -79,22 +89,45 @@ export async function addApiFlowOrThrow(wanted: WantedApiFlow, config: ResolvedC
   } catch (error) {
     // The config was not changed: a snapshot no entry names would be left behind.
     await removeNewSnapshot(prepared);
-    throw new CodegenError("WRITE_FAILED", `could not write ${config.configDisplay}: ${(error as Error).message}; nothing was added`, prepared.where, { cause: error });
+    throw new CodegenError(
+      "WRITE_FAILED",
+      `could not write ${config.configDisplay}: ${(error as Error).message}; nothing was added`,
+      prepared.where,
+      { cause: error },
+    );
   }
-  return { name: prepared.entry.name ?? prepared.model.name, version: prepared.model.version, pointer: prepared.where.pointer, snapshot: prepared.snapshot.display, snapshotWritten };
+  return {
+    name: prepared.entry.name ?? prepared.model.name,
+    version: prepared.model.version,
+    pointer: prepared.where.pointer,
+    snapshot: prepared.snapshot.display,
+    snapshotWritten,
+  };
 }
 
 /** `added`: entries added before this one beside the config's, for its pointer. */
-export async function fetchApiFlowOrThrow(wanted: WantedApiFlow, config: ResolvedConfig, clients: ServiceClients, added = 0): Promise<FetchedApiFlow> {
+export async function fetchApiFlowOrThrow(
+  wanted: WantedApiFlow,
+  config: ResolvedConfig,
+  clients: ServiceClients,
+  added = 0,
+): Promise<FetchedApiFlow> {
   const pointer = `#/flows/${config.flows.length + added}`;
   const where = { file: config.configDisplay, pointer };
   const what = `the description of flow ${wanted.flowId} (${wanted.environment})`;
   const document = await clients.fetchDescriptionOrThrow(wanted.flowId, wanted.environment, { ...where, what });
   const text = descriptionJson(document);
   refuseSecretsOrThrow(text, clients, where);
-  const model = buildFlowModelOrThrow(parseDescriptionOrThrow(text, what), wanted.name !== undefined ? { name: wanted.name } : {});
+  const model = buildFlowModelOrThrow(
+    parseDescriptionOrThrow(text, what),
+    wanted.name !== undefined ? { name: wanted.name } : {},
+  );
   if (model.id !== wanted.flowId || model.environment !== wanted.environment) {
-    throw new CodegenError("FLOW_MISMATCH", `the service answered with flow ${model.id} (${model.environment}), not ${wanted.flowId} (${wanted.environment}); check "descriptionPath"`, where);
+    throw new CodegenError(
+      "FLOW_MISMATCH",
+      `the service answered with flow ${model.id} (${model.environment}), not ${wanted.flowId} (${wanted.environment}); check "descriptionPath"`,
+      where,
+    );
   }
   if (wanted.version !== undefined && model.version !== wanted.version) {
     throw new CodegenError(
@@ -108,7 +141,12 @@ export async function fetchApiFlowOrThrow(wanted: WantedApiFlow, config: Resolve
 }
 
 /** The fetched flow under `name`: its entry and snapshot path, checked against `config` and `taken` (names about to be added beside it). */
-export async function namedApiFlowOrThrow(fetched: FetchedApiFlow, name: string, config: ResolvedConfig, taken: readonly string[] = []): Promise<PreparedApiFlow> {
+export async function namedApiFlowOrThrow(
+  fetched: FetchedApiFlow,
+  name: string,
+  config: ResolvedConfig,
+  taken: readonly string[] = [],
+): Promise<PreparedApiFlow> {
   const { wanted, model, text, where } = fetched;
   checkNameFreeOrThrow(name, config.flows, taken, config.configDisplay);
   const relative = wanted.snapshot ?? `${CONFIG_DEFAULTS.snapshotDir}/${name}.json`;
@@ -152,7 +190,9 @@ function snapshotPath(relative: string, config: ResolvedConfig): { path: string;
 
 /** A snapshot path another entry reads (its description file or snapshot), or one inside outputDir. */
 function refuseSharedFileOrThrow(snapshot: { path: string; display: string }, config: ResolvedConfig): void {
-  const user = config.flows.find((flow) => (flow.source.kind === "api" ? flow.source.snapshot.path : flow.source.path) === snapshot.path);
+  const user = config.flows.find(
+    (flow) => (flow.source.kind === "api" ? flow.source.snapshot.path : flow.source.path) === snapshot.path,
+  );
   const inOutput = !path.relative(config.outputDir, snapshot.path).startsWith("..");
   if (!user && !inOutput) return;
   throw new CodegenError(

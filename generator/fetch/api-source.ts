@@ -89,7 +89,9 @@ export function checkApiFlowOrThrow(
     throw new CodegenError(
       fetched ? "FLOW_MISMATCH" : "SNAPSHOT_MISMATCH",
       `${holder} flow ${found.id} (${found.environment}), but the entry names flow ${source.flowId} (${source.environment})` +
-        (fetched ? "; check \"descriptionPath\" in the config: nothing was written" : `: run ${refresh} to fetch the flow the entry names`),
+        (fetched
+          ? '; check "descriptionPath" in the config: nothing was written'
+          : `: run ${refresh} to fetch the flow the entry names`),
       { flow: name, file: config.configDisplay, pointer: `${pointer}/source/api` },
     );
   }
@@ -108,5 +110,9 @@ export function checkApiFlowOrThrow(
 }
 
 function entryContext(where: SourceContext): CodegenErrorContext {
-  return { file: where.configFile, pointer: `${where.pointer}/source/api`, ...(where.flow ? { flow: where.flow } : {}) };
+  return {
+    file: where.configFile,
+    pointer: `${where.pointer}/source/api`,
+    ...(where.flow ? { flow: where.flow } : {}),
+  };
 }

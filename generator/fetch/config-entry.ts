@@ -9,10 +9,18 @@ import type { Environment } from "@flowsmith/runtime";
 import type { ResolvedConfig, ResolvedFlowConfig } from "../config/config-types.js";
 import { parseYamlOrThrow } from "../read/yaml-source.js";
 
-export async function configEntryOfOrUndefined(config: ResolvedConfig, flowId: string, environment: Environment): Promise<ResolvedFlowConfig | undefined> {
+export async function configEntryOfOrUndefined(
+  config: ResolvedConfig,
+  flowId: string,
+  environment: Environment,
+): Promise<ResolvedFlowConfig | undefined> {
   for (const flow of config.flows) {
     const source = flow.source;
-    if (source.kind === "api" ? source.flowId === flowId && source.environment === environment : await describesFlow(source.path, flowId, environment)) {
+    if (
+      source.kind === "api"
+        ? source.flowId === flowId && source.environment === environment
+        : await describesFlow(source.path, flowId, environment)
+    ) {
       return flow;
     }
   }

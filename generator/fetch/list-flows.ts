@@ -44,11 +44,16 @@ export interface FlowsResult {
 }
 
 export async function runFlows(options: FlowsOptions): Promise<FlowsResult> {
-  const environments = options.environment !== undefined ? [options.environment] : environmentsWithClientId(options.env);
+  const environments =
+    options.environment !== undefined ? [options.environment] : environmentsWithClientId(options.env);
   if (environments.length === 0) throw noApiClientError();
   const config = await configOrUndefined(options.configPath, options.env);
   const display = config?.configDisplay ?? DEFAULT_CONFIG_FILE;
-  const clients = new ServiceClients(config?.service ?? resolveServiceOrThrow(undefined, display, options.env), options.env, display);
+  const clients = new ServiceClients(
+    config?.service ?? resolveServiceOrThrow(undefined, display, options.env),
+    options.env,
+    display,
+  );
   try {
     const published = await publishedFlowsOrThrow(clients, environments);
     const listed = [];
@@ -67,7 +72,10 @@ export async function runFlows(options: FlowsOptions): Promise<FlowsResult> {
 }
 
 /** Every flow the service lists in each of `environments`, in that order. */
-export async function publishedFlowsOrThrow(clients: ServiceClients, environments: readonly Environment[]): Promise<PublishedFlow[]> {
+export async function publishedFlowsOrThrow(
+  clients: ServiceClients,
+  environments: readonly Environment[],
+): Promise<PublishedFlow[]> {
   const published: PublishedFlow[] = [];
   for (const environment of environments) {
     for (const record of await clients.listFlowsOrThrow(environment, { what: `the flows of ${environment}` })) {
@@ -82,7 +90,8 @@ async function configOrUndefined(configPath: string | undefined, env: Env): Prom
   try {
     return await loadConfigOrThrow(configPath, env);
   } catch (error) {
-    if (configPath === undefined && error instanceof CodegenError && error.code === "CONFIG_NOT_FOUND") return undefined;
+    if (configPath === undefined && error instanceof CodegenError && error.code === "CONFIG_NOT_FOUND")
+      return undefined;
     throw error;
   }
 }
@@ -93,5 +102,7 @@ function scrubbed(value: unknown, clients: ServiceClients): unknown {
   if (Array.isArray(value)) return value.map((item) => scrubbed(item, clients));
   if (typeof value !== "object" || value === null) return value;
   // fromEntries defines each key as the object's own, "__proto__" included.
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [clients.withoutCredentials(key), scrubbed(item, clients)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [clients.withoutCredentials(key), scrubbed(item, clients)]),
+  );
 }

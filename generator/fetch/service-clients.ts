@@ -55,7 +55,9 @@ export class ServiceClients {
   /** The flow's description as the service returns it (parsed JSON). */
   async fetchDescriptionOrThrow(flowId: string, environment: Environment, where: FetchContext): Promise<unknown> {
     const path = this.service.descriptionPath.value;
-    const url = this.urlOf(path.split("{flowId}").join(encodeURIComponent(flowId)).split("{environment}").join(environment));
+    const url = this.urlOf(
+      path.split("{flowId}").join(encodeURIComponent(flowId)).split("{environment}").join(environment),
+    );
     const client = this.clientOrThrow(environment, where);
     try {
       return await client.getFlowDescription(flowId, { path });
@@ -99,7 +101,15 @@ export class ServiceClients {
     const baseUrl = this.urlOrThrow(this.service.baseUrl, "baseUrl", ENV.baseUrl, where);
     const authUrl = this.urlOrThrow(this.service.authUrl, "authUrl", ENV.authUrl, where);
     const { clientId, clientSecret } = this.credentialsOrThrow(environment, where);
-    const client = runtime().createClient({ baseUrl, authUrl, environment, clientId, clientSecret, userAgent: `flowsmith-cli/${flowsmithVersion()}`, proxy: this.proxy() });
+    const client = runtime().createClient({
+      baseUrl,
+      authUrl,
+      environment,
+      clientId,
+      clientSecret,
+      userAgent: `flowsmith-cli/${flowsmithVersion()}`,
+      proxy: this.proxy(),
+    });
     this.clients.set(environment, client);
     return client;
   }
@@ -111,11 +121,18 @@ export class ServiceClients {
   private proxy(): { httpProxy?: string; httpsProxy?: string; noProxy?: string } {
     const variable = (name: string) => this.env[name.toLowerCase()] ?? this.env[name];
     const [httpProxy, httpsProxy, noProxy] = ["HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"].map(variable);
-    return { ...(httpProxy ? { httpProxy } : {}), ...(httpsProxy ? { httpsProxy } : {}), ...(noProxy !== undefined ? { noProxy } : {}) };
+    return {
+      ...(httpProxy ? { httpProxy } : {}),
+      ...(httpsProxy ? { httpsProxy } : {}),
+      ...(noProxy !== undefined ? { noProxy } : {}),
+    };
   }
 
   /** Both variables of the environment's API client; a missing one is named, and nothing has been sent. */
-  private credentialsOrThrow(environment: Environment, where: FetchContext): { clientId: string; clientSecret: string } {
+  private credentialsOrThrow(
+    environment: Environment,
+    where: FetchContext,
+  ): { clientId: string; clientSecret: string } {
     const idVariable = ENV.clientId[environment];
     const secretVariable = ENV.clientSecret[environment];
     const clientId = this.env[idVariable]?.trim() ?? "";
@@ -130,7 +147,12 @@ export class ServiceClients {
     );
   }
 
-  private urlOrThrow(setting: Sourced<string> | undefined, key: "baseUrl" | "authUrl", variable: string, where: FetchContext): string {
+  private urlOrThrow(
+    setting: Sourced<string> | undefined,
+    key: "baseUrl" | "authUrl",
+    variable: string,
+    where: FetchContext,
+  ): string {
     const host = key === "baseUrl" ? "{base_url}, the API host" : "{auth_url}, the token host";
     if (setting === undefined) {
       throw new CodegenError(
@@ -145,7 +167,14 @@ export class ServiceClients {
     } catch {
       url = undefined;
     }
-    if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username || url.password) {
+    if (
+      !url ||
+      (url.protocol !== "http:" && url.protocol !== "https:") ||
+      url.search ||
+      url.hash ||
+      url.username ||
+      url.password
+    ) {
       throw new CodegenError(
         "SERVICE_NOT_CONFIGURED",
         `${key} from ${setting.from} must be an http(s) URL without query, fragment or credentials; got ${JSON.stringify(setting.value)}`,
@@ -169,15 +198,23 @@ export class ServiceClients {
 }
 
 /** What to check, by what went wrong. */
-function hintFor(error: FlowsmithError, environment: Environment, service: ResolvedServiceConfig, where: FetchContext): string {
+function hintFor(
+  error: FlowsmithError,
+  environment: Environment,
+  service: ResolvedServiceConfig,
+  where: FetchContext,
+): string {
   const status = (error as { status?: unknown }).status;
   const credentials = `${ENV.clientId[environment]} and ${ENV.clientSecret[environment]}`;
   switch (error.code) {
     case "AUTH_FAILED":
-      if (typeof status !== "number") return `Is the auth host up? authUrl comes from ${service.authUrl?.from ?? "nowhere"}`;
+      if (typeof status !== "number")
+        return `Is the auth host up? authUrl comes from ${service.authUrl?.from ?? "nowhere"}`;
       if (status === 404) return authUrlNotFound(service);
       // A 5xx is the auth host failing, not a verdict on the credentials.
-      return status >= 500 ? "The auth host failed: try again later; nothing was written" : `The auth host refused the ${environment} API client: check ${credentials}`;
+      return status >= 500
+        ? "The auth host failed: try again later; nothing was written"
+        : `The auth host refused the ${environment} API client: check ${credentials}`;
     case "NETWORK_ERROR":
     case "TIMEOUT":
       return `Is the service up? baseUrl comes from ${service.baseUrl?.from ?? "nowhere"}`;
@@ -199,7 +236,10 @@ function hintFor(error: FlowsmithError, environment: Environment, service: Resol
 
 /** docs/service.md 5.2: a token request sent to {base_url} returns 404, so the auth host's address is what to fix. */
 function authUrlNotFound(service: ResolvedServiceConfig): string {
-  const same = service.authUrl !== undefined && service.baseUrl !== undefined && sameUrl(service.authUrl.value, service.baseUrl.value);
+  const same =
+    service.authUrl !== undefined &&
+    service.baseUrl !== undefined &&
+    sameUrl(service.authUrl.value, service.baseUrl.value);
   return (
     `The token URL was not found, so the credentials were not even checked: ${ENV.authUrl} (or "service": { "authUrl" }) must be {auth_url}, ` +
     `the token host, not {base_url}, the API host${same ? ` (it is the same as baseUrl)` : ""}. authUrl comes from ${service.authUrl?.from ?? "nowhere"}`

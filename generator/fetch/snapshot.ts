@@ -26,7 +26,8 @@ export async function inspectSnapshot(file: ConfigPath): Promise<SnapshotOnDisk>
     stat = await lstat(file.path);
   } catch (error) {
     // ENOTDIR: a folder on the way is a file; found now, before any output is written, not when the snapshot is.
-    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return { kind: "other", why: "a folder on its path is a file" };
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR")
+      return { kind: "other", why: "a folder on its path is a file" };
     return { kind: "absent" };
   }
   if (stat.isSymbolicLink()) return { kind: "other", why: "it is a symbolic link" };
@@ -42,11 +43,16 @@ export async function inspectSnapshot(file: ConfigPath): Promise<SnapshotOnDisk>
   }
   const info = (document as { info?: Record<string, unknown> } | null)?.info;
   if (typeof info?.["x-flow-id"] !== "string") return { kind: "other", why: "it is not a flow description" };
-  if (descriptionJson(document) !== text) return { kind: "other", why: "it is not in the form flowsmith writes snapshots (edited by hand?)" };
+  if (descriptionJson(document) !== text)
+    return { kind: "other", why: "it is not in the form flowsmith writes snapshots (edited by hand?)" };
   return { kind: "snapshot", text };
 }
 
-export function refuseOtherFileOrThrow(file: ConfigPath, onDisk: { readonly why: string }, where: CodegenErrorContext): never {
+export function refuseOtherFileOrThrow(
+  file: ConfigPath,
+  onDisk: { readonly why: string },
+  where: CodegenErrorContext,
+): never {
   throw new CodegenError(
     "SNAPSHOT_CONFLICT",
     `${file.display} is in the way of this flow's snapshot and flowsmith did not write it (${onDisk.why}), so it is not replaced. ` +
@@ -56,7 +62,11 @@ export function refuseOtherFileOrThrow(file: ConfigPath, onDisk: { readonly why:
 }
 
 /** Checked before anything is written: a description that holds the client secret or an access token (in any form) is refused. */
-export function refuseSecretsOrThrow(text: string, clients: { holdCredentials(text: string): boolean }, where: CodegenErrorContext): void {
+export function refuseSecretsOrThrow(
+  text: string,
+  clients: { holdCredentials(text: string): boolean },
+  where: CodegenErrorContext,
+): void {
   if (!clients.holdCredentials(text)) return;
   throw new CodegenError(
     "SECRET_IN_DESCRIPTION",
@@ -75,6 +85,11 @@ export async function writeSnapshotOrThrow(file: ConfigPath, text: string, where
   } catch (error) {
     // force ignores a missing file, not ENOTDIR: the cleanup must not hide the error being reported.
     await rm(partial, { force: true }).catch(() => undefined);
-    throw new CodegenError("WRITE_FAILED", `could not write the snapshot ${file.display}: ${(error as Error).message}`, where, { cause: error });
+    throw new CodegenError(
+      "WRITE_FAILED",
+      `could not write the snapshot ${file.display}: ${(error as Error).message}`,
+      where,
+      { cause: error },
+    );
   }
 }

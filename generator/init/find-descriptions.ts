@@ -38,7 +38,9 @@ export const FIND_LIMITS = {
 const SKIPPED_FOLDERS = new Set(["node_modules"]);
 const EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
 
-export async function findDescriptions(root: string): Promise<{ found: FoundDescription[]; skipped: SkippedFile[]; truncated: boolean }> {
+export async function findDescriptions(
+  root: string,
+): Promise<{ found: FoundDescription[]; skipped: SkippedFile[]; truncated: boolean }> {
   const found: FoundDescription[] = [];
   const skipped: SkippedFile[] = [];
   const { candidates, truncated } = await candidateFiles(root);

@@ -66,7 +66,11 @@ function objectLines(request: ObjectSchema, indent: string, reads: Set<string>):
   const start = lines.findIndex((line) => line === `${indent}input: {`);
   const end = lines.indexOf(`${indent}},`, start);
   if (start < 0 || end < 0) return lines;
-  const short = `${indent}input: { ${lines.slice(start + 1, end).map((line) => line.trim()).join(" ").replace(/,$/, "")} },`;
+  const short = `${indent}input: { ${lines
+    .slice(start + 1, end)
+    .map((line) => line.trim())
+    .join(" ")
+    .replace(/,$/, "")} },`;
   return short.length <= 100 ? [...lines.slice(0, start), short, ...lines.slice(end + 1)] : lines;
 }
 
@@ -74,14 +78,20 @@ function objectLinesLong(request: ObjectSchema, indent: string, reads: Set<strin
   const lines: string[] = [];
   for (const property of request.properties.filter((p) => p.required)) {
     const key = propertyKey(property.name);
-    if (property.name === "input" && property.schema.kind === "object" && property.schema.properties.some((p) => p.required)) {
+    if (
+      property.name === "input" &&
+      property.schema.kind === "object" &&
+      property.schema.properties.some((p) => p.required)
+    ) {
       lines.push(`${indent}${key}: {`);
       for (const block of property.schema.properties.filter((p) => p.required)) {
         lines.push(`${indent}  ${propertyKey(block.name)}: ${valueOf(block.schema, reads)},`);
       }
       lines.push(`${indent}},`);
     } else {
-      lines.push(`${indent}${key}: ${property.name === "metadata" ? '{ subjectId: "user-42" }' : valueOf(property.schema, reads)},`);
+      lines.push(
+        `${indent}${key}: ${property.name === "metadata" ? '{ subjectId: "user-42" }' : valueOf(property.schema, reads)},`,
+      );
     }
   }
   return lines;
@@ -102,11 +112,20 @@ function valueOf(schema: Schema, reads: Set<string>): string {
       if (schema.enum?.[0] !== undefined) return numberLiteral(schema.enum[0]);
       if (typeof schema.default === "number") return numberLiteral(schema.default);
       if (schema.minimum !== undefined) return numberLiteral(schema.minimum);
-      return numberLiteral(schema.exclusiveMinimum !== undefined ? Math.floor(schema.exclusiveMinimum) + 1 : (schema.maximum ?? 1) >= 1 ? 1 : 0);
+      return numberLiteral(
+        schema.exclusiveMinimum !== undefined
+          ? Math.floor(schema.exclusiveMinimum) + 1
+          : (schema.maximum ?? 1) >= 1
+            ? 1
+            : 0,
+      );
     case "boolean":
       return String(schema.enum?.[0] ?? (typeof schema.default === "boolean" ? schema.default : true));
     case "file": {
-      const file = schema.mediaTypes.length > 0 && schema.mediaTypes.every((type) => type.startsWith("image/")) ? "photo.jpg" : "document.pdf";
+      const file =
+        schema.mediaTypes.length > 0 && schema.mediaTypes.every((type) => type.startsWith("image/"))
+          ? "photo.jpg"
+          : "document.pdf";
       reads.add(file);
       return `await fileFromPath(${codeStringLiteral(file)})`;
     }
@@ -115,7 +134,9 @@ function valueOf(schema: Schema, reads: Set<string>): string {
       return `[${Array.from({ length: count }, () => valueOf(schema.items, reads)).join(", ")}]`;
     }
     case "object": {
-      const fields = schema.properties.filter((p) => p.required).map((p) => `${propertyKey(p.name)}: ${valueOf(p.schema, reads)}`);
+      const fields = schema.properties
+        .filter((p) => p.required)
+        .map((p) => `${propertyKey(p.name)}: ${valueOf(p.schema, reads)}`);
       return fields.length === 0 ? "{}" : `{ ${fields.join(", ")} }`;
     }
   }

@@ -63,7 +63,10 @@ export async function askInteractively(context: AskContext): Promise<Choices | "
   } else if (source === "files") {
     const picked = await prompts.multiselect({
       message: "Which flows? (space toggles, enter accepts)",
-      options: context.found.map((file) => ({ value: file, label: `${file.display}  ${file.model.title} (${file.model.environment}, v${String(file.model.version)})` })),
+      options: context.found.map((file) => ({
+        value: file,
+        label: `${file.display}  ${file.model.title} (${file.model.environment}, v${String(file.model.version)})`,
+      })),
       initialValues: [...context.found],
       required: true,
     });
@@ -74,7 +77,10 @@ export async function askInteractively(context: AskContext): Promise<Choices | "
     if (listed.length > 0) {
       const picked = await prompts.multiselect({
         message: "Which flows? (space toggles, enter accepts)",
-        options: listed.map((flow) => ({ value: flow, label: `${flow.flowId} (${flow.environment}) ${flow.about}`.trimEnd() })),
+        options: listed.map((flow) => ({
+          value: flow,
+          label: `${flow.flowId} (${flow.environment}) ${flow.about}`.trimEnd(),
+        })),
         initialValues: [...listed],
         required: true,
       });

@@ -10,7 +10,13 @@
  */
 import path from "node:path";
 import { ENV, type ResolvedConfig } from "../config/config-types.js";
-import { DEFAULT_CONFIG_FILE, findConfigOrUndefined, newConfigOrThrow, resolveServiceOrThrow, type Env } from "../config/load-config.js";
+import {
+  DEFAULT_CONFIG_FILE,
+  findConfigOrUndefined,
+  newConfigOrThrow,
+  resolveServiceOrThrow,
+  type Env,
+} from "../config/load-config.js";
 import { writeNewConfigOrThrow } from "../config/write-config.js";
 import { CodegenError } from "../errors.js";
 import { removeNewSnapshot, writePreparedSnapshotOrThrow, type PreparedApiFlow } from "../fetch/api-flow.js";
@@ -21,7 +27,12 @@ import { assertOutputDirSafeOrThrow } from "../output/output-safety.js";
 import { runCodegen, type Progress, type WriteResult } from "../pipeline.js";
 import { FIND_LIMITS, findDescriptions } from "./find-descriptions.js";
 import type { FirstCall } from "./first-call.js";
-import { listedFlowsOrThrow, plannedApiFlowsOrThrow, plannedFileFlowsOrThrow, type PlannedFlow } from "./planned-flows.js";
+import {
+  listedFlowsOrThrow,
+  plannedApiFlowsOrThrow,
+  plannedFileFlowsOrThrow,
+  type PlannedFlow,
+} from "./planned-flows.js";
 import { askInteractively, type Choices } from "./prompts.js";
 
 export interface InitOptions {
@@ -61,7 +72,8 @@ export type InitResult =
       /** The names of the flows the config lists, in its order. */
       readonly flows: readonly string[];
       /** The first codegen: what it wrote, or why it failed (the config stays). */
-      readonly codegen: { readonly ok: true; readonly result: WriteResult } | { readonly ok: false; readonly error: unknown };
+      readonly codegen:
+        { readonly ok: true; readonly result: WriteResult } | { readonly ok: false; readonly error: unknown };
       /** Of a flow generated, when codegen succeeded. */
       readonly firstCall?: FirstCall;
     };
@@ -95,11 +107,19 @@ export async function runInit(options: InitOptions): Promise<InitResult> {
 }
 
 /** Found (or listed), chosen, checked and written: the flows and where their clients go. */
-async function plannedOrCancelled(configPath: string, options: InitOptions): Promise<{ flows: PlannedFlow[]; outputDir: string } | "cancelled"> {
+async function plannedOrCancelled(
+  configPath: string,
+  options: InitOptions,
+): Promise<{ flows: PlannedFlow[]; outputDir: string } | "cancelled"> {
   const { cwd, env } = options;
   let clients: ServiceClients | undefined;
   // Made on first use: a run from files never needs the service.
-  const service = () => (clients ??= new ServiceClients(resolveServiceOrThrow(undefined, DEFAULT_CONFIG_FILE, env), env, DEFAULT_CONFIG_FILE));
+  const service = () =>
+    (clients ??= new ServiceClients(
+      resolveServiceOrThrow(undefined, DEFAULT_CONFIG_FILE, env),
+      env,
+      DEFAULT_CONFIG_FILE,
+    ));
   try {
     const outputDir = options.outputDir ?? ((await isFolder(path.join(cwd, "src"))) ? "src/generated" : "generated");
     const found = options.fromApi ? { found: [], skipped: [], truncated: false } : await findDescriptions(cwd);
@@ -130,7 +150,9 @@ async function plannedOrCancelled(configPath: string, options: InitOptions): Pro
     // The service's flows: where the service is, as found now, so codegen --refresh finds it again.
     const written = await newConfigOrThrow(configPath, env, {
       outputDir: choices.outputDir,
-      ...(choices.source === "api" && baseUrl && authUrl ? { service: { baseUrl: baseUrl.value, authUrl: authUrl.value } } : {}),
+      ...(choices.source === "api" && baseUrl && authUrl
+        ? { service: { baseUrl: baseUrl.value, authUrl: authUrl.value } }
+        : {}),
       flows: planned.map((flow) => flow.entry),
     });
     await writeAllOrThrow(configPath, written.text, planned);
@@ -152,7 +174,12 @@ async function refuseOutputDirOrThrow(config: ResolvedConfig): Promise<void> {
   } catch (error) {
     // No config is written yet: the message names the flag, not the config's key.
     if (!(error instanceof CodegenError) || error.code !== "OUTPUT_DIR_NOT_EMPTY") throw error;
-    throw new CodegenError(error.code, `${error.detail}. With init, --output-dir chooses the folder`, {}, { cause: error });
+    throw new CodegenError(
+      error.code,
+      `${error.detail}. With init, --output-dir chooses the folder`,
+      {},
+      { cause: error },
+    );
   }
 }
 

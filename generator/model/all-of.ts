@@ -11,7 +11,16 @@ import { valueText } from "../read/value-text.js";
 
 /** Keywords that describe a schema without constraining values: members may differ on them. */
 const ANNOTATIONS: ReadonlySet<string> = new Set([
-  "description", "title", "example", "examples", "default", "deprecated", "readOnly", "writeOnly", "externalDocs", "xml",
+  "description",
+  "title",
+  "example",
+  "examples",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "externalDocs",
+  "xml",
 ]);
 
 export function mergeAllOfOrThrow(context: BuildContext, own: FlatSchema, members: readonly FlatSchema[]): FlatSchema {
@@ -22,7 +31,10 @@ export function mergeAllOfOrThrow(context: BuildContext, own: FlatSchema, member
     keywords: mergeKeywordsOrThrow(context, own, members),
     properties: mergePropertiesOrThrow(context, all),
     required: [...new Set(all.flatMap((schema) => schema.required))],
-    ...optional("items", mergeSubschemaOrThrow(context, all, "items", (s) => s.items)),
+    ...optional(
+      "items",
+      mergeSubschemaOrThrow(context, all, "items", (s) => s.items),
+    ),
     ...optional(
       "additionalProperties",
       mergeSubschemaOrThrow(context, all, "additionalProperties", (s) => s.additionalProperties),
@@ -87,7 +99,11 @@ function mergeSubschemaOrThrow<T extends boolean | Located>(
     if (value === undefined) continue;
     if (merged === undefined) merged = value;
     else if (!jsonEqual(valueOf(merged), valueOf(value))) {
-      throw context.error("UNSUPPORTED_CONSTRUCT", `allOf members disagree on \`${keyword}\``, `${schema.pointer}/${keyword}`);
+      throw context.error(
+        "UNSUPPORTED_CONSTRUCT",
+        `allOf members disagree on \`${keyword}\``,
+        `${schema.pointer}/${keyword}`,
+      );
     }
   }
   return merged;

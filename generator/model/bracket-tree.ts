@@ -36,7 +36,11 @@ export type TreeNode = GroupNode | ListNode | DeclaredNode;
 /** The request's top-level keys (docs/service.md 2.1). */
 const TOP_LEVEL = new Set(["input", "metadata", "redirectUrl", "state"]);
 
-export function buildBracketTreeOrThrow(context: BuildContext, root: FlatProperty, properties: readonly FlatProperty[]): GroupNode {
+export function buildBracketTreeOrThrow(
+  context: BuildContext,
+  root: FlatProperty,
+  properties: readonly FlatProperty[],
+): GroupNode {
   const tree: GroupNode = { kind: "group", via: root, children: new Map() };
   for (const property of properties) {
     const name = parseBracketNameOrUndefined(property.name);
@@ -76,7 +80,10 @@ function insertOrThrow(context: BuildContext, tree: GroupNode, name: BracketName
     const wanted = isElement(next) ? "list" : "group";
     let node = existing;
     if (!node) {
-      node = wanted === "list" ? { kind: "list", via: property, element: undefined } : { kind: "group", via: property, children: new Map() };
+      node =
+        wanted === "list"
+          ? { kind: "list", via: property, element: undefined }
+          : { kind: "group", via: property, children: new Map() };
       setChild(parent, segment, node);
     }
     if (node.kind === "declared") throw conflict(context, property, node.property, "inside-part");

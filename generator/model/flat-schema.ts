@@ -23,7 +23,11 @@ export function flattenSchemaOrThrow(context: BuildContext, at: Located): FlatSc
   const allOf = ownValue(at.value, "allOf");
   if (!Array.isArray(allOf) || allOf.length === 0) return own;
   const members = allOf.map((member, index) =>
-    flattenSchemaOrThrow(context, { value: member, pointer: appendPointer(at.pointer, "allOf", index), trail: at.trail }),
+    flattenSchemaOrThrow(context, {
+      value: member,
+      pointer: appendPointer(at.pointer, "allOf", index),
+      trail: at.trail,
+    }),
   );
   return mergeAllOfOrThrow(context, own, members);
 }
@@ -44,7 +48,9 @@ function flattenReferenceOrThrow(context: BuildContext, at: Located, ref: string
   });
   // OpenAPI 3.0 ignores siblings of $ref, but a description next to a reference is the author's intent for this use.
   const description = ownValue(at.value as Record<string, unknown>, "description");
-  return typeof description === "string" ? { ...flat, keywords: withKeyword(flat.keywords, "description", description) } : flat;
+  return typeof description === "string"
+    ? { ...flat, keywords: withKeyword(flat.keywords, "description", description) }
+    : flat;
 }
 
 function rejectUnsupportedOrThrow(context: BuildContext, at: Located): void {
@@ -84,7 +90,10 @@ function flattenOwnKeywords(at: Located): FlatSchema {
     ...(items !== undefined ? { items: child(items, "items") } : {}),
     ...(additional === undefined
       ? {}
-      : { additionalProperties: typeof additional === "boolean" ? additional : child(additional, "additionalProperties") }),
+      : {
+          additionalProperties:
+            typeof additional === "boolean" ? additional : child(additional, "additionalProperties"),
+        }),
   };
 }
 

@@ -10,8 +10,10 @@ import { ENVIRONMENTS, type Environment } from "@flowsmith/runtime/service-limit
 import type { FlowModel } from "./types.js";
 
 /** The model's fields that come from info, servers and the path, plus the operation to read the body from. */
-export interface FlowInfo
-  extends Pick<FlowModel, "id" | "version" | "versionLabel" | "environment" | "title" | "description" | "summary" | "serverUrl" | "path"> {
+export interface FlowInfo extends Pick<
+  FlowModel,
+  "id" | "version" | "versionLabel" | "environment" | "title" | "description" | "summary" | "serverUrl" | "path"
+> {
   /** The POST operation object. */
   readonly operation: Located;
 }
@@ -99,7 +101,11 @@ function readOperationOrThrow(
   const others = HTTP_METHODS.filter((method) => method !== "post" && Object.hasOwn(item, method));
   if (!Object.hasOwn(item, "post") || others.length > 0) {
     const found = HTTP_METHODS.filter((method) => Object.hasOwn(item, method)).join(", ") || "none";
-    throw context.error("NOT_A_FLOW_DESCRIPTION", `the path must have exactly one operation, post (found: ${found})`, pathPointer);
+    throw context.error(
+      "NOT_A_FLOW_DESCRIPTION",
+      `the path must have exactly one operation, post (found: ${found})`,
+      pathPointer,
+    );
   }
   const operation: Located = { value: ownValue(item, "post"), pointer: appendPointer(pathPointer, "post"), trail: [] };
   const operationId = ownValue(asRecord(operation.value), "operationId");

@@ -27,7 +27,8 @@ interface Difference {
 function firstDifference(json: Schema, multipart: Schema, path: string): Difference | undefined {
   const at = (what: string): Difference => ({ path, what, pointer: multipart.pointer });
   if (json.kind !== multipart.kind) return at(`${json.kind} in JSON, ${multipart.kind} in multipart`);
-  if (json.kind === "array" && multipart.kind === "array") return firstDifference(json.items, multipart.items, `${path}[]`);
+  if (json.kind === "array" && multipart.kind === "array")
+    return firstDifference(json.items, multipart.items, `${path}[]`);
   if (json.kind !== "object" || multipart.kind !== "object") return undefined;
   const jsonByName = new Map(json.properties.map((property) => [property.name, property]));
   const multipartNames = new Set(multipart.properties.map((property) => property.name));

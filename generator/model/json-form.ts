@@ -16,10 +16,15 @@ export function buildJsonFormOrThrow(
 ): ObjectSchema {
   const value = isRecord(media.value) ? ownValue(media.value, "schema") : undefined;
   const pointer = appendPointer(media.pointer, "schema");
-  if (value === undefined) throw context.error("NO_REQUEST_BODY", "the application/json request body has no schema", media.pointer);
+  if (value === undefined)
+    throw context.error("NO_REQUEST_BODY", "the application/json request body has no schema", media.pointer);
   const schema = convertSchemaOrThrow(context, { value, pointer, trail: media.trail }, use);
   if (schema.kind !== "object") {
-    throw context.error("INVALID_SCHEMA", `the JSON request body must be an object, not ${schema.kind}`, schema.pointer);
+    throw context.error(
+      "INVALID_SCHEMA",
+      `the JSON request body must be an object, not ${schema.kind}`,
+      schema.pointer,
+    );
   }
   return schema;
 }

@@ -30,9 +30,27 @@ export interface JsonSchemaOptions {
 
 /** Formats the runtime checks (ajv-formats' checks); any other `format` is documentation only. */
 export const VALIDATED_FORMATS: ReadonlySet<string> = new Set([
-  "date", "time", "date-time", "duration", "uri", "uri-reference", "uri-template", "url",
-  "email", "hostname", "ipv4", "ipv6", "regex", "uuid", "json-pointer",
-  "relative-json-pointer", "byte", "int32", "int64", "float", "double",
+  "date",
+  "time",
+  "date-time",
+  "duration",
+  "uri",
+  "uri-reference",
+  "uri-template",
+  "url",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "regex",
+  "uuid",
+  "json-pointer",
+  "relative-json-pointer",
+  "byte",
+  "int32",
+  "int64",
+  "float",
+  "double",
 ]);
 
 export function toJsonSchema(schema: Schema, options: JsonSchemaOptions): JsonSchema {
@@ -42,7 +60,9 @@ export function toJsonSchema(schema: Schema, options: JsonSchemaOptions): JsonSc
     case "string":
       return nullable(schema.nullable, schema.enum, {
         type: "string",
-        ...(schema.format && options.formats !== false && VALIDATED_FORMATS.has(schema.format) ? { format: schema.format } : {}),
+        ...(schema.format && options.formats !== false && VALIDATED_FORMATS.has(schema.format)
+          ? { format: schema.format }
+          : {}),
         ...defined({
           pattern: schema.patternLeftToService === undefined ? schema.pattern : undefined,
           minLength: schema.minLength,

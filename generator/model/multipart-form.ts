@@ -18,10 +18,18 @@ import { valueText } from "../read/value-text.js";
 
 /** The form's request tree, before request.ts normalises it. */
 export function buildMultipartFormOrThrow(context: BuildContext, media: Located): ObjectSchema {
-  const schemaAt = { value: ownValue(record(media), "schema"), pointer: appendPointer(media.pointer, "schema"), trail: media.trail };
+  const schemaAt = {
+    value: ownValue(record(media), "schema"),
+    pointer: appendPointer(media.pointer, "schema"),
+    trail: media.trail,
+  };
   const form = flattenSchemaOrThrow(context, schemaAt);
   checkFlatFormOrThrow(context, form);
-  const place: FormPlace = { context, required: new Set(form.required), mediaTypes: readEncodingOrThrow(context, media, form) };
+  const place: FormPlace = {
+    context,
+    required: new Set(form.required),
+    mediaTypes: readEncodingOrThrow(context, media, form),
+  };
   const tree = buildBracketTreeOrThrow(context, { name: "", ...schemaAt, pointer: form.pointer }, form.properties);
   const request = convertNodeOrThrow(place, tree, 0).schema as ObjectSchema;
   return { ...request, pointer: form.pointer };
@@ -40,7 +48,11 @@ interface FormPlace {
  * none), checked against the depth limit before going further down, since
  * bracket names can nest as deep as they are long.
  */
-function convertNodeOrThrow(place: FormPlace, node: TreeNode, enclosing: number): { schema: Schema; required: boolean } {
+function convertNodeOrThrow(
+  place: FormPlace,
+  node: TreeNode,
+  enclosing: number,
+): { schema: Schema; required: boolean } {
   switch (node.kind) {
     case "declared": {
       const { property, depth } = node;
@@ -76,7 +88,11 @@ function convertNodeOrThrow(place: FormPlace, node: TreeNode, enclosing: number)
 function checkFlatFormOrThrow(context: BuildContext, form: FlatSchema): void {
   const type = form.keywords["type"];
   if (type !== undefined && type !== "object") {
-    throw context.error("INVALID_SCHEMA", `the multipart form's schema must be an object, not ${valueText(type)}`, form.pointer);
+    throw context.error(
+      "INVALID_SCHEMA",
+      `the multipart form's schema must be an object, not ${valueText(type)}`,
+      form.pointer,
+    );
   }
   if (form.additionalProperties !== undefined && form.additionalProperties !== false) {
     throw context.error(
@@ -97,7 +113,11 @@ function checkFlatFormOrThrow(context: BuildContext, form: FlatSchema): void {
 }
 
 /** `encoding.<part>.contentType` ("image/jpeg, image/png") per declared property name. */
-function readEncodingOrThrow(context: BuildContext, media: Located, form: FlatSchema): ReadonlyMap<string, readonly string[]> {
+function readEncodingOrThrow(
+  context: BuildContext,
+  media: Located,
+  form: FlatSchema,
+): ReadonlyMap<string, readonly string[]> {
   const encoding = ownValue(record(media), "encoding");
   const out = new Map<string, readonly string[]>();
   if (!isRecord(encoding)) return out;
@@ -105,12 +125,19 @@ function readEncodingOrThrow(context: BuildContext, media: Located, form: FlatSc
   for (const name of Object.keys(encoding)) {
     const pointer = appendPointer(media.pointer, "encoding", name);
     if (!names.has(name)) {
-      throw context.error("INVALID_SCHEMA", `encoding names ${valueText(name)}, which is not a property of the form`, pointer);
+      throw context.error(
+        "INVALID_SCHEMA",
+        `encoding names ${valueText(name)}, which is not a property of the form`,
+        pointer,
+      );
     }
     const entry = encoding[name];
     const contentType = isRecord(entry) ? ownValue(entry, "contentType") : undefined;
     if (typeof contentType !== "string") continue;
-    const types = contentType.split(",").map((type) => type.trim().toLowerCase()).filter((type) => type !== "");
+    const types = contentType
+      .split(",")
+      .map((type) => type.trim().toLowerCase())
+      .filter((type) => type !== "");
     out.set(name, [...new Set(types)]);
   }
   return out;

@@ -26,14 +26,24 @@ function walk(schema: Schema, field: string, found: PatternLeftToService[]): voi
   switch (schema.kind) {
     case "string":
       if (schema.pattern !== undefined && schema.patternLeftToService !== undefined) {
-        found.push({ field, pointer: `${schema.pointer}/pattern`, pattern: schema.pattern, reason: schema.patternLeftToService });
+        found.push({
+          field,
+          pointer: `${schema.pointer}/pattern`,
+          pattern: schema.pattern,
+          reason: schema.patternLeftToService,
+        });
       }
       return;
     case "array":
       walk(schema.items, `${field}[]`, found);
       return;
     case "object":
-      for (const property of schema.properties) walk(property.schema, `${field}${/^[A-Za-z_$][\w$]*$/.test(property.name) ? `.${property.name}` : `[${JSON.stringify(property.name)}]`}`, found);
+      for (const property of schema.properties)
+        walk(
+          property.schema,
+          `${field}${/^[A-Za-z_$][\w$]*$/.test(property.name) ? `.${property.name}` : `[${JSON.stringify(property.name)}]`}`,
+          found,
+        );
       if (typeof schema.additionalProperties !== "boolean") walk(schema.additionalProperties, `${field}[*]`, found);
       return;
     default:

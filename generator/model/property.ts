@@ -32,6 +32,8 @@ export function propertyOrThrow(context: BuildContext, name: string, required: b
 export function checkItemCountsOrThrow(context: BuildContext, schema: ArraySchema, why?: string): void {
   const { minItems, maxItems } = schema;
   if (minItems === undefined || maxItems === undefined || minItems <= maxItems) return;
-  const conflict = why ? `${why}, but maxItems is ${String(maxItems)}` : `minItems is ${String(minItems)} but maxItems is ${String(maxItems)}`;
+  const conflict = why
+    ? `${why}, but maxItems is ${String(maxItems)}`
+    : `minItems is ${String(minItems)} but maxItems is ${String(maxItems)}`;
   throw context.error("INVALID_SCHEMA", `${conflict}: no array fits`, schema.pointer);
 }

@@ -28,13 +28,16 @@ const MEDIA_TYPES: Readonly<Record<BodyForm, string>> = { json: "application/jso
 export function readRequestBodyOrThrow(context: BuildContext, operation: Located): RequestBody {
   const media = mediaByFormOrThrow(context, operation);
   const jsonUse = media.multipart ? "json-beside-multipart" : "json";
-  const json = media.json && normaliseRequestOrThrow(context, buildJsonFormOrThrow(context, media.json, jsonUse), "json");
+  const json =
+    media.json && normaliseRequestOrThrow(context, buildJsonFormOrThrow(context, media.json, jsonUse), "json");
   const multipart =
-    media.multipart && normaliseRequestOrThrow(context, buildMultipartFormOrThrow(context, media.multipart), "multipart");
+    media.multipart &&
+    normaliseRequestOrThrow(context, buildMultipartFormOrThrow(context, media.multipart), "multipart");
   if (json && multipart) assertSameRequestOrThrow(context, json, multipart);
   const declaredBodyForms = (["json", "multipart"] as const).filter((form) => media[form] !== undefined);
   // The multipart tree is kept when both exist: only it carries the part names.
-  if (multipart) return { declaredBodyForms, bodyForm: hasFile(multipart) || !json ? "multipart" : "json", request: multipart };
+  if (multipart)
+    return { declaredBodyForms, bodyForm: hasFile(multipart) || !json ? "multipart" : "json", request: multipart };
   return { declaredBodyForms, bodyForm: "json", request: json as ObjectSchema };
 }
 
@@ -52,7 +55,11 @@ function mediaByFormOrThrow(context: BuildContext, operation: Located): Partial<
     const type = key.split(";")[0]?.trim().toLowerCase();
     const form = (Object.keys(MEDIA_TYPES) as BodyForm[]).find((candidate) => MEDIA_TYPES[candidate] === type);
     if (!form || out[form] || !isRecord(content)) continue;
-    const media = followRefOrThrow(context, { value: content[key], pointer: appendPointer(body.pointer, "content", key), trail: [] });
+    const media = followRefOrThrow(context, {
+      value: content[key],
+      pointer: appendPointer(body.pointer, "content", key),
+      trail: [],
+    });
     if (!isRecord(media.value) || ownValue(media.value, "schema") === undefined) {
       throw context.error("NO_REQUEST_BODY", `the ${String(type)} request body has no schema`, media.pointer);
     }
@@ -68,4 +75,3 @@ function mediaByFormOrThrow(context: BuildContext, operation: Located): Partial<
   }
   return out;
 }
-

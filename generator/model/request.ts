@@ -6,14 +6,7 @@
  */
 import type { BuildContext } from "./build-context.js";
 import { MAX_STATE_LENGTH, METADATA_KEYS, SERVICE_LOCALES } from "@flowsmith/runtime/service-limits";
-import type {
-  BodyForm,
-  Locale,
-  ObjectSchema,
-  Property,
-  Schema,
-  StringSchema,
-} from "./types.js";
+import type { BodyForm, Locale, ObjectSchema, Property, Schema, StringSchema } from "./types.js";
 import { valueText } from "../read/value-text.js";
 
 const REQUEST_KEYS = ["input", "metadata", "redirectUrl", "state"] as const;
@@ -62,7 +55,13 @@ interface Place {
 
 function inputOrThrow(place: Place, declared: Property | undefined): Property {
   if (!declared) {
-    const empty: ObjectSchema = { kind: "object", pointer: place.pointer, nullable: false, properties: [], additionalProperties: false };
+    const empty: ObjectSchema = {
+      kind: "object",
+      pointer: place.pointer,
+      nullable: false,
+      properties: [],
+      additionalProperties: false,
+    };
     return { name: "input", required: false, schema: empty };
   }
   const schema = expectKindOrThrow(place, declared, "object");
@@ -82,12 +81,20 @@ function metadataOrThrow(place: Place, declared: Property | undefined): Property
     );
   }
   if (schema && schema.additionalProperties !== false && schema.additionalProperties !== true) {
-    throw place.context.error("UNSUPPORTED_CONSTRUCT", "metadata cannot have typed additionalProperties", schema.pointer);
+    throw place.context.error(
+      "UNSUPPORTED_CONSTRUCT",
+      "metadata cannot have typed additionalProperties",
+      schema.pointer,
+    );
   }
   const subjectId = fields.get("subjectId");
   const locale = fields.get("locale");
   const normalisedFields: Property[] = [
-    { name: "subjectId", required: true, schema: subjectId ? expectKindOrThrow(place, subjectId, "string") : added(place, "metadata[subjectId]") },
+    {
+      name: "subjectId",
+      required: true,
+      schema: subjectId ? expectKindOrThrow(place, subjectId, "string") : added(place, "metadata[subjectId]"),
+    },
     { name: "locale", required: false, schema: localeSchemaOrThrow(place, locale) },
   ];
   const order = [...(schema?.properties ?? []).map((property) => property.name), ...METADATA_KEYS];
@@ -123,7 +130,8 @@ function localeSchemaOrThrow(place: Place, declared: Property | undefined): Stri
 }
 
 function redirectUrlOrThrow(place: Place, declared: Property | undefined): Property {
-  if (!declared) return { name: "redirectUrl", required: false, schema: { ...added(place, "redirectUrl"), format: "uri" } };
+  if (!declared)
+    return { name: "redirectUrl", required: false, schema: { ...added(place, "redirectUrl"), format: "uri" } };
   return { ...declared, schema: expectKindOrThrow(place, declared, "string") };
 }
 
@@ -135,10 +143,19 @@ function stateOrThrow(place: Place, declared: Property | undefined): Property {
 
 /** A string the document leaves out; in multipart flows it gets the part name the service expects. */
 function added(place: Place, part: string): StringSchema {
-  return { kind: "string", pointer: place.pointer, nullable: false, ...(place.form === "multipart" ? { part: [part] } : {}) };
+  return {
+    kind: "string",
+    pointer: place.pointer,
+    nullable: false,
+    ...(place.form === "multipart" ? { part: [part] } : {}),
+  };
 }
 
-function expectKindOrThrow<K extends Schema["kind"]>(place: Place, property: Property, kind: K): Extract<Schema, { kind: K }> {
+function expectKindOrThrow<K extends Schema["kind"]>(
+  place: Place,
+  property: Property,
+  kind: K,
+): Extract<Schema, { kind: K }> {
   if (property.schema.kind !== kind) {
     throw place.context.error(
       "INVALID_SCHEMA",

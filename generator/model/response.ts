@@ -9,9 +9,17 @@ export function readResponseOrThrow(context: BuildContext, operation: Located): 
   const declared = isRecord(responses) ? ownValue(responses, "201") : undefined;
   const responsesPointer = appendPointer(operation.pointer, "responses");
   if (declared === undefined) {
-    throw context.error("NOT_A_FLOW_DESCRIPTION", "the operation has no 201 response (the created session)", responsesPointer);
+    throw context.error(
+      "NOT_A_FLOW_DESCRIPTION",
+      "the operation has no 201 response (the created session)",
+      responsesPointer,
+    );
   }
-  const response = followRefOrThrow(context, { value: declared, pointer: appendPointer(responsesPointer, "201"), trail: [] });
+  const response = followRefOrThrow(context, {
+    value: declared,
+    pointer: appendPointer(responsesPointer, "201"),
+    trail: [],
+  });
   const content = isRecord(response.value) ? ownValue(response.value, "content") : undefined;
   const key = isRecord(content)
     ? Object.keys(content).find((type) => type.split(";")[0]?.trim().toLowerCase() === "application/json")

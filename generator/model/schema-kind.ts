@@ -23,13 +23,15 @@ const KEYWORD_KINDS: readonly (readonly [string, SchemaKind])[] = [
 export function inferKindOrThrow(context: BuildContext, flat: FlatSchema): SchemaKind {
   const type = flat.keywords["type"];
   if (type === "string") return flat.keywords["format"] === "binary" ? "file" : "string";
-  if (type === "number" || type === "integer" || type === "boolean" || type === "array" || type === "object") return type;
+  if (type === "number" || type === "integer" || type === "boolean" || type === "array" || type === "object")
+    return type;
   if (type !== undefined) {
     throw context.error("UNSUPPORTED_CONSTRUCT", `unsupported type ${valueText(type)}`, `${flat.pointer}/type`);
   }
   const candidates = new Set(inferredKinds(flat));
   const [only] = candidates;
-  if (candidates.size === 1 && only !== undefined) return only === "string" && flat.keywords["format"] === "binary" ? "file" : only;
+  if (candidates.size === 1 && only !== undefined)
+    return only === "string" && flat.keywords["format"] === "binary" ? "file" : only;
   const reason =
     candidates.size === 0
       ? "nothing in it says what type it is"
@@ -39,7 +41,8 @@ export function inferKindOrThrow(context: BuildContext, flat: FlatSchema): Schem
 
 function inferredKinds(flat: FlatSchema): readonly SchemaKind[] {
   const kinds: SchemaKind[] = [];
-  if (flat.properties.length > 0 || flat.additionalProperties !== undefined || flat.required.length > 0) kinds.push("object");
+  if (flat.properties.length > 0 || flat.additionalProperties !== undefined || flat.required.length > 0)
+    kinds.push("object");
   if (flat.items) kinds.push("array");
   for (const [keyword, kind] of KEYWORD_KINDS) if (keyword in flat.keywords) kinds.push(kind);
   const values = flat.keywords["enum"];

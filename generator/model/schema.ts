@@ -101,10 +101,19 @@ function fileSchemaOrThrow(context: BuildContext, flat: FlatSchema, use: SchemaU
     );
   }
   if (use === "response") {
-    throw context.error("UNSUPPORTED_CONSTRUCT", "a file (type: string, format: binary) cannot appear in the response", flat.pointer);
+    throw context.error(
+      "UNSUPPORTED_CONSTRUCT",
+      "a file (type: string, format: binary) cannot appear in the response",
+      flat.pointer,
+    );
   }
   // mediaTypes come from the form's `encoding`, which multipart-form.ts applies by part name.
-  return { kind: "file", ...base(flat), maxBytes: numeric(flat, "maxLength") ?? DEFAULT_MAX_FILE_BYTES, mediaTypes: [] };
+  return {
+    kind: "file",
+    ...base(flat),
+    maxBytes: numeric(flat, "maxLength") ?? DEFAULT_MAX_FILE_BYTES,
+    mediaTypes: [],
+  };
 }
 
 function numberSchemaOrThrow(context: BuildContext, flat: FlatSchema, integer: boolean): NumberSchema {
@@ -161,9 +170,13 @@ function objectSchemaOrThrow(context: BuildContext, flat: FlatSchema, use: Schem
     );
   }
   const required = new Set(flat.required);
-  const properties = flat.properties.map(
-    (property): Property =>
-      propertyOrThrow(context, property.name, required.has(property.name), convertSchemaOrThrow(context, property, use, level)),
+  const properties = flat.properties.map((property): Property =>
+    propertyOrThrow(
+      context,
+      property.name,
+      required.has(property.name),
+      convertSchemaOrThrow(context, property, use, level),
+    ),
   );
   return {
     kind: "object",
@@ -173,7 +186,12 @@ function objectSchemaOrThrow(context: BuildContext, flat: FlatSchema, use: Schem
   };
 }
 
-function additionalPropertiesOrThrow(context: BuildContext, flat: FlatSchema, use: SchemaUse, level: number): boolean | Schema {
+function additionalPropertiesOrThrow(
+  context: BuildContext,
+  flat: FlatSchema,
+  use: SchemaUse,
+  level: number,
+): boolean | Schema {
   const declared = flat.additionalProperties;
   if (use === "multipart") {
     if (declared === undefined || declared === false) return false;
@@ -189,7 +207,13 @@ function additionalPropertiesOrThrow(context: BuildContext, flat: FlatSchema, us
 
 /** `additionalProperties: {}` (maybe with only a description): any extra key, as `true` says. */
 function isAnySchema(declared: boolean | Located): boolean {
-  if (typeof declared === "boolean" || typeof declared.value !== "object" || declared.value === null || Array.isArray(declared.value)) return false;
+  if (
+    typeof declared === "boolean" ||
+    typeof declared.value !== "object" ||
+    declared.value === null ||
+    Array.isArray(declared.value)
+  )
+    return false;
   return Object.keys(declared.value).every((key) => key === "description" || key === "title" || key.startsWith("x-"));
 }
 
@@ -203,7 +227,11 @@ function base(flat: FlatSchema): { pointer: string; nullable: boolean; descripti
 }
 
 /** The enum's members of the schema's type, each once (a repeated value means nothing more). */
-function enumOrThrow<T>(context: BuildContext, flat: FlatSchema, isMember: (value: unknown) => value is T): readonly T[] | undefined {
+function enumOrThrow<T>(
+  context: BuildContext,
+  flat: FlatSchema,
+  isMember: (value: unknown) => value is T,
+): readonly T[] | undefined {
   const values = flat.keywords["enum"];
   if (!Array.isArray(values)) return undefined;
   checkEnumLengthOrThrow(context, values.length, appendPointer(flat.pointer, "enum"));
@@ -241,7 +269,11 @@ function patternLeftToServiceOrThrow(context: BuildContext, flat: FlatSchema, pa
     // Parsing only, linear in the pattern's length: the native RegExp never runs.
     new RegExp(pattern, "u");
   } catch (error) {
-    throw context.error("INVALID_SCHEMA", `pattern is not a valid regular expression: ${(error as Error).message}`, appendPointer(flat.pointer, "pattern"));
+    throw context.error(
+      "INVALID_SCHEMA",
+      `pattern is not a valid regular expression: ${(error as Error).message}`,
+      appendPointer(flat.pointer, "pattern"),
+    );
   }
   const compiled = linearPatterns().compile(pattern);
   return "unsupported" in compiled ? compiled.unsupported : undefined;

@@ -12,13 +12,7 @@ import type { BodyForm, Environment, Locale, PartName } from "@flowsmith/runtime
 
 export type { BodyForm, Environment, Locale, PartName, PartSegment } from "@flowsmith/runtime/flow-module";
 
-export type JsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | readonly JsonValue[]
-  | { readonly [key: string]: JsonValue };
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 interface SchemaBase {
   /** JSON pointer (RFC 6901, with leading `#`) of the declaration in the source document. */
@@ -99,13 +93,7 @@ export interface ObjectSchema extends SchemaBase {
   readonly additionalProperties: boolean | Schema;
 }
 
-export type Schema =
-  | StringSchema
-  | NumberSchema
-  | BooleanSchema
-  | FileSchema
-  | ArraySchema
-  | ObjectSchema;
+export type Schema = StringSchema | NumberSchema | BooleanSchema | FileSchema | ArraySchema | ObjectSchema;
 
 export interface FlowModel {
   /** Folder under outputDir: the config name, or the title in kebab-case, or one made from the flow id (names.ts). */

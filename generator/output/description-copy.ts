@@ -32,21 +32,34 @@ export interface DescriptionChange {
  * before description.json, a copy edited since flowsmith wrote it) or the
  * description is the same.
  */
-export async function changeSinceCopyOrUndefined(copy: string, model: FlowModel, output: OutputDirState): Promise<DescriptionChange | undefined> {
+export async function changeSinceCopyOrUndefined(
+  copy: string,
+  model: FlowModel,
+  output: OutputDirState,
+): Promise<DescriptionChange | undefined> {
   const file = descriptionCopyPath(model.name);
   const recorded = output.written.get(file);
   if (recorded === undefined) return undefined;
   const previous = await readFile(path.join(output.dir, file)).catch(() => undefined);
   if (!previous || sha256(previous) !== recorded || previous.toString("utf8") === copy) return undefined;
   // Loaded only when a description changed: a run that reuses every flow reads no description.
-  const [{ reportFlowChangesSince }, { parseDescriptionOrThrow }] = await Promise.all([import("../changes/index.js"), import("../read/load-description.js")]);
+  const [{ reportFlowChangesSince }, { parseDescriptionOrThrow }] = await Promise.all([
+    import("../changes/index.js"),
+    import("../read/load-description.js"),
+  ]);
   let report: FlowChangeReport;
   try {
     report = reportFlowChangesSince(parseDescriptionOrThrow(previous, `${output.display}/${file}`), model);
   } catch (error) {
     if (!(error instanceof CodegenError)) throw error;
     // The old copy no longer reads under this flowsmith's rules: say so, and let the run go on.
-    return { lines: [`${model.title}: the description changed; the previous one (${output.display}/${file}) cannot be compared: ${error.message}`], breaking: false, to: model.version };
+    return {
+      lines: [
+        `${model.title}: the description changed; the previous one (${output.display}/${file}) cannot be compared: ${error.message}`,
+      ],
+      breaking: false,
+      to: model.version,
+    };
   }
   return { lines: report.lines, breaking: report.breaking, from: report.changes.before.version, to: model.version };
 }

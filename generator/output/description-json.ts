@@ -34,7 +34,12 @@ function laidOut(value: unknown, shape: Shape): unknown {
   const keys = Object.keys(value);
   for (const key of shape.kind === "map" ? keys : fixedOrder(keys, shape.first ?? [])) {
     const child = (value as Record<string, unknown>)[key];
-    const childShape = shape.kind === "map" ? shape.of : key.startsWith("x-") || !Object.hasOwn(shape.fields, key) ? DATA : (shape.fields[key] ?? DATA);
+    const childShape =
+      shape.kind === "map"
+        ? shape.of
+        : key.startsWith("x-") || !Object.hasOwn(shape.fields, key)
+          ? DATA
+          : (shape.fields[key] ?? DATA);
     out[key] = laidOut(child, childShape);
   }
   return out;
@@ -50,7 +55,11 @@ function fixedOrder(keys: readonly string[], first: readonly string[]): string[]
 }
 
 const DATA: Shape = { kind: "data" };
-const fixed = (fields: Record<string, Shape> = {}, first?: readonly string[]): Shape => ({ kind: "fixed", fields, ...(first ? { first } : {}) });
+const fixed = (fields: Record<string, Shape> = {}, first?: readonly string[]): Shape => ({
+  kind: "fixed",
+  fields,
+  ...(first ? { first } : {}),
+});
 const map = (of: Shape): Shape => ({ kind: "map", of });
 const array = (of: Shape): Shape => ({ kind: "array", of });
 
@@ -83,7 +92,9 @@ const RESPONSE = fixed({ headers: map(HEADER), content: map(MEDIA_TYPE), links: 
 const operationFields: Record<string, Shape> = {};
 const OPERATION = fixed(operationFields);
 const PATH_ITEM = fixed({
-  ...Object.fromEntries(["get", "put", "post", "delete", "options", "head", "patch", "trace"].map((method) => [method, OPERATION])),
+  ...Object.fromEntries(
+    ["get", "put", "post", "delete", "options", "head", "patch", "trace"].map((method) => [method, OPERATION]),
+  ),
   parameters: array(PARAMETER),
   servers: array(SERVER),
 });

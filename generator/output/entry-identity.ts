@@ -26,7 +26,9 @@ export async function identityOfOrUndefined(file: string): Promise<string | unde
  * read (absent, or a folder). Synchronous: small files, read while this thread
  * has nothing else to do (see read/read-source.ts).
  */
-export function readWithIdentityOrUndefined(file: string): { readonly bytes: Buffer; readonly identity: string } | undefined {
+export function readWithIdentityOrUndefined(
+  file: string,
+): { readonly bytes: Buffer; readonly identity: string } | undefined {
   try {
     const identity = identityOf(lstatSync(file, { bigint: true }));
     return { bytes: readFileSync(file), identity };

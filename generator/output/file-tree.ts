@@ -42,7 +42,8 @@ export async function listRelativeFiles(dir: string): Promise<string[]> {
 
 /** A relative posix path that stays inside the folder it is relative to: no `..`, `.`, empty or absolute parts. */
 export function isSafeRelativePath(relative: string): boolean {
-  if (relative === "" || relative.includes("\\") || relative.includes("\0") || path.posix.isAbsolute(relative)) return false;
+  if (relative === "" || relative.includes("\\") || relative.includes("\0") || path.posix.isAbsolute(relative))
+    return false;
   return relative.split("/").every((part) => part !== "" && part !== "." && part !== "..");
 }
 

@@ -30,13 +30,18 @@ export function generatorStamp(): Promise<GeneratorStamp> {
 async function computeStamp(): Promise<GeneratorStamp> {
   const flowsmith = flowsmithVersion();
   const runtimeAt = runtimeVersion();
-  const parts = [`flowsmith@${flowsmith}`, `@flowsmith/runtime@${runtimeAt}`, `service constants ${serviceConstants()}`];
+  const parts = [
+    `flowsmith@${flowsmith}`,
+    `@flowsmith/runtime@${runtimeAt}`,
+    `service constants ${serviceConstants()}`,
+  ];
   const root = packageRoot();
   for (const folder of OUTPUT_SHAPING_FOLDERS) {
     // The .ts sources, whether running from them (tests) or from dist (CLI), so both agree; an
     // installed package ships none of generator/'s, and its version stands for them.
     for (const file of await listRelativeFiles(path.join(root, folder))) {
-      if (file.endsWith(".ts")) parts.push(`${folder}/${file}:${sha256(await readFile(path.join(root, folder, file)))}`);
+      if (file.endsWith(".ts"))
+        parts.push(`${folder}/${file}:${sha256(await readFile(path.join(root, folder, file)))}`);
     }
   }
   for (const file of OUTPUT_SHAPING_FILES) {

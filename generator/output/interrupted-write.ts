@@ -47,17 +47,23 @@ export async function recoverInterruptedWritesOrThrow(outputDir: string, display
     if (leftover.previous && !outputExists) {
       if (leftover.staging && (await isCompleteSet(leftover.staging))) {
         await rename(leftover.staging, outputDir);
-        done.push(`finished a write that was interrupted (process ${leftover.pid}): ${display}/ now holds the set it generated`);
+        done.push(
+          `finished a write that was interrupted (process ${leftover.pid}): ${display}/ now holds the set it generated`,
+        );
       } else {
         await rename(leftover.previous, outputDir);
         if (leftover.staging) await rm(leftover.staging, { recursive: true, force: true });
-        done.push(`undid a write that was interrupted (process ${leftover.pid}): ${display}/ holds the files it had before`);
+        done.push(
+          `undid a write that was interrupted (process ${leftover.pid}): ${display}/ holds the files it had before`,
+        );
         continue;
       }
     } else if (leftover.staging) {
       // outputDir was never moved aside: it holds the old set, whole; the staged copy is only ours.
       await rm(leftover.staging, { recursive: true, force: true });
-      done.push(`removed ${path.basename(leftover.staging)}, left by a write that was interrupted before it changed ${display}/`);
+      done.push(
+        `removed ${path.basename(leftover.staging)}, left by a write that was interrupted before it changed ${display}/`,
+      );
     }
     if (leftover.previous) {
       const kept = await removePreviousDir(leftover.previous, outputDir);
@@ -93,17 +99,28 @@ export async function assertNoInterruptedWriteOrThrow(outputDir: string, display
  * wrote it, and the new set replaced or dropped it). The manifest goes last,
  * so an interruption here can be resumed. Returns what had to stay.
  */
-export async function removePreviousDir(previous: string, outputDir: string, seen?: ReadonlyMap<string, string>): Promise<string[]> {
+export async function removePreviousDir(
+  previous: string,
+  outputDir: string,
+  seen?: ReadonlyMap<string, string>,
+): Promise<string[]> {
   const read = await readManifest(previous);
   const written = filesWrittenBy(read.kind === "read" ? read.manifest : undefined);
   const entries = await listTree(previous);
   const kept: string[] = [];
   let removed = 0;
-  for (const entry of [...entries.filter((e) => e.path !== MANIFEST_FILE), ...entries.filter((e) => e.path === MANIFEST_FILE)]) {
+  for (const entry of [
+    ...entries.filter((e) => e.path !== MANIFEST_FILE),
+    ...entries.filter((e) => e.path === MANIFEST_FILE),
+  ]) {
     if (entry.kind === "empty-dir") continue;
     const file = path.join(previous, entry.path);
     const asSeen = seen !== undefined && seen.get(entry.path) === (await identityOfOrUndefined(file));
-    if (asSeen || (seen === undefined && ((await asWritten(file, entry, written)) || (await sameEntry(file, path.join(outputDir, entry.path)))))) {
+    if (
+      asSeen ||
+      (seen === undefined &&
+        ((await asWritten(file, entry, written)) || (await sameEntry(file, path.join(outputDir, entry.path)))))
+    ) {
       await unlink(file);
       if ((removed += 1) === 1) crashPoint("cleanup-partial");
     } else {
@@ -115,7 +132,11 @@ export async function removePreviousDir(previous: string, outputDir: string, see
 }
 
 /** A file the manifest lists, with the bytes it lists, read as LF too (the manifest itself, whose hash it cannot hold, as listed). */
-async function asWritten(file: string, entry: TreeEntry, written: ReadonlyMap<string, string | undefined>): Promise<boolean> {
+async function asWritten(
+  file: string,
+  entry: TreeEntry,
+  written: ReadonlyMap<string, string | undefined>,
+): Promise<boolean> {
   if (entry.kind !== "file" || !written.has(entry.path)) return false;
   const hash = written.get(entry.path);
   if (hash === undefined) return true;

@@ -58,7 +58,9 @@ export async function readManifest(outputDir: string): Promise<ManifestRead> {
     text = await readFile(path.join(outputDir, MANIFEST_FILE), "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? { kind: "absent" } : { kind: "unreadable", reason: `cannot read it (${code ?? String(error)})` };
+    return code === "ENOENT"
+      ? { kind: "absent" }
+      : { kind: "unreadable", reason: `cannot read it (${code ?? String(error)})` };
   }
   try {
     return { kind: "read", manifest: parseManifestOrThrow(JSON.parse(text)) };
@@ -93,7 +95,8 @@ function indexOrThrow(raw: Record<string, unknown>): ManifestIndex {
 function filesOrThrow(raw: unknown, where: string): Record<string, string> {
   if (!isRecord(raw)) throw new Error(`${where} is not an object`);
   for (const [file, hash] of Object.entries(raw)) {
-    if (!isSafeRelativePath(file) || file === MANIFEST_FILE) throw new Error(`${where} lists ${JSON.stringify(file)}, which is not a path inside outputDir`);
+    if (!isSafeRelativePath(file) || file === MANIFEST_FILE)
+      throw new Error(`${where} lists ${JSON.stringify(file)}, which is not a path inside outputDir`);
     if (typeof hash !== "string") throw new Error(`${where}.${file} is not a sha256`);
   }
   return raw as Record<string, string>;
@@ -104,7 +107,8 @@ export function filesWrittenBy(manifest: Manifest | undefined): Map<string, stri
   const files = new Map<string, string | undefined>();
   if (!manifest) return files;
   files.set(MANIFEST_FILE, undefined);
-  for (const flow of Object.values(manifest.flows)) for (const [file, hash] of Object.entries(flow.files)) files.set(file, hash);
+  for (const flow of Object.values(manifest.flows))
+    for (const [file, hash] of Object.entries(flow.files)) files.set(file, hash);
   for (const [file, hash] of Object.entries(manifest.index?.files ?? {})) files.set(file, hash);
   return files;
 }
@@ -123,7 +127,10 @@ export function serializeManifest(manifest: Manifest): string {
  * by another flowsmith. Returns the stamp on disk (`{}` for a manifest from
  * before stamps), or undefined when anything else differs.
  */
-export function differsOnlyInGenerator(onDisk: string, planned: string): { readonly generator?: GeneratorStamp } | undefined {
+export function differsOnlyInGenerator(
+  onDisk: string,
+  planned: string,
+): { readonly generator?: GeneratorStamp } | undefined {
   let disk: unknown;
   let plan: unknown;
   try {
@@ -133,7 +140,8 @@ export function differsOnlyInGenerator(onDisk: string, planned: string): { reado
     return undefined;
   }
   if (!isRecord(disk) || !isRecord(plan)) return undefined;
-  const withoutGenerator = (manifest: Record<string, unknown>) => serializeCanonical({ ...manifest, generator: undefined });
+  const withoutGenerator = (manifest: Record<string, unknown>) =>
+    serializeCanonical({ ...manifest, generator: undefined });
   if (withoutGenerator(disk) !== withoutGenerator(plan)) return undefined;
   return isRecord(disk["generator"]) ? { generator: disk["generator"] as unknown as GeneratorStamp } : {};
 }

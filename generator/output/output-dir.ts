@@ -48,7 +48,10 @@ export async function openOutputDirOrThrow(config: ResolvedConfig, mode: "write"
   const lock = await lockOutputDirOrThrow(config.outputDir, config.outputDisplay, config.configDisplay);
   try {
     const recovered = await recoverInterruptedWritesOrThrow(config.outputDir, config.outputDisplay);
-    return await readOrThrow(config, { recovered: [...(lock.tookOver ? [lock.tookOver] : []), ...recovered], release: () => lock.release() });
+    return await readOrThrow(config, {
+      recovered: [...(lock.tookOver ? [lock.tookOver] : []), ...recovered],
+      release: () => lock.release(),
+    });
   } catch (error) {
     await lock.release();
     throw error;
@@ -58,9 +61,13 @@ export async function openOutputDirOrThrow(config: ResolvedConfig, mode: "write"
 /** --check: fails when a write replaced outputDir after it was opened; what was read may mix two sets. */
 export async function assertUnchangedOrThrow(output: OutputDirState): Promise<void> {
   if (output.opened === undefined || (await identityOf(output.dir)) === output.opened) return;
-  throw new CodegenError("OUTPUT_BUSY", `a write replaced ${output.display}/ while it was being checked, so the check read files of two runs; check again`, {
-    file: output.display,
-  });
+  throw new CodegenError(
+    "OUTPUT_BUSY",
+    `a write replaced ${output.display}/ while it was being checked, so the check read files of two runs; check again`,
+    {
+      file: output.display,
+    },
+  );
 }
 
 async function identityOf(dir: string): Promise<string> {
@@ -68,11 +75,15 @@ async function identityOf(dir: string): Promise<string> {
   return info ? `${info.dev}:${info.ino}:${info.birthtimeNs}` : "absent";
 }
 
-async function readOrThrow(config: ResolvedConfig, state: Pick<OutputDirState, "recovered" | "opened" | "release">): Promise<OutputDirState> {
+async function readOrThrow(
+  config: ResolvedConfig,
+  state: Pick<OutputDirState, "recovered" | "opened" | "release">,
+): Promise<OutputDirState> {
   const dir = config.outputDir;
   const display = config.outputDisplay;
   const read = await readManifest(dir);
-  if (read.kind === "read") return { dir, display, manifest: read.manifest, written: filesWrittenBy(read.manifest), ...state };
+  if (read.kind === "read")
+    return { dir, display, manifest: read.manifest, written: filesWrittenBy(read.manifest), ...state };
   const entries = await listTree(dir);
   if (entries.length > 0) {
     const named = entries.slice(0, FILES_NAMED).map((entry) => entry.path);

@@ -70,9 +70,19 @@ export function lockPathOf(outputDir: string): string {
 }
 
 /** Takes outputDir's lock, or throws OUTPUT_BUSY naming the run that holds it. */
-export async function lockOutputDirOrThrow(outputDir: string, display: string, configDisplay: string): Promise<OutputLock> {
+export async function lockOutputDirOrThrow(
+  outputDir: string,
+  display: string,
+  configDisplay: string,
+): Promise<OutputLock> {
   const lockPath = lockPathOf(outputDir);
-  const record: LockRecord = { pid: process.pid, host: os.hostname(), since: new Date().toISOString(), config: configDisplay, id: randomUUID() };
+  const record: LockRecord = {
+    pid: process.pid,
+    host: os.hostname(),
+    since: new Date().toISOString(),
+    config: configDisplay,
+    id: randomUUID(),
+  };
   const text = `${JSON.stringify(record)}\n`;
   const mine = `${lockPath}.${record.pid}.${record.id}`;
   let created: string | undefined;
@@ -104,7 +114,11 @@ export async function lockOutputDirOrThrow(outputDir: string, display: string, c
       if (holder.state === "alive") throw busy(holder, display, "write");
       if (await takeOverOrThrow(lockPath, holder, mine, display)) tookOver = tookOverSentence(holder, display);
     }
-    throw new CodegenError("OUTPUT_BUSY", `other runs kept taking the lock of ${display}/ (${lockDisplay(display)}); nothing was changed, run again`, { file: display });
+    throw new CodegenError(
+      "OUTPUT_BUSY",
+      `other runs kept taking the lock of ${display}/ (${lockDisplay(display)}); nothing was changed, run again`,
+      { file: display },
+    );
   } finally {
     await unlink(mine).catch(() => undefined);
     if (!held) await removeMadeFolders();
@@ -115,7 +129,13 @@ export async function lockOutputDirOrThrow(outputDir: string, display: string, c
 async function removeEmptyUpTo(dir: string, top: string | undefined): Promise<void> {
   if (top === undefined) return;
   for (let folder = dir; isSameOrInside(folder, top); folder = path.dirname(folder)) {
-    if (!(await rmdir(folder).then(() => true, () => false))) return;
+    if (
+      !(await rmdir(folder).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
     if (folder === top) return;
   }
 }
@@ -191,8 +211,20 @@ function parseRecord(text: string): LockRecord | undefined {
   try {
     const value = JSON.parse(text) as Partial<LockRecord> | null;
     const valid =
-      typeof value === "object" && value !== null && Number.isSafeInteger(value.pid) && (value.pid ?? 0) > 0 && typeof value.host === "string";
-    return valid ? { pid: value.pid ?? 0, host: value.host ?? "", since: String(value.since), config: String(value.config), id: String(value.id) } : undefined;
+      typeof value === "object" &&
+      value !== null &&
+      Number.isSafeInteger(value.pid) &&
+      (value.pid ?? 0) > 0 &&
+      typeof value.host === "string";
+    return valid
+      ? {
+          pid: value.pid ?? 0,
+          host: value.host ?? "",
+          since: String(value.since),
+          config: String(value.config),
+          id: String(value.id),
+        }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -245,7 +277,8 @@ async function removeAbandonedRecords(lockPath: string): Promise<void> {
     const file = path.join(path.dirname(lockPath), name);
     const holder = await readHolderOrThrow(file, file).catch(() => undefined);
     const record = holder?.record;
-    if (record && record.host === os.hostname() && record.pid !== process.pid && holder.state === "gone") await unlink(file).catch(() => undefined);
+    if (record && record.host === os.hostname() && record.pid !== process.pid && holder.state === "gone")
+      await unlink(file).catch(() => undefined);
   }
 }
 
@@ -272,19 +305,31 @@ function busy(holder: Holder, display: string, mode: "write" | "check"): Codegen
   const who = record
     ? `process ${record.pid}${sameHost ? "" : ` on ${record.host}`} (config ${record.config}), since ${record.since}`
     : `a run whose lock ${lock} holds no record flowsmith can read, since ${holder.modified.toISOString()}`;
-  const what = mode === "write" ? "This run changed nothing; run it again once that one has finished" : "--check compares what a write leaves, so check again once that write has finished";
+  const what =
+    mode === "write"
+      ? "This run changed nothing; run it again once that one has finished"
+      : "--check compares what a write leaves, so check again once that write has finished";
   const abandonedAt = new Date(holder.modified.getTime() + UNCHECKABLE_LOCK_MS).toISOString();
   const abandoned =
     record && sameHost
       ? `If no flowsmith is running, the lock is left by a run that is gone and whose process id another program now has: delete ${lock}`
       : `flowsmith cannot ${record ? `ask ${record.host}` : "tell"} whether that run goes on: the lock counts as abandoned at ${abandonedAt}; delete ${lock} sooner if no flowsmith is running`;
-  return new CodegenError("OUTPUT_BUSY", `${display}/ is being written by another flowsmith run: ${who}. ${what}. ${abandoned}`, { file: display });
+  return new CodegenError(
+    "OUTPUT_BUSY",
+    `${display}/ is being written by another flowsmith run: ${who}. ${what}. ${abandoned}`,
+    { file: display },
+  );
 }
 
 function tookOverSentence(dead: Holder, display: string): string {
   const record = dead.record;
-  const who = record ? `process ${record.pid}${record.host === os.hostname() ? "" : ` on ${record.host}`} (config ${record.config}, since ${record.since})` : "a run whose record could not be read";
-  const why = record?.host === os.hostname() ? "which is no longer running" : `abandoned: it was last changed at ${dead.modified.toISOString()}`;
+  const who = record
+    ? `process ${record.pid}${record.host === os.hostname() ? "" : ` on ${record.host}`} (config ${record.config}, since ${record.since})`
+    : "a run whose record could not be read";
+  const why =
+    record?.host === os.hostname()
+      ? "which is no longer running"
+      : `abandoned: it was last changed at ${dead.modified.toISOString()}`;
   return `took over the lock of ${display}/ from ${who}, ${why}`;
 }
 

@@ -12,7 +12,14 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { identityOfOrUndefined, readWithIdentityOrUndefined } from "./entry-identity.js";
 import { compare, listTree } from "./file-tree.js";
-import { MANIFEST_FILE, serializeManifest, sha256, type GeneratorStamp, type ManifestFlow, type ManifestIndex } from "./manifest.js";
+import {
+  MANIFEST_FILE,
+  serializeManifest,
+  sha256,
+  type GeneratorStamp,
+  type ManifestFlow,
+  type ManifestIndex,
+} from "./manifest.js";
 import type { OutputDirState } from "./output-dir.js";
 import type { StagingFolder } from "./staging.js";
 
@@ -131,12 +138,19 @@ export class OutputPlan {
 
   /** The manifest, then what outputDir holds that is not planned: files to delete, to carry over, or in the way. */
   async compareRestOrThrow(): Promise<Comparison> {
-    const manifest = serializeManifest({ generator: this.generator, flows: Object.fromEntries(this.flows), ...(this.index ? { index: this.index } : {}) });
-    const onDisk = this.output.manifest ? readWithIdentityOrUndefined(path.join(this.output.dir, MANIFEST_FILE)) : undefined;
+    const manifest = serializeManifest({
+      generator: this.generator,
+      flows: Object.fromEntries(this.flows),
+      ...(this.index ? { index: this.index } : {}),
+    });
+    const onDisk = this.output.manifest
+      ? readWithIdentityOrUndefined(path.join(this.output.dir, MANIFEST_FILE))
+      : undefined;
     if (onDisk === undefined) this.changes.push({ path: MANIFEST_FILE, reason: "missing" });
     else {
       this.seen.set(MANIFEST_FILE, onDisk.identity);
-      if (onDisk.bytes.toString("utf8").replace(/\r\n/g, "\n") !== manifest) this.changes.push({ path: MANIFEST_FILE, reason: "changed" });
+      if (onDisk.bytes.toString("utf8").replace(/\r\n/g, "\n") !== manifest)
+        this.changes.push({ path: MANIFEST_FILE, reason: "changed" });
     }
 
     const kept: KeptFile[] = [];
@@ -181,7 +195,8 @@ export class OutputPlan {
 function foldersOf(paths: Iterable<string>): Set<string> {
   const folders = new Set<string>();
   for (const file of paths) {
-    for (let slash = file.indexOf("/"); slash > 0; slash = file.indexOf("/", slash + 1)) folders.add(file.slice(0, slash));
+    for (let slash = file.indexOf("/"); slash > 0; slash = file.indexOf("/", slash + 1))
+      folders.add(file.slice(0, slash));
   }
   return folders;
 }

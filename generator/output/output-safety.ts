@@ -28,7 +28,11 @@ export async function assertOutputDirSafeOrThrow(config: ResolvedConfig, fromFla
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;
     const file = code === "ENOTDIR" ? await fileOnTheWay(outputDir) : undefined;
-    throw unsafe(file !== undefined ? `lies under ${path.relative(path.dirname(config.configPath), file) || file}, which is a file, not a folder` : `cannot be looked at (${code ?? String(error)})`);
+    throw unsafe(
+      file !== undefined
+        ? `lies under ${path.relative(path.dirname(config.configPath), file) || file}, which is a file, not a folder`
+        : `cannot be looked at (${code ?? String(error)})`,
+    );
   });
   if (stat?.isSymbolicLink()) throw unsafe(`is a symbolic link (to ${await readlink(outputDir)})`);
   if (stat && !stat.isDirectory()) throw unsafe("is a file, not a folder");
@@ -37,7 +41,8 @@ export async function assertOutputDirSafeOrThrow(config: ResolvedConfig, fromFla
   const outputDirs = [outputDir, await realPathOfExisting(outputDir)];
   const configDir = path.dirname(config.configPath);
   const configDirs = [configDir, await realPathOfExisting(configDir)];
-  if (outputDirs.some((out) => configDirs.includes(out))) throw unsafe(`is the folder of the config (${config.configDisplay})`);
+  if (outputDirs.some((out) => configDirs.includes(out)))
+    throw unsafe(`is the folder of the config (${config.configDisplay})`);
   if (outputDirs.some((out) => configDirs.some((dir) => isSameOrInside(dir, out)))) {
     throw unsafe(`contains the config (${config.configDisplay})`);
   }

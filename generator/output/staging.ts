@@ -51,7 +51,8 @@ export class StagingFolder {
     else if (stat.isFile()) {
       await copyFile(from, to);
       await chmod(to, stat.mode);
-    } else throw new Error(`${from} is not a file, link or folder, so it cannot be carried over; move it out of outputDir`);
+    } else
+      throw new Error(`${from} is not a file, link or folder, so it cannot be carried over; move it out of outputDir`);
     this.counted();
   }
 

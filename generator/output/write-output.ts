@@ -44,11 +44,19 @@ export interface CheckOutcome {
 export async function checkOutput(plan: OutputPlan, output: OutputDirState): Promise<CheckOutcome> {
   const { changes, kept, editedByHand, editedWithManifest, manifest: planned } = await plan.compareRestOrThrow();
   const manifest = changes.find((change) => change.path === MANIFEST_FILE && change.reason === "changed");
-  const otherGenerator = manifest && differsOnlyInGenerator(await readFile(path.join(output.dir, MANIFEST_FILE), "utf8"), planned);
+  const otherGenerator =
+    manifest && differsOnlyInGenerator(await readFile(path.join(output.dir, MANIFEST_FILE), "utf8"), planned);
   await assertUnchangedOrThrow(output);
   // Only then may the note say every generated file is identical.
-  if (!otherGenerator || changes.some((change) => change !== manifest)) return { changes, kept, editedWithManifest, editedByHand };
-  return { changes: changes.filter((change) => change !== manifest), kept, otherGenerator, editedWithManifest, editedByHand };
+  if (!otherGenerator || changes.some((change) => change !== manifest))
+    return { changes, kept, editedWithManifest, editedByHand };
+  return {
+    changes: changes.filter((change) => change !== manifest),
+    kept,
+    otherGenerator,
+    editedWithManifest,
+    editedByHand,
+  };
 }
 
 export interface WriteOutcome {
@@ -95,7 +103,12 @@ export async function writeOutputOrThrow(
 }
 
 /** What outputDir keeps into the staging folder, then the manifest last, so a complete manifest means a complete set. */
-async function stageRestOrThrow(comparison: Comparison, plan: OutputPlan, output: OutputDirState, staging: StagingFolder): Promise<void> {
+async function stageRestOrThrow(
+  comparison: Comparison,
+  plan: OutputPlan,
+  output: OutputDirState,
+  staging: StagingFolder,
+): Promise<void> {
   const changed: string[] = [];
   try {
     for (const file of [...comparison.carried, ...comparison.kept.map((entry) => entry.path)]) {
@@ -172,5 +185,10 @@ function changedWhileWriting(files: readonly string[], output: OutputDirState): 
 }
 
 function writeFailed(error: unknown, output: OutputDirState): CodegenError {
-  return new CodegenError("WRITE_FAILED", `could not write the output, nothing was changed: ${(error as Error).message}`, { file: output.dir }, { cause: error });
+  return new CodegenError(
+    "WRITE_FAILED",
+    `could not write the output, nothing was changed: ${(error as Error).message}`,
+    { file: output.dir },
+    { cause: error },
+  );
 }

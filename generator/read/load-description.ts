@@ -27,7 +27,11 @@ export function parseDescriptionOrThrow(bytes: string | Uint8Array, displayPath:
   const parsed = parseYamlOrThrow(text, displayPath);
   const { document } = parsed;
   const lineOfOrUndefined = (pointer: string): number | undefined => parsed.lineOfOrUndefined(pointer);
-  checkDocumentShapeOrThrow(document, { file: displayPath, lineOfOrUndefined, scalarTextOrUndefined: (pointer) => parsed.scalarTextOrUndefined(pointer) });
+  checkDocumentShapeOrThrow(document, {
+    file: displayPath,
+    lineOfOrUndefined,
+    scalarTextOrUndefined: (pointer) => parsed.scalarTextOrUndefined(pointer),
+  });
   checkOpenApiVersionOrThrow(document, displayPath, lineOfOrUndefined);
   validateOpenApiOrThrow(document, displayPath, lineOfOrUndefined);
   return {

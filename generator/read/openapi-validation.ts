@@ -77,7 +77,9 @@ function compileOpenApiValidator() {
  * mistake, and branch-summary errors (oneOf/anyOf) say nothing useful.
  */
 function mostSpecificErrors(errors: readonly ErrorObject[]): readonly ErrorObject[] {
-  const useful = errors.filter((error) => error.keyword !== "oneOf" && error.keyword !== "anyOf" && !isReferenceBranch(error));
+  const useful = errors.filter(
+    (error) => error.keyword !== "oneOf" && error.keyword !== "anyOf" && !isReferenceBranch(error),
+  );
   const pool = useful.length > 0 ? useful : errors;
   const depth = (error: ErrorObject): number => error.instancePath.split("/").length;
   const sorted = [...pool].sort((a, b) => depth(b) - depth(a));

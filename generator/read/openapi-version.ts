@@ -28,7 +28,10 @@ export function checkOpenApiVersionOrThrow(
   }
   const version = record["openapi"];
   if (typeof version !== "string") {
-    throw fail(`\`openapi\` must be a string such as "3.0.3" (quote it in YAML), got ${valueText(version)}`, "#/openapi");
+    throw fail(
+      `\`openapi\` must be a string such as "3.0.3" (quote it in YAML), got ${valueText(version)}`,
+      "#/openapi",
+    );
   }
   if (/^3\.1(\.|$)/.test(version)) {
     throw fail(`OpenAPI ${version}: 3.1 is not supported, flow descriptions are 3.0`, "#/openapi");

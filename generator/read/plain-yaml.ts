@@ -39,7 +39,8 @@ export function plainYamlOrUndefined(text: string): { readonly value: unknown } 
  * package refuses such keys). Text that matches without being one of these
  * (`*emphasis*` after a space) only sends its document the slow way.
  */
-const NOT_PLAIN = /(?:^|[\s[{,])[&*!?]|^%|<<|\t|__proto__|^[ ]*(?:- +)*[[{].*[\]}][ ]*:(?:\s|$)|[[{,][ ]*[[{]|^.{1025}/m;
+const NOT_PLAIN =
+  /(?:^|[\s[{,])[&*!?]|^%|<<|\t|__proto__|^[ ]*(?:- +)*[[{].*[\]}][ ]*:(?:\s|$)|[[{,][ ]*[[{]|^.{1025}/m;
 
 /** A key the yaml package reads as null (`~:`, `null:`, `: x`) is "" there and "null" in js-yaml; one quoted as "null" is "null" in both. */
 function hasNullishKey(value: unknown): boolean {
@@ -57,7 +58,11 @@ const NULL = /^(?:~|[Nn]ull|NULL)?$/;
 /** YAML 1.2's core schema with the yaml package's expressions and values (node_modules/yaml/dist/schema). */
 const CORE_SCHEMA = FAILSAFE_SCHEMA.extend({
   implicit: [
-    new Type("tag:yaml.org,2002:null", { kind: "scalar", resolve: (data: string) => NULL.test(data), construct: () => null }),
+    new Type("tag:yaml.org,2002:null", {
+      kind: "scalar",
+      resolve: (data: string) => NULL.test(data),
+      construct: () => null,
+    }),
     new Type("tag:yaml.org,2002:bool", {
       kind: "scalar",
       resolve: (data: string) => /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(data),
@@ -67,14 +72,26 @@ const CORE_SCHEMA = FAILSAFE_SCHEMA.extend({
       kind: "scalar",
       resolve: (data: string) => /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/.test(data),
       construct: (data: string) =>
-        data.startsWith("0o") ? parseInt(data.slice(2), 8) : data.startsWith("0x") ? parseInt(data.slice(2), 16) : parseInt(data, 10),
+        data.startsWith("0o")
+          ? parseInt(data.slice(2), 8)
+          : data.startsWith("0x")
+            ? parseInt(data.slice(2), 16)
+            : parseInt(data, 10),
     }),
     new Type("tag:yaml.org,2002:float", {
       kind: "scalar",
       resolve: (data: string) =>
-        /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*))$/.test(data),
+        /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*))$/.test(
+          data,
+        ),
       construct: (data: string) =>
-        data.slice(-3).toLowerCase() === "nan" ? NaN : /inf$/i.test(data) ? (data.startsWith("-") ? -Infinity : Infinity) : parseFloat(data),
+        data.slice(-3).toLowerCase() === "nan"
+          ? NaN
+          : /inf$/i.test(data)
+            ? data.startsWith("-")
+              ? -Infinity
+              : Infinity
+            : parseFloat(data),
     }),
   ],
 });

@@ -34,7 +34,8 @@ export function readSourceOrThrow(source: FlowSource, where?: SourceContext): Pr
   try {
     // A device or a pipe would be read until it ends, which /dev/zero never does and a pipe without a writer waits for.
     const stats = statSync(file.path);
-    if (!stats.isFile() && !stats.isDirectory()) throw Object.assign(new Error("not a regular file"), { code: NOT_A_FILE });
+    if (!stats.isFile() && !stats.isDirectory())
+      throw Object.assign(new Error("not a regular file"), { code: NOT_A_FILE });
     return Promise.resolve({ bytes: withLfLineEndings(readFileSync(file.path)), display: file.display });
   } catch (error) {
     return Promise.reject(unreadable(error, source, where));
@@ -69,7 +70,9 @@ function unreadable(error: unknown, source: FlowSource, where: SourceContext | u
           : code === NOT_A_FILE
             ? `the snapshot path ${source.snapshot.display} is not a regular file (a device, a pipe or a socket); "snapshot" names a .json file`
             : `cannot read the snapshot ${source.snapshot.display} (${code ?? String(error)})`,
-      where ? { file: where.configFile, pointer: `${where.pointer}/source/api`, ...flow } : { file: source.snapshot.display },
+      where
+        ? { file: where.configFile, pointer: `${where.pointer}/source/api`, ...flow }
+        : { file: source.snapshot.display },
       { cause: error },
     );
   }

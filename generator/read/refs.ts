@@ -48,7 +48,10 @@ export function resolveRefOrThrow(
     if (value === undefined) {
       throw fail("DANGLING_REF", `$ref ${valueText(current)} points to nothing in this document`, usedAt);
     }
-    const next = typeof value === "object" && value !== null && Object.hasOwn(value, "$ref") ? (value as Record<string, unknown>)["$ref"] : undefined;
+    const next =
+      typeof value === "object" && value !== null && Object.hasOwn(value, "$ref")
+        ? (value as Record<string, unknown>)["$ref"]
+        : undefined;
     if (typeof next !== "string") return { value, pointer };
     current = next;
     usedAt = `${pointer}/$ref`;

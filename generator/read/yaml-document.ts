@@ -40,11 +40,15 @@ export function parseWithPositionsOrThrow(text: string, file: string): ParsedYam
   const repeated = firstRepeatedKeyOrUndefined(parsed);
   if (repeated) {
     const line = lineCounter.linePos(repeated.offset).line;
-    throw new CodegenError("DUPLICATE_KEY", `${valueText(repeated.name)} appears twice in one mapping; names must be unique`, {
-      file,
-      line,
-      pointer: appendPointer(repeated.mapPointer, repeated.name),
-    });
+    throw new CodegenError(
+      "DUPLICATE_KEY",
+      `${valueText(repeated.name)} appears twice in one mapping; names must be unique`,
+      {
+        file,
+        line,
+        pointer: appendPointer(repeated.mapPointer, repeated.name),
+      },
+    );
   }
   try {
     return { document: parsed.toJS({ maxAliasCount: 1000 }), lineOfOrUndefined, scalarTextOrUndefined };
@@ -76,7 +80,10 @@ function tooDeep(file: string, line: number | undefined, cause?: unknown): Codeg
 }
 
 /** The node a pointer names, and the offset of the key naming it (of the value, for array items and the root). */
-function locateOrUndefined(parsed: Document, pointer: string): { node: unknown; offset: number | undefined } | undefined {
+function locateOrUndefined(
+  parsed: Document,
+  pointer: string,
+): { node: unknown; offset: number | undefined } | undefined {
   let node: unknown = parsed.contents;
   let offset = offsetOf(node);
   for (const key of pointerKeys(pointer)) {
@@ -103,7 +110,9 @@ function locateOrUndefined(parsed: Document, pointer: string): { node: unknown; 
  * key's offset. One pass with a set per mapping; an explicit stack, so no depth the parse took can
  * overflow it.
  */
-function firstRepeatedKeyOrUndefined(parsed: Document): { mapPointer: string; name: string; offset: number } | undefined {
+function firstRepeatedKeyOrUndefined(
+  parsed: Document,
+): { mapPointer: string; name: string; offset: number } | undefined {
   interface Frame {
     readonly items: readonly unknown[];
     readonly pointer: string;

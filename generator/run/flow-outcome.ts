@@ -33,7 +33,8 @@ interface GeneratedFlow extends FlowOfConfig {
 }
 
 /** A flow as generateFlowOrThrow makes it: a generated one still holds its files. */
-export type MadeFlow = (GeneratedFlow & { readonly files: ReadonlyMap<string, string> }) | ReusedFlow | LeftOutFlow | NotGeneratedFlow;
+export type MadeFlow =
+  (GeneratedFlow & { readonly files: ReadonlyMap<string, string> }) | ReusedFlow | LeftOutFlow | NotGeneratedFlow;
 
 /** Same inputs, same generator, files as written: outputDir keeps them. */
 interface ReusedFlow extends FlowOfConfig {
@@ -91,11 +92,21 @@ export function generated(
   run: Run,
 ): MadeFlow {
   const { entry, files, changed, fetched, leftToService } = made;
-  const report = { ...reportOf(name, entry, run.mode === "check" ? "checked" : "generated", started, run, changed), ...(leftToService.length > 0 ? { leftToService } : {}) };
+  const report = {
+    ...reportOf(name, entry, run.mode === "check" ? "checked" : "generated", started, run, changed),
+    ...(leftToService.length > 0 ? { leftToService } : {}),
+  };
   return { kind: "generated", pointer: flow.pointer, name, entry, files, report, ...(fetched ? { fetched } : {}) };
 }
 
-export function reused(flow: ResolvedFlowConfig, name: string, entry: ManifestFlow, fetched: FetchedSnapshot | undefined, started: number, run: Run): MadeFlow {
+export function reused(
+  flow: ResolvedFlowConfig,
+  name: string,
+  entry: ManifestFlow,
+  fetched: FetchedSnapshot | undefined,
+  started: number,
+  run: Run,
+): MadeFlow {
   const report = reportOf(name, entry, "unchanged", started, run, undefined);
   return { kind: "reused", pointer: flow.pointer, name, entry, report, ...(fetched ? { fetched } : {}) };
 }
@@ -104,7 +115,9 @@ export function reused(flow: ResolvedFlowConfig, name: string, entry: ManifestFl
 export function leftOut(flow: ResolvedFlowConfig, name: string, run: Run): LeftOutFlow | NotGeneratedFlow {
   run.progress(name);
   const earlier = run.output.manifest?.flows[name];
-  return earlier ? { kind: "left-out", pointer: flow.pointer, name, earlier } : { kind: "not-generated", pointer: flow.pointer, name };
+  return earlier
+    ? { kind: "left-out", pointer: flow.pointer, name, earlier }
+    : { kind: "not-generated", pointer: flow.pointer, name };
 }
 
 /**
@@ -141,9 +154,25 @@ export function notGeneratedOf(flows: readonly FlowOutcome[]): string[] {
   return flows.flatMap((flow) => (flow.kind === "not-generated" ? [flow.pointer] : []));
 }
 
-function reportOf(name: string, entry: ManifestFlow, status: FlowReport["status"], started: number, run: Run, changed: DescriptionChange | undefined): FlowReport {
+function reportOf(
+  name: string,
+  entry: ManifestFlow,
+  status: FlowReport["status"],
+  started: number,
+  run: Run,
+  changed: DescriptionChange | undefined,
+): FlowReport {
   run.progress(name);
   const { id, version, environment } = entry;
   const ms = Math.round(performance.now() - started);
-  return { name, id, version, environment, output: `${run.config.outputDisplay}/${name}`, ms, status, ...(changed ? { changed } : {}) };
+  return {
+    name,
+    id,
+    version,
+    environment,
+    output: `${run.config.outputDisplay}/${name}`,
+    ms,
+    status,
+    ...(changed ? { changed } : {}),
+  };
 }

@@ -20,10 +20,22 @@ export async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): P
   const started = performance.now();
   const known = flow.name ?? nameInManifestOrUndefined(flow, run);
   if (known !== undefined && isLeftOut(known, run)) return leftOut(flow, known, run);
-  const where = { pointer: flow.pointer, configFile: run.config.configDisplay, ...(flow.name ? { flow: flow.name } : {}) };
+  const where = {
+    pointer: flow.pointer,
+    configFile: run.config.configDisplay,
+    ...(flow.name ? { flow: flow.name } : {}),
+  };
   const source = await readFlowSourceOrThrow(flow, where, run);
   const fetched = source.fetched;
-  const inputsHash = sha256([run.config.runtimeImport, flow.name ?? "", source.display, sha256(source.bytes), ...(run.config.closedDataBlocks ? ["closedDataBlocks"] : [])].join("\n"));
+  const inputsHash = sha256(
+    [
+      run.config.runtimeImport,
+      flow.name ?? "",
+      source.display,
+      sha256(source.bytes),
+      ...(run.config.closedDataBlocks ? ["closedDataBlocks"] : []),
+    ].join("\n"),
+  );
   const reusable = run.reuse ? await reusableOrUndefined(inputsHash, run) : undefined;
   if (reusable) {
     checkSourceIdentityOrThrow(flow, reusable.entry, reusable.name, fetched, run);
@@ -36,14 +48,26 @@ export async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): P
     if (isLeftOut(model.name, run)) return leftOut(flow, model.name, run);
     checkSourceIdentityOrThrow(flow, model, model.name, fetched, run);
     const { runtimeImport } = run.config;
-    const emitted = await steps.emitFlowOrThrow(run.config.closedDataBlocks ? steps.withClosedDataBlocks(model) : model, { runtimeImport });
+    const emitted = await steps.emitFlowOrThrow(
+      run.config.closedDataBlocks ? steps.withClosedDataBlocks(model) : model,
+      { runtimeImport },
+    );
     const copy = descriptionJson(description.document);
-    const files = new Map([...emitted.map((file): [string, string] => [file.path, file.content]), [descriptionCopyPath(model.name), copy]]);
+    const files = new Map([
+      ...emitted.map((file): [string, string] => [file.path, file.content]),
+      [descriptionCopyPath(model.name), copy],
+    ]);
     const changed = await changeSinceCopyOrUndefined(copy, model, run.output);
     const hashes = Object.fromEntries([...files].map(([file, content]) => [file, sha256(content)]));
     const { version, environment } = model;
     const entry = { source: source.display, inputsHash, id: detached(model.id), version, environment, files: hashes };
-    return generated(flow, model.name, { entry, files, changed, fetched, leftToService: steps.patternsLeftToService(model) }, started, run);
+    return generated(
+      flow,
+      model.name,
+      { entry, files, changed, fetched, leftToService: steps.patternsLeftToService(model) },
+      started,
+      run,
+    );
   } catch (error) {
     throw withFlowName(error, flow.name);
   }

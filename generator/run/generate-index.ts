@@ -11,5 +11,9 @@ export async function generateIndexOrThrow(names: readonly string[], run: Run): 
   const kept = await reusableIndexOrUndefined(inputsHash, run);
   if (kept) return { kind: "kept", entry: kept };
   const file = await (await generationSteps()).emitIndex(sorted.map((name) => ({ name })));
-  return { kind: "written", entry: { inputsHash, files: { [file.path]: sha256(file.content) } }, files: new Map([[file.path, file.content]]) };
+  return {
+    kind: "written",
+    entry: { inputsHash, files: { [file.path]: sha256(file.content) } },
+    files: new Map([[file.path, file.content]]),
+  };
 }

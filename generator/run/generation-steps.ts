@@ -22,6 +22,13 @@ export function generationSteps(): Promise<GenerationSteps> {
     import("../model/patterns-left.js"),
     import("../emit/emit-flow.js"),
     import("../emit/emit-index.js"),
-  ]).then(([read, model, closed, patterns, emitFlow, emitIndex]) => ({ ...read, ...model, ...closed, ...patterns, ...emitFlow, ...emitIndex }));
+  ]).then(([read, model, closed, patterns, emitFlow, emitIndex]) => ({
+    ...read,
+    ...model,
+    ...closed,
+    ...patterns,
+    ...emitFlow,
+    ...emitIndex,
+  }));
   return steps;
 }

@@ -17,7 +17,10 @@ export function nameInManifestOrUndefined(flow: ResolvedFlowConfig, run: Run): s
 }
 
 /** The flow the manifest shows made from these inputs, when its files can be kept. */
-export async function reusableOrUndefined(inputsHash: string, run: Run): Promise<{ name: string; entry: ManifestFlow } | undefined> {
+export async function reusableOrUndefined(
+  inputsHash: string,
+  run: Run,
+): Promise<{ name: string; entry: ManifestFlow } | undefined> {
   const manifest = run.output.manifest;
   if (manifest?.generator?.fingerprint !== run.generator.fingerprint) return undefined;
   const found = Object.entries(manifest.flows).find(([, entry]) => entry.inputsHash === inputsHash);
@@ -29,7 +32,12 @@ export async function reusableOrUndefined(inputsHash: string, run: Run): Promise
 export async function reusableIndexOrUndefined(inputsHash: string, run: Run): Promise<ManifestIndex | undefined> {
   const manifest = run.output.manifest;
   const previous = manifest?.index;
-  if (!run.reuse || manifest?.generator?.fingerprint !== run.generator.fingerprint || previous?.inputsHash !== inputsHash) return undefined;
+  if (
+    !run.reuse ||
+    manifest?.generator?.fingerprint !== run.generator.fingerprint ||
+    previous?.inputsHash !== inputsHash
+  )
+    return undefined;
   return (await filesAsWritten(previous.files, run.output)) ? previous : undefined;
 }
 

@@ -47,7 +47,12 @@ export interface Run {
   readonly api: ApiSourceRun;
 }
 
-export async function startRun(config: ResolvedConfig, output: OutputDirState, clients: ServiceClients, options: CodegenOptions): Promise<Run> {
+export async function startRun(
+  config: ResolvedConfig,
+  output: OutputDirState,
+  clients: ServiceClients,
+  options: CodegenOptions,
+): Promise<Run> {
   const mode = options.check ? "check" : "write";
   const generator = await generatorStamp();
   return {

@@ -20,7 +20,12 @@ export async function settleSnapshotsOrThrow(flows: readonly FlowOutcome[], run:
   for (const flow of flows) {
     const fetched = flow.kind === "generated" || flow.kind === "reused" ? flow.fetched : undefined;
     if (!fetched || fetched.change === "unchanged") continue;
-    if (run.mode === "write") await writeSnapshotOrThrow(fetched.file, fetched.text, { file: run.config.configDisplay, pointer: `${flow.pointer}/source/api`, flow: flow.name });
+    if (run.mode === "write")
+      await writeSnapshotOrThrow(fetched.file, fetched.text, {
+        file: run.config.configDisplay,
+        pointer: `${flow.pointer}/source/api`,
+        flow: flow.name,
+      });
     changes.push({ path: fetched.file.display, flow: flow.name, reason: fetched.change });
   }
   return changes;

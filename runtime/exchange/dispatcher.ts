@@ -21,16 +21,23 @@ interface ChosenDispatcher {
 /** Called last by the option resolver: a dispatcher is made only once every other option has been accepted. */
 export function dispatcherOrThrow(given: unknown, proxy: unknown): ChosenDispatcher {
   if (given !== undefined && proxy !== undefined) {
-    throw new ConfigurationError("pass either dispatcher or proxy, not both (configure the proxy on your dispatcher, or leave dispatcher out)");
+    throw new ConfigurationError(
+      "pass either dispatcher or proxy, not both (configure the proxy on your dispatcher, or leave dispatcher out)",
+    );
   }
   if (given !== undefined) return { dispatcher: dispatcherThatDispatchesOrThrow(given), owned: false };
   if (proxy === undefined) return { dispatcher: new undici.Agent(), owned: true };
   const { agent, secrets } = checkedProxyOrThrow(proxy, process.env);
-  return { dispatcher: "url" in agent ? new undici.ProxyAgent(agent.url) : new undici.EnvHttpProxyAgent(agent.settings), owned: true, proxySecrets: secrets };
+  return {
+    dispatcher: "url" in agent ? new undici.ProxyAgent(agent.url) : new undici.EnvHttpProxyAgent(agent.settings),
+    owned: true,
+    proxySecrets: secrets,
+  };
 }
 
 function dispatcherThatDispatchesOrThrow(given: unknown): Dispatcher {
   const candidate = given as Partial<Dispatcher> | null;
-  if (typeof candidate === "object" && candidate !== null && typeof candidate.dispatch === "function") return candidate as Dispatcher;
+  if (typeof candidate === "object" && candidate !== null && typeof candidate.dispatch === "function")
+    return candidate as Dispatcher;
   throw new ConfigurationError("dispatcher must be an undici Dispatcher (an Agent, Pool or ProxyAgent from undici 7)");
 }

@@ -29,7 +29,8 @@ export class Exchange {
 
   constructor(private readonly parts: ExchangeParts) {
     this.bare = parts.middleware.length === 0 && parts.observers.length === 0;
-    this.idleWhenInactive = parts.middleware.length === 0 && parts.observers.every((observer) => observer.active !== undefined);
+    this.idleWhenInactive =
+      parts.middleware.length === 0 && parts.observers.every((observer) => observer.active !== undefined);
   }
 
   get lifecycle(): ClientLifecycle {
@@ -50,9 +51,12 @@ export class Exchange {
 
   private async observed(request: ExchangeRequest, settings: WireSettings): Promise<Answer> {
     const { transport, lifecycle, middleware, observers } = this.parts;
-    const records = observers.filter((observer) => observer.active?.() ?? true).map((observer) => observer.start(request));
+    const records = observers
+      .filter((observer) => observer.active?.() ?? true)
+      .map((observer) => observer.start(request));
     const network: Next = (sent) => transport.send(sent, settings, lifecycle);
-    const attempt = async (): Promise<Answer> => answerOf(await chain(middleware, network)(request), request, settings.limits);
+    const attempt = async (): Promise<Answer> =>
+      answerOf(await chain(middleware, network)(request), request, settings.limits);
     try {
       const answer = await runWithin(records, attempt);
       for (const record of records) record.answered(answer);

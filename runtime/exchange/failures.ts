@@ -12,14 +12,22 @@ export interface FailedRequest {
   readonly signal: AbortSignal | undefined;
 }
 
-export function transportError(error: unknown, req: FailedRequest, timedOut: boolean, timeoutMs: number, lifecycle: ClientLifecycle): Error {
+export function transportError(
+  error: unknown,
+  req: FailedRequest,
+  timedOut: boolean,
+  timeoutMs: number,
+  lifecycle: ClientLifecycle,
+): Error {
   // Whatever undici made of it (aborted, destroyed): the exchange ended because the client was closed.
   if (lifecycle.closed) return new ClientClosedError(req.method, req.path);
   if (error instanceof FlowsmithError) return error;
   if (timedOut) return new TimeoutError(req.method, req.path, timeoutMs);
   if (req.signal?.aborted) return new AbortError(req.method, req.path, { cause: req.signal.reason });
   if ((error as { code?: unknown } | null)?.code === "UND_ERR_INVALID_ARG") {
-    return new FlowsmithError("INVALID_REQUEST", `${req.method} ${req.path}: ${(error as Error).message}`, { cause: error });
+    return new FlowsmithError("INVALID_REQUEST", `${req.method} ${req.path}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return new NetworkError(req.method, req.path, { cause: error });
 }

@@ -93,7 +93,10 @@ class FetchExchange extends OpenExchange implements BodySource {
     const limits = this.settings.limits;
     if (!limits) return new Answer(response.status, headers, this.handedOver(response.body), false, undefined, this);
     try {
-      const { text, truncated } = await this.readWhole(response.body, response.status < 300 ? limits.okBytes : limits.errorBytes);
+      const { text, truncated } = await this.readWhole(
+        response.body,
+        response.status < 300 ? limits.okBytes : limits.errorBytes,
+      );
       return new Answer(response.status, headers, text, truncated);
     } catch (error) {
       // After the status, the body broke off: the answer says so, and its caller decides (an error body is optional).
@@ -196,4 +199,3 @@ function headersOf(headers: Headers): ResponseHeaders {
 function ignore(): void {
   // A body that fails while it is dropped has nothing more to say.
 }
-

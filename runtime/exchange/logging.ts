@@ -57,7 +57,10 @@ const MIN_VALUE_LENGTH = 4;
 export function loggerOrThrow(value: unknown): Logger | undefined {
   if (value === undefined) return undefined;
   const missing = LEVELS.filter((level) => typeof (value as Record<string, unknown> | null)?.[level] !== "function");
-  if (missing.length > 0) throw new ConfigurationError(`logger must have debug, info, warn and error methods (pino's shape; console works); missing: ${missing.join(", ")}`);
+  if (missing.length > 0)
+    throw new ConfigurationError(
+      `logger must have debug, info, warn and error methods (pino's shape; console works); missing: ${missing.join(", ")}`,
+    );
   return value as Logger;
 }
 
@@ -80,11 +83,18 @@ export class AttemptLogger implements AttemptObserver {
     return {
       answered: (answer) => {
         const ok = answer.status < 400;
-        const errorCode = ok ? undefined : request.kind === "token" ? "AUTH_FAILED" : apiErrorFor({ status: answer.status, method: "", path: "", body: undefined }).code;
+        const errorCode = ok
+          ? undefined
+          : request.kind === "token"
+            ? "AUTH_FAILED"
+            : apiErrorFor({ status: answer.status, method: "", path: "", body: undefined }).code;
         const fields = entry(ok ? { status: answer.status } : { status: answer.status, errorCode });
         this.write(ok ? "info" : answer.status >= 500 ? "error" : "warn", fields);
         if (request.kind === "api" && typeof answer.body === "string" && this.debugEnabled()) {
-          this.logger.debug({ ...fields, body: loggableBody(answer, request, this.redactor) }, `${messageOf(fields)}: response body`);
+          this.logger.debug(
+            { ...fields, body: loggableBody(answer, request, this.redactor) },
+            `${messageOf(fields)}: response body`,
+          );
         }
       },
       failed: (error) => {
@@ -143,7 +153,8 @@ function withoutPrivateFields(value: unknown, depth: number): unknown {
   if (!isRecord(value)) return value;
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    if (key === "metadata" && isRecord(item)) copy[key] = Object.fromEntries(Object.keys(item).map((name) => [name, REDACTED]));
+    if (key === "metadata" && isRecord(item))
+      copy[key] = Object.fromEntries(Object.keys(item).map((name) => [name, REDACTED]));
     else if (key === "playerUrl" && typeof item === "string") copy[key] = item.replace(/[?#].*$/s, `?${REDACTED}`);
     else copy[key] = withoutPrivateFields(item, depth + 1);
   }
@@ -174,5 +185,6 @@ function requestValues(request: ExchangeRequest): string[] {
 
 function collectStrings(value: unknown, add: (value: string) => void, depth: number): void {
   if (typeof value === "string") add(value);
-  else if (depth < 50 && typeof value === "object" && value !== null) for (const item of Object.values(value)) collectStrings(item, add, depth + 1);
+  else if (depth < 50 && typeof value === "object" && value !== null)
+    for (const item of Object.values(value)) collectStrings(item, add, depth + 1);
 }

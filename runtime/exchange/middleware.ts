@@ -10,9 +10,13 @@ import type { ExchangeRequest, ExchangeResponse, Middleware, Next } from "./mess
 
 export function middlewareOrThrow(value: unknown): readonly Middleware[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new ConfigurationError("middleware must be an array of functions (request, next) => Promise<response>");
+  if (!Array.isArray(value))
+    throw new ConfigurationError("middleware must be an array of functions (request, next) => Promise<response>");
   value.forEach((item: unknown, index) => {
-    if (typeof item !== "function") throw new ConfigurationError(`middleware[${String(index)}] must be a function (request, next) => Promise<response>; got ${typeof item}`);
+    if (typeof item !== "function")
+      throw new ConfigurationError(
+        `middleware[${String(index)}] must be a function (request, next) => Promise<response>; got ${typeof item}`,
+      );
   });
   return Object.freeze([...(value as Middleware[])]);
 }
@@ -23,7 +27,11 @@ export function chain(middleware: readonly Middleware[], last: Next): Next {
 }
 
 /** What the chain answered, as an Answer: ours as it is, a middleware's own read (or wrapped) for the call's kind. */
-export async function answerOf(response: ExchangeResponse, request: ExchangeRequest, limits: TextLimits | undefined): Promise<Answer> {
+export async function answerOf(
+  response: ExchangeResponse,
+  request: ExchangeRequest,
+  limits: TextLimits | undefined,
+): Promise<Answer> {
   if (response instanceof Answer) return response;
   const status = (response as Partial<ExchangeResponse> | undefined)?.status;
   if (typeof status !== "number" || !Number.isInteger(status) || status < 200 || status > 599) {
@@ -41,9 +49,12 @@ export async function answerOf(response: ExchangeResponse, request: ExchangeRequ
       `${request.method} ${request.path}: a middleware answered a body of another kind; give text, bytes (a Uint8Array) or a ReadableStream of bytes`,
     );
   }
-  if (limits === undefined) return new Answer(status, headers, stream ?? streamOf(bytesOf(body as string | Uint8Array | undefined)), false);
+  if (limits === undefined)
+    return new Answer(status, headers, stream ?? streamOf(bytesOf(body as string | Uint8Array | undefined)), false);
   const limit = status < 300 ? limits.okBytes : limits.errorBytes;
-  const { text, truncated } = stream ? await readText(stream, limit) : cutText(bytesOf(body as string | Uint8Array | undefined), limit);
+  const { text, truncated } = stream
+    ? await readText(stream, limit)
+    : cutText(bytesOf(body as string | Uint8Array | undefined), limit);
   return new Answer(status, headers, text, truncated);
 }
 

@@ -49,7 +49,8 @@ const OPTION_SHAPE =
 /** `option` as a caller may pass it (anything); `env`: where "env" and left-out settings are read (process.env). */
 export function checkedProxyOrThrow(option: unknown, env: Environment): CheckedProxy {
   const secrets: string[] = [];
-  if (typeof option === "string" && option !== "env") return { agent: { url: proxyUrlOrThrow(option, "proxy", secrets) }, secrets };
+  if (typeof option === "string" && option !== "env")
+    return { agent: { url: proxyUrlOrThrow(option, "proxy", secrets) }, secrets };
   if (option instanceof URL) return { agent: { url: proxyUrlOrThrow(option.href, "proxy", secrets) }, secrets };
   if (option !== "env" && (typeof option !== "object" || option === null)) throw new ConfigurationError(OPTION_SHAPE);
   const given = option === "env" ? {} : knownSettingsOrThrow(option);
@@ -57,7 +58,13 @@ export function checkedProxyOrThrow(option: unknown, env: Environment): CheckedP
   const https = settingOrUndefined(given.httpsProxy, "proxy.httpsProxy", env, "https_proxy", "HTTPS_PROXY", secrets);
   return {
     // An empty string is "no proxy" to undici, as an empty variable is.
-    agent: { settings: { httpProxy: http ?? "", httpsProxy: https ?? "", ...(given.noProxy === undefined ? {} : { noProxy: given.noProxy }) } },
+    agent: {
+      settings: {
+        httpProxy: http ?? "",
+        httpsProxy: https ?? "",
+        ...(given.noProxy === undefined ? {} : { noProxy: given.noProxy }),
+      },
+    },
     secrets,
   };
 }
@@ -65,21 +72,34 @@ export function checkedProxyOrThrow(option: unknown, env: Environment): CheckedP
 function knownSettingsOrThrow(settings: object): ProxySettings {
   const { httpProxy, httpsProxy, noProxy, ...others } = settings as Record<string, unknown>;
   const unknown = Object.keys(others);
-  if (unknown.length > 0) throw new ConfigurationError(`proxy: unknown setting ${unknown.join(", ")} (known: httpProxy, httpsProxy, noProxy)`);
-  if (noProxy !== undefined && typeof noProxy !== "string") throw new ConfigurationError("proxy.noProxy must be a string of hosts, comma-separated");
+  if (unknown.length > 0)
+    throw new ConfigurationError(
+      `proxy: unknown setting ${unknown.join(", ")} (known: httpProxy, httpsProxy, noProxy)`,
+    );
+  if (noProxy !== undefined && typeof noProxy !== "string")
+    throw new ConfigurationError("proxy.noProxy must be a string of hosts, comma-separated");
   for (const [name, value] of [
     ["httpProxy", httpProxy],
     ["httpsProxy", httpsProxy],
   ] as const) {
     if (value !== undefined && typeof value !== "string" && !(value instanceof URL)) {
-      throw new ConfigurationError(`proxy.${name} must be the http(s) URL of a proxy, such as "http://proxy.internal:3128"`);
+      throw new ConfigurationError(
+        `proxy.${name} must be the http(s) URL of a proxy, such as "http://proxy.internal:3128"`,
+      );
     }
   }
   return settings;
 }
 
 /** A setting given, else read from the environment (lower-case name first); checked where it is not empty. */
-function settingOrUndefined(given: string | URL | undefined, option: string, env: Environment, lower: string, upper: string, secrets: string[]): string | undefined {
+function settingOrUndefined(
+  given: string | URL | undefined,
+  option: string,
+  env: Environment,
+  lower: string,
+  upper: string,
+  secrets: string[],
+): string | undefined {
   if (given !== undefined) return proxyUrlOrThrow(String(given), option, secrets);
   const name = env[lower] !== undefined ? lower : upper;
   const value = env[name];
@@ -93,9 +113,14 @@ function settingOrUndefined(given: string | URL | undefined, option: string, env
  * not parse cannot be told apart from its password.
  */
 function proxyUrlOrThrow(text: string, where: string, secrets: string[]): string {
-  const shape = where === "proxy" ? OPTION_SHAPE : `${where} must be the http(s) URL of a proxy, such as "http://proxy.internal:3128"`;
+  const shape =
+    where === "proxy"
+      ? OPTION_SHAPE
+      : `${where} must be the http(s) URL of a proxy, such as "http://proxy.internal:3128"`;
   // A `#`, `?` or `/` in a password ends the URL's authority there: the rest reads as a host, a path or a fragment.
-  const escapeHint = text.includes("@") ? '; a "#", "?", "/" or "@" in its user name or password must be percent-encoded (%23, %3F, %2F, %40)' : "";
+  const escapeHint = text.includes("@")
+    ? '; a "#", "?", "/" or "@" in its user name or password must be percent-encoded (%23, %3F, %2F, %40)'
+    : "";
   const unshown = " (the value is not shown: it may hold a password)";
   let url: URL;
   try {
@@ -103,9 +128,18 @@ function proxyUrlOrThrow(text: string, where: string, secrets: string[]): string
   } catch {
     throw new ConfigurationError(`${shape}: this one is not a URL${escapeHint}${unshown}`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigurationError(`${shape}: this one is not an http: or https: URL${escapeHint}${unshown}`);
-  if (url.hash !== "" || url.search !== "" || url.pathname !== "/" || text.trimEnd().endsWith("#") || text.trimEnd().endsWith("?")) {
-    throw new ConfigurationError(`${shape}: this one has a path, query or fragment after its host, which a proxy's URL does not${escapeHint}${unshown}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new ConfigurationError(`${shape}: this one is not an http: or https: URL${escapeHint}${unshown}`);
+  if (
+    url.hash !== "" ||
+    url.search !== "" ||
+    url.pathname !== "/" ||
+    text.trimEnd().endsWith("#") ||
+    text.trimEnd().endsWith("?")
+  ) {
+    throw new ConfigurationError(
+      `${shape}: this one has a path, query or fragment after its host, which a proxy's URL does not${escapeHint}${unshown}`,
+    );
   }
   const username = decodedOrThrow(url.username, shape, unshown);
   const password = decodedOrThrow(url.password, shape, unshown);
@@ -118,6 +152,8 @@ function decodedOrThrow(part: string, shape: string, unshown: string): string {
   try {
     return decodeURIComponent(part);
   } catch {
-    throw new ConfigurationError(`${shape}: its user name or password has a "%" that starts no escape: write it %25${unshown}`);
+    throw new ConfigurationError(
+      `${shape}: its user name or password has a "%" that starts no escape: write it %25${unshown}`,
+    );
   }
 }

@@ -87,7 +87,9 @@ class AttemptTracer implements AttemptObserver {
    */
   active(): boolean {
     // The global provider is the API's proxy; what it delegates to is the registered one, or the no-op.
-    const provider = this.otel.trace.getTracerProvider() as OpenTelemetry.TracerProvider & { getDelegate?: () => OpenTelemetry.TracerProvider };
+    const provider = this.otel.trace.getTracerProvider() as OpenTelemetry.TracerProvider & {
+      getDelegate?: () => OpenTelemetry.TracerProvider;
+    };
     return (provider.getDelegate?.() ?? provider) !== this.noop;
   }
 
@@ -103,7 +105,11 @@ class AttemptTracer implements AttemptObserver {
     };
     if (request.attempt > 1) attributes["http.request.resend_count"] = request.attempt - 1;
     const parent = otel.context.active();
-    const span = this.tracer.startSpan(`${request.method} ${request.route}`, { kind: otel.SpanKind.CLIENT, attributes }, parent);
+    const span = this.tracer.startSpan(
+      `${request.method} ${request.route}`,
+      { kind: otel.SpanKind.CLIENT, attributes },
+      parent,
+    );
     const context = otel.trace.setSpan(parent, span);
     otel.propagation.inject(context, request.headers);
     return {
@@ -130,7 +136,10 @@ class AttemptTracer implements AttemptObserver {
     let server = this.servers.get(origin);
     if (!server) {
       const url = new URL(origin);
-      server = { address: url.hostname.replace(/^\[|\]$/g, ""), port: Number(url.port || (url.protocol === "https:" ? 443 : 80)) };
+      server = {
+        address: url.hostname.replace(/^\[|\]$/g, ""),
+        port: Number(url.port || (url.protocol === "https:" ? 443 : 80)),
+      };
       this.servers.set(origin, server);
     }
     return server;

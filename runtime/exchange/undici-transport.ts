@@ -92,7 +92,16 @@ class DispatchExchange extends OpenExchange implements Dispatcher.DispatchHandle
     const req = this.req;
     try {
       // A Web FormData is sent as undici sends its own (it takes any FormData by its shape).
-      dispatcher.dispatch({ origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body as Dispatcher.DispatchOptions["body"] }, this);
+      dispatcher.dispatch(
+        {
+          origin: req.origin,
+          path: req.path,
+          method: req.method,
+          headers: req.headers,
+          body: req.body as Dispatcher.DispatchOptions["body"],
+        },
+        this,
+      );
     } catch (error) {
       // undici reports its failures to onResponseError; another dispatcher may throw.
       this.fail(error);

@@ -48,25 +48,73 @@ type Range = readonly [number, number];
 const MAX_CODE_POINT = 0x10ffff;
 /** ECMAScript's WhiteSpace and LineTerminator, what `\s` matches. */
 const SPACE: readonly Range[] = [
-  [0x09, 0x0d], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029],
-  [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff],
+  [0x09, 0x0d],
+  [0x20, 0x20],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+  [0xfeff, 0xfeff],
 ];
 /** What `.` does not match without the `s` flag. */
-const LINE_TERMINATORS: readonly Range[] = [[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]];
+const LINE_TERMINATORS: readonly Range[] = [
+  [0x0a, 0x0a],
+  [0x0d, 0x0d],
+  [0x2028, 0x2029],
+];
 const EVERYTHING: readonly Range[] = [[0, MAX_CODE_POINT]];
 const ASCII: readonly Range[] = [[0, 0x7f]];
 
 /** General_Category's long names (and the spec's other aliases) by the short ones RE2 knows. */
-const CATEGORY_ALIASES: ReadonlyMap<string, string> = new Map(Object.entries({
-  Letter: "L", Cased_Letter: "LC", Uppercase_Letter: "Lu", Lowercase_Letter: "Ll", Titlecase_Letter: "Lt",
-  Modifier_Letter: "Lm", Other_Letter: "Lo", Mark: "M", Combining_Mark: "M", Nonspacing_Mark: "Mn",
-  Spacing_Mark: "Mc", Enclosing_Mark: "Me", Number: "N", Decimal_Number: "Nd", digit: "Nd", Letter_Number: "Nl",
-  Other_Number: "No", Punctuation: "P", punct: "P", Connector_Punctuation: "Pc", Dash_Punctuation: "Pd",
-  Open_Punctuation: "Ps", Close_Punctuation: "Pe", Initial_Punctuation: "Pi", Final_Punctuation: "Pf",
-  Other_Punctuation: "Po", Symbol: "S", Math_Symbol: "Sm", Currency_Symbol: "Sc", Modifier_Symbol: "Sk",
-  Other_Symbol: "So", Separator: "Z", Space_Separator: "Zs", Line_Separator: "Zl", Paragraph_Separator: "Zp",
-  Other: "C", Control: "Cc", cntrl: "Cc", Format: "Cf", Surrogate: "Cs", Private_Use: "Co", Unassigned: "Cn",
-}));
+const CATEGORY_ALIASES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    Letter: "L",
+    Cased_Letter: "LC",
+    Uppercase_Letter: "Lu",
+    Lowercase_Letter: "Ll",
+    Titlecase_Letter: "Lt",
+    Modifier_Letter: "Lm",
+    Other_Letter: "Lo",
+    Mark: "M",
+    Combining_Mark: "M",
+    Nonspacing_Mark: "Mn",
+    Spacing_Mark: "Mc",
+    Enclosing_Mark: "Me",
+    Number: "N",
+    Decimal_Number: "Nd",
+    digit: "Nd",
+    Letter_Number: "Nl",
+    Other_Number: "No",
+    Punctuation: "P",
+    punct: "P",
+    Connector_Punctuation: "Pc",
+    Dash_Punctuation: "Pd",
+    Open_Punctuation: "Ps",
+    Close_Punctuation: "Pe",
+    Initial_Punctuation: "Pi",
+    Final_Punctuation: "Pf",
+    Other_Punctuation: "Po",
+    Symbol: "S",
+    Math_Symbol: "Sm",
+    Currency_Symbol: "Sc",
+    Modifier_Symbol: "Sk",
+    Other_Symbol: "So",
+    Separator: "Z",
+    Space_Separator: "Zs",
+    Line_Separator: "Zl",
+    Paragraph_Separator: "Zp",
+    Other: "C",
+    Control: "Cc",
+    cntrl: "Cc",
+    Format: "Cf",
+    Surrogate: "Cs",
+    Private_Use: "Co",
+    Unassigned: "Cn",
+  }),
+);
 const CATEGORIES: ReadonlySet<string> = new Set(CATEGORY_ALIASES.values());
 
 /** Characters an identity escape may stand for with the `u` flag. */
@@ -255,7 +303,9 @@ class Translation {
     if (name === "Any") return named("Any");
     if (name === "Assigned") return named("Cn", !negated);
     if (name === "ASCII") return rangesText(negated ? complement(ASCII) : ASCII);
-    throw this.unsupported(`the Unicode property \\p{${body}} (RE2 knows General_Category values, scripts, Any, ASCII and Assigned)`);
+    throw this.unsupported(
+      `the Unicode property \\p{${body}} (RE2 knows General_Category values, scripts, Any, ASCII and Assigned)`,
+    );
   }
 
   /** The code point a character escape stands for; `char` (after the `\`) is consumed. */
@@ -294,7 +344,11 @@ class Translation {
       return code;
     }
     const code = this.hex(4);
-    if (code >= 0xd800 && code <= 0xdbff && /^\\u[dD][c-fC-F][0-9a-fA-F]{2}/.test(this.pattern.slice(this.at, this.at + 6))) {
+    if (
+      code >= 0xd800 &&
+      code <= 0xdbff &&
+      /^\\u[dD][c-fC-F][0-9a-fA-F]{2}/.test(this.pattern.slice(this.at, this.at + 6))
+    ) {
       this.at += 2;
       const low = this.hex(4);
       return 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);

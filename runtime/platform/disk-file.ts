@@ -45,10 +45,15 @@ async function regularFileOrThrow(path: string): Promise<Stats> {
     info = await stat(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
-    throw new FlowsmithError("FILE_NOT_READABLE", `fileFromPath: cannot read ${JSON.stringify(path)} (${code})`, { cause: error });
+    throw new FlowsmithError("FILE_NOT_READABLE", `fileFromPath: cannot read ${JSON.stringify(path)} (${code})`, {
+      cause: error,
+    });
   }
   if (!info.isFile()) {
-    throw new FlowsmithError("FILE_NOT_READABLE", `fileFromPath: ${JSON.stringify(path)} is not a regular file (a directory, device or pipe); pass the path of a file`);
+    throw new FlowsmithError(
+      "FILE_NOT_READABLE",
+      `fileFromPath: ${JSON.stringify(path)} is not a regular file (a directory, device or pipe); pass the path of a file`,
+    );
   }
   return info;
 }

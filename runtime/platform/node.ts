@@ -22,7 +22,9 @@ export const platform: Platform = {
   },
   formData() {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- undici's FormData, loaded with the first multipart request
-    const { FormData: UndiciFormData } = require("undici/lib/web/fetch/formdata.js") as { FormData: new () => FormData };
+    const { FormData: UndiciFormData } = require("undici/lib/web/fetch/formdata.js") as {
+      FormData: new () => FormData;
+    };
     return new UndiciFormData();
   },
   fileFromPath(path, options) {

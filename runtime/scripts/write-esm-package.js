@@ -14,6 +14,14 @@ const root = path.join(__dirname, "..");
 const { imports } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
 const inEsm = {};
 for (const [specifier, conditions] of Object.entries(imports)) {
-  inEsm[specifier] = Object.fromEntries(Object.entries(conditions).map(([condition, target]) => [condition, target.import.replace(/^\.\/dist\/esm\//, "./")]));
+  inEsm[specifier] = Object.fromEntries(
+    Object.entries(conditions).map(([condition, target]) => [
+      condition,
+      target.import.replace(/^\.\/dist\/esm\//, "./"),
+    ]),
+  );
 }
-fs.writeFileSync(path.join(root, "dist", "esm", "package.json"), `${JSON.stringify({ type: "module", imports: inEsm }, null, 2)}\n`);
+fs.writeFileSync(
+  path.join(root, "dist", "esm", "package.json"),
+  `${JSON.stringify({ type: "module", imports: inEsm }, null, 2)}\n`,
+);

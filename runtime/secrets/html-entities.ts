@@ -84,7 +84,10 @@ const OTHER_NAMES: Readonly<Record<string, string>> = {
   euro: "\u20ac",
 };
 
-const NAMED = new Map<string, string>([...LATIN1.map((name, index): [string, string] => [name, String.fromCharCode(0xa0 + index)]), ...Object.entries(OTHER_NAMES)]);
+const NAMED = new Map<string, string>([
+  ...LATIN1.map((name, index): [string, string] => [name, String.fromCharCode(0xa0 + index)]),
+  ...Object.entries(OTHER_NAMES),
+]);
 
 /** `&`, the longest name above or numeric body (`#x` and at most 8 digits), `;`. */
 const MAX_REFERENCE = 1 + Math.max(...[...NAMED.keys()].map((name) => name.length), "#x".length + 8) + 1;

@@ -175,7 +175,11 @@ class PieceTable {
     if ((this.pieces + more) * SLOTS_PER_PIECE > this.slots.length) this.resize((this.pieces + more) * SLOTS_PER_PIECE);
     let hash = 0;
     for (let i = 0; i < form.length; i++) {
-      hash = this.rolled(hash, i >= this.width ? fold(source[start + i - this.width] as number) : undefined, fold(source[start + i] as number));
+      hash = this.rolled(
+        hash,
+        i >= this.width ? fold(source[start + i - this.width] as number) : undefined,
+        fold(source[start + i] as number),
+      );
       if (i + 1 >= this.width) this.put(hash, start + i + 1 - this.width);
     }
   }
@@ -213,7 +217,11 @@ class PieceTable {
     const mask = slots.length - 1;
     try {
       for (let i = from; i < to; i++) {
-        hash = this.rolled(hash, i - from >= width ? fold(text.charCodeAt(i - width)) : undefined, fold(text.charCodeAt(i)));
+        hash = this.rolled(
+          hash,
+          i - from >= width ? fold(text.charCodeAt(i - width)) : undefined,
+          fold(text.charCodeAt(i)),
+        );
         if (i + 1 - from < width) continue;
         const start = i + 1 - width;
         for (let slot = mix(hash) & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {

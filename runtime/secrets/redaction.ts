@@ -56,7 +56,8 @@ const MIN_FRAGMENT = 4;
 const MAX_DEPTH = 100;
 
 /** Keys whose value is a credential whatever it looks like. */
-const CREDENTIAL_KEY = /^(?:client_secret|access_token|refresh_token|id_token|authorization|proxy-authorization|password)$/i;
+const CREDENTIAL_KEY =
+  /^(?:client_secret|access_token|refresh_token|id_token|authorization|proxy-authorization|password)$/i;
 
 /**
  * Credentials the runtime does not know by value, in text: a header echo
@@ -166,7 +167,8 @@ export class Redactor {
     if (Array.isArray(value)) return value.map((item: unknown) => this.value(item, depth + 1));
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      copy[this.text(key)] = CREDENTIAL_KEY.test(key) && item !== null && item !== "" ? REDACTED : this.value(item, depth + 1);
+      copy[this.text(key)] =
+        CREDENTIAL_KEY.test(key) && item !== null && item !== "" ? REDACTED : this.value(item, depth + 1);
     }
     return copy;
   }

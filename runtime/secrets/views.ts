@@ -33,7 +33,16 @@ export interface TextView {
   readonly decodedAt?: Int32Array;
 }
 
-const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+const JSON_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
 
 /** How a view came about: the escapings undone, outermost first. */
 type Decoding = "json" | "html" | "percent";
@@ -81,7 +90,12 @@ export function visitViews(source: string, cut: boolean, visit: (view: TextView)
  * where the last one made its sign (`%5C` decoded to `\`: JSON inside a
  * percent-encoded text; `%25` decoded to `%`: percent-encoded twice).
  */
-function visitFrom(view: DecodedView, done: readonly Decoding[], cut: boolean, visit: (view: TextView) => boolean): boolean {
+function visitFrom(
+  view: DecodedView,
+  done: readonly Decoding[],
+  cut: boolean,
+  visit: (view: TextView) => boolean,
+): boolean {
   if (visit(view)) return true;
   if (done.length === MAX_DEPTH) return false;
   const last = done.at(-1);
@@ -235,13 +249,25 @@ function hexDigit(code: number): number {
  * undefined when the bytes are not a UTF-8 sequence.
  */
 function utf8At(text: string, at: number, first: number): { character: string; end: number } | "cut" | undefined {
-  const length = first < 0x80 ? 1 : first >= 0xc2 && first <= 0xdf ? 2 : first >= 0xe0 && first <= 0xef ? 3 : first >= 0xf0 && first <= 0xf4 ? 4 : 0;
+  const length =
+    first < 0x80
+      ? 1
+      : first >= 0xc2 && first <= 0xdf
+        ? 2
+        : first >= 0xe0 && first <= 0xef
+          ? 3
+          : first >= 0xf0 && first <= 0xf4
+            ? 4
+            : 0;
   if (length === 0) return undefined;
   let point = length === 1 ? first : first & (0xff >> (length + 1));
   for (let k = 1; k < length; k++) {
     const position = at + 3 * k;
     const next = byteAt(text, position);
-    if (next === undefined) return position >= text.length || (text.charCodeAt(position) === 0x25 && isHexEnd(text, position + 1, 1)) ? "cut" : undefined;
+    if (next === undefined)
+      return position >= text.length || (text.charCodeAt(position) === 0x25 && isHexEnd(text, position + 1, 1))
+        ? "cut"
+        : undefined;
     if ((next & 0xc0) !== 0x80) return undefined;
     point = (point << 6) | (next & 0x3f);
   }
@@ -283,7 +309,12 @@ class Builder {
   /** Characters decoded from an escape at `at` (two for a code point above U+FFFF, both from there). */
   put(characters: string, at: number): void {
     this.decoded = true;
-    if (characters.length === 1 && SIGN_CODES.includes(characters.charCodeAt(0)) && !this.madeSigns.includes(characters)) this.madeSigns += characters;
+    if (
+      characters.length === 1 &&
+      SIGN_CODES.includes(characters.charCodeAt(0)) &&
+      !this.madeSigns.includes(characters)
+    )
+      this.madeSigns += characters;
     this.decodedAt.push(this.length);
     for (let k = 0; k < characters.length; k++) {
       this.codes[this.length] = characters.charCodeAt(k);

@@ -18,7 +18,9 @@ const checks = new Map<string, FormatCheck | undefined>();
 
 export function formatCheckOrUndefined(name: string): FormatCheck | undefined {
   if (checks.has(name)) return checks.get(name);
-  const definition = Object.hasOwn(fullFormats, name) ? (fullFormats as Record<string, FormatDefinition>)[name] : undefined;
+  const definition = Object.hasOwn(fullFormats, name)
+    ? (fullFormats as Record<string, FormatDefinition>)[name]
+    : undefined;
   const check = definition === undefined ? undefined : checkOf(definition);
   checks.set(name, check);
   return check;
@@ -30,10 +32,16 @@ function checkOf(definition: FormatDefinition): FormatCheck | undefined {
   if (definition instanceof RegExp) return { appliesTo: "string", test: (value: string) => definition.test(value) };
   if (typeof definition === "function") return { appliesTo: "string", test: definition };
   if (typeof definition !== "object" || !("validate" in definition)) return undefined;
-  const { validate } = definition as { readonly validate: RegExp | string | ((value: never) => unknown); readonly async?: boolean };
+  const { validate } = definition as {
+    readonly validate: RegExp | string | ((value: never) => unknown);
+    readonly async?: boolean;
+  };
   // An async check (none in ajv-formats' full mode) could not answer in time; a string is a pattern only ajv compiles.
   if (typeof validate === "string" || ("async" in definition && definition.async === true)) return undefined;
   const appliesTo = "type" in definition && definition.type === "number" ? "number" : "string";
-  const test = validate instanceof RegExp ? (value: string) => validate.test(value) : (value: string & number) => Boolean(validate(value));
+  const test =
+    validate instanceof RegExp
+      ? (value: string) => validate.test(value)
+      : (value: string & number) => Boolean(validate(value));
   return { appliesTo, test };
 }

@@ -48,7 +48,10 @@ export interface SchemaCheckOptions {
 
 /** A schema that is not a JSON Schema (not an object or boolean), said with where in the schema. */
 export class SchemaShapeError extends Error {
-  constructor(readonly pointer: string, detail: string) {
+  constructor(
+    readonly pointer: string,
+    detail: string,
+  ) {
     super(`${pointer === "" ? "the schema" : `the schema at ${pointer}`} ${detail}`);
   }
 }
@@ -113,7 +116,8 @@ class Walk {
   }
 
   private refCheck(ref: string, at: string): Check {
-    if (!ref.startsWith("#")) throw new SchemaShapeError(at, `has $ref ${JSON.stringify(ref)}, which points outside the schema`);
+    if (!ref.startsWith("#"))
+      throw new SchemaShapeError(at, `has $ref ${JSON.stringify(ref)}, which points outside the schema`);
     let tokens: string[];
     try {
       tokens = pointerTokens(decodeURIComponent(ref.slice(1)));
@@ -146,9 +150,11 @@ class Walk {
   private arrayChecks(s: Keywords, at: string): Check[] {
     const checks: Check[] = [];
     const max = limitOrThrow(s, "maxItems", at);
-    if (max !== undefined) checks.push(sizeCheck((a) => (a as unknown[]).length > max, `must NOT have more than ${String(max)} items`));
+    if (max !== undefined)
+      checks.push(sizeCheck((a) => (a as unknown[]).length > max, `must NOT have more than ${String(max)} items`));
     const min = limitOrThrow(s, "minItems", at);
-    if (min !== undefined) checks.push(sizeCheck((a) => (a as unknown[]).length < min, `must NOT have fewer than ${String(min)} items`));
+    if (min !== undefined)
+      checks.push(sizeCheck((a) => (a as unknown[]).length < min, `must NOT have fewer than ${String(min)} items`));
     if (Array.isArray(s.items)) {
       const tuple = s.items.map((item, i) => this.checkAt(item, `${at}/items/${String(i)}`));
       const rest = s.additionalItems === undefined ? PASS : this.checkAt(s.additionalItems, `${at}/additionalItems`);
@@ -163,10 +169,15 @@ class Walk {
 
   private objectChecks(s: Keywords, at: string): Check[] {
     const checks: Check[] = [];
-    const required = Array.isArray(s.required) ? s.required.filter((name): name is string => typeof name === "string") : [];
+    const required = Array.isArray(s.required)
+      ? s.required.filter((name): name is string => typeof name === "string")
+      : [];
     if (required.length > 0) checks.push(requiredCheck(required));
     const properties = isRecord(s.properties) ? s.properties : {};
-    const named = Object.keys(properties).map((name) => ({ name, check: this.checkAt(properties[name], `${at}/properties/${escapePointerToken(name)}`) }));
+    const named = Object.keys(properties).map((name) => ({
+      name,
+      check: this.checkAt(properties[name], `${at}/properties/${escapePointerToken(name)}`),
+    }));
     const patterned = isRecord(s.patternProperties)
       ? Object.keys(s.patternProperties).flatMap((pattern) => {
           const where = `${at}/patternProperties/${escapePointerToken(pattern)}`;
@@ -175,29 +186,42 @@ class Walk {
         })
       : [];
     const extra: Extra =
-      s.additionalProperties === false ? "forbidden" : s.additionalProperties === undefined ? undefined : this.checkAt(s.additionalProperties, `${at}/additionalProperties`);
+      s.additionalProperties === false
+        ? "forbidden"
+        : s.additionalProperties === undefined
+          ? undefined
+          : this.checkAt(s.additionalProperties, `${at}/additionalProperties`);
     if (extra || patterned.length > 0 || s.propertyNames !== undefined) {
       const names = s.propertyNames === undefined ? undefined : this.checkAt(s.propertyNames, `${at}/propertyNames`);
       checks.push(keysCheck(new Set(Object.keys(properties)), patterned, extra, names));
     }
     if (named.length > 0) checks.push(propertiesCheck(named));
     const max = limitOrThrow(s, "maxProperties", at);
-    if (max !== undefined) checks.push(sizeCheck((o) => Object.keys(o as object).length > max, `must NOT have more than ${String(max)} properties`));
+    if (max !== undefined)
+      checks.push(
+        sizeCheck((o) => Object.keys(o as object).length > max, `must NOT have more than ${String(max)} properties`),
+      );
     const min = limitOrThrow(s, "minProperties", at);
-    if (min !== undefined) checks.push(sizeCheck((o) => Object.keys(o as object).length < min, `must NOT have fewer than ${String(min)} properties`));
+    if (min !== undefined)
+      checks.push(
+        sizeCheck((o) => Object.keys(o as object).length < min, `must NOT have fewer than ${String(min)} properties`),
+      );
     return checks;
   }
 
   private combinatorChecks(s: Keywords, at: string): Check[] {
     const checks: Check[] = [];
     const list = (keyword: string): Check[] =>
-      Array.isArray(s[keyword]) ? (s[keyword] as unknown[]).map((sub, i) => this.checkAt(sub, `${at}/${keyword}/${String(i)}`)) : [];
+      Array.isArray(s[keyword])
+        ? (s[keyword] as unknown[]).map((sub, i) => this.checkAt(sub, `${at}/${keyword}/${String(i)}`))
+        : [];
     checks.push(...list("allOf"));
     const anyOf = list("anyOf");
     if (anyOf.length > 0) checks.push(countCheck(anyOf, (n) => n >= 1, "must match a schema in anyOf"));
     const oneOf = list("oneOf");
     if (oneOf.length > 0) checks.push(countCheck(oneOf, (n) => n === 1, "must match exactly one schema in oneOf"));
-    if (s.not !== undefined) checks.push(countCheck([this.checkAt(s.not, `${at}/not`)], (n) => n === 0, "must NOT be valid"));
+    if (s.not !== undefined)
+      checks.push(countCheck([this.checkAt(s.not, `${at}/not`)], (n) => n === 0, "must NOT be valid"));
     if (s.if !== undefined && (s.then !== undefined || s.else !== undefined)) {
       const condition = this.checkAt(s.if, `${at}/if`);
       const then = s.then === undefined ? PASS : this.checkAt(s.then, `${at}/then`);
@@ -263,7 +287,8 @@ function typesOrThrow(s: Keywords, at: string): JsonType[] | undefined {
   if (s.type === undefined) return undefined;
   const listed: unknown[] = Array.isArray(s.type) ? s.type : [s.type];
   const types = listed.filter((type): type is JsonType => typeof type === "string" && JSON_TYPES.has(type));
-  if (types.length !== listed.length) throw new SchemaShapeError(at, `has type ${JSON.stringify(s.type)}, which names no JSON type`);
+  if (types.length !== listed.length)
+    throw new SchemaShapeError(at, `has type ${JSON.stringify(s.type)}, which names no JSON type`);
   // OpenAPI 3.0: `nullable: true` admits null beside the type.
   if (s.nullable === true && !types.includes("null")) types.push("null");
   return types;
@@ -313,7 +338,8 @@ const APPLIES: { readonly [kind in "string" | "number" | "array" | "object"]: (v
 function limitOrThrow(s: Keywords, keyword: string, at: string): number | undefined {
   const limit = s[keyword];
   if (limit === undefined) return undefined;
-  if (typeof limit !== "number" || !Number.isFinite(limit)) throw new SchemaShapeError(at, `has ${keyword} ${JSON.stringify(limit)}, which is not a number`);
+  if (typeof limit !== "number" || !Number.isFinite(limit))
+    throw new SchemaShapeError(at, `has ${keyword} ${JSON.stringify(limit)}, which is not a number`);
   return limit;
 }
 
@@ -364,7 +390,13 @@ function numberChecks(s: Keywords, at: string): Check[] {
     if (limit === undefined) return;
     const comparison = `${upper ? "<" : ">"}${exclusive ? "" : "="}`;
     const message = `must be ${comparison} ${String(limit)}`;
-    const within = upper ? (exclusive ? (n: number) => n < limit : (n: number) => n <= limit) : exclusive ? (n: number) => n > limit : (n: number) => n >= limit;
+    const within = upper
+      ? exclusive
+        ? (n: number) => n < limit
+        : (n: number) => n <= limit
+      : exclusive
+        ? (n: number) => n > limit
+        : (n: number) => n >= limit;
     checks.push((value, path, issues) => {
       if (!within(value as number)) issueAt(issues, path, message);
     });

@@ -45,17 +45,19 @@ export interface WebhookRequest {
 }
 
 /** The exact text of the body, or (without a secret only) a body a framework had already parsed. */
-export type DeliveryBody = { readonly kind: "text"; readonly text: string } | { readonly kind: "parsed"; readonly value: unknown };
+export type DeliveryBody =
+  { readonly kind: "text"; readonly text: string } | { readonly kind: "parsed"; readonly value: unknown };
 
 export async function readDeliveryBodyOrThrow(req: WebhookRequest, maxBytes: number): Promise<DeliveryBody> {
   const ready = bytesOf(req.rawBody) ?? bytesOf(req.body);
   if (ready !== undefined) return { kind: "text", text: utf8Text(underLimitOrThrow(ready, maxBytes)) };
-  if (!req.readableDidRead && !req.readableEnded) return { kind: "text", text: utf8Text(await readStreamOrThrow(req, maxBytes)) };
+  if (!req.readableDidRead && !req.readableEnded)
+    return { kind: "text", text: utf8Text(await readStreamOrThrow(req, maxBytes)) };
   if (typeof req.body === "object" && req.body !== null) return { kind: "parsed", value: req.body };
   throw new WebhookError(
     "WEBHOOK_BODY_UNAVAILABLE",
     "Webhook body unavailable: the request stream was consumed before the handler and no raw body was left on req.rawBody or req.body; " +
-      "mount the handler before any body parser, or give it the raw bytes (express.raw(), Fastify's parseAs: \"buffer\")",
+      'mount the handler before any body parser, or give it the raw bytes (express.raw(), Fastify\'s parseAs: "buffer")',
     500,
   );
 }
@@ -98,7 +100,14 @@ function readStreamOrThrow(req: WebhookRequest, maxBytes: number): Promise<Uint8
       resolve(concatBytes(chunks));
     });
     const broken = (cause?: unknown): void => {
-      reject(new WebhookError("WEBHOOK_BODY_UNAVAILABLE", "Webhook body unavailable: the connection broke before the body ended", 400, { cause }));
+      reject(
+        new WebhookError(
+          "WEBHOOK_BODY_UNAVAILABLE",
+          "Webhook body unavailable: the connection broke before the body ended",
+          400,
+          { cause },
+        ),
+      );
     };
     req.once("error", broken);
     // An aborted request may close without an error event; settling twice is harmless.
@@ -109,7 +118,11 @@ function readStreamOrThrow(req: WebhookRequest, maxBytes: number): Promise<Uint8
 }
 
 function tooLarge(maxBytes: number): WebhookError {
-  return new WebhookError("WEBHOOK_BODY_TOO_LARGE", `Webhook delivery refused: the body is larger than maxBodyBytes (${maxBytes} bytes)`, 413);
+  return new WebhookError(
+    "WEBHOOK_BODY_TOO_LARGE",
+    `Webhook delivery refused: the body is larger than maxBodyBytes (${maxBytes} bytes)`,
+    413,
+  );
 }
 
 /** A Fetch-API request's body (Bun.serve, Deno.serve, Hono, Next.js route handlers), read up to maxBytes. */
@@ -120,7 +133,11 @@ export async function readFetchBodyOrThrow(request: Request, maxBytes: number): 
     throw tooLarge(maxBytes);
   }
   if (request.bodyUsed) {
-    throw new WebhookError("WEBHOOK_BODY_UNAVAILABLE", "Webhook body unavailable: the request body was read before the handler; pass the request to the handler unread", 500);
+    throw new WebhookError(
+      "WEBHOOK_BODY_UNAVAILABLE",
+      "Webhook body unavailable: the request body was read before the handler; pass the request to the handler unread",
+      500,
+    );
   }
   if (request.body === null) return { kind: "text", text: "" };
   const reader: ReadableStreamDefaultReader<Uint8Array> = request.body.getReader();
@@ -128,7 +145,12 @@ export async function readFetchBodyOrThrow(request: Request, maxBytes: number): 
   let size = 0;
   for (;;) {
     const next = await reader.read().catch((cause: unknown) => {
-      throw new WebhookError("WEBHOOK_BODY_UNAVAILABLE", "Webhook body unavailable: the connection broke before the body ended", 400, { cause });
+      throw new WebhookError(
+        "WEBHOOK_BODY_UNAVAILABLE",
+        "Webhook body unavailable: the connection broke before the body ended",
+        400,
+        { cause },
+      );
     });
     if (next.done) break;
     size += next.value.byteLength;

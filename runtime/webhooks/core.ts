@@ -11,7 +11,12 @@ import type { DeliveryBody } from "./body.js";
 import { WebhookError } from "./errors.js";
 import { readSessionEnded } from "./session-ended.js";
 import { parseSessionEndedEvent, parseWebhookJsonOrThrow, type SessionEndedEvent } from "./event.js";
-import { logWebhookError, type ResolvedWebhookOptions, type WebhookDelivery, type WebhookHandlerOptions } from "./options.js";
+import {
+  logWebhookError,
+  type ResolvedWebhookOptions,
+  type WebhookDelivery,
+  type WebhookHandlerOptions,
+} from "./options.js";
 import type { QueuedDelivery, WebhookQueue } from "./queue.js";
 import type { DeliveryHeaders, SignatureVerifier } from "./signature.js";
 
@@ -92,12 +97,21 @@ export class WebhookCore {
   }
 
   /** The API is the source of truth: the event only names the session. */
-  private async process(onSessionEnded: WebhookHandlerOptions["onSessionEnded"], event: SessionEndedEvent, webhookId: string | undefined): Promise<void> {
+  private async process(
+    onSessionEnded: WebhookHandlerOptions["onSessionEnded"],
+    event: SessionEndedEvent,
+    webhookId: string | undefined,
+  ): Promise<void> {
     const { sessionId } = event.data;
     const { client, outcomeTimeoutMs, outcomePollIntervalMs } = this.options;
     this.processing += 1;
     try {
-      await onSessionEnded(await readSessionEnded(client, sessionId, webhookId, { timeoutMs: outcomeTimeoutMs, intervalMs: outcomePollIntervalMs }));
+      await onSessionEnded(
+        await readSessionEnded(client, sessionId, webhookId, {
+          timeoutMs: outcomeTimeoutMs,
+          intervalMs: outcomePollIntervalMs,
+        }),
+      );
     } catch (error) {
       await this.report(error, { webhookId, sessionId, status: 204 });
     } finally {
@@ -129,7 +143,11 @@ export class WebhookCore {
 }
 
 /** The delivery's JSON, once the signature (when a secret is set) says it came from the secret's holder. */
-async function authenticPayloadOrThrow(body: DeliveryBody, headers: DeliveryHeaders, verifier: SignatureVerifier | undefined): Promise<unknown> {
+async function authenticPayloadOrThrow(
+  body: DeliveryBody,
+  headers: DeliveryHeaders,
+  verifier: SignatureVerifier | undefined,
+): Promise<unknown> {
   if (body.kind === "parsed") {
     if (verifier) {
       throw new WebhookError(
@@ -156,7 +174,11 @@ function headerOf(headers: DeliveryHeaders, name: string): string | undefined {
 }
 
 function methodNotAllowed(method: string | undefined): WebhookError {
-  return new WebhookError("WEBHOOK_METHOD_NOT_ALLOWED", `Webhook deliveries are POST requests, got ${method ?? "no method"}`, 405);
+  return new WebhookError(
+    "WEBHOOK_METHOD_NOT_ALLOWED",
+    `Webhook deliveries are POST requests, got ${method ?? "no method"}`,
+    405,
+  );
 }
 
 function environmentMismatch(event: SessionEndedEvent, environment: string): WebhookError {
@@ -169,7 +191,11 @@ function environmentMismatch(event: SessionEndedEvent, environment: string): Web
 }
 
 function busy(maxInFlight: number): WebhookError {
-  return new WebhookError("WEBHOOK_BUSY", `Webhook delivery deferred: ${maxInFlight} deliveries are being processed (maxInFlight); the sender retries`, 503);
+  return new WebhookError(
+    "WEBHOOK_BUSY",
+    `Webhook delivery deferred: ${maxInFlight} deliveries are being processed (maxInFlight); the sender retries`,
+    503,
+  );
 }
 
 async function enqueueOrThrow(queue: WebhookQueue, delivery: QueuedDelivery): Promise<void> {

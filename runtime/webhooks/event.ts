@@ -66,7 +66,8 @@ export function parseSessionEndedEvent(body: unknown): SessionEndedEvent {
  */
 export function decisionOf(session: SessionRecord): Decision | undefined {
   const outcome = session.outcome;
-  const candidate = typeof outcome === "object" && outcome !== null ? (outcome as { decision?: unknown }).decision : outcome;
+  const candidate =
+    typeof outcome === "object" && outcome !== null ? (outcome as { decision?: unknown }).decision : outcome;
   return DECISIONS.find((decision) => decision === candidate);
 }
 
@@ -95,7 +96,10 @@ function textOrThrow(value: unknown, path: string): void {
 
 function oneOfOrThrow(value: unknown, allowed: readonly string[], path: string): void {
   if (typeof value !== "string" || !allowed.includes(value)) {
-    throw new WebhookPayloadError(path, `expected one of ${allowed.map((a) => `"${a}"`).join(", ")}, got ${describe(value)}`);
+    throw new WebhookPayloadError(
+      path,
+      `expected one of ${allowed.map((a) => `"${a}"`).join(", ")}, got ${describe(value)}`,
+    );
   }
 }
 

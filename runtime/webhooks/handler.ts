@@ -13,7 +13,11 @@ import { utf8Length } from "../bytes.js";
 import { readDeliveryBodyOrThrow, readFetchBodyOrThrow, type WebhookRequest } from "./body.js";
 import { WebhookCore, type Verdict } from "./core.js";
 import { WebhookError } from "./errors.js";
-import { resolveWebhookOptionsOrThrow, type QueuedWebhookHandlerOptions, type WebhookHandlerOptions } from "./options.js";
+import {
+  resolveWebhookOptionsOrThrow,
+  type QueuedWebhookHandlerOptions,
+  type WebhookHandlerOptions,
+} from "./options.js";
 
 export type { WebhookRequest } from "./body.js";
 export {
@@ -77,16 +81,26 @@ const LINGER_MS = 500;
 export function createWebhookHandler(options: WebhookHandlerOptions | QueuedWebhookHandlerOptions): WebhookHandler {
   const core = new WebhookCore(resolveWebhookOptionsOrThrow(options));
   const handle = async (req: WebhookRequest, res: WebhookResponse): Promise<void> => {
-    const verdict = await core.receive({ method: req.method, headers: req.headers, readBody: (maxBytes) => readDeliveryBodyOrThrow(req, maxBytes) });
+    const verdict = await core.receive({
+      method: req.method,
+      headers: req.headers,
+      readBody: (maxBytes) => readDeliveryBodyOrThrow(req, maxBytes),
+    });
     if (verdict.error === undefined) answer(res, verdict.status);
     else refuse(req, res, verdict);
   };
   const fetch = async (request: Request): Promise<Response> => {
     const headers = Object.fromEntries(request.headers);
-    const verdict = await core.receive({ method: request.method, headers, readBody: (maxBytes) => readFetchBodyOrThrow(request, maxBytes) });
+    const verdict = await core.receive({
+      method: request.method,
+      headers,
+      readBody: (maxBytes) => readFetchBodyOrThrow(request, maxBytes),
+    });
     return responseOf(verdict);
   };
-  const handler = ((req: WebhookRequest, res: WebhookResponse) => handle(req, res)) as WebhookHandler & { fetch: WebhookHandler["fetch"] };
+  const handler = ((req: WebhookRequest, res: WebhookResponse) => handle(req, res)) as WebhookHandler & {
+    fetch: WebhookHandler["fetch"];
+  };
   Object.defineProperty(handler, "fetch", { value: fetch, enumerable: true });
   handler.drain = () => core.drain();
   return handler;
@@ -125,6 +139,7 @@ function responseOf(verdict: Verdict): Response {
 
 /** The refusal's JSON body: the WebhookError's code and message, never what an unexpected error says. */
 function refusalText(error: unknown): string {
-  const { code, message } = error instanceof WebhookError ? error : { code: "WEBHOOK_HANDLER_FAILED", message: "The webhook handler failed" };
+  const { code, message } =
+    error instanceof WebhookError ? error : { code: "WEBHOOK_HANDLER_FAILED", message: "The webhook handler failed" };
   return JSON.stringify({ code, message });
 }

@@ -116,7 +116,8 @@ export const WEBHOOK_DEFAULTS = {
 export interface ResolvedWebhookOptions {
   readonly client: WebhookClient;
   /** Who processes an accepted delivery: this process, or the queue's workers. */
-  readonly processor: { readonly onSessionEnded: WebhookHandlerOptions["onSessionEnded"] } | { readonly queue: WebhookQueue };
+  readonly processor:
+    { readonly onSessionEnded: WebhookHandlerOptions["onSessionEnded"] } | { readonly queue: WebhookQueue };
   /** undefined only when the caller opted out with allowUnsigned: true. */
   readonly onError: NonNullable<WebhookHandlerOptions["onError"]>;
   readonly verifier: SignatureVerifier | undefined;
@@ -131,18 +132,24 @@ export interface ResolvedWebhookOptions {
 }
 
 /** `given` as JavaScript callers may pass it: absent, or with any field missing or of the wrong kind. */
-export function resolveWebhookOptionsOrThrow(given: WebhookHandlerOptions | QueuedWebhookHandlerOptions | undefined): ResolvedWebhookOptions {
+export function resolveWebhookOptionsOrThrow(
+  given: WebhookHandlerOptions | QueuedWebhookHandlerOptions | undefined,
+): ResolvedWebhookOptions {
   const options: Partial<WebhookHandlerOptions | QueuedWebhookHandlerOptions> = given ?? {};
   const { client, onSessionEnded, queue, onError } = options;
   if (
     !isRecord(client) ||
-    typeof client.waitForOutcome !== "function" || typeof client.getDataBlocks !== "function" || typeof client.environment !== "string"
+    typeof client.waitForOutcome !== "function" ||
+    typeof client.getDataBlocks !== "function" ||
+    typeof client.environment !== "string"
   ) {
     throw new ConfigurationError("createWebhookHandler: client must be a client from createClient()");
   }
   const processor = processorOrThrow(onSessionEnded, queue);
-  if (onError !== undefined && typeof onError !== "function") throw new ConfigurationError("createWebhookHandler: onError must be a function");
-  if (options.now !== undefined && typeof options.now !== "function") throw new ConfigurationError("createWebhookHandler: now must be a function");
+  if (onError !== undefined && typeof onError !== "function")
+    throw new ConfigurationError("createWebhookHandler: onError must be a function");
+  if (options.now !== undefined && typeof options.now !== "function")
+    throw new ConfigurationError("createWebhookHandler: now must be a function");
   return {
     client,
     processor,
@@ -155,11 +162,17 @@ export function resolveWebhookOptionsOrThrow(given: WebhookHandlerOptions | Queu
     redactor: redactorKnowing(client, options.secret),
     maxBodyBytes: positiveIntegerOrThrow("maxBodyBytes", options.maxBodyBytes ?? WEBHOOK_DEFAULTS.maxBodyBytes),
     dedupe: {
-      maxEntries: positiveIntegerOrThrow("dedupe.maxEntries", options.dedupe?.maxEntries ?? WEBHOOK_DEFAULTS.dedupe.maxEntries),
+      maxEntries: positiveIntegerOrThrow(
+        "dedupe.maxEntries",
+        options.dedupe?.maxEntries ?? WEBHOOK_DEFAULTS.dedupe.maxEntries,
+      ),
       ttlMs: positiveIntegerOrThrow("dedupe.ttlMs", options.dedupe?.ttlMs ?? WEBHOOK_DEFAULTS.dedupe.ttlMs),
     },
     maxInFlight: positiveIntegerOrThrow("maxInFlight", options.maxInFlight ?? WEBHOOK_DEFAULTS.maxInFlight),
-    outcomeTimeoutMs: positiveIntegerOrThrow("outcomeTimeoutMs", options.outcomeTimeoutMs ?? WEBHOOK_DEFAULTS.outcomeTimeoutMs),
+    outcomeTimeoutMs: positiveIntegerOrThrow(
+      "outcomeTimeoutMs",
+      options.outcomeTimeoutMs ?? WEBHOOK_DEFAULTS.outcomeTimeoutMs,
+    ),
     outcomePollIntervalMs: positiveIntegerOrThrow(
       "outcomePollIntervalMs",
       options.outcomePollIntervalMs ?? WEBHOOK_DEFAULTS.outcomePollIntervalMs,
@@ -170,13 +183,17 @@ export function resolveWebhookOptionsOrThrow(given: WebhookHandlerOptions | Queu
 
 function processorOrThrow(onSessionEnded: unknown, queue: unknown): ResolvedWebhookOptions["processor"] {
   if (onSessionEnded !== undefined && queue !== undefined) {
-    throw new ConfigurationError("createWebhookHandler: give onSessionEnded or queue, not both (with a queue, its workers call their own onSessionEnded)");
+    throw new ConfigurationError(
+      "createWebhookHandler: give onSessionEnded or queue, not both (with a queue, its workers call their own onSessionEnded)",
+    );
   }
   if (queue !== undefined) {
-    if (!isRecord(queue) || typeof queue.enqueue !== "function") throw new ConfigurationError("createWebhookHandler: queue must have an enqueue(delivery) method");
+    if (!isRecord(queue) || typeof queue.enqueue !== "function")
+      throw new ConfigurationError("createWebhookHandler: queue must have an enqueue(delivery) method");
     return { queue: queue as unknown as WebhookQueue };
   }
-  if (typeof onSessionEnded !== "function") throw new ConfigurationError("createWebhookHandler: onSessionEnded must be a function (or give a queue)");
+  if (typeof onSessionEnded !== "function")
+    throw new ConfigurationError("createWebhookHandler: onSessionEnded must be a function (or give a queue)");
   return { onSessionEnded: onSessionEnded as WebhookHandlerOptions["onSessionEnded"] };
 }
 
@@ -190,7 +207,8 @@ function verifierOrThrow(secret: unknown, allowUnsigned: unknown): SignatureVeri
     throw new ConfigurationError("createWebhookHandler: allowUnsigned must be true or left out");
   }
   if (allowUnsigned === true) {
-    if (secret !== undefined) throw new ConfigurationError("createWebhookHandler: give a secret or allowUnsigned: true, not both");
+    if (secret !== undefined)
+      throw new ConfigurationError("createWebhookHandler: give a secret or allowUnsigned: true, not both");
     return undefined;
   }
   if (secret === undefined) {
@@ -201,7 +219,9 @@ function verifierOrThrow(secret: unknown, allowUnsigned: unknown): SignatureVeri
     );
   }
   if (typeof secret !== "string" && !Array.isArray(secret)) {
-    throw new ConfigurationError("createWebhookHandler: secret must be a string, or an array of strings while it is rotated");
+    throw new ConfigurationError(
+      "createWebhookHandler: secret must be a string, or an array of strings while it is rotated",
+    );
   }
   return new SignatureVerifier(secret as string | readonly string[]);
 }
@@ -227,7 +247,13 @@ function redactorKnowing(client: object, secret: string | readonly string[] | un
 
 /** The default onError, and what an onError that throws leaves: one line on console.error. */
 export function logWebhookError(error: unknown, delivery: WebhookDelivery, what: string): void {
-  const detail = error instanceof Error ? `${error.name}${"code" in error ? ` ${String(error.code)}` : ""}: ${error.message}` : String(error);
-  const ids = [delivery.webhookId && `webhook-id ${delivery.webhookId}`, delivery.sessionId && `session ${delivery.sessionId}`].filter(Boolean);
+  const detail =
+    error instanceof Error
+      ? `${error.name}${"code" in error ? ` ${String(error.code)}` : ""}: ${error.message}`
+      : String(error);
+  const ids = [
+    delivery.webhookId && `webhook-id ${delivery.webhookId}`,
+    delivery.sessionId && `session ${delivery.sessionId}`,
+  ].filter(Boolean);
   console.error(`flowsmith webhook (${[...ids, `answered ${delivery.status}`].join(", ")}): ${what}: ${detail}`);
 }

@@ -26,7 +26,8 @@ export class SignatureVerifier {
   /** One secret, or several while it is rotated: a delivery signed with any of them passes. */
   constructor(secrets: string | readonly string[]) {
     const list = typeof secrets === "string" ? [secrets] : secrets;
-    if (list.length === 0) throw new ConfigurationError("createWebhookHandler: secret is an empty list; give at least one secret");
+    if (list.length === 0)
+      throw new ConfigurationError("createWebhookHandler: secret is an empty list; give at least one secret");
     this.keys = list.map((secret, index) => keyOrThrow(secret, list.length > 1 ? `secret[${index}]` : "secret"));
   }
 
@@ -40,9 +41,17 @@ export class SignatureVerifier {
       else missing.push(name);
     }
     if (missing.length > 0) {
-      throw new WebhookError("WEBHOOK_SIGNATURE_MISSING", `Webhook delivery refused: header ${missing.join(", ")} missing (a secret is configured, so every delivery must be signed)`, 401);
+      throw new WebhookError(
+        "WEBHOOK_SIGNATURE_MISSING",
+        `Webhook delivery refused: header ${missing.join(", ")} missing (a secret is configured, so every delivery must be signed)`,
+        401,
+      );
     }
-    const { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": signature } = signed as Record<(typeof SIGNATURE_HEADERS)[number], string>;
+    const {
+      "webhook-id": id,
+      "webhook-timestamp": timestamp,
+      "webhook-signature": signature,
+    } = signed as Record<(typeof SIGNATURE_HEADERS)[number], string>;
     const seconds = /^\d{1,15}$/.test(timestamp) ? Number(timestamp) : Number.NaN;
     if (!(Math.abs(nowMs / 1000 - seconds) <= TOLERANCE_SECONDS)) throw staleTimestamp();
     const given = signature
@@ -53,7 +62,11 @@ export class SignatureVerifier {
       const expected = await hmacSha256(key, `${id}.${timestamp}.${body}`);
       if (given.some((candidate) => timingSafeEqualBytes(candidate, expected))) return;
     }
-    throw new WebhookError("WEBHOOK_SIGNATURE_INVALID", "Webhook delivery refused: webhook-signature does not match the body for the configured secret", 401);
+    throw new WebhookError(
+      "WEBHOOK_SIGNATURE_INVALID",
+      "Webhook delivery refused: webhook-signature does not match the body for the configured secret",
+      401,
+    );
   }
 }
 
@@ -106,7 +119,10 @@ export function webhookSecretProblem(secret: unknown): string | undefined {
   let used = key.length;
   if (used <= HMAC_BLOCK_BYTES) while (used > 0 && key[used - 1] === 0) used--;
   if (key.length >= MIN_SECRET_BYTES && used >= MIN_USED_BYTES) return undefined;
-  const why = used === key.length ? `${key.length} byte(s)` : `${key.length} byte(s), of which HMAC uses ${used} (zero bytes at the end of a key change nothing)`;
+  const why =
+    used === key.length
+      ? `${key.length} byte(s)`
+      : `${key.length} byte(s), of which HMAC uses ${used} (zero bytes at the end of a key change nothing)`;
   return `${shape}; this one decodes to ${why}. ${MAKE_ONE}`;
 }
 

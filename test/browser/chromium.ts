@@ -12,7 +12,14 @@ import puppeteer, { type Browser } from "puppeteer-core";
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** Quiet and offline: no first-run UI, no update or sync traffic, no GPU in CI. */
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 /** What the tests read of an element inside the page: the project compiles without the DOM lib, so puppeteer's `Element` is unresolved there. */
 export interface PageElement {
@@ -27,7 +34,9 @@ export interface Chromium {
 
 export async function launchChromiumOrThrow(): Promise<Chromium> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary`,
+    );
   }
   const userDataDir = await mkdtemp(join(tmpdir(), "flowsmith-chromium-"));
   try {

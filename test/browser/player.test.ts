@@ -10,7 +10,16 @@ import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { PLAYER_STRINGS } from "../../emulator/player/strings.js";
 import { SERVICE_LOCALES } from "../../runtime/index.js";
 import { ALL_FLOWS, bearer, call, tokenFor } from "../emulator/fixtures.js";
-import { HOSTILE_ID, IMG_PAYLOAD, SCRIPT_PAYLOAD, createPlayerSession, hostile, startRecorder, type PlayerSessionInput, type Recorder } from "../emulator/player-fixtures.js";
+import {
+  HOSTILE_ID,
+  IMG_PAYLOAD,
+  SCRIPT_PAYLOAD,
+  createPlayerSession,
+  hostile,
+  startRecorder,
+  type PlayerSessionInput,
+  type Recorder,
+} from "../emulator/player-fixtures.js";
 import { closeStarted } from "../support/teardown.js";
 import { launchChromiumOrThrow, type Chromium, type PageElement } from "./chromium.js";
 
@@ -70,8 +79,10 @@ async function session(input: PlayerSessionInput = {}): Promise<Opened & { sessi
 }
 
 const byTestId = (id: string): string => `[data-testid="${id}"]`;
-const text = (page: Page, id: string): Promise<string | null> => page.$eval(byTestId(id), (element: PageElement) => element.textContent);
-const attribute = (page: Page, id: string, name: string): Promise<string | null> => page.$eval(byTestId(id), (element: PageElement, n) => element.getAttribute(n), name);
+const text = (page: Page, id: string): Promise<string | null> =>
+  page.$eval(byTestId(id), (element: PageElement) => element.textContent);
+const attribute = (page: Page, id: string, name: string): Promise<string | null> =>
+  page.$eval(byTestId(id), (element: PageElement, n) => element.getAttribute(n), name);
 const violations = (page: Page): Promise<unknown> => page.evaluate("window.__violations || []");
 
 async function clickAndWait(page: Page, id: string): Promise<HTTPResponse | null> {
@@ -104,7 +115,10 @@ describe("completing the flow in the page", () => {
     expect(await text(page, "attempts-left")).toBe("3");
     for (const left of ["2", "1"]) {
       await enterCode(page, "000000");
-      expect([await attribute(page, "error", "data-notice"), await text(page, "attempts-left")]).toEqual(["code-rejected", left]);
+      expect([await attribute(page, "error", "data-notice"), await text(page, "attempts-left")]).toEqual([
+        "code-rejected",
+        left,
+      ]);
       expect(await text(page, "error")).toBe("Wrong code.");
     }
     await enterCode(page, "999999");
@@ -115,7 +129,10 @@ describe("completing the flow in the page", () => {
   test("a malformed code is refused without using an attempt", async () => {
     const { page } = await session();
     await enterCode(page, "12ab");
-    expect([await attribute(page, "error", "data-notice"), await text(page, "attempts-left")]).toEqual(["invalid-code", "3"]);
+    expect([await attribute(page, "error", "data-notice"), await text(page, "attempts-left")]).toEqual([
+      "invalid-code",
+      "3",
+    ]);
   });
 
   test.each([
@@ -172,7 +189,9 @@ describe("pages that are not the step", () => {
 
   test("a session ended through the API: the ended page, with the way back", async () => {
     const created = await createPlayerSession(emulator, staging, { redirectUrl: `${site.url}/later`, state: "st" });
-    const step = await call(`${emulator.baseUrl}/api/v1/staging/sessions/${created.sessionId}/step`, { headers: bearer(staging) });
+    const step = await call(`${emulator.baseUrl}/api/v1/staging/sessions/${created.sessionId}/step`, {
+      headers: bearer(staging),
+    });
     await call(`${emulator.baseUrl}/api/v1/staging/sessions/${created.sessionId}/actions`, {
       method: "POST",
       headers: bearer(staging, { "content-type": "application/json", "x-ticket-id": step.json.ticketId! }),
@@ -216,7 +235,12 @@ describe("nothing from the description or the request runs", () => {
   test("markup in the title, description, subject and state is shown as text; the CSP blocks any script", async () => {
     const subjectId = `${SCRIPT_PAYLOAD}${IMG_PAYLOAD}`;
     const state = `${IMG_PAYLOAD}${SCRIPT_PAYLOAD}`;
-    const { page, dialogs, playerUrl } = await session({ flowId: HOSTILE_ID, subjectId, redirectUrl: `${site.url}/x`, state });
+    const { page, dialogs, playerUrl } = await session({
+      flowId: HOSTILE_ID,
+      subjectId,
+      redirectUrl: `${site.url}/x`,
+      state,
+    });
     expect(await text(page, "flow-title")).toBe(hostile.title);
     expect(await text(page, "flow-description")).toBe(hostile.description);
     expect(await text(page, "subject-id")).toBe(subjectId);
@@ -224,7 +248,9 @@ describe("nothing from the description or the request runs", () => {
     expect(await violations(page)).toEqual([]);
 
     // The CSP is the second wall: a script that got into the page anyway is refused, and reported.
-    await page.evaluate(`document.body.append(Object.assign(document.createElement("script"), { textContent: "alert('injected')" }))`);
+    await page.evaluate(
+      `document.body.append(Object.assign(document.createElement("script"), { textContent: "alert('injected')" }))`,
+    );
     await page.waitForFunction("(window.__violations || []).length > 0", { timeout: 5_000 });
     expect(await violations(page)).toEqual(["script-src-elem"]);
 
@@ -242,19 +268,24 @@ describe("nothing from the description or the request runs", () => {
 });
 
 describe("each locale", () => {
-  test.each(SERVICE_LOCALES.map((locale) => [locale]))("%s: the page's own strings, through to the done page", async (locale) => {
-    const strings = PLAYER_STRINGS[locale];
-    const { page } = await session({ locale });
-    expect(await page.$eval("html", (element: PageElement) => element.getAttribute("lang"))).toBe(locale);
-    expect(await text(page, "otp-submit")).toBe(strings.submitCode);
-    expect(await text(page, "otp-resend")).toBe(strings.resendCode);
-    expect(await text(page, "accept")).toBe(strings.accept);
-    expect(await text(page, "reject")).toBe(strings.reject);
-    expect(await page.$eval("label[for=otp-code]", (element: PageElement) => element.textContent)).toBe(strings.codeLabel);
-    await enterCode(page, "000000");
-    expect(await text(page, "error")).toBe(strings.codeRejected);
-    await clickAndWait(page, "reject");
-    expect(await text(page, "done")).toContain(strings.doneTitle);
-    expect(await text(page, "outcome")).toBe(strings.rejected);
-  });
+  test.each(SERVICE_LOCALES.map((locale) => [locale]))(
+    "%s: the page's own strings, through to the done page",
+    async (locale) => {
+      const strings = PLAYER_STRINGS[locale];
+      const { page } = await session({ locale });
+      expect(await page.$eval("html", (element: PageElement) => element.getAttribute("lang"))).toBe(locale);
+      expect(await text(page, "otp-submit")).toBe(strings.submitCode);
+      expect(await text(page, "otp-resend")).toBe(strings.resendCode);
+      expect(await text(page, "accept")).toBe(strings.accept);
+      expect(await text(page, "reject")).toBe(strings.reject);
+      expect(await page.$eval("label[for=otp-code]", (element: PageElement) => element.textContent)).toBe(
+        strings.codeLabel,
+      );
+      await enterCode(page, "000000");
+      expect(await text(page, "error")).toBe(strings.codeRejected);
+      await clickAndWait(page, "reject");
+      expect(await text(page, "done")).toContain(strings.doneTitle);
+      expect(await text(page, "outcome")).toBe(strings.rejected);
+    },
+  );
 });

@@ -32,8 +32,10 @@ afterAll(async () => {
 });
 
 const byTestId = (id: string): string => `[data-testid="${id}"]`;
-const text = (page: Page, id: string): Promise<string | null> => page.$eval(byTestId(id), (element: PageElement) => element.textContent);
-const attribute = (page: Page, id: string, name: string): Promise<string | null> => page.$eval(byTestId(id), (element: PageElement, n) => element.getAttribute(n), name);
+const text = (page: Page, id: string): Promise<string | null> =>
+  page.$eval(byTestId(id), (element: PageElement) => element.textContent);
+const attribute = (page: Page, id: string, name: string): Promise<string | null> =>
+  page.$eval(byTestId(id), (element: PageElement, n) => element.getAttribute(n), name);
 
 /** A browser of its own (cookies included): another user of the app. */
 async function visitor(): Promise<Page> {
@@ -76,7 +78,10 @@ async function expectOutcome(page: Page, response: HTTPResponse | null, decision
   expect(webhooks).toEqual([{ sessionId, webhookId: expect.stringMatching(/^msg_[0-9a-f-]{36}$/), decision }]);
   // Once handled, the page shows the outcome as the webhook recorded it.
   await page.reload();
-  expect([await attribute(page, "webhook", "data-received"), await attribute(page, "outcome", "data-decision")]).toEqual(["true", decision]);
+  expect([
+    await attribute(page, "webhook", "data-received"),
+    await attribute(page, "outcome", "data-decision"),
+  ]).toEqual(["true", decision]);
   expect(await text(page, "webhook")).toContain(webhooks[0]!.webhookId);
   return sessionId;
 }
@@ -142,8 +147,14 @@ describe("a return URL that does not verify is refused, and the outcome is not s
   };
 
   test.each([
-    ["its expiry moved a day later", (parts: string[]) => [parts[0], String(Number(parts[1]) + 86_400_000), ...parts.slice(2)]],
-    ["its signature altered", (parts: string[]) => [...parts.slice(0, 5), `${parts[5]!.startsWith("A") ? "B" : "A"}${parts[5]!.slice(1)}`]],
+    [
+      "its expiry moved a day later",
+      (parts: string[]) => [parts[0], String(Number(parts[1]) + 86_400_000), ...parts.slice(2)],
+    ],
+    [
+      "its signature altered",
+      (parts: string[]) => [...parts.slice(0, 5), `${parts[5]!.startsWith("A") ? "B" : "A"}${parts[5]!.slice(1)}`],
+    ],
   ])("tampered (%s): STATE_TAMPERED, though the session ended and its webhook was verified", async (_, tamper) => {
     const parts = returnUrl.searchParams.get("state")!.split(".");
     await expectRefused(owner, withState(tamper(parts).join(".")), "STATE_TAMPERED");

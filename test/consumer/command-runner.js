@@ -16,7 +16,8 @@ function commandRunner(timeoutMs) {
       child.on("error", reject);
       child.on("close", (code, signal) => {
         if (code === 0) resolve(output);
-        else reject(new Error(`${path.basename(command)} ${args.join(" ")} ended with ${signal ?? `exit code ${code}`}`));
+        else
+          reject(new Error(`${path.basename(command)} ${args.join(" ")} ended with ${signal ?? `exit code ${code}`}`));
       });
     });
 }

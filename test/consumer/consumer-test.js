@@ -71,7 +71,11 @@ async function main() {
       await tryQuickStart(path.join(work, "first-call"));
     }
     if (platformFailures.length > 0) throw new Error(platformFailures.join("\n\n"));
-    log(PLATFORMS_ONLY ? "the platform consumer passed (--platforms: nothing else was tried)" : "all consumer projects passed");
+    log(
+      PLATFORMS_ONLY
+        ? "the platform consumer passed (--platforms: nothing else was tried)"
+        : "all consumer projects passed",
+    );
   } finally {
     await redis.close();
     if (keep) log(`kept ${work}`);
@@ -100,7 +104,12 @@ async function tryProject(project, dir, tarballs, redis) {
   for (const file of ["signing.yaml", "aml-screening.yaml"]) {
     fs.copyFileSync(path.join(REPO, "flows", file), path.join(dir, "flows", file));
   }
-  writeJson(path.join(dir, "package.json"), { name: `consumer-${project.name}`, private: true, version: "1.0.0", ...project.packageJson });
+  writeJson(path.join(dir, "package.json"), {
+    name: `consumer-${project.name}`,
+    private: true,
+    version: "1.0.0",
+    ...project.packageJson,
+  });
   writeJson(path.join(dir, "codegen.config.json"), {
     $schema: "./node_modules/flowsmith/codegen.config.schema.json",
     outputDir: "src/generated",
@@ -111,7 +120,15 @@ async function tryProject(project, dir, tarballs, redis) {
   });
   for (const [name, compilerOptions] of Object.entries(project.tsconfigs)) {
     writeJson(path.join(dir, name), {
-      compilerOptions: { strict: true, target: "ES2022", lib: ["ES2023"], types: ["node"], skipLibCheck: false, outDir: "out", ...compilerOptions },
+      compilerOptions: {
+        strict: true,
+        target: "ES2022",
+        lib: ["ES2023"],
+        types: ["node"],
+        skipLibCheck: false,
+        outDir: "out",
+        ...compilerOptions,
+      },
       include: ["src"],
     });
   }
@@ -126,10 +143,21 @@ async function tryProject(project, dir, tarballs, redis) {
   log(`${project.name}: npm install (the three tarballs, typescript, @types/node)`);
   const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
   await run("npm", [...install, tarballs.runtime, tarballs.redis], { cwd: dir });
-  await run("npm", [...install, "--save-dev", tarballs.cli, `typescript@${devVersion("typescript")}`, `@types/node@${devVersion("@types/node")}`], { cwd: dir });
+  await run(
+    "npm",
+    [
+      ...install,
+      "--save-dev",
+      tarballs.cli,
+      `typescript@${devVersion("typescript")}`,
+      `@types/node@${devVersion("@types/node")}`,
+    ],
+    { cwd: dir },
+  );
   assertNoRepoPaths(dir);
   // An optional peer: npm must not install it, and everything below runs without it.
-  if (fs.existsSync(path.join(dir, "node_modules", "@opentelemetry", "api"))) throw new Error(`${project.name}: npm installed the optional peer @opentelemetry/api`);
+  if (fs.existsSync(path.join(dir, "node_modules", "@opentelemetry", "api")))
+    throw new Error(`${project.name}: npm installed the optional peer @opentelemetry/api`);
 
   log(`${project.name}: npx flowsmith codegen`);
   await run("npx", ["--no-install", "flowsmith", "codegen"], { cwd: dir });
@@ -139,13 +167,17 @@ async function tryProject(project, dir, tarballs, redis) {
   const firstRun = fs.readFileSync(path.join(generated, "signing", "index.ts"), "utf8");
   fs.rmSync(generated, { recursive: true });
   await run("npx", ["--no-install", "flowsmith", "codegen"], { cwd: dir });
-  if (fs.readFileSync(path.join(generated, "signing", "index.ts"), "utf8") !== firstRun) throw new Error(`${project.name}: a second codegen wrote other bytes`);
+  if (fs.readFileSync(path.join(generated, "signing", "index.ts"), "utf8") !== firstRun)
+    throw new Error(`${project.name}: a second codegen wrote other bytes`);
   await run("npx", ["--no-install", "flowsmith", "codegen", "--check"], { cwd: dir });
-  if (!firstRun.includes('from "@flowsmith/runtime/flow-module"')) throw new Error(`${project.name}: generated code does not import @flowsmith/runtime/flow-module`);
+  if (!firstRun.includes('from "@flowsmith/runtime/flow-module"'))
+    throw new Error(`${project.name}: generated code does not import @flowsmith/runtime/flow-module`);
 
   for (const name of Object.keys(project.tsconfigs)) {
     log(`${project.name}: tsc -p ${name}`);
-    await run("npx", ["--no-install", "tsc", "-p", name, ...(name === project.emitWith ? [] : ["--noEmit"])], { cwd: dir });
+    await run("npx", ["--no-install", "tsc", "-p", name, ...(name === project.emitWith ? [] : ["--noEmit"])], {
+      cwd: dir,
+    });
   }
 
   if (!PLATFORMS_ONLY) {
@@ -157,7 +189,9 @@ async function tryProject(project, dir, tarballs, redis) {
     const options = { tools: edgeTools(), runtimes: otherRuntimes() };
     const failed = [];
     for (const attempt of [tryPlatforms, tryDocExamples]) {
-      await attempt(dir, options, (message) => log(`${project.name}: ${message}`)).catch((error) => failed.push(error.message));
+      await attempt(dir, options, (message) => log(`${project.name}: ${message}`)).catch((error) =>
+        failed.push(error.message),
+      );
     }
     // Said at the end: the other projects and the quick start are still tried.
     platformFailures.push(...failed);
@@ -167,18 +201,33 @@ async function tryProject(project, dir, tarballs, redis) {
 
 /** The compiled consumer on one runtime, against `npx flowsmith emulator` and Redis. */
 async function runConsumer(project, dir, redis, name, command) {
-  log(`${project.name}: npx flowsmith emulator, then the consumer on ${name} against it and Redis (a scenario and a fault too)`);
+  log(
+    `${project.name}: npx flowsmith emulator, then the consumer on ${name} against it and Redis (a scenario and a fault too)`,
+  );
   const webhook = { port: await freePort(), secret: newWebhookSecret() };
   await withEmulator(dir, webhook, async (emulator) => {
-    const env = { ...process.env, EMULATOR: JSON.stringify(emulator), REDIS_URL: redis.url, WEBHOOK_PORT: String(webhook.port), WEBHOOK_SECRET: webhook.secret };
+    const env = {
+      ...process.env,
+      EMULATOR: JSON.stringify(emulator),
+      REDIS_URL: redis.url,
+      WEBHOOK_PORT: String(webhook.port),
+      WEBHOOK_SECRET: webhook.secret,
+    };
     const output = await run(command, runArgs(name, path.join("out", "main.js")), { cwd: dir, env });
     const on = name === "node" ? "" : ` on ${name}`;
-    if (!/^decision ACCEPTED$/m.test(output)) throw new Error(`${project.name}: the consumer${on} did not report ACCEPTED:\n${output}`);
+    if (!/^decision ACCEPTED$/m.test(output))
+      throw new Error(`${project.name}: the consumer${on} did not report ACCEPTED:\n${output}`);
     if (!/^webhook through the Redis queue for this session decision ACCEPTED$/m.test(output)) {
-      throw new Error(`${project.name}: the consumer${on} did not receive its webhook through the Redis queue:\n${output}`);
+      throw new Error(
+        `${project.name}: the consumer${on} did not receive its webhook through the Redis queue:\n${output}`,
+      );
     }
-    if (!/scenario REJECTED/.test(output)) throw new Error(`${project.name}: the test_rejected scenario did not end REJECTED${on}:\n${output}`);
-    if (!/fault NetworkError 201/.test(output)) throw new Error(`${project.name}: the reset-after fault was not a NetworkError with a 201 in the journal${on}:\n${output}`);
+    if (!/scenario REJECTED/.test(output))
+      throw new Error(`${project.name}: the test_rejected scenario did not end REJECTED${on}:\n${output}`);
+    if (!/fault NetworkError 201/.test(output))
+      throw new Error(
+        `${project.name}: the reset-after fault was not a NetworkError with a 201 in the journal${on}:\n${output}`,
+      );
   });
 }
 
@@ -200,7 +249,8 @@ function edgeTools() {
 /** src/platform/: the platform consumer and its entries, compiled with the rest of the project. */
 function writePlatformSources(dir) {
   fs.mkdirSync(path.join(dir, "src", "platform"), { recursive: true });
-  for (const [name, source] of Object.entries(PLATFORM_SOURCES)) fs.writeFileSync(path.join(dir, "src", "platform", name), source);
+  for (const [name, source] of Object.entries(PLATFORM_SOURCES))
+    fs.writeFileSync(path.join(dir, "src", "platform", name), source);
 }
 
 function runArgs(name, file) {
@@ -211,12 +261,20 @@ function runArgs(name, file) {
 async function tryRuntime(project, dir, redis, name, command) {
   await runConsumer(project, dir, redis, name, command);
   if (project.packageJson.type !== "module") return;
-  log(`${project.name}: a webhook receiver on ${name === "bun" ? "Bun.serve" : "Deno.serve"} (handler.fetch), fed by the emulator`);
+  log(
+    `${project.name}: a webhook receiver on ${name === "bun" ? "Bun.serve" : "Deno.serve"} (handler.fetch), fed by the emulator`,
+  );
   const webhook = { port: await freePort(), secret: newWebhookSecret() };
   await withEmulator(dir, webhook, async (emulator) => {
-    const env = { ...process.env, EMULATOR: JSON.stringify(emulator), WEBHOOK_PORT: String(webhook.port), WEBHOOK_SECRET: webhook.secret };
+    const env = {
+      ...process.env,
+      EMULATOR: JSON.stringify(emulator),
+      WEBHOOK_PORT: String(webhook.port),
+      WEBHOOK_SECRET: webhook.secret,
+    };
     const output = await run(command, runArgs(name, "webhook-check.mjs"), { cwd: dir, env });
-    if (!output.includes(`webhook ACCEPTED on ${name}`)) throw new Error(`${project.name}: the webhook receiver on ${name} did not report ACCEPTED:\n${output}`);
+    if (!output.includes(`webhook ACCEPTED on ${name}`))
+      throw new Error(`${project.name}: the webhook receiver on ${name} did not report ACCEPTED:\n${output}`);
   });
 }
 
@@ -244,7 +302,8 @@ async function tryFirstCall(dir, tarballs) {
       FLOWSMITH_STAGING_CLIENT_SECRET: emulator.clients.staging.clientSecret,
     };
     const output = await run("npx", ["--no-install", "tsx", "first-call.mts"], { cwd: dir, env });
-    if (!/\S+ http:\/\/127\.0\.0\.1:\d+\/player\//.test(output)) throw new Error(`first call: no session id and playerUrl printed:\n${output}`);
+    if (!/\S+ http:\/\/127\.0\.0\.1:\d+\/player\//.test(output))
+      throw new Error(`first call: no session id and playerUrl printed:\n${output}`);
   });
   log("first call: passed");
 }
@@ -260,11 +319,19 @@ async function tryQuickStart(dir) {
   const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
   const tsconfig = /Save this as `tsconfig\.json`[^]*?:\n\n```json\n([\s\S]*?)```/.exec(readme);
   const backend = /Save this as `backend\.mts`:\n\n```ts\n([\s\S]*?)```/.exec(readme);
-  const emulatorArgs = /^FLOWSMITH_WEBHOOK_SECRET=\$\(cat \.webhook-secret\) npx flowsmith emulator (.+)$/m.exec(readme);
+  const emulatorArgs = /^FLOWSMITH_WEBHOOK_SECRET=\$\(cat \.webhook-secret\) npx flowsmith emulator (.+)$/m.exec(
+    readme,
+  );
   if (!tsconfig || !backend || !emulatorArgs || !/^npx tsc --noEmit$/m.test(readme)) {
-    throw new Error("quick start: README.md has no tsconfig.json or backend.mts block, no `npx tsc --noEmit` or no emulator command in the form this test reads");
+    throw new Error(
+      "quick start: README.md has no tsconfig.json or backend.mts block, no `npx tsc --noEmit` or no emulator command in the form this test reads",
+    );
   }
-  const ports = new Map([["4010", await freePort()], ["4011", await freePort()], ["3000", await freePort()]]);
+  const ports = new Map([
+    ["4010", await freePort()],
+    ["4011", await freePort()],
+    ["3000", await freePort()],
+  ]);
   const withPorts = (text) => text.replace(/\b(4010|4011|3000)\b/g, (port) => String(ports.get(port)));
   fs.writeFileSync(path.join(dir, "tsconfig.json"), tsconfig[1]);
   fs.writeFileSync(path.join(dir, "backend.mts"), withPorts(backend[1]));
@@ -273,15 +340,29 @@ async function tryQuickStart(dir) {
   const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
   await run("npm", [...install, "--save-dev", `typescript@${MINIMUM_TYPESCRIPT}`], { cwd: dir });
   const version = await run("npx", ["--no-install", "tsc", "--version"], { cwd: dir });
-  if (!version.includes(`Version ${MINIMUM_TYPESCRIPT}.`)) throw new Error(`quick start: expected TypeScript ${MINIMUM_TYPESCRIPT}, got ${version}`);
+  if (!version.includes(`Version ${MINIMUM_TYPESCRIPT}.`))
+    throw new Error(`quick start: expected TypeScript ${MINIMUM_TYPESCRIPT}, got ${version}`);
   await run("npx", tsc, { cwd: dir });
   const secret = newWebhookSecret();
-  const emulator = { args: withPorts(emulatorArgs[1]).split(" "), env: { ...process.env, FLOWSMITH_WEBHOOK_SECRET: secret } };
-  await withEmulator(dir, undefined, async () => {
-    const output = await run("npx", ["--no-install", "tsx", "backend.mts"], { cwd: dir, env: { ...process.env, WEBHOOK_SECRET: secret } });
-    if (!/^created session \S+; the user would open http:\/\/127\.0\.0\.1:\d+\/player\//m.test(output)) throw new Error(`quick start: no session created:\n${output}`);
-    if (!/^webhook: session \S+ ended ACCEPTED$/m.test(output)) throw new Error(`quick start: no webhook with the outcome:\n${output}`);
-  }, emulator);
+  const emulator = {
+    args: withPorts(emulatorArgs[1]).split(" "),
+    env: { ...process.env, FLOWSMITH_WEBHOOK_SECRET: secret },
+  };
+  await withEmulator(
+    dir,
+    undefined,
+    async () => {
+      const output = await run("npx", ["--no-install", "tsx", "backend.mts"], {
+        cwd: dir,
+        env: { ...process.env, WEBHOOK_SECRET: secret },
+      });
+      if (!/^created session \S+; the user would open http:\/\/127\.0\.0\.1:\d+\/player\//m.test(output))
+        throw new Error(`quick start: no session created:\n${output}`);
+      if (!/^webhook: session \S+ ended ACCEPTED$/m.test(output))
+        throw new Error(`quick start: no webhook with the outcome:\n${output}`);
+    },
+    emulator,
+  );
   await tryFlowChange(dir, readme);
   log("quick start: passed");
 }
@@ -293,24 +374,34 @@ async function tryFlowChange(dir, readme) {
   const edit = /^(perl -pi -e .+ flows\/aml-screening\.yaml)$/m.exec(section);
   const shown = [...section.matchAll(/```text\n([\s\S]*?)```/g)].map((match) => match[1].trimEnd());
   if (!edit || shown.length < 2 || !/^npx flowsmith codegen$/m.test(section)) {
-    throw new Error("quick start: README.md's flow change has no perl command, no `npx flowsmith codegen` or not the two outputs this test reads");
+    throw new Error(
+      "quick start: README.md's flow change has no perl command, no `npx flowsmith codegen` or not the two outputs this test reads",
+    );
   }
   const [report, compileError] = shown;
   await run("bash", ["-c", edit[1]], { cwd: dir });
   const codegen = await run("npx", ["--no-install", "flowsmith", "codegen"], { cwd: dir });
   for (const line of report.split("\n")) {
-    if (!codegen.includes(line)) throw new Error(`quick start: codegen did not print README's change report line ${JSON.stringify(line)}:\n${codegen}`);
+    if (!codegen.includes(line))
+      throw new Error(
+        `quick start: codegen did not print README's change report line ${JSON.stringify(line)}:\n${codegen}`,
+      );
   }
   const typeCheck = await run("npx", ["--no-install", "tsc", "--noEmit"], { cwd: dir }).then(
-    (output) => { throw new Error(`quick start: tsc passed after the flow change:\n${output}`); },
+    (output) => {
+      throw new Error(`quick start: tsc passed after the flow change:\n${output}`);
+    },
     (error) => error.message,
   );
-  if (!typeCheck.split("\n").includes(compileError)) throw new Error(`quick start: tsc did not fail with README's error (${compileError}):\n${typeCheck}`);
+  if (!typeCheck.split("\n").includes(compileError))
+    throw new Error(`quick start: tsc did not fail with README's error (${compileError}):\n${typeCheck}`);
   // README's error names its line and column; they must be the call's own (the basicIdentity it passes).
   const [, line] = /^backend\.mts\((\d+),\d+\)/.exec(compileError) ?? [];
   const source = fs.readFileSync(path.join(dir, "backend.mts"), "utf8").split("\n");
   if (!line || !/basicIdentity: \{/.test(source[Number(line) - 1] ?? "")) {
-    throw new Error(`quick start: README's error points at backend.mts line ${line}, which is not the call's basicIdentity: ${source[Number(line) - 1]}`);
+    throw new Error(
+      `quick start: README's error points at backend.mts line ${line}, which is not the call's basicIdentity: ${source[Number(line) - 1]}`,
+    );
   }
 }
 
@@ -319,7 +410,8 @@ function assertNoRepoPaths(dir) {
   for (const name of ["flowsmith", "@flowsmith/runtime", "@flowsmith/redis"]) {
     const real = fs.realpathSync(path.join(dir, "node_modules", name));
     if (real.startsWith(REPO)) throw new Error(`node_modules/${name} resolves into the repository (${real})`);
-    if (!fs.existsSync(path.join(real, "dist"))) throw new Error(`node_modules/${name} has no dist/: the tarball was packed without its build`);
+    if (!fs.existsSync(path.join(real, "dist")))
+      throw new Error(`node_modules/${name} has no dist/: the tarball was packed without its build`);
   }
 }
 
@@ -340,7 +432,12 @@ function run(command, args, options) {
     child.once("close", (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve(output);
-      else reject(new Error(`${command} ${args.join(" ")} (in ${options.cwd}) ${signal ? `was killed (${signal})` : `exited with ${code}`}:\n${output}`));
+      else
+        reject(
+          new Error(
+            `${command} ${args.join(" ")} (in ${options.cwd}) ${signal ? `was killed (${signal})` : `exited with ${code}`}:\n${output}`,
+          ),
+        );
     });
   });
 }

@@ -31,10 +31,27 @@ async function installPackages(folder, packages, run) {
   if (fs.existsSync(marker) && fs.readFileSync(marker, "utf8") === JSON.stringify(packages)) return;
   fs.mkdirSync(folder, { recursive: true });
   fs.rmSync(marker, { force: true });
-  fs.writeFileSync(path.join(folder, "package.json"), '{ "private": true, "description": "flowsmith: packages installed for a test or benchmark" }\n');
+  fs.writeFileSync(
+    path.join(folder, "package.json"),
+    '{ "private": true, "description": "flowsmith: packages installed for a test or benchmark" }\n',
+  );
   // Scripts off, as for Bun and Deno: workerd's and esbuild's binaries come in their platform packages.
   // npm's cache first: the benchmark's smoke run and the consumer test install the same versions.
-  await run("npm", ["install", "--prefix", folder, "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", "--loglevel=error", ...packages], process.env);
+  await run(
+    "npm",
+    [
+      "install",
+      "--prefix",
+      folder,
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      "--ignore-scripts",
+      "--loglevel=error",
+      ...packages,
+    ],
+    process.env,
+  );
   fs.writeFileSync(marker, JSON.stringify(packages));
 }
 

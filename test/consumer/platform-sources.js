@@ -192,6 +192,11 @@ export default {
 `;
 
 /** The files under src/platform/ of the ES module project, by name. */
-const PLATFORM_SOURCES = { "consumer.ts": CONSUMER, "worker.ts": WORKER_ENTRY, "edge.ts": EDGE_ENTRY, "server.ts": SERVER_ENTRY };
+const PLATFORM_SOURCES = {
+  "consumer.ts": CONSUMER,
+  "worker.ts": WORKER_ENTRY,
+  "edge.ts": EDGE_ENTRY,
+  "server.ts": SERVER_ENTRY,
+};
 
 module.exports = { PLATFORM_SOURCES };

@@ -40,13 +40,24 @@ function platformsFor(dir, { tools, runtimes }) {
   // On Node a file path is read (this one does not exist, FILE_NOT_READABLE), and a proxy is used.
   platforms.push({
     name: "node",
-    host: (env, port) => [process.execPath, [path.join(__dirname, "hosts", "fetch-host.mjs")], { ...env, FLOWSMITH_HOST_OPTIONS: JSON.stringify({ module: server, port }) }],
+    host: (env, port) => [
+      process.execPath,
+      [path.join(__dirname, "hosts", "fetch-host.mjs")],
+      { ...env, FLOWSMITH_HOST_OPTIONS: JSON.stringify({ module: server, port }) },
+    ],
     refusals: { proxy: "accepted", filePath: "FlowsmithError" },
   });
   for (const [name, command] of Object.entries(runtimes)) {
     // Both serve the module's default export themselves: `bun server.js`, `deno serve`.
-    const args = name === "deno" ? (port) => ["serve", "--allow-all", "--host", "127.0.0.1", "--port", String(port), server] : () => [server];
-    platforms.push({ name, host: (env, port) => [command, args(port), env], refusals: { proxy: undefined, filePath: "FlowsmithError" } });
+    const args =
+      name === "deno"
+        ? (port) => ["serve", "--allow-all", "--host", "127.0.0.1", "--port", String(port), server]
+        : () => [server];
+    platforms.push({
+      name,
+      host: (env, port) => [command, args(port), env],
+      refusals: { proxy: undefined, filePath: "FlowsmithError" },
+    });
   }
   if (!tools) return platforms;
   for (const flags of [["nodejs_compat"], []]) {
@@ -93,19 +104,29 @@ async function tryEach(items, attempt, what, log) {
       failures.push(`${item.name}: ${error.message}`);
     }
   }
-  if (failures.length > 0) throw new Error(`${what} failed on ${failures.length} platform(s):\n\n${failures.join("\n\n")}`);
+  if (failures.length > 0)
+    throw new Error(`${what} failed on ${failures.length} platform(s):\n\n${failures.join("\n\n")}`);
 }
 
 async function tryPlatform(dir, platform) {
   await withPlatformHost(dir, platform, async ({ origin, emulator, host }) => {
     const ran = await fetch(`${origin}/run`, { method: "POST" });
     const report = await ran.json().catch(() => undefined);
-    if (ran.status !== 200 || !report) throw new Error(`POST /run answered ${ran.status}: ${JSON.stringify(report, null, 2)}\n${host.output()}`);
+    if (ran.status !== 200 || !report)
+      throw new Error(`POST /run answered ${ran.status}: ${JSON.stringify(report, null, 2)}\n${host.output()}`);
     if (report.decision !== "ACCEPTED" || report.steps.at(-1) !== "END" || report.steps.length < 2) {
-      throw new Error(`POST /run: expected the OTP step then END and the decision ACCEPTED, got ${JSON.stringify(report)}`);
+      throw new Error(
+        `POST /run: expected the OTP step then END and the decision ACCEPTED, got ${JSON.stringify(report)}`,
+      );
     }
-    if (!report.playerUrl.startsWith(`${emulator.baseUrl}/player/`)) throw new Error(`POST /run: playerUrl ${report.playerUrl} is not the emulator's`);
-    await expectDelivery(emulator, host, report.sessionId, new RegExp(`^session-ended ${report.sessionId} (\\S+)$`, "m"));
+    if (!report.playerUrl.startsWith(`${emulator.baseUrl}/player/`))
+      throw new Error(`POST /run: playerUrl ${report.playerUrl} is not the emulator's`);
+    await expectDelivery(
+      emulator,
+      host,
+      report.sessionId,
+      new RegExp(`^session-ended ${report.sessionId} (\\S+)$`, "m"),
+    );
     await expectUnsignedRefused(`${origin}/webhooks`);
     await checkRefusals(origin, platform.refusals);
   });
@@ -149,7 +170,10 @@ async function withPlatformHost(dir, platform, body) {
 async function untilAnswering(origin, host) {
   for (let attempt = 0; attempt < 600; attempt += 1) {
     if (host.exited()) throw new Error(`it exited before it answered; its output:\n${host.output()}`);
-    const answered = await fetch(`${origin}/`).then((response) => response.body?.cancel().then(() => true), () => false);
+    const answered = await fetch(`${origin}/`).then(
+      (response) => response.body?.cancel().then(() => true),
+      () => false,
+    );
     if (answered) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -165,10 +189,15 @@ async function expectDelivery(emulator, host, sessionId, printed) {
   if (ended[1] !== "ACCEPTED") throw new Error(`onSessionEnded reported ${ended[1]}, not ACCEPTED`);
   // A receiver that finishes its work before answering (docs/vercel.md, docs/lambda.md) answers after it printed.
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    const deliveries = (await (await fetch(`${emulator.baseUrl}/__emulator/webhooks`)).json()).webhooks.filter((entry) => entry.sessionId === sessionId);
+    const deliveries = (await (await fetch(`${emulator.baseUrl}/__emulator/webhooks`)).json()).webhooks.filter(
+      (entry) => entry.sessionId === sessionId,
+    );
     const statuses = deliveries.flatMap((entry) => entry.attempts.map((answer) => answer.status ?? answer.error));
     if (statuses.length > 0) {
-      if (statuses[0] !== 204) throw new Error(`the emulator's delivery of ${sessionId} was answered ${JSON.stringify(statuses)}, not 204 first`);
+      if (statuses[0] !== 204)
+        throw new Error(
+          `the emulator's delivery of ${sessionId} was answered ${JSON.stringify(statuses)}, not 204 first`,
+        );
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -178,7 +207,8 @@ async function expectDelivery(emulator, host, sessionId, printed) {
 
 async function expectUnsignedRefused(url) {
   const unsigned = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-  if (unsigned.status !== 401) throw new Error(`an unsigned delivery to ${new URL(url).pathname} was answered ${unsigned.status}, not 401`);
+  if (unsigned.status !== 401)
+    throw new Error(`an unsigned delivery to ${new URL(url).pathname} was answered ${unsigned.status}, not 401`);
 }
 
 async function checkRefusals(origin, wanted) {
@@ -189,7 +219,9 @@ async function checkRefusals(origin, wanted) {
     const got = refusals[probe];
     const name = got.refused ? got.name : "accepted";
     if (want === undefined ? !["accepted", "ConfigurationError"].includes(name) : name !== want) {
-      throw new Error(`${probe === "proxy" ? "a proxy" : "a file path as upload source"}: expected ${want ?? "accepted or a ConfigurationError"}, got ${JSON.stringify(got)}`);
+      throw new Error(
+        `${probe === "proxy" ? "a proxy" : "a file path as upload source"}: expected ${want ?? "accepted or a ConfigurationError"}, got ${JSON.stringify(got)}`,
+      );
     }
   }
 }
@@ -200,7 +232,11 @@ async function buildWorker(dir, tools, { entry, outdir, flags, minify = false })
   fs.mkdirSync(outdir, { recursive: true });
   const config = path.join(outdir, "..", `${path.basename(outdir)}.wrangler.toml`);
   fs.writeFileSync(config, wranglerToml(path.relative(path.dirname(config), path.join(dir, entry)), flags));
-  return runWrangler(tools, ["deploy", "--dry-run", "--outdir", outdir, "--config", config, ...(minify ? ["--minify"] : [])], dir);
+  return runWrangler(
+    tools,
+    ["deploy", "--dry-run", "--outdir", outdir, "--config", config, ...(minify ? ["--minify"] : [])],
+    dir,
+  );
 }
 
 function wranglerToml(main, flags) {
@@ -215,12 +251,27 @@ function wranglerToml(main, flags) {
 
 /** wrangler on edge-tools.js's Node, told it runs in CI (no prompts, no metrics); resolves with its output. */
 function runWrangler(tools, args, cwd) {
-  const env = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", WRANGLER_LOG_PATH: path.join(tools.folder, "wrangler-logs") };
+  const env = {
+    ...process.env,
+    CI: "true",
+    WRANGLER_SEND_METRICS: "false",
+    WRANGLER_LOG_PATH: path.join(tools.folder, "wrangler-logs"),
+  };
   return new Promise((resolve, reject) => {
-    execFile(tools.node, [tools.wrangler, ...args], { cwd, env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`wrangler ${args.join(" ")} failed (${error.signal ?? `exit code ${error.code}`}):\n${stdout}${stderr}`));
-      else resolve(`${stdout}${stderr}`);
-    });
+    execFile(
+      tools.node,
+      [tools.wrangler, ...args],
+      { cwd, env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(
+            new Error(
+              `wrangler ${args.join(" ")} failed (${error.signal ?? `exit code ${error.code}`}):\n${stdout}${stderr}`,
+            ),
+          );
+        else resolve(`${stdout}${stderr}`);
+      },
+    );
   });
 }
 
@@ -234,23 +285,48 @@ function workerdHost(tools, { outdir, flags, bindings, port }) {
     bindings,
     port,
   };
-  return [tools.node, [path.join(__dirname, "hosts", "workerd-host.mjs")], { FLOWSMITH_HOST_OPTIONS: JSON.stringify(options) }];
+  return [
+    tools.node,
+    [path.join(__dirname, "hosts", "workerd-host.mjs")],
+    { FLOWSMITH_HOST_OPTIONS: JSON.stringify(options) },
+  ];
 }
 
 /** esbuild as Vercel and Next bundle edge code; a module that imports what the platform lacks fails here. */
 async function buildEdge(tools, { entry, bundle }) {
   const esbuild = require(tools.esbuild);
   fs.rmSync(path.dirname(bundle), { recursive: true, force: true });
-  const result = await esbuild.build({ ...EDGE_LIGHT_BUILD, entryPoints: [entry], outfile: bundle, format: "iife", globalName: "edgeModule" }).catch((error) => error);
+  const result = await esbuild
+    .build({ ...EDGE_LIGHT_BUILD, entryPoints: [entry], outfile: bundle, format: "iife", globalName: "edgeModule" })
+    .catch((error) => error);
   if (result instanceof Error) {
-    const errors = (result.errors ?? []).map((message) => `${message.location?.file ?? ""}:${message.location?.line ?? ""}: ${message.text}`);
-    throw new Error(`the edge-light bundle does not build (${errors.length} errors):\n${errors.slice(0, 20).join("\n")}${errors.length > 20 ? "\n..." : ""}`);
+    const errors = (result.errors ?? []).map(
+      (message) => `${message.location?.file ?? ""}:${message.location?.line ?? ""}: ${message.text}`,
+    );
+    throw new Error(
+      `the edge-light bundle does not build (${errors.length} errors):\n${errors.slice(0, 20).join("\n")}${errors.length > 20 ? "\n..." : ""}`,
+    );
   }
 }
 
 function edgeHost(tools, { bundle, env, port }) {
   const options = { edgeRuntime: tools.edgeRuntime, bundle, env, port };
-  return [process.execPath, [path.join(__dirname, "hosts", "edge-host.js")], { FLOWSMITH_HOST_OPTIONS: JSON.stringify(options) }];
+  return [
+    process.execPath,
+    [path.join(__dirname, "hosts", "edge-host.js")],
+    { FLOWSMITH_HOST_OPTIONS: JSON.stringify(options) },
+  ];
 }
 
-module.exports = { tryPlatforms, tryEach, withPlatformHost, expectDelivery, expectUnsignedRefused, buildWorker, runWrangler, buildEdge, workerdHost, edgeHost };
+module.exports = {
+  tryPlatforms,
+  tryEach,
+  withPlatformHost,
+  expectDelivery,
+  expectUnsignedRefused,
+  buildWorker,
+  runWrangler,
+  buildEdge,
+  workerdHost,
+  edgeHost,
+};

@@ -43,9 +43,14 @@ async function startGroup(command, args, { cwd, env, name, readyOf }) {
         listeners.delete(check);
         settle();
       };
-      const timer = setTimeout(() => finish(() => reject(new Error(`${name}: ${what} within ${timeoutMs / 1000} s; its output:\n${output}`))), timeoutMs);
+      const timer = setTimeout(
+        () => finish(() => reject(new Error(`${name}: ${what} within ${timeoutMs / 1000} s; its output:\n${output}`))),
+        timeoutMs,
+      );
       listeners.add(check);
-      void exited.then((end) => finish(() => reject(new Error(`${name} exited (${end}) before ${what}; its output:\n${output}`))));
+      void exited.then((end) =>
+        finish(() => reject(new Error(`${name} exited (${end}) before ${what}; its output:\n${output}`))),
+      );
       check();
     });
   const stop = async () => {
@@ -63,7 +68,8 @@ async function startGroup(command, args, { cwd, env, name, readyOf }) {
       output: () => output,
       exited: () => ended,
       /** Resolves with the first match of `pattern` in the output, read so far or to come. */
-      waitForOutput: (pattern, timeoutMs) => waitFor(() => pattern.exec(output) ?? undefined, timeoutMs, `no output matching ${pattern}`),
+      waitForOutput: (pattern, timeoutMs) =>
+        waitFor(() => pattern.exec(output) ?? undefined, timeoutMs, `no output matching ${pattern}`),
       stop,
     };
   } catch (error) {
@@ -85,7 +91,14 @@ function signalGroup(child, signal) {
  * `given`: the emulator's arguments and environment, instead of quick phases and `webhook`'s URL and secret.
  */
 async function withEmulator(dir, webhook, body, given) {
-  const sendTo = webhook ? ["--webhook-url", `http://127.0.0.1:${webhook.port}${webhook.path ?? "/webhooks"}`, "--webhook-secret", webhook.secret] : [];
+  const sendTo = webhook
+    ? [
+        "--webhook-url",
+        `http://127.0.0.1:${webhook.port}${webhook.path ?? "/webhooks"}`,
+        "--webhook-secret",
+        webhook.secret,
+      ]
+    : [];
   const args = given ? given.args : ["--created-ms", "0", "--step-ms", "0", ...sendTo];
   const emulator = await startGroup("npx", ["--no-install", "flowsmith", "emulator", ...args], {
     cwd: dir,

@@ -27,7 +27,11 @@ const PAGES = [
 ];
 
 /** Each package's folder in the repository, by name. */
-const PACKAGES: Readonly<Record<string, string>> = { flowsmith: "", "@flowsmith/runtime": "runtime", "@flowsmith/redis": "redis" };
+const PACKAGES: Readonly<Record<string, string>> = {
+  flowsmith: "",
+  "@flowsmith/runtime": "runtime",
+  "@flowsmith/redis": "redis",
+};
 
 interface PackageJson {
   readonly name: string;
@@ -47,7 +51,9 @@ interface Link {
 }
 
 /** Where a link points: a file or folder of the repository (posix, relative to it) and an anchor, or elsewhere. */
-type Target = { readonly kind: "repository"; readonly file: string; readonly anchor: string | undefined } | { readonly kind: "elsewhere" };
+type Target =
+  | { readonly kind: "repository"; readonly file: string; readonly anchor: string | undefined }
+  | { readonly kind: "elsewhere" };
 
 /** GitHub's anchor for a heading: lower case, punctuation and symbols dropped (but `-` and `_`), spaces as `-`. */
 function slug(heading: string): string {
@@ -104,10 +110,14 @@ function targetOf(link: Link): Target {
   const [address = "", anchor] = link.href.split("#", 2);
   for (const kind of ["blob", "tree"]) {
     const prefix = `${REPOSITORY}/${kind}/main/`;
-    if (link.href.startsWith(prefix)) return { kind: "repository", file: decodeURIComponent(address.slice(prefix.length)), anchor };
+    if (link.href.startsWith(prefix))
+      return { kind: "repository", file: decodeURIComponent(address.slice(prefix.length)), anchor };
   }
   if (/^[a-z][a-z0-9+.-]*:/i.test(link.href)) return { kind: "elsewhere" };
-  const file = address === "" ? link.page : path.posix.normalize(path.posix.join(path.posix.dirname(link.page), decodeURIComponent(address)));
+  const file =
+    address === ""
+      ? link.page
+      : path.posix.normalize(path.posix.join(path.posix.dirname(link.page), decodeURIComponent(address)));
   return { kind: "repository", file, anchor };
 }
 
@@ -119,7 +129,8 @@ function problemInRepository(link: Link): string | undefined {
   if (!existsSync(path.join(REPO, target.file))) return `${link.href}: no file ${target.file}`;
   if (target.anchor === undefined) return undefined;
   if (!target.file.endsWith(".md")) return `${link.href}: an anchor into ${target.file}, which is not a page`;
-  if (!readPage(target.file).anchors.has(target.anchor)) return `${link.href}: ${target.file} has no heading #${target.anchor}`;
+  if (!readPage(target.file).anchors.has(target.anchor))
+    return `${link.href}: ${target.file} has no heading #${target.anchor}`;
   return undefined;
 }
 
@@ -128,7 +139,10 @@ test.each([
   ["--check and the manifest", "--check-and-the-manifest"],
   ["Auth host `{auth_url}`", "auth-host-auth_url"],
   ["outputDir is flowsmith's folder", "outputdir-is-flowsmiths-folder"],
-  ["Checks before sending (`RequestValidationError`, nothing sent)", "checks-before-sending-requestvalidationerror-nothing-sent"],
+  [
+    "Checks before sending (`RequestValidationError`, nothing sent)",
+    "checks-before-sending-requestvalidationerror-nothing-sent",
+  ],
 ])("the anchor of heading %j is #%s", (heading, anchor) => {
   const [token] = marked.lexer(`## ${heading}\n`);
   expect(token?.type === "heading" ? slug(plainText((token as Tokens.Heading).tokens)) : undefined).toBe(anchor);
@@ -147,11 +161,15 @@ describe("the packages", () => {
 
   beforeAll(() => {
     // --ignore-scripts: prepack would build; which files the READMEs may link to does not depend on it.
-    const json = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts", "--workspaces", "--include-workspace-root"], {
-      cwd: REPO,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const json = execFileSync(
+      "npm",
+      ["pack", "--dry-run", "--json", "--ignore-scripts", "--workspaces", "--include-workspace-root"],
+      {
+        cwd: REPO,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const listed = JSON.parse(json) as { name: string; files: { path: string }[] }[];
     packed = new Map(listed.map((entry) => [entry.name, entry.files.map((file) => file.path)]));
   }, 60_000);
@@ -164,20 +182,31 @@ describe("the packages", () => {
     expect(REPOSITORY).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
     const json = packageJson(folder);
     expect(json.name).toBe(name);
-    expect(json.repository).toEqual({ type: "git", url: `git+${REPOSITORY}.git`, ...(folder === "" ? {} : { directory: folder }) });
+    expect(json.repository).toEqual({
+      type: "git",
+      url: `git+${REPOSITORY}.git`,
+      ...(folder === "" ? {} : { directory: folder }),
+    });
   });
 
-  test.each(Object.entries(PACKAGES))("%s: its packed README links inside the tarball, or by absolute URL", (name, folder) => {
-    const files = packed.get(name) ?? [];
-    const readme = folder === "" ? "README.md" : `${folder}/README.md`;
-    expect(files).toContain("README.md");
-    const problems = readPage(readme).links.flatMap((link) => {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(link.href) || link.href.startsWith("#")) return [];
-      const target = path.posix.normalize(path.posix.join(path.posix.dirname(readme), link.href.split("#", 1)[0] ?? ""));
-      const inTarball = path.posix.relative(folder === "" ? "." : folder, target);
-      const shipped = files.some((file) => file === inTarball || file.startsWith(`${inTarball}/`));
-      return shipped ? [] : [`${link.href}: ${inTarball} is not in the ${name} tarball (link it by ${REPOSITORY}/blob/main/...)`];
-    });
-    expect(problems).toEqual([]);
-  });
+  test.each(Object.entries(PACKAGES))(
+    "%s: its packed README links inside the tarball, or by absolute URL",
+    (name, folder) => {
+      const files = packed.get(name) ?? [];
+      const readme = folder === "" ? "README.md" : `${folder}/README.md`;
+      expect(files).toContain("README.md");
+      const problems = readPage(readme).links.flatMap((link) => {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(link.href) || link.href.startsWith("#")) return [];
+        const target = path.posix.normalize(
+          path.posix.join(path.posix.dirname(readme), link.href.split("#", 1)[0] ?? ""),
+        );
+        const inTarball = path.posix.relative(folder === "" ? "." : folder, target);
+        const shipped = files.some((file) => file === inTarball || file.startsWith(`${inTarball}/`));
+        return shipped
+          ? []
+          : [`${link.href}: ${inTarball} is not in the ${name} tarball (link it by ${REPOSITORY}/blob/main/...)`];
+      });
+      expect(problems).toEqual([]);
+    },
+  );
 });

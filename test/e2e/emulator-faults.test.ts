@@ -12,7 +12,16 @@ import { expect } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import * as amlScreening from "../../generated/aml-screening/index.js";
-import { AuthError, createClient, createWebhookHandler, NetworkError, TimeoutError, type Client, type ClientOptions, type SessionEnded } from "../../runtime/index.js";
+import {
+  AuthError,
+  createClient,
+  createWebhookHandler,
+  NetworkError,
+  TimeoutError,
+  type Client,
+  type ClientOptions,
+  type SessionEnded,
+} from "../../runtime/index.js";
 import { bearer, call, tokenFor } from "../emulator/fixtures.js";
 import { ManualClock } from "../emulator/manual-clock.js";
 import { settledWebhook } from "../emulator/webhook-receiver.js";
@@ -27,7 +36,12 @@ let emulator: RunningEmulator;
 const clients: Client<"staging">[] = [];
 
 beforeAll(async () => {
-  emulator = await startEmulator({ configPath: path.join(REPO, "codegen.config.json"), createdMs: 0, stepMs: 0, clock: emulatorClock });
+  emulator = await startEmulator({
+    configPath: path.join(REPO, "codegen.config.json"),
+    createdMs: 0,
+    stepMs: 0,
+    clock: emulatorClock,
+  });
 });
 afterEach(async () => {
   emulator.clearFaults();
@@ -35,8 +49,18 @@ afterEach(async () => {
 });
 afterAll(() => emulator.close());
 
-function clientOf(target: Pick<RunningEmulator, "baseUrl" | "authUrl" | "clients">, options: Partial<ClientOptions<"staging">> = {}): Client<"staging"> {
-  const client = createClient<"staging">({ baseUrl: target.baseUrl, authUrl: target.authUrl, environment: "staging", ...target.clients.staging, userAgent: "flowsmith-e2e/1.0", ...options });
+function clientOf(
+  target: Pick<RunningEmulator, "baseUrl" | "authUrl" | "clients">,
+  options: Partial<ClientOptions<"staging">> = {},
+): Client<"staging"> {
+  const client = createClient<"staging">({
+    baseUrl: target.baseUrl,
+    authUrl: target.authUrl,
+    environment: "staging",
+    ...target.clients.staging,
+    userAgent: "flowsmith-e2e/1.0",
+    ...options,
+  });
   clients.push(client);
   return client;
 }
@@ -56,7 +80,12 @@ test("a 429 with Retry-After on a GET is retried after the wait it names, and th
   const { sessionContext } = await amlScreening.createSession(client, request("cust-429"));
   const since = emulator.requests().next;
   const sessionPath = `/api/v1/staging/sessions/${sessionContext.sessionId}`;
-  const fault = emulator.addFault({ method: "GET", path: "/api/v1/staging/sessions/*", status: 429, headers: { "retry-after": "1" } });
+  const fault = emulator.addFault({
+    method: "GET",
+    path: "/api/v1/staging/sessions/*",
+    status: 429,
+    headers: { "retry-after": "1" },
+  });
   const session = await client.getSession(sessionContext.sessionId);
   expect(session.metadata).toEqual({ subjectId: "cust-429" });
   expect(clock.sleeps).toEqual([1000]);
@@ -74,12 +103,20 @@ test("a connection reset after createSession was processed is a NetworkError say
   const error = await amlScreening.createSession(client, request("cust-reset")).catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(NetworkError);
   expect(error).toMatchObject({ code: "NETWORK_ERROR", method: "POST", path: SESSIONS_PATH });
-  expect((error as Error).message).toContain("The service may have received the request and acted on it (for createSession: the session may exist)");
+  expect((error as Error).message).toContain(
+    "The service may have received the request and acted on it (for createSession: the session may exist)",
+  );
   // Not retried: one POST, which the service processed (201) and whose answer never left.
-  expect(journalOf(since, "POST", SESSIONS_PATH)).toEqual([expect.objectContaining({ status: 201, dropped: true, fault: fault.id })]);
+  expect(journalOf(since, "POST", SESSIONS_PATH)).toEqual([
+    expect.objectContaining({ status: 201, dropped: true, fault: fault.id }),
+  ]);
   // And the service's own listing has it.
-  const listed = await call(`${emulator.baseUrl}${SESSIONS_PATH}`, { headers: bearer(await tokenFor(emulator, "staging")) });
-  const subjects = await Promise.all(listed.json.sessions.map(async ({ sessionId }) => (await client.getSession(sessionId)).metadata.subjectId));
+  const listed = await call(`${emulator.baseUrl}${SESSIONS_PATH}`, {
+    headers: bearer(await tokenFor(emulator, "staging")),
+  });
+  const subjects = await Promise.all(
+    listed.json.sessions.map(async ({ sessionId }) => (await client.getSession(sessionId)).metadata.subjectId),
+  );
   expect(subjects).toContain("cust-reset");
 });
 
@@ -128,7 +165,9 @@ test("a 503 from the auth host is an AuthError, nothing is cached, and the next 
   expect(error).toBeInstanceOf(AuthError);
   expect(error).toMatchObject({ code: "AUTH_FAILED", status: 503 });
   await client.listFlows();
-  expect(emulator.requests(since).requests.map((entry) => [entry.host, entry.method, entry.path, entry.status])).toEqual([
+  expect(
+    emulator.requests(since).requests.map((entry) => [entry.host, entry.method, entry.path, entry.status]),
+  ).toEqual([
     ["auth", "POST", "/oidc/token", 503],
     ["auth", "POST", "/oidc/token", 200],
     ["api", "GET", "/api/v1/flows/staging", 200],
@@ -145,7 +184,13 @@ describe("webhooks", () => {
     server = createServer();
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const webhookUrl = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/webhooks`;
-    hooked = await startEmulator({ configPath: path.join(REPO, "codegen.config.json"), createdMs: 0, stepMs: 0, webhookUrl, webhookSecret: SECRET });
+    hooked = await startEmulator({
+      configPath: path.join(REPO, "codegen.config.json"),
+      createdMs: 0,
+      stepMs: 0,
+      webhookUrl,
+      webhookSecret: SECRET,
+    });
   });
   afterAll(async () => {
     await hooked.close();
@@ -165,8 +210,13 @@ describe("webhooks", () => {
     const { sessionContext } = await amlScreening.createSession(client, request("test_webhook_duplicate_e2e"));
     const event = await settledWebhook(hooked, sessionContext.sessionId);
     await handler.drain();
-    expect(event.attempts).toEqual([expect.objectContaining({ status: 204 }), expect.objectContaining({ status: 204 })]);
-    expect(handled.map((ended) => [ended.sessionId, ended.webhookId, ended.decision])).toEqual([[sessionContext.sessionId, event.webhookId, "ACCEPTED"]]);
+    expect(event.attempts).toEqual([
+      expect.objectContaining({ status: 204 }),
+      expect.objectContaining({ status: 204 }),
+    ]);
+    expect(handled.map((ended) => [ended.sessionId, ended.webhookId, ended.decision])).toEqual([
+      [sessionContext.sessionId, event.webhookId, "ACCEPTED"],
+    ]);
     expect(errors).toEqual([]);
   });
 });

@@ -39,7 +39,10 @@ function writeFlow(folder: string, patterns: Record<string, string>): string {
   mkdirSync(path.join(folder, "flows"), { recursive: true });
   writeFileSync(path.join(folder, "flows/aml.yaml"), stringify(description));
   const configPath = path.join(folder, "codegen.config.json");
-  writeFileSync(configPath, JSON.stringify({ outputDir: "out", flows: [{ name: "aml", source: { file: "flows/aml.yaml" } }] }));
+  writeFileSync(
+    configPath,
+    JSON.stringify({ outputDir: "out", flows: [{ name: "aml", source: { file: "flows/aml.yaml" } }] }),
+  );
   return configPath;
 }
 
@@ -58,9 +61,11 @@ afterAll(async () => {
 
 const identityWith = (name: string) => ({ givenName: name, familyName: name, birthDate: "2000-01-01" });
 
-test("the generated client's preflight refuses hostile values at once, nothing sent", async () => {
-  const { clientId, clientSecret } = emulator.clients.staging;
-  const script = `
+test(
+  "the generated client's preflight refuses hostile values at once, nothing sent",
+  async () => {
+    const { clientId, clientSecret } = emulator.clients.staging;
+    const script = `
     const { createClient } = require("@flowsmith/runtime");
     const flow = require(${JSON.stringify(path.join(dir, "js/aml/index.js"))});
     const client = createClient(${JSON.stringify({ baseUrl: emulator.baseUrl, authUrl: emulator.authUrl, clientId, clientSecret, environment: "staging", userAgent: "hostile-patterns-test/1.0" })});
@@ -78,49 +83,60 @@ test("the generated client's preflight refuses hostile values at once, nothing s
       await client.close();
       console.log(JSON.stringify(results));
     })();`;
-  const results = (await scriptOutputOrThrow(script)) as { issues: string[] }[];
-  expect(results).toHaveLength(HOSTILE.length);
-  for (const result of results) {
-    expect(result).toMatchObject({ name: "RequestValidationError", code: "VALIDATION_FAILED" });
-    expect(result.issues).toEqual(
-      expect.arrayContaining([
-        'input.basicIdentity.givenName must match pattern "^(a+)+$"',
-        'input.basicIdentity.familyName must match pattern "^([A-Za-z]+ ?)+$"',
-      ]),
-    );
-  }
-  // Refused before anything was sent: the emulator made no session (this test runs before the one that makes one).
-  const listed = await call(`${emulator.baseUrl}/api/v1/flows/${AML_ID}/staging/sessions`, { headers: bearer(await tokenFor(emulator, "staging")) });
-  expect(listed.json).toEqual({ sessions: [] });
-}, NO_HANG_BOUND_MS * 2);
+    const results = (await scriptOutputOrThrow(script)) as { issues: string[] }[];
+    expect(results).toHaveLength(HOSTILE.length);
+    for (const result of results) {
+      expect(result).toMatchObject({ name: "RequestValidationError", code: "VALIDATION_FAILED" });
+      expect(result.issues).toEqual(
+        expect.arrayContaining([
+          'input.basicIdentity.givenName must match pattern "^(a+)+$"',
+          'input.basicIdentity.familyName must match pattern "^([A-Za-z]+ ?)+$"',
+        ]),
+      );
+    }
+    // Refused before anything was sent: the emulator made no session (this test runs before the one that makes one).
+    const listed = await call(`${emulator.baseUrl}/api/v1/flows/${AML_ID}/staging/sessions`, {
+      headers: bearer(await tokenFor(emulator, "staging")),
+    });
+    expect(listed.json).toEqual({ sessions: [] });
+  },
+  NO_HANG_BOUND_MS * 2,
+);
 
-test("the emulator refuses a hostile request at once, and a GET sent beside it is answered", async () => {
-  const token = await tokenFor(emulator, "staging");
-  const sessions = `${emulator.baseUrl}/api/v1/flows/${AML_ID}/staging/sessions`;
-  const [hostile, long, get] = await Promise.all([
-    ...HOSTILE.map((name) =>
-      call(sessions, {
-        method: "POST",
-        headers: bearer(token, { "content-type": "application/json" }),
-        body: JSON.stringify({ input: { basicIdentity: identityWith(name) }, metadata: { subjectId: "s" } }),
+test(
+  "the emulator refuses a hostile request at once, and a GET sent beside it is answered",
+  async () => {
+    const token = await tokenFor(emulator, "staging");
+    const sessions = `${emulator.baseUrl}/api/v1/flows/${AML_ID}/staging/sessions`;
+    const [hostile, long, get] = await Promise.all([
+      ...HOSTILE.map((name) =>
+        call(sessions, {
+          method: "POST",
+          headers: bearer(token, { "content-type": "application/json" }),
+          body: JSON.stringify({ input: { basicIdentity: identityWith(name) }, metadata: { subjectId: "s" } }),
+        }),
+      ),
+      call(`${emulator.baseUrl}/api/v1/flows/${AML_ID}/staging/openapi`, { headers: bearer(token) }),
+    ]);
+    for (const answer of [hostile, long]) {
+      expect(answer?.status).toBe(400);
+      expect(answer?.json).toMatchObject({ code: "VALIDATION_FAILED" });
+      expect(answer?.text).toContain("must match pattern");
+    }
+    expect(get?.status).toBe(200);
+    // A value that matches still makes a session: the patterns run, they are not skipped.
+    const valid = await call(sessions, {
+      method: "POST",
+      headers: bearer(token, { "content-type": "application/json" }),
+      body: JSON.stringify({
+        input: { basicIdentity: { givenName: "aaa", familyName: "Anna Maria", birthDate: "2000-01-01" } },
+        metadata: { subjectId: "s" },
       }),
-    ),
-    call(`${emulator.baseUrl}/api/v1/flows/${AML_ID}/staging/openapi`, { headers: bearer(token) }),
-  ]);
-  for (const answer of [hostile, long]) {
-    expect(answer?.status).toBe(400);
-    expect(answer?.json).toMatchObject({ code: "VALIDATION_FAILED" });
-    expect(answer?.text).toContain("must match pattern");
-  }
-  expect(get?.status).toBe(200);
-  // A value that matches still makes a session: the patterns run, they are not skipped.
-  const valid = await call(sessions, {
-    method: "POST",
-    headers: bearer(token, { "content-type": "application/json" }),
-    body: JSON.stringify({ input: { basicIdentity: { givenName: "aaa", familyName: "Anna Maria", birthDate: "2000-01-01" } }, metadata: { subjectId: "s" } }),
-  });
-  expect(valid.status).toBe(201);
-}, NO_HANG_BOUND_MS);
+    });
+    expect(valid.status).toBe(201);
+  },
+  NO_HANG_BOUND_MS,
+);
 
 /** The generated TypeScript as CommonJS, as a user's build would make it; imports resolve from the repository. */
 function transpile(from: string, to: string): void {
@@ -133,29 +149,38 @@ function transpile(from: string, to: string): void {
   }
 }
 
-test("a pattern RE2 cannot run (a lookahead) is left to the service: the client is generated, the report names the field, and a value the lookahead refuses is sent and accepted", async () => {
-  // "No digit in the name", as a lookahead: RE2 has no lookaround, and no backtracking engine runs it instead.
-  const lookahead = "^(?!.*\\d).+$";
-  const folder = path.join(dir, "left-to-service");
-  const configPath = writeFlow(folder, { givenName: lookahead, familyName: "^([A-Za-z]+ ?)+$" });
-  const result = await runCodegen({ configPath });
-  expect(result.flows.map((flow) => [flow.name, flow.status, flow.leftToService])).toEqual([
-    [
-      "aml",
-      "generated",
-      [{ field: "request.input.basicIdentity.givenName", pointer: "#/components/schemas/BasicIdentity/properties/givenName/pattern", pattern: lookahead, reason: "a lookahead ((?= or (?!)" }],
-    ],
-  ]);
-  transpile(path.join(folder, "out"), path.join(folder, "js"));
-  // What the service's own engine says of the value (a short text: nothing to backtrack over): refused.
-  const withDigit = "Ada 1";
-  expect(new RegExp(lookahead, "u").test(withDigit)).toBe(false);
+test(
+  "a pattern RE2 cannot run (a lookahead) is left to the service: the client is generated, the report names the field, and a value the lookahead refuses is sent and accepted",
+  async () => {
+    // "No digit in the name", as a lookahead: RE2 has no lookaround, and no backtracking engine runs it instead.
+    const lookahead = "^(?!.*\\d).+$";
+    const folder = path.join(dir, "left-to-service");
+    const configPath = writeFlow(folder, { givenName: lookahead, familyName: "^([A-Za-z]+ ?)+$" });
+    const result = await runCodegen({ configPath });
+    expect(result.flows.map((flow) => [flow.name, flow.status, flow.leftToService])).toEqual([
+      [
+        "aml",
+        "generated",
+        [
+          {
+            field: "request.input.basicIdentity.givenName",
+            pointer: "#/components/schemas/BasicIdentity/properties/givenName/pattern",
+            pattern: lookahead,
+            reason: "a lookahead ((?= or (?!)",
+          },
+        ],
+      ],
+    ]);
+    transpile(path.join(folder, "out"), path.join(folder, "js"));
+    // What the service's own engine says of the value (a short text: nothing to backtrack over): refused.
+    const withDigit = "Ada 1";
+    expect(new RegExp(lookahead, "u").test(withDigit)).toBe(false);
 
-  // The emulator cannot run the lookahead either: it leaves it out of the schema it checks, as the client does.
-  // In this process, then: none of its patterns can backtrack.
-  const served = await startEmulator({ configPath, createdMs: 0, stepMs: 0 });
-  try {
-    const script = `
+    // The emulator cannot run the lookahead either: it leaves it out of the schema it checks, as the client does.
+    // In this process, then: none of its patterns can backtrack.
+    const served = await startEmulator({ configPath, createdMs: 0, stepMs: 0 });
+    try {
+      const script = `
       const { createClient } = require("@flowsmith/runtime");
       const flow = require(${JSON.stringify(path.join(folder, "js/aml/index.js"))});
       const client = createClient(${JSON.stringify({ baseUrl: served.baseUrl, authUrl: served.authUrl, ...served.clients.staging, environment: "staging", userAgent: "hostile-patterns-test/1.0" })});
@@ -173,12 +198,17 @@ test("a pattern RE2 cannot run (a lookahead) is left to the service: the client 
         await client.close();
         console.log(JSON.stringify(results));
       })();`;
-    const [sent, refused] = (await scriptOutputOrThrow(script)) as unknown[];
-    // The lookahead's check is the service's: the client sends the value and the emulator accepts it.
-    expect(sent).toEqual({ created: "string" });
-    // The module's other pattern is still checked on the client (the issue's probe): only it is named.
-    expect(refused).toEqual({ name: "RequestValidationError", issues: ['input.basicIdentity.familyName must match pattern "^([A-Za-z]+ ?)+$"'] });
-  } finally {
-    await served.close();
-  }
-}, NO_HANG_BOUND_MS * 2);
+      const [sent, refused] = (await scriptOutputOrThrow(script)) as unknown[];
+      // The lookahead's check is the service's: the client sends the value and the emulator accepts it.
+      expect(sent).toEqual({ created: "string" });
+      // The module's other pattern is still checked on the client (the issue's probe): only it is named.
+      expect(refused).toEqual({
+        name: "RequestValidationError",
+        issues: ['input.basicIdentity.familyName must match pattern "^([A-Za-z]+ ?)+$"'],
+      });
+    } finally {
+      await served.close();
+    }
+  },
+  NO_HANG_BOUND_MS * 2,
+);

@@ -59,7 +59,9 @@ export function typeErrors(client: ReturnType<typeof createClient<"staging" | "l
 beforeAll(async () => {
   dir = makeTempDir();
   const staging = readFileSync(path.join(REPO_ROOT, "flows/aml-screening.yaml"), "utf8");
-  const live = staging.replace("x-environment: staging", "x-environment: live").replace("/staging/sessions:", "/live/sessions:");
+  const live = staging
+    .replace("x-environment: staging", "x-environment: live")
+    .replace("/staging/sessions:", "/live/sessions:");
   writeFileSync(path.join(dir, "onboarding-staging.yaml"), staging);
   writeFileSync(path.join(dir, "onboarding-live.yaml"), live);
   writeFileSync(
@@ -88,7 +90,10 @@ it("compiles under strict with no cast, and each misuse is a tsc error", () => {
   expect(typeCheck([path.join(dir, "app.ts")])).toEqual([]);
 });
 
-it.each(["staging", "live"] as const)("a client of %s, chosen at run time, creates sessions of that environment's flow", async (environment) => {
-  const app = jest.requireActual<App>(path.join(dir, "app.ts"));
-  expect(await app.createBoth(environment, emulator)).toEqual([environment, environment]);
-});
+it.each(["staging", "live"] as const)(
+  "a client of %s, chosen at run time, creates sessions of that environment's flow",
+  async (environment) => {
+    const app = jest.requireActual<App>(path.join(dir, "app.ts"));
+    expect(await app.createBoth(environment, emulator)).toEqual([environment, environment]);
+  },
+);

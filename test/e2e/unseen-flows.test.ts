@@ -26,12 +26,27 @@ let live: Client<"live">;
 /** What this test uses of a generated flow module; typeCheck below checks the generated types themselves. */
 interface GeneratedFlow {
   readonly flow: unknown;
-  createSession(client: Client, request: unknown): Promise<{ readonly sessionContext: { readonly sessionId: string }; readonly metadata: unknown }>;
+  createSession(
+    client: Client,
+    request: unknown,
+  ): Promise<{ readonly sessionContext: { readonly sessionId: string }; readonly metadata: unknown }>;
 }
 /** The data blocks of odd-names.yaml, as far as the test walks into them. */
 type OddBlocks = Record<string, unknown> & {
-  readonly documents: { readonly files: readonly { readonly kind: string; readonly content: { readonly filename: string; readonly size: number } }[] };
-  readonly listing: { readonly entries: readonly { readonly label: string; readonly scan: { readonly filename: string }; readonly pages?: number }[]; readonly numbers: unknown };
+  readonly documents: {
+    readonly files: readonly {
+      readonly kind: string;
+      readonly content: { readonly filename: string; readonly size: number };
+    }[];
+  };
+  readonly listing: {
+    readonly entries: readonly {
+      readonly label: string;
+      readonly scan: { readonly filename: string };
+      readonly pages?: number;
+    }[];
+    readonly numbers: unknown;
+  };
 };
 
 // Loaded after codegen wrote them (jest's require by path, typed).
@@ -48,7 +63,10 @@ beforeAll(async () => {
     JSON.stringify({
       outputDir: "out",
       runtimeImport: "../../../../runtime/flow-module.js",
-      flows: [{ name: "odd", source: { file: "flows/odd-names.yaml" } }, { name: "both-forms", source: { file: "flows/json-and-multipart.yaml" } }],
+      flows: [
+        { name: "odd", source: { file: "flows/odd-names.yaml" } },
+        { name: "both-forms", source: { file: "flows/json-and-multipart.yaml" } },
+      ],
     }),
   );
   await runCodegen({ configPath: path.join(dir, "codegen.config.json") });
@@ -79,11 +97,23 @@ describe("unseen descriptions, end to end", () => {
   it("send `[]` arrays, indexed arrays, numbers, booleans and files under the declared part names", async () => {
     const request = {
       input: {
-        "odd-block": { "first-name": "Zoë", class: "a*/b", "prénom": "Zoë", count: 3, ratio: 1.5, agreed: true, level: 2, "2ndLine": null },
+        "odd-block": {
+          "first-name": "Zoë",
+          class: "a*/b",
+          prénom: "Zoë",
+          count: 3,
+          ratio: 1.5,
+          agreed: true,
+          level: 2,
+          "2ndLine": null,
+        },
         "2ndBlock": { default: "2026-01-02T03:04:05Z", tags: ["red", "green"] },
         documents: {
           files: [
-            { kind: "PASSPORT", content: { data: Buffer.from("%PDF-1.4 a"), filename: "a.pdf", contentType: "application/pdf" } },
+            {
+              kind: "PASSPORT",
+              content: { data: Buffer.from("%PDF-1.4 a"), filename: "a.pdf", contentType: "application/pdf" },
+            },
             { kind: "ID_CARD", content: { data: PNG, filename: "b.png", contentType: "image/png" } },
           ],
         },
@@ -100,7 +130,11 @@ describe("unseen descriptions, end to end", () => {
       state: "s".repeat(2048), // the service caps state at 2048 even where a description allows more
     };
     const created = await odd.createSession(live, request);
-    expect(created).toMatchObject({ flowId: "odd-9f3c", environment: "live", metadata: { subjectId: "subject-odd", locale: "fr" } });
+    expect(created).toMatchObject({
+      flowId: "odd-9f3c",
+      environment: "live",
+      metadata: { subjectId: "subject-odd", locale: "fr" },
+    });
 
     const { dataBlocks } = (await live.getDataBlocks(created.sessionContext.sessionId)) as { dataBlocks: OddBlocks };
     expect(dataBlocks["odd-block"]).toEqual({ ...request.input["odd-block"], "2ndLine": undefined });
@@ -121,9 +155,11 @@ describe("unseen descriptions, end to end", () => {
   it("refuses before sending what the flow does not allow", async () => {
     const bad = {
       input: {
-        "odd-block": { "first-name": "x", class: "a*/b", "prénom": "y" },
+        "odd-block": { "first-name": "x", class: "a*/b", prénom: "y" },
         "2ndBlock": { default: "2026-01-02T03:04:05Z" },
-        documents: { files: [{ kind: "PASSPORT", content: { data: Buffer.from("GIF89a"), contentType: "image/gif" } }] },
+        documents: {
+          files: [{ kind: "PASSPORT", content: { data: Buffer.from("GIF89a"), contentType: "image/gif" } }],
+        },
         listing: { entries: [{ label: "x", scan: PNG }] },
       },
       metadata: { subjectId: "s" },
@@ -133,7 +169,9 @@ describe("unseen descriptions, end to end", () => {
     expect((error as RequestValidationError).code).toBe("UNSUPPORTED_MEDIA_TYPE");
     expect((error as RequestValidationError).message).toContain("input.documents.files[0].content");
 
-    const wrongLocale = await odd.createSession(live, { ...bad, metadata: { subjectId: "s", locale: "en" } }).catch((caught: unknown) => caught);
+    const wrongLocale = await odd
+      .createSession(live, { ...bad, metadata: { subjectId: "s", locale: "en" } })
+      .catch((caught: unknown) => caught);
     expect(wrongLocale).toMatchObject({ code: "UNSUPPORTED_LOCALE" });
   });
 
@@ -156,7 +194,9 @@ describe("unseen descriptions, end to end", () => {
       };
       const created = await both.createSession(staging, request);
       expect(created.metadata).toEqual(request.metadata);
-      const { dataBlocks } = (await staging.getDataBlocks(created.sessionContext.sessionId)) as { dataBlocks: Record<string, unknown> };
+      const { dataBlocks } = (await staging.getDataBlocks(created.sessionContext.sessionId)) as {
+        dataBlocks: Record<string, unknown>;
+      };
       expect(dataBlocks.address).toEqual(request.input.address);
       expect(dataBlocks.contacts).toEqual(request.input.contacts);
     } finally {

@@ -26,7 +26,9 @@ jest.mock("@flowsmith/runtime", () => {
     ...actual,
     createWebhookHandler: (options: WebhookHandlerOptions) => {
       const handler = actual.createWebhookHandler(options);
-      return Object.assign((...args: Parameters<typeof handler>) => mockHeld.then(() => handler(...args)), { drain: () => handler.drain() });
+      return Object.assign((...args: Parameters<typeof handler>) => mockHeld.then(() => handler(...args)), {
+        drain: () => handler.drain(),
+      });
     },
   };
 });
@@ -70,7 +72,11 @@ async function endThroughPlayer(action: "accept" | "reject"): Promise<Ended> {
   const ended = await call(`${playerUrl.origin}${playerUrl.pathname}`, {
     method: "POST",
     headers: FORM,
-    body: new URLSearchParams({ token: playerUrl.searchParams.get("token")!, ticket: ticketOf(page.text)!, action }).toString(),
+    body: new URLSearchParams({
+      token: playerUrl.searchParams.get("token")!,
+      ticket: ticketOf(page.text)!,
+      action,
+    }).toString(),
   });
   expect(ended.status).toBe(303);
   return { cookie, sessionId: playerUrl.pathname.split("/").at(-1)!, returnUrl: String(ended.headers.location) };
@@ -92,7 +98,9 @@ describe("the round trip over HTTP", () => {
   });
 
   test("the emulator's signed delivery is verified by the example's handler, once, and nothing was refused", async () => {
-    expect(await webhooksFor(example.url, ended.sessionId)).toEqual([{ sessionId: ended.sessionId, webhookId: expect.stringMatching(/^msg_/), decision: "REJECTED" }]);
+    expect(await webhooksFor(example.url, ended.sessionId)).toEqual([
+      { sessionId: ended.sessionId, webhookId: expect.stringMatching(/^msg_/), decision: "REJECTED" },
+    ]);
     expect((await seenBy(example.url)).deliveryErrors).toEqual([]);
   });
 
@@ -100,12 +108,21 @@ describe("the round trip over HTTP", () => {
     const claim: SessionEndedEvent = {
       type: "session.ended",
       timestamp: new Date().toISOString(),
-      data: { sessionId: ended.sessionId, flowId: "a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5", environment: "staging", decision: "ACCEPTED" },
+      data: {
+        sessionId: ended.sessionId,
+        flowId: "a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5",
+        environment: "staging",
+        decision: "ACCEPTED",
+      },
     };
     const body = JSON.stringify(claim);
     const id = "msg_forged";
     const at = new Date();
-    const stamp = { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)) };
+    const stamp = {
+      "content-type": "application/json",
+      "webhook-id": id,
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+    };
     const otherSecret = `whsec_${randomBytes(32).toString("base64")}`;
     const deliveries = [{ ...stamp, "webhook-signature": new Webhook(otherSecret).sign(id, at, body) }, stamp];
     const logged: unknown[][] = [];
@@ -119,13 +136,20 @@ describe("the round trip over HTTP", () => {
       spy.mockRestore();
     }
     // onError runs as the refusal is answered; its line names the code, nothing of the delivery's claims.
-    expect(logged).toEqual([["webhook delivery not handled: 401 WEBHOOK_SIGNATURE_INVALID"], ["webhook delivery not handled: 401 WEBHOOK_SIGNATURE_MISSING"]]);
+    expect(logged).toEqual([
+      ["webhook delivery not handled: 401 WEBHOOK_SIGNATURE_INVALID"],
+      ["webhook delivery not handled: 401 WEBHOOK_SIGNATURE_MISSING"],
+    ]);
     expect((await seenBy(example.url)).deliveryErrors).toEqual([
       { status: 401, code: "WEBHOOK_SIGNATURE_INVALID" },
       { status: 401, code: "WEBHOOK_SIGNATURE_MISSING" },
     ]);
-    expect(await webhooksFor(example.url, ended.sessionId)).toEqual([expect.objectContaining({ decision: "REJECTED" })]);
-    expect((await call(ended.returnUrl, { headers: { cookie: ended.cookie } })).text).toContain(`data-decision="REJECTED"`);
+    expect(await webhooksFor(example.url, ended.sessionId)).toEqual([
+      expect.objectContaining({ decision: "REJECTED" }),
+    ]);
+    expect((await call(ended.returnUrl, { headers: { cookie: ended.cookie } })).text).toContain(
+      `data-decision="REJECTED"`,
+    );
   });
 });
 

@@ -36,14 +36,62 @@ describe("auth host", () => {
   });
 
   test.each([
-    ["wrong secret (post)", { ...FORM }, form({ grant_type: "client_credentials", client_id: "staging-client", client_secret: "nope" }), 401, "INVALID_CLIENT"],
-    ["unknown client", { ...FORM }, form({ grant_type: "client_credentials", client_id: "who", client_secret: "staging-secret" }), 401, "INVALID_CLIENT"],
-    ["wrong secret (basic)", { ...FORM, authorization: `Basic ${Buffer.from("staging-client:x").toString("base64")}` }, form({ grant_type: "client_credentials" }), 401, "INVALID_CLIENT"],
-    ["missing grant_type", { ...FORM }, form({ client_id: "staging-client", client_secret: "staging-secret" }), 400, "INVALID_REQUEST"],
-    ["other grant type", { ...FORM }, form({ grant_type: "password", client_id: "staging-client", client_secret: "staging-secret" }), 400, "UNSUPPORTED_GRANT_TYPE"],
-    ["JSON instead of a form", { "content-type": "application/json" }, JSON.stringify({ grant_type: "client_credentials" }), 400, "INVALID_REQUEST"],
-    ["a parameter sent twice (RFC 6749 3.2)", { ...FORM }, "grant_type=client_credentials&grant_type=password&client_id=staging-client&client_secret=staging-secret", 400, "INVALID_REQUEST"],
-    ["the secret sent twice", { ...FORM }, "grant_type=client_credentials&client_id=staging-client&client_secret=staging-secret&client_secret=other", 400, "INVALID_REQUEST"],
+    [
+      "wrong secret (post)",
+      { ...FORM },
+      form({ grant_type: "client_credentials", client_id: "staging-client", client_secret: "nope" }),
+      401,
+      "INVALID_CLIENT",
+    ],
+    [
+      "unknown client",
+      { ...FORM },
+      form({ grant_type: "client_credentials", client_id: "who", client_secret: "staging-secret" }),
+      401,
+      "INVALID_CLIENT",
+    ],
+    [
+      "wrong secret (basic)",
+      { ...FORM, authorization: `Basic ${Buffer.from("staging-client:x").toString("base64")}` },
+      form({ grant_type: "client_credentials" }),
+      401,
+      "INVALID_CLIENT",
+    ],
+    [
+      "missing grant_type",
+      { ...FORM },
+      form({ client_id: "staging-client", client_secret: "staging-secret" }),
+      400,
+      "INVALID_REQUEST",
+    ],
+    [
+      "other grant type",
+      { ...FORM },
+      form({ grant_type: "password", client_id: "staging-client", client_secret: "staging-secret" }),
+      400,
+      "UNSUPPORTED_GRANT_TYPE",
+    ],
+    [
+      "JSON instead of a form",
+      { "content-type": "application/json" },
+      JSON.stringify({ grant_type: "client_credentials" }),
+      400,
+      "INVALID_REQUEST",
+    ],
+    [
+      "a parameter sent twice (RFC 6749 3.2)",
+      { ...FORM },
+      "grant_type=client_credentials&grant_type=password&client_id=staging-client&client_secret=staging-secret",
+      400,
+      "INVALID_REQUEST",
+    ],
+    [
+      "the secret sent twice",
+      { ...FORM },
+      "grant_type=client_credentials&client_id=staging-client&client_secret=staging-secret&client_secret=other",
+      400,
+      "INVALID_REQUEST",
+    ],
   ])("%s", async (_name, headers, body, status, code) => {
     const answer = await call(`${emulator.authUrl}/oidc/token`, { method: "POST", headers, body });
     expect(answer.status).toBe(status);
@@ -89,7 +137,12 @@ describe("API access", () => {
 
   test("a path naming the other environment is 403", async () => {
     const token = await tokenFor(emulator, "staging");
-    for (const path of ["/api/v1/flows/live", `/api/v1/flows/${DOCS_ID}/live/openapi`, "/api/v1/live/sessions/abc", "/api/v1/live/files/abc"]) {
+    for (const path of [
+      "/api/v1/flows/live",
+      `/api/v1/flows/${DOCS_ID}/live/openapi`,
+      "/api/v1/live/sessions/abc",
+      "/api/v1/live/files/abc",
+    ]) {
       const answer = await call(`${emulator.baseUrl}${path}`, { headers: bearer(token) });
       expect([path, answer.status, answer.json.code]).toEqual([path, 403, "ENVIRONMENT_MISMATCH"]);
     }
@@ -97,7 +150,9 @@ describe("API access", () => {
 
   test("a flow of the other environment is not found under the token's environment", async () => {
     const token = await tokenFor(emulator, "live");
-    const answer = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/live/openapi`, { headers: bearer(token) });
+    const answer = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/live/openapi`, {
+      headers: bearer(token),
+    });
     expect(answer.status).toBe(404);
   });
 
@@ -113,19 +168,31 @@ describe("API access", () => {
 
 describe("flows", () => {
   test("GET /api/v1/flows/{environment} lists that environment's flows with their ids", async () => {
-    const staging = await call(`${emulator.baseUrl}/api/v1/flows/staging`, { headers: bearer(await tokenFor(emulator, "staging")) });
-    expect(staging.json.flows.map((flow: { id: string }) => flow.id).sort()).toEqual([AML_ID, "99-indexed", SIGNING_ID].sort());
-    const live = await call(`${emulator.baseUrl}/api/v1/flows/live`, { headers: bearer(await tokenFor(emulator, "live")) });
+    const staging = await call(`${emulator.baseUrl}/api/v1/flows/staging`, {
+      headers: bearer(await tokenFor(emulator, "staging")),
+    });
+    expect(staging.json.flows.map((flow: { id: string }) => flow.id).sort()).toEqual(
+      [AML_ID, "99-indexed", SIGNING_ID].sort(),
+    );
+    const live = await call(`${emulator.baseUrl}/api/v1/flows/live`, {
+      headers: bearer(await tokenFor(emulator, "live")),
+    });
     expect(live.json.flows).toEqual([{ id: DOCS_ID, name: "docs", version: 3, environment: "live" }]);
   });
 
   test("GET .../openapi serves the flow's description as JSON; 404 when unknown or not kept", async () => {
     const token = await tokenFor(emulator, "staging");
-    const answer = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/openapi`, { headers: bearer(token) });
+    const answer = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/openapi`, {
+      headers: bearer(token),
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers["content-type"]).toMatch(/^application\/json/);
     expect(answer.json).toEqual({ openapi: "3.0.3", info: { "x-flow-id": SIGNING_ID } });
-    expect((await call(`${emulator.baseUrl}/api/v1/flows/${AML_ID}/staging/openapi`, { headers: bearer(token) })).status).toBe(404);
-    expect((await call(`${emulator.baseUrl}/api/v1/flows/nope/staging/openapi`, { headers: bearer(token) })).status).toBe(404);
+    expect(
+      (await call(`${emulator.baseUrl}/api/v1/flows/${AML_ID}/staging/openapi`, { headers: bearer(token) })).status,
+    ).toBe(404);
+    expect(
+      (await call(`${emulator.baseUrl}/api/v1/flows/nope/staging/openapi`, { headers: bearer(token) })).status,
+    ).toBe(404);
   });
 });

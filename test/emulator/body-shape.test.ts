@@ -12,7 +12,12 @@
 import { expect } from "@jest/globals";
 import fc from "fast-check";
 import { CST, Lexer, Parser, stringify } from "yaml";
-import { checkBodyShapeInTurnsOrThrow, checkBodyShapeOrThrow, MAX_NESTING, TOKENS_PER_TURN } from "../../emulator/control/body-shape.js";
+import {
+  checkBodyShapeInTurnsOrThrow,
+  checkBodyShapeOrThrow,
+  MAX_NESTING,
+  TOKENS_PER_TURN,
+} from "../../emulator/control/body-shape.js";
 import { EmulatorControlError } from "../../emulator/index.js";
 
 const refusal = (text: string): string | undefined => {
@@ -26,7 +31,8 @@ const refusal = (text: string): string | undefined => {
 };
 
 const deep = MAX_NESTING + 1;
-const lines = (count: number, line: (i: number) => string): string => Array.from({ length: count }, (_, i) => line(i)).join("\n");
+const lines = (count: number, line: (i: number) => string): string =>
+  Array.from({ length: count }, (_, i) => line(i)).join("\n");
 
 describe("a body nested deeper than MAX_NESTING is refused, however it is written", () => {
   const forms: [string, string][] = [
@@ -66,7 +72,10 @@ describe("a body that only looks deep is not refused", () => {
     ["brackets in a comment", `x: 1 # ${"[".repeat(4 * deep)}`],
     ["brackets in a block scalar", `x: |\n  ${"[".repeat(4 * deep)}\ny: 2`],
     ["brackets in a JSON string", JSON.stringify({ a: "[".repeat(4 * deep) })],
-    ["a wide document", JSON.stringify(Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${String(i)}`, [[i]]])))],
+    [
+      "a wide document",
+      JSON.stringify(Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${String(i)}`, [[i]]]))),
+    ],
   ];
   test.each(forms)("%s", (_form, text) => {
     expect(refusal(text)).toBeUndefined();
@@ -99,13 +108,10 @@ describe("a key that is a collection or an alias is refused, one that only looks
 
 /** A value nested `depth` levels of arrays and objects, with siblings here and there, each level's shape chosen by the arbitrary. */
 const nestedValue = (levels: readonly { readonly object: boolean; readonly siblings: number }[]): unknown =>
-  levels.reduceRight<unknown>(
-    (inner, { object, siblings }) => {
-      const extra = Array.from({ length: siblings }, (_, i) => `s${String(i)}`);
-      return object ? { ...Object.fromEntries(extra.map((name) => [name, name])), inner } : [...extra, inner];
-    },
-    "leaf",
-  );
+  levels.reduceRight<unknown>((inner, { object, siblings }) => {
+    const extra = Array.from({ length: siblings }, (_, i) => `s${String(i)}`);
+    return object ? { ...Object.fromEntries(extra.map((name) => [name, name])), inner } : [...extra, inner];
+  }, "leaf");
 
 test("a value of up to MAX_NESTING - 1 levels passes and one of MAX_NESTING + 1 or more is refused, written as JSON or as YAML (block or flow)", () => {
   const level = fc.record({ object: fc.boolean(), siblings: fc.nat(2) });
@@ -116,11 +122,15 @@ test("a value of up to MAX_NESTING - 1 levels passes and one of MAX_NESTING + 1 
     (value) => stringify(value, { collectionStyle: "flow" }),
   ];
   fc.assert(
-    fc.property(fc.array(level, { minLength: MAX_NESTING - 20, maxLength: MAX_NESTING + 20 }), fc.nat(writers.length - 1), (levels, writer) => {
-      fc.pre(levels.length !== MAX_NESTING);
-      const text = (writers[writer] as (value: unknown) => string)(nestedValue(levels));
-      expect(refusal(text)).toBe(levels.length > MAX_NESTING ? "BODY_TOO_DEEP" : undefined);
-    }),
+    fc.property(
+      fc.array(level, { minLength: MAX_NESTING - 20, maxLength: MAX_NESTING + 20 }),
+      fc.nat(writers.length - 1),
+      (levels, writer) => {
+        fc.pre(levels.length !== MAX_NESTING);
+        const text = (writers[writer] as (value: unknown) => string)(nestedValue(levels));
+        expect(refusal(text)).toBe(levels.length > MAX_NESTING ? "BODY_TOO_DEEP" : undefined);
+      },
+    ),
     { numRuns: 12 },
   );
 });

@@ -15,13 +15,18 @@ describe("maxSessions", () => {
   });
   afterAll(() => emulator.close());
 
-  const api = (route: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> =>
-    call(`${emulator.baseUrl}/api/v1${route}`, { ...init, headers: bearer(token, init.headers) });
+  const api = (
+    route: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<Answer> => call(`${emulator.baseUrl}/api/v1${route}`, { ...init, headers: bearer(token, init.headers) });
   const createAml = async (): Promise<string> => {
     const answer = await api(`/flows/${AML_ID}/staging/sessions`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } }, metadata: { subjectId: "x" } }),
+      body: JSON.stringify({
+        input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } },
+        metadata: { subjectId: "x" },
+      }),
     });
     expect(answer.status).toBe(201);
     return answer.json.sessionContext.sessionId;
@@ -29,7 +34,11 @@ describe("maxSessions", () => {
   const statusOf = async (sessionId: string): Promise<number> => (await api(`/staging/sessions/${sessionId}`)).status;
 
   test("past the cap, the session that ended longest ago goes first, then the oldest; an evicted session's files are deleted", async () => {
-    const withFile = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, { method: "POST", headers: bearer(token), body: signingForm(1) });
+    const withFile = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, {
+      method: "POST",
+      headers: bearer(token),
+      body: signingForm(1),
+    });
     expect(withFile.status).toBe(201);
     const oldest = withFile.json.sessionContext.sessionId;
     const blocks = await api(`/staging/sessions/${oldest}/datablocks`);
@@ -50,13 +59,20 @@ describe("maxSessions", () => {
 
     // A fourth session: the ended one is evicted, although the one with a file is older.
     const fourth = await createAml();
-    expect([await statusOf(oldest), await statusOf(endsFirst), await statusOf(running), await statusOf(fourth)]).toEqual([200, 404, 200, 200]);
+    expect([
+      await statusOf(oldest),
+      await statusOf(endsFirst),
+      await statusOf(running),
+      await statusOf(fourth),
+    ]).toEqual([200, 404, 200, 200]);
     const gone = await api(`/staging/sessions/${endsFirst}`);
     expect(gone.json.message).toContain("evicted to stay within maxSessions of 3");
 
     // A fifth: none has ended, so the oldest goes, with its file.
     const fifth = await createAml();
-    expect([await statusOf(oldest), await statusOf(running), await statusOf(fourth), await statusOf(fifth)]).toEqual([404, 200, 200, 200]);
+    expect([await statusOf(oldest), await statusOf(running), await statusOf(fourth), await statusOf(fifth)]).toEqual([
+      404, 200, 200, 200,
+    ]);
     expect((await api(`/staging/files/${vaultEntryId}`)).status).toBe(404);
     // The file is deleted in the background: bounded at 5 s, which a loaded machine still meets; usually one pass.
     for (let attempt = 0; attempt < 500 && existsSync(stored!); attempt++) await sleep(10);
@@ -88,9 +104,17 @@ describe("tokens expire and are dropped", () => {
   test("past maxTokens unexpired tokens, the oldest is dropped", async () => {
     const emulator = await startEmulator({ flows: ALL_FLOWS, maxTokens: 2 });
     try {
-      const [first, second, third] = [await tokenFor(emulator, "staging"), await tokenFor(emulator, "staging"), await tokenFor(emulator, "live")];
+      const [first, second, third] = [
+        await tokenFor(emulator, "staging"),
+        await tokenFor(emulator, "staging"),
+        await tokenFor(emulator, "live"),
+      ];
       const codes = await Promise.all(
-        [[first, "staging"], [second, "staging"], [third, "live"]].map(async ([token, environment]) => {
+        [
+          [first, "staging"],
+          [second, "staging"],
+          [third, "live"],
+        ].map(async ([token, environment]) => {
           const answer = await call(`${emulator.baseUrl}/api/v1/flows/${environment}`, { headers: bearer(token!) });
           return answer.json.code ?? answer.status;
         }),

@@ -55,7 +55,10 @@ export async function startChildEmulator(args: readonly string[], options: Child
 }
 
 /** For a start that must fail: the exit code and everything on stderr. */
-export async function runChildEmulatorToExit(args: readonly string[], options: ChildOptions = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runChildEmulatorToExit(
+  args: readonly string[],
+  options: ChildOptions = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawnEmulator(args, options);
   let stdout = "";
   let stderr = "";
@@ -66,7 +69,8 @@ export async function runChildEmulatorToExit(args: readonly string[], options: C
 }
 
 function spawnEmulator(args: readonly string[], options: ChildOptions): ChildProcess {
-  if (!existsSync(path.join(REPO_ROOT, "dist", "cli", "commands", "emulator.js"))) throw new Error("dist/cli/commands/emulator.js is missing: run `npm run build` first");
+  if (!existsSync(path.join(REPO_ROOT, "dist", "cli", "commands", "emulator.js")))
+    throw new Error("dist/cli/commands/emulator.js is missing: run `npm run build` first");
   return spawn(process.execPath, ["bin/flowsmith.js", "emulator", ...args], {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],

@@ -19,7 +19,10 @@ const AML_YAML = readFileSync(path.join(REPO, "flows", "aml-screening.yaml"), "u
 const AML_ID = "a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5";
 /** The AML screening sample as the dashboard would publish its next version. */
 const AML_V8 = AML_YAML.replace('version: "7"', 'version: "8"').replace("x-flow-version: 7", "x-flow-version: 8");
-const CREATE_BODY = JSON.stringify({ input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" } }, metadata: { subjectId: "cust-1" } });
+const CREATE_BODY = JSON.stringify({
+  input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" } },
+  metadata: { subjectId: "cust-1" },
+});
 
 const clock = new ManualClock();
 const receiver = new Receiver();
@@ -28,7 +31,14 @@ let token: string;
 
 beforeAll(async () => {
   // The config's flows (flows/*.yaml), so a published description replaces one of them.
-  emulator = await startEmulator({ configPath: path.join(REPO, "codegen.config.json"), createdMs: 0, stepMs: 0, clock, webhookUrl: await receiver.listen(), lateWebhookMs: 1000 });
+  emulator = await startEmulator({
+    configPath: path.join(REPO, "codegen.config.json"),
+    createdMs: 0,
+    stepMs: 0,
+    clock,
+    webhookUrl: await receiver.listen(),
+    lateWebhookMs: 1000,
+  });
   token = await tokenFor(emulator, "staging");
 });
 afterAll(async () => {
@@ -36,12 +46,25 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const control = (route: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Answer> =>
-  call(`${emulator.baseUrl}/__emulator/${route}`, { method: init.method ?? "GET", ...(init.headers ? { headers: init.headers } : {}), ...(init.body !== undefined ? { body: init.body } : {}) });
-const api = (route: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> =>
-  call(`${emulator.baseUrl}/api/v1${route}`, { ...init, headers: bearer(token, init.headers) });
+const control = (
+  route: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> =>
+  call(`${emulator.baseUrl}/__emulator/${route}`, {
+    method: init.method ?? "GET",
+    ...(init.headers ? { headers: init.headers } : {}),
+    ...(init.body !== undefined ? { body: init.body } : {}),
+  });
+const api = (
+  route: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> => call(`${emulator.baseUrl}/api/v1${route}`, { ...init, headers: bearer(token, init.headers) });
 const createAml = (subjectId = "cust-1"): Promise<Answer> =>
-  api(`/flows/${AML_ID}/staging/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: CREATE_BODY.replace("cust-1", subjectId) });
+  api(`/flows/${AML_ID}/staging/sessions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: CREATE_BODY.replace("cust-1", subjectId),
+  });
 
 describe("GET /__emulator/requests", () => {
   test("each request to either host, oldest first: host, method, path, status, at, request id; never a body, a header or a query", async () => {
@@ -53,14 +76,50 @@ describe("GET /__emulator/requests", () => {
     await api("/flows/nope/staging/sessions", { headers: { "x-request-id": "my-request-1" } });
     const page = (await control(`requests?since=${String(start)}`)).json;
     expect(page.requests).toEqual([
-      { index: start, at: new Date(clock.now()).toISOString(), host: "api", method: "POST", path: `/api/v1/flows/${AML_ID}/staging/sessions`, status: 201, requestId: expect.stringMatching(/^req_/), fault: null, dropped: false },
-      { index: start + 1, at: expect.any(String), host: "api", method: "GET", path: `/player/${sessionId}`, status: 200, requestId: expect.any(String), fault: null, dropped: false },
-      { index: start + 2, at: expect.any(String), host: "api", method: "GET", path: "/api/v1/flows/nope/staging/sessions", status: 404, requestId: "my-request-1", fault: null, dropped: false },
+      {
+        index: start,
+        at: new Date(clock.now()).toISOString(),
+        host: "api",
+        method: "POST",
+        path: `/api/v1/flows/${AML_ID}/staging/sessions`,
+        status: 201,
+        requestId: expect.stringMatching(/^req_/),
+        fault: null,
+        dropped: false,
+      },
+      {
+        index: start + 1,
+        at: expect.any(String),
+        host: "api",
+        method: "GET",
+        path: `/player/${sessionId}`,
+        status: 200,
+        requestId: expect.any(String),
+        fault: null,
+        dropped: false,
+      },
+      {
+        index: start + 2,
+        at: expect.any(String),
+        host: "api",
+        method: "GET",
+        path: "/api/v1/flows/nope/staging/sessions",
+        status: 404,
+        requestId: "my-request-1",
+        fault: null,
+        dropped: false,
+      },
     ]);
     expect(page.next).toBe(start + 3);
     expect(created.headers["x-request-id"]).toBe(page.requests[0]!.requestId);
     const text = JSON.stringify((await control("requests")).json);
-    for (const secret of [token, emulator.clients.staging.clientSecret, new URL(player).searchParams.get("token")!, "Lovelace"]) expect(text).not.toContain(secret);
+    for (const secret of [
+      token,
+      emulator.clients.staging.clientSecret,
+      new URL(player).searchParams.get("token")!,
+      "Lovelace",
+    ])
+      expect(text).not.toContain(secret);
   });
 
   test("the auth host's requests are there too; control calls are not", async () => {
@@ -68,21 +127,38 @@ describe("GET /__emulator/requests", () => {
     await tokenFor(emulator, "staging");
     await control("faults");
     await control("webhooks");
-    expect(emulator.requests(start).requests).toEqual([expect.objectContaining({ host: "auth", method: "POST", path: "/oidc/token", status: 200 })]);
+    expect(emulator.requests(start).requests).toEqual([
+      expect.objectContaining({ host: "auth", method: "POST", path: "/oidc/token", status: 200 }),
+    ]);
   });
 
-  test.each([["-1"], ["1.5"], ["x"], ["99999999999999999999"]])("?since=%s is refused, naming the field", async (since) => {
-    const answer = await control(`requests?since=${since}`);
-    expect([answer.status, answer.json.code, answer.json.field]).toEqual([400, "INVALID_FIELD", "since"]);
-  });
+  test.each([["-1"], ["1.5"], ["x"], ["99999999999999999999"]])(
+    "?since=%s is refused, naming the field",
+    async (since) => {
+      const answer = await control(`requests?since=${since}`);
+      expect([answer.status, answer.json.code, answer.json.field]).toEqual([400, "INVALID_FIELD", "since"]);
+    },
+  );
 
   test(`the journal keeps the last ${String(MAX_ENTRIES)} entries; indices keep counting past the cap and a reset`, () => {
     const journal = new RequestJournal();
-    const entry = { at: "", host: "api", method: "GET", path: "/", status: 200, requestId: "r", fault: null, dropped: false } as const;
+    const entry = {
+      at: "",
+      host: "api",
+      method: "GET",
+      path: "/",
+      status: 200,
+      requestId: "r",
+      fault: null,
+      dropped: false,
+    } as const;
     for (let i = 0; i < MAX_ENTRIES + 5; i++) journal.add(entry);
     const all = journal.read();
     expect([all.requests.length, all.requests[0]!.index, all.next]).toEqual([MAX_ENTRIES, 5, MAX_ENTRIES + 5]);
-    expect(journal.read(MAX_ENTRIES + 3).requests.map((kept) => kept.index)).toEqual([MAX_ENTRIES + 3, MAX_ENTRIES + 4]);
+    expect(journal.read(MAX_ENTRIES + 3).requests.map((kept) => kept.index)).toEqual([
+      MAX_ENTRIES + 3,
+      MAX_ENTRIES + 4,
+    ]);
     journal.clear();
     journal.add(entry);
     expect(journal.read()).toEqual({ requests: [{ ...entry, index: MAX_ENTRIES + 5 }], next: MAX_ENTRIES + 6 });
@@ -120,8 +196,15 @@ describe("GET /__emulator/webhooks", () => {
 describe("POST /__emulator/flows", () => {
   test("publishes a new version as the dashboard would: served from now on; sessions made before keep theirs", async () => {
     const before = (await createAml()).json.sessionContext.sessionId;
-    const answer = await control("flows", { method: "POST", headers: { "content-type": "application/yaml" }, body: AML_V8 });
-    expect([answer.status, answer.json]).toEqual([201, { flowId: AML_ID, environment: "staging", flowVersion: 8, previousVersion: 7 }]);
+    const answer = await control("flows", {
+      method: "POST",
+      headers: { "content-type": "application/yaml" },
+      body: AML_V8,
+    });
+    expect([answer.status, answer.json]).toEqual([
+      201,
+      { flowId: AML_ID, environment: "staging", flowVersion: 8, previousVersion: 7 },
+    ]);
     expect((await api("/flows/staging")).json.flows.find((flow) => flow.id === AML_ID)?.version).toBe(8);
     const after = (await createAml()).json.sessionContext.sessionId;
     expect((await api(`/staging/sessions/${before}`)).json.flowVersion).toBe(7);
@@ -132,26 +215,53 @@ describe("POST /__emulator/flows", () => {
   });
 
   test("takes JSON too, and a flow id not served yet is added; the handle's publishFlow takes the document", async () => {
-    const document = JSON.parse(JSON.stringify((await api(`/flows/${AML_ID}/staging/openapi`)).json).replaceAll(AML_ID, "b-new-flow")) as object;
-    const answer = await control("flows", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(document) });
-    expect(answer.json).toEqual({ flowId: "b-new-flow", environment: "staging", flowVersion: 8, previousVersion: null });
-    expect(emulator.publishFlow(document)).toEqual({ flowId: "b-new-flow", environment: "staging", flowVersion: 8, previousVersion: 8 });
+    const document = JSON.parse(
+      JSON.stringify((await api(`/flows/${AML_ID}/staging/openapi`)).json).replaceAll(AML_ID, "b-new-flow"),
+    ) as object;
+    const answer = await control("flows", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(document),
+    });
+    expect(answer.json).toEqual({
+      flowId: "b-new-flow",
+      environment: "staging",
+      flowVersion: 8,
+      previousVersion: null,
+    });
+    expect(emulator.publishFlow(document)).toEqual({
+      flowId: "b-new-flow",
+      environment: "staging",
+      flowVersion: 8,
+      previousVersion: 8,
+    });
   });
 
   const invalid: [string, string, string][] = [
     ["not YAML", "openapi: [3.0.3\n", "SYNTAX_ERROR"],
     ["Swagger 2.0", 'swagger: "2.0"\ninfo: {title: x, version: "1"}\npaths: {}\n', "NOT_OPENAPI_3"],
-    ["an OpenAPI document that is no flow description", AML_YAML.replace(/^ {2}x-flow-id:.*\n/m, ""), "NOT_A_FLOW_DESCRIPTION"],
-    ["a path that is not the flow's", AML_YAML.replace(`/api/v1/flows/${AML_ID}/staging/sessions:`, "/api/v1/flows/other/staging/sessions:"), "PATH_MISMATCH"],
+    [
+      "an OpenAPI document that is no flow description",
+      AML_YAML.replace(/^ {2}x-flow-id:.*\n/m, ""),
+      "NOT_A_FLOW_DESCRIPTION",
+    ],
+    [
+      "a path that is not the flow's",
+      AML_YAML.replace(`/api/v1/flows/${AML_ID}/staging/sessions:`, "/api/v1/flows/other/staging/sessions:"),
+      "PATH_MISMATCH",
+    ],
   ];
-  test.each(invalid)("refuses %s with the generator's own error, and keeps serving what it served", async (_name, body, code) => {
-    const served = (await api("/flows/staging")).json.flows;
-    const answer = await control("flows", { method: "POST", body });
-    expect([answer.status, answer.json.code, answer.json.generator?.code]).toEqual([400, "INVALID_FLOW", code]);
-    expect(answer.json.message).toBe(`not published: ${answer.json.generator!.message}`);
-    expect((await api("/flows/staging")).json.flows).toEqual(served);
-    expect(() => emulator.publishFlow(body)).toThrow(EmulatorControlError);
-  });
+  test.each(invalid)(
+    "refuses %s with the generator's own error, and keeps serving what it served",
+    async (_name, body, code) => {
+      const served = (await api("/flows/staging")).json.flows;
+      const answer = await control("flows", { method: "POST", body });
+      expect([answer.status, answer.json.code, answer.json.generator?.code]).toEqual([400, "INVALID_FLOW", code]);
+      expect(answer.json.message).toBe(`not published: ${answer.json.generator!.message}`);
+      expect((await api("/flows/staging")).json.flows).toEqual(served);
+      expect(() => emulator.publishFlow(body)).toThrow(EmulatorControlError);
+    },
+  );
 });
 
 describe("deep, odd and large control bodies", () => {
@@ -171,21 +281,31 @@ describe("deep, odd and large control bodies", () => {
     });
     const [published, listed] = await Promise.all([publishing, listing]);
     expect([published.status, published.json.code]).toEqual([400, "BODY_TOO_DEEP"]);
-    expect(published.json.message).toMatch(/^the body nests more than 400 levels deep \(at line 20002, column \d+\); it is refused before it is read/);
+    expect(published.json.message).toMatch(
+      /^the body nests more than 400 levels deep \(at line 20002, column \d+\); it is refused before it is read/,
+    );
     expect([listed.status, order]).toEqual([200, ["faults", "publish"]]);
     expect((await api("/flows/staging")).json.flows).toEqual(served);
-    expect(() => emulator.publishFlow("[".repeat(500))).toThrow(expect.objectContaining({ name: "EmulatorControlError", code: "BODY_TOO_DEEP" }));
+    expect(() => emulator.publishFlow("[".repeat(500))).toThrow(
+      expect.objectContaining({ name: "EmulatorControlError", code: "BODY_TOO_DEEP" }),
+    );
   });
 
   test("a description whose keys are collections is refused before it is read (400 BODY_KEY_NOT_A_NAME), at once", async () => {
     const answer = await control("flows", { method: "POST", body: `${"? ".repeat(300)}x` });
     expect([answer.status, answer.json.code]).toEqual([400, "BODY_KEY_NOT_A_NAME"]);
-    expect(answer.json.message).toBe("the key at line 1, column 3 is a collection or an alias; it is refused before it is read (the keys of a flow description are names)");
+    expect(answer.json.message).toBe(
+      "the key at line 1, column 3 is a collection or an alias; it is refused before it is read (the keys of a flow description are names)",
+    );
   });
 
   test("a deep fault is refused the same way, before it is parsed", async () => {
     const fault = `{"path": "/x", "status": 200, "body": ${"[".repeat(100_000)}`;
-    const answer = await control("faults", { method: "POST", headers: { "content-type": "application/json" }, body: fault });
+    const answer = await control("faults", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: fault,
+    });
     expect([answer.status, answer.json.code]).toEqual([400, "BODY_TOO_DEEP"]);
     expect(emulator.faults()).toEqual([]);
   });
@@ -199,19 +319,32 @@ describe("deep, odd and large control bodies", () => {
 describe("bounds", () => {
   test(`the webhook log keeps the last ${String(MAX_EVENTS)} events, and at most 100 attempts of each`, () => {
     const log = new WebhookLog();
-    const event = (n: number) => ({ webhookId: `msg_${String(n)}`, type: "session.ended", sessionId: `s${String(n)}`, decision: "ACCEPTED", delivery: "once" }) as const;
+    const event = (n: number) =>
+      ({
+        webhookId: `msg_${String(n)}`,
+        type: "session.ended",
+        sessionId: `s${String(n)}`,
+        decision: "ACCEPTED",
+        delivery: "once",
+      }) as const;
     const first = log.open(event(0), true);
     for (let i = 0; i < 150; i++) first.attempted({ target: "http://127.0.0.1/hooks", at: "", status: 500 });
     expect(log.list()[0]).toMatchObject({ pending: true, attemptsNotListed: 50 });
     expect(log.list()[0]!.attempts).toHaveLength(100);
     for (let i = 1; i <= MAX_EVENTS; i++) log.open(event(i), false);
     const kept = log.list();
-    expect([kept.length, kept[0]!.webhookId, kept.at(-1)!.webhookId]).toEqual([MAX_EVENTS, "msg_1", `msg_${String(MAX_EVENTS)}`]);
+    expect([kept.length, kept[0]!.webhookId, kept.at(-1)!.webhookId]).toEqual([
+      MAX_EVENTS,
+      "msg_1",
+      `msg_${String(MAX_EVENTS)}`,
+    ]);
   });
 
   test(`at most ${String(MAX_FLOWS)} flows are served: a new id past it is 409 TOO_MANY_FLOWS, a new version of a served one is fine`, () => {
     const catalog = FlowCatalog.createOrThrow([]);
-    const flowOf = (n: number) => ({ model: { ...aml, id: `flow-${String(n)}`, path: `/api/v1/flows/flow-${String(n)}/staging/sessions` } });
+    const flowOf = (n: number) => ({
+      model: { ...aml, id: `flow-${String(n)}`, path: `/api/v1/flows/flow-${String(n)}/staging/sessions` },
+    });
     for (let i = 0; i < MAX_FLOWS; i++) catalog.publish(flowOf(i));
     expect(() => catalog.publish(flowOf(MAX_FLOWS))).toThrow(expect.objectContaining({ code: "TOO_MANY_FLOWS" }));
     expect(catalog.publish(flowOf(0))).toMatchObject({ flowId: "flow-0", previousVersion: aml.version });
@@ -268,7 +401,8 @@ describe("who may call it", () => {
       for (const [headers, status] of calls) {
         const answer = await call(`${guarded.baseUrl}/__emulator/requests`, { headers });
         expect(answer.status).toBe(status);
-        if (status === 401) expect([answer.json.code, answer.text.includes(TOKEN)]).toEqual(["CONTROL_TOKEN_REQUIRED", false]);
+        if (status === 401)
+          expect([answer.json.code, answer.text.includes(TOKEN)]).toEqual(["CONTROL_TOKEN_REQUIRED", false]);
       }
       expect((await call(`${guarded.baseUrl}/__emulator/nothing`)).status).toBe(401);
     } finally {
@@ -277,7 +411,11 @@ describe("who may call it", () => {
   });
 
   test("a call from a web page (Origin header) is refused, whatever it asks", async () => {
-    for (const [route, method] of [["reset", "POST"], ["faults", "DELETE"], ["requests", "GET"]] as const) {
+    for (const [route, method] of [
+      ["reset", "POST"],
+      ["faults", "DELETE"],
+      ["requests", "GET"],
+    ] as const) {
       const answer = await control(route, { method, headers: { origin: "http://evil.example.test" } });
       expect([answer.status, answer.json.code]).toEqual([403, "CONTROL_FROM_BROWSER"]);
     }
@@ -287,7 +425,9 @@ describe("who may call it", () => {
     await expect(startEmulator({ flows: [], host: "0.0.0.0" })).rejects.toThrow(
       "the control API (/__emulator/) would be open to the network on host 0.0.0.0: set emulator option controlToken (--control-token), or turn it off with control: false (--no-control)",
     );
-    await expect(startEmulator({ flows: [], controlToken: "short-secret" })).rejects.toThrow(/^emulator option controlToken \(--control-token\) must be at least 16 characters/);
+    await expect(startEmulator({ flows: [], controlToken: "short-secret" })).rejects.toThrow(
+      /^emulator option controlToken \(--control-token\) must be at least 16 characters/,
+    );
     await expect(startEmulator({ flows: [], controlToken: "short-secret" })).rejects.not.toThrow("short-secret");
     for (const host of ["::1", "localhost", "127.0.0.2"]) {
       const loopback = await startEmulator({ flows: [], host });

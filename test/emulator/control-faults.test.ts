@@ -38,29 +38,62 @@ const addFault = async (fault: Record<string, unknown>): Promise<string> => {
   expect(answer.status).toBe(201);
   return answer.json.id;
 };
-const api = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> =>
-  call(`${emulator.baseUrl}/api/v1${path}`, { ...init, headers: bearer(token, init.headers) });
-const createBody = JSON.stringify({ input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } }, metadata: { subjectId: "cust-1" } });
-const createSession = (): Promise<Answer> => api(`/flows/${AML_ID}/staging/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: createBody });
+const api = (
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> => call(`${emulator.baseUrl}/api/v1${path}`, { ...init, headers: bearer(token, init.headers) });
+const createBody = JSON.stringify({
+  input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } },
+  metadata: { subjectId: "cust-1" },
+});
+const createSession = (): Promise<Answer> =>
+  api(`/flows/${AML_ID}/staging/sessions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: createBody,
+  });
 
 describe("a fault", () => {
   test("answers its status, headers and body instead of the endpoint, `times` times, then stops", async () => {
-    const id = await addFault({ host: "api", method: "GET", path: "/api/v1/flows/staging", times: 2, status: 429, headers: { "retry-after": "1" }, body: { slow: "down" } });
+    const id = await addFault({
+      host: "api",
+      method: "GET",
+      path: "/api/v1/flows/staging",
+      times: 2,
+      status: 429,
+      headers: { "retry-after": "1" },
+      body: { slow: "down" },
+    });
     expect(id).toMatch(/^fault_\d+$/);
     for (const timesLeft of [1, 0]) {
       const answer = await api("/flows/staging");
       expect([answer.status, answer.headers["retry-after"], answer.json]).toEqual([429, "1", { slow: "down" }]);
-      expect((await control("faults")).json.faults.map((fault) => fault.timesLeft)).toEqual(timesLeft > 0 ? [timesLeft] : []);
+      expect((await control("faults")).json.faults.map((fault) => fault.timesLeft)).toEqual(
+        timesLeft > 0 ? [timesLeft] : [],
+      );
     }
     expect((await api("/flows/staging")).status).toBe(200);
   });
 
   test("without a body answers the emulator's error body naming the fault; a string body is sent as it is", async () => {
     const id = await addFault({ path: "/api/v1/flows/staging", status: 503 });
-    expect((await api("/flows/staging")).json).toEqual({ status: 503, code: "INJECTED_FAULT", message: `answered by ${id} (POST /__emulator/faults)` });
-    await addFault({ path: "/api/v1/flows/staging", status: 502, body: "<html>bad gateway</html>", headers: { "content-type": "text/html" } });
+    expect((await api("/flows/staging")).json).toEqual({
+      status: 503,
+      code: "INJECTED_FAULT",
+      message: `answered by ${id} (POST /__emulator/faults)`,
+    });
+    await addFault({
+      path: "/api/v1/flows/staging",
+      status: 502,
+      body: "<html>bad gateway</html>",
+      headers: { "content-type": "text/html" },
+    });
     const answer = await api("/flows/staging");
-    expect([answer.status, answer.headers["content-type"], answer.text]).toEqual([502, "text/html", "<html>bad gateway</html>"]);
+    expect([answer.status, answer.headers["content-type"], answer.text]).toEqual([
+      502,
+      "text/html",
+      "<html>bad gateway</html>",
+    ]);
   });
 
   test("a JSON body that is null, false or 0 is sent as that JSON, as GET /faults lists it", async () => {
@@ -68,7 +101,11 @@ describe("a fault", () => {
       await addFault({ path: "/api/v1/flows/staging", status: 200, body });
       expect((await control("faults")).json.faults.map((fault) => fault.body)).toEqual([body]);
       const answer = await api("/flows/staging");
-      expect([answer.status, answer.headers["content-type"], answer.text]).toEqual([200, "application/json; charset=utf-8", JSON.stringify(body)]);
+      expect([answer.status, answer.headers["content-type"], answer.text]).toEqual([
+        200,
+        "application/json; charset=utf-8",
+        JSON.stringify(body),
+      ]);
     }
   });
 
@@ -95,7 +132,12 @@ describe("a fault", () => {
     const second = await addFault({ path: "/api/v1/flows/staging", status: 503 });
     expect((await api("/flows/staging")).status).toBe(502);
     expect((await api("/flows/staging")).status).toBe(503);
-    expect(emulator.requests().requests.slice(-2).map((entry) => entry.fault)).toEqual([first, second]);
+    expect(
+      emulator
+        .requests()
+        .requests.slice(-2)
+        .map((entry) => entry.fault),
+    ).toEqual([first, second]);
   });
 
   test("delayMs holds the request for that long on the emulator's clock, then it is processed", async () => {
@@ -126,7 +168,10 @@ describe("a fault", () => {
     const before = (await api(`/flows/${AML_ID}/staging/sessions`)).json.sessions.length;
     await expect(createSession()).rejects.toThrow();
     expect((await api(`/flows/${AML_ID}/staging/sessions`)).json.sessions).toHaveLength(before + 1);
-    expect(emulator.requests().requests.find((candidate) => candidate.fault === id)).toMatchObject({ status: 201, dropped: true });
+    expect(emulator.requests().requests.find((candidate) => candidate.fault === id)).toMatchObject({
+      status: 201,
+      dropped: true,
+    });
   });
 });
 
@@ -135,8 +180,28 @@ describe("the faults endpoint", () => {
     await addFault({ path: "/a/*", status: 500, times: 3 });
     await addFault({ host: "auth", method: "post", path: "/oidc/token", reset: "after", delayMs: 10 });
     expect((await control("faults")).json.faults).toEqual([
-      { id: expect.any(String), host: "api", method: null, path: "/a/*", timesLeft: 3, status: 500, headers: {}, delayMs: 0, reset: null },
-      { id: expect.any(String), host: "auth", method: "POST", path: "/oidc/token", timesLeft: 1, status: null, headers: {}, delayMs: 10, reset: "after" },
+      {
+        id: expect.any(String),
+        host: "api",
+        method: null,
+        path: "/a/*",
+        timesLeft: 3,
+        status: 500,
+        headers: {},
+        delayMs: 0,
+        reset: null,
+      },
+      {
+        id: expect.any(String),
+        host: "auth",
+        method: "POST",
+        path: "/oidc/token",
+        timesLeft: 1,
+        status: null,
+        headers: {},
+        delayMs: 10,
+        reset: "after",
+      },
     ]);
     expect((await control("faults", { method: "DELETE" })).json).toEqual({ cleared: 2 });
     expect((await control("faults")).json.faults).toEqual([]);
@@ -161,11 +226,23 @@ describe("the faults endpoint", () => {
     ["an unknown reset", { path: "/x", reset: "during" }, "reset"],
     ["headers without status", { path: "/x", reset: "before", headers: { a: "b" } }, "headers"],
     ["a body without status", { path: "/x", delayMs: 1, body: {} }, "body"],
-    ["a header value that is a number", { path: "/x", status: 429, headers: { "retry-after": 1 } }, "headers.retry-after"],
-    ["a header with a line break", { path: "/x", status: 429, headers: { "x-a": "1\r\nset-cookie: a=b" } }, "headers.x-a"],
+    [
+      "a header value that is a number",
+      { path: "/x", status: 429, headers: { "retry-after": 1 } },
+      "headers.retry-after",
+    ],
+    [
+      "a header with a line break",
+      { path: "/x", status: 429, headers: { "x-a": "1\r\nset-cookie: a=b" } },
+      "headers.x-a",
+    ],
     ["a framing header", { path: "/x", status: 200, headers: { "Content-Length": "5" } }, "headers.Content-Length"],
     ...["transfer-encoding", "Trailer", "te", "connection", "keep-alive", "proxy-connection", "upgrade"].map(
-      (name): [string, unknown, string] => [`the header ${name}, the emulator's to set`, { path: "/x", status: 200, headers: { [name]: "x-foo" } }, `headers.${name}`],
+      (name): [string, unknown, string] => [
+        `the header ${name}, the emulator's to set`,
+        { path: "/x", status: 200, headers: { [name]: "x-foo" } },
+        `headers.${name}`,
+      ],
     ),
     ["a header name that is no token", { path: "/x", status: 200, headers: { "x a": "1" } }, "headers.x a"],
     ["an empty header name", { path: "/x", status: 200, headers: { "": "1" } }, "headers."],
@@ -193,7 +270,17 @@ describe("the faults endpoint", () => {
 
 describe("a fault's answer that node refuses to write", () => {
   // fault-input.ts refuses such headers; a spec given to the store directly is the net under that check.
-  const spec: FaultSpec = { host: "api", method: undefined, path: "/hooks", times: 2, status: 200, headers: { trailer: "x-foo" }, body: { ok: true }, delayMs: 0, reset: undefined };
+  const spec: FaultSpec = {
+    host: "api",
+    method: undefined,
+    path: "/hooks",
+    times: 2,
+    status: 200,
+    headers: { trailer: "x-foo" },
+    body: { ok: true },
+    delayMs: 0,
+    reset: undefined,
+  };
   let traffic: Traffic;
   let server: Server;
   let base: string;
@@ -217,6 +304,10 @@ describe("a fault's answer that node refuses to write", () => {
       expect(answer.json.message).toContain(`${id} could not be answered as given`);
     }
     expect((await call(`${base}/hooks`)).status).toBe(204);
-    expect(traffic.journal.read().requests.map((entry) => [entry.status, entry.fault])).toEqual([[500, id], [500, id], [204, null]]);
+    expect(traffic.journal.read().requests.map((entry) => [entry.status, entry.fault])).toEqual([
+      [500, id],
+      [500, id],
+      [204, null],
+    ]);
   });
 });

@@ -18,31 +18,74 @@ import { startChildEmulator, type ChildEmulator } from "./child-emulator.js";
 import { call, type Answer } from "./fixtures.js";
 
 const RUNS = Number(process.env["CONTROL_FUZZ_RUNS"] ?? 120);
-const SEED = process.env["CONTROL_FUZZ_SEED"] === "random" ? Date.now() % 2 ** 31 : Number(process.env["CONTROL_FUZZ_SEED"] ?? 20_261_127);
+const SEED =
+  process.env["CONTROL_FUZZ_SEED"] === "random"
+    ? Date.now() % 2 ** 31
+    : Number(process.env["CONTROL_FUZZ_SEED"] ?? 20_261_127);
 /** How long one faulted request may take before the test stops waiting (a fault may delay it; reset ends the delay). */
 const FAULTED_REQUEST_MS = 1000;
 
 const anything = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.string({ maxLength: 30 }), fc.constant(undefined));
 /** Mostly a plausible value (so most faults are accepted and applied), sometimes anything at all. */
-const mostly = <T>(plausible: fc.Arbitrary<T>): fc.Arbitrary<unknown> => fc.oneof({ weight: 6, arbitrary: plausible }, { weight: 1, arbitrary: anything });
+const mostly = <T>(plausible: fc.Arbitrary<T>): fc.Arbitrary<unknown> =>
+  fc.oneof({ weight: 6, arbitrary: plausible }, { weight: 1, arbitrary: anything });
 const headerName = fc.oneof(
-  fc.constantFrom("trailer", "content-length", "transfer-encoding", "connection", "te", "upgrade", "keep-alive", "expect", "date", "retry-after", "set-cookie", "content-type", "x-a"),
+  fc.constantFrom(
+    "trailer",
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "te",
+    "upgrade",
+    "keep-alive",
+    "expect",
+    "date",
+    "retry-after",
+    "set-cookie",
+    "content-type",
+    "x-a",
+  ),
   fc.string({ maxLength: 12 }),
 );
-const headerValue = fc.oneof(fc.constantFrom("x-foo", "chunked", "close", "5", "a\r\nx-b: c", "5 €"), fc.string({ maxLength: 20, unit: "binary" }), anything);
-const where = { host: mostly(fc.constantFrom("api", "auth")), method: mostly(fc.constantFrom("GET", "POST", "delete")), path: mostly(fc.constantFrom("/fuzz/*", "/fuzz/a", "/oidc/token", "/api/v1/flows/staging")) };
+const headerValue = fc.oneof(
+  fc.constantFrom("x-foo", "chunked", "close", "5", "a\r\nx-b: c", "5 €"),
+  fc.string({ maxLength: 20, unit: "binary" }),
+  anything,
+);
+const where = {
+  host: mostly(fc.constantFrom("api", "auth")),
+  method: mostly(fc.constantFrom("GET", "POST", "delete")),
+  path: mostly(fc.constantFrom("/fuzz/*", "/fuzz/a", "/oidc/token", "/api/v1/flows/staging")),
+};
 const optional = { requiredKeys: ["path"] as "path"[] };
 /** A fault that answers, drops or delays, mostly as a test would write it; sometimes with a field of another kind, or one no fault has. */
 const fault = fc
   .oneof(
-    fc.record({ ...where, times: mostly(fc.integer({ min: 0, max: 3 })), status: mostly(fc.integer({ min: 199, max: 600 })), headers: mostly(fc.dictionary(headerName, headerValue, { maxKeys: 3 })), body: anything }, optional),
-    fc.record({ ...where, reset: mostly(fc.constantFrom("before", "after")), delayMs: mostly(fc.constantFrom(0, 1, 5)) }, optional),
+    fc.record(
+      {
+        ...where,
+        times: mostly(fc.integer({ min: 0, max: 3 })),
+        status: mostly(fc.integer({ min: 199, max: 600 })),
+        headers: mostly(fc.dictionary(headerName, headerValue, { maxKeys: 3 })),
+        body: anything,
+      },
+      optional,
+    ),
+    fc.record(
+      { ...where, reset: mostly(fc.constantFrom("before", "after")), delayMs: mostly(fc.constantFrom(0, 1, 5)) },
+      optional,
+    ),
     fc.record({ ...where, delayMs: mostly(fc.constantFrom(0, 1, 5)) }, optional),
   )
   .chain((value) =>
     fc.oneof(
       { weight: 8, arbitrary: fc.constant<Record<string, unknown>>(value) },
-      { weight: 1, arbitrary: fc.tuple(fc.constantFrom("status", "reset", "headers", "body", "extra"), anything).map(([name, extra]) => ({ ...value, [name]: extra })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(fc.constantFrom("status", "reset", "headers", "body", "extra"), anything)
+          .map(([name, extra]) => ({ ...value, [name]: extra })),
+      },
     ),
   );
 /** What a fault's POST body may be: a fault as JSON, any JSON, or text that is not JSON. */
@@ -55,9 +98,42 @@ const description = fc.oneof(
   fc.string({ maxLength: 200 }),
   fc.string({ maxLength: 200, unit: "binary" }),
   fc.jsonValue({ maxDepth: 6 }).map((value) => JSON.stringify(value)),
-  fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify({ openapi: "3.0.3", info: { title: "t", version: "1", "x-flow-id": "f" }, paths: value })),
-  fc.tuple(fc.constantFrom("[", "{\"a\":", "- ", "? ", "a: ", "[a: "), fc.integer({ min: 300, max: 5000 })).map(([open, depth]) => open.repeat(depth)),
-  fc.array(fc.constantFrom("openapi: 3.0.3\n", "info:\n", "  title: x\n", "paths: {}\n", "- ", "? ", ": ", "[", "]", "{", "}", "'", '"', "#", "|\n", "&a ", "*a ", "!t ", "\t", "\n", "  "), { maxLength: 60 }).map((parts) => parts.join("")),
+  fc
+    .jsonValue({ maxDepth: 4 })
+    .map((value) =>
+      JSON.stringify({ openapi: "3.0.3", info: { title: "t", version: "1", "x-flow-id": "f" }, paths: value }),
+    ),
+  fc
+    .tuple(fc.constantFrom("[", '{"a":', "- ", "? ", "a: ", "[a: "), fc.integer({ min: 300, max: 5000 }))
+    .map(([open, depth]) => open.repeat(depth)),
+  fc
+    .array(
+      fc.constantFrom(
+        "openapi: 3.0.3\n",
+        "info:\n",
+        "  title: x\n",
+        "paths: {}\n",
+        "- ",
+        "? ",
+        ": ",
+        "[",
+        "]",
+        "{",
+        "}",
+        "'",
+        '"',
+        "#",
+        "|\n",
+        "&a ",
+        "*a ",
+        "!t ",
+        "\t",
+        "\n",
+        "  ",
+      ),
+      { maxLength: 60 },
+    )
+    .map((parts) => parts.join("")),
 );
 
 let child: ChildEmulator;
@@ -69,8 +145,15 @@ afterAll(async () => {
   await child.stop();
 });
 
-const control = (route: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Answer> =>
-  call(`${child.baseUrl}/__emulator/${route}`, { method: init.method ?? "GET", ...(init.headers ? { headers: init.headers } : {}), ...(init.body !== undefined ? { body: init.body } : {}) });
+const control = (
+  route: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> =>
+  call(`${child.baseUrl}/__emulator/${route}`, {
+    method: init.method ?? "GET",
+    ...(init.headers ? { headers: init.headers } : {}),
+    ...(init.body !== undefined ? { body: init.body } : {}),
+  });
 
 /** Still answering: the control API lists its faults. */
 async function expectAnswering(): Promise<void> {
@@ -130,8 +213,11 @@ test("no description stops the emulator", async () => {
 });
 
 test("deep descriptions one after another are refused, and the emulator answers and stops cleanly", async () => {
-  for (const open of ["[", "- ", "{\"a\":"]) {
-    const answer = await control("flows", { method: "POST", body: open.repeat(Math.floor((1024 * 1024) / open.length)) });
+  for (const open of ["[", "- ", '{"a":']) {
+    const answer = await control("flows", {
+      method: "POST",
+      body: open.repeat(Math.floor((1024 * 1024) / open.length)),
+    });
     expect([answer.status, answer.json.code]).toEqual([400, "BODY_TOO_DEEP"]);
     await expectAnswering();
   }
@@ -150,7 +236,10 @@ test("the handle's addFault and publishFlow throw EmulatorControlError and nothi
     };
     fc.assert(
       fc.property(fault, fc.oneof(description, fc.jsonValue()), (input, published) => {
-        for (const error of [thrown(() => emulator.addFault(input as never)), thrown(() => emulator.publishFlow(published as never))]) {
+        for (const error of [
+          thrown(() => emulator.addFault(input as never)),
+          thrown(() => emulator.publishFlow(published as never)),
+        ]) {
           if (error !== undefined) expect(error).toBeInstanceOf(EmulatorControlError);
         }
         emulator.clearFaults();

@@ -16,7 +16,17 @@ interface RawAnswer {
 }
 
 /** One request as written, `Connection: close`; the answer's status and JSON body. */
-function rawRequest(port: number, request: { method: string; path: string; host: string | undefined; body?: string; version?: "1.0" | "1.1"; headers?: Record<string, string> }): Promise<RawAnswer> {
+function rawRequest(
+  port: number,
+  request: {
+    method: string;
+    path: string;
+    host: string | undefined;
+    body?: string;
+    version?: "1.0" | "1.1";
+    headers?: Record<string, string>;
+  },
+): Promise<RawAnswer> {
   const body = request.body ?? "";
   const lines = [
     `${request.method} ${request.path} HTTP/${request.version ?? "1.1"}`,
@@ -73,45 +83,68 @@ describe("a call not addressed to the emulator", () => {
     ["an empty Host", ""],
   ];
 
-  test.each(ROUTES)("%s %s is refused 403 CONTROL_HOST_NOT_ALLOWED whatever other Host it names, and does nothing", async (method, path, body) => {
-    const fault = emulator.addFault({ path: "/kept", status: 500 });
-    const before = { faults: emulator.faults(), requests: emulator.requests() };
-    for (const [what, host] of otherHosts(port)) {
-      const answer = await rawRequest(port, { method, path, host, body });
-      expect([what, answer.status, answer.json.code]).toEqual([what, 403, "CONTROL_HOST_NOT_ALLOWED"]);
-    }
-    expect({ faults: emulator.faults(), requests: emulator.requests() }).toEqual(before);
-    expect(emulator.faults().map((kept) => kept.id)).toEqual([fault.id]);
-    emulator.clearFaults();
-  });
+  test.each(ROUTES)(
+    "%s %s is refused 403 CONTROL_HOST_NOT_ALLOWED whatever other Host it names, and does nothing",
+    async (method, path, body) => {
+      const fault = emulator.addFault({ path: "/kept", status: 500 });
+      const before = { faults: emulator.faults(), requests: emulator.requests() };
+      for (const [what, host] of otherHosts(port)) {
+        const answer = await rawRequest(port, { method, path, host, body });
+        expect([what, answer.status, answer.json.code]).toEqual([what, 403, "CONTROL_HOST_NOT_ALLOWED"]);
+      }
+      expect({ faults: emulator.faults(), requests: emulator.requests() }).toEqual(before);
+      expect(emulator.faults().map((kept) => kept.id)).toEqual([fault.id]);
+      emulator.clearFaults();
+    },
+  );
 
   test("an HTTP/1.0 call without Host is refused, and the message says what the emulator answers", async () => {
-    const answer = await rawRequest(port, { method: "GET", path: "/__emulator/requests", host: undefined, version: "1.0" });
+    const answer = await rawRequest(port, {
+      method: "GET",
+      path: "/__emulator/requests",
+      host: undefined,
+      version: "1.0",
+    });
     expect([answer.status, answer.json.code]).toEqual([403, "CONTROL_HOST_NOT_ALLOWED"]);
-    expect(answer.json.message).toContain(`Host localhost:${String(port)}, 127.0.0.1:${String(port)}, [::1]:${String(port)}`);
+    expect(answer.json.message).toContain(
+      `Host localhost:${String(port)}, 127.0.0.1:${String(port)}, [::1]:${String(port)}`,
+    );
     expect(answer.json.message).toContain("not no Host header");
   });
 
   test("the API endpoints are not the control API's: their Host is not checked", async () => {
-    const answer = await rawRequest(port, { method: "GET", path: "/api/v1/flows/staging", host: `evil.example.test:${String(port)}` });
+    const answer = await rawRequest(port, {
+      method: "GET",
+      path: "/api/v1/flows/staging",
+      host: `evil.example.test:${String(port)}`,
+    });
     expect([answer.status, answer.json.code]).toEqual([401, "TOKEN_MISSING"]);
   });
 });
 
 describe("a call addressed to the emulator", () => {
-  test.each([["127.0.0.1"], ["localhost"], ["LOCALHOST"], ["[::1]"], ["127.0.0.2"]])("with Host %s and its port is answered", async (name) => {
-    for (const [method, path] of ROUTES.filter(([method]) => method === "GET").slice(0, 3)) {
-      const answer = await rawRequest(port, { method, path, host: `${name}:${String(port)}` });
-      expect([name, path, answer.status]).toEqual([name, path, 200]);
-    }
-  });
+  test.each([["127.0.0.1"], ["localhost"], ["LOCALHOST"], ["[::1]"], ["127.0.0.2"]])(
+    "with Host %s and its port is answered",
+    async (name) => {
+      for (const [method, path] of ROUTES.filter(([method]) => method === "GET").slice(0, 3)) {
+        const answer = await rawRequest(port, { method, path, host: `${name}:${String(port)}` });
+        expect([name, path, answer.status]).toEqual([name, path, 200]);
+      }
+    },
+  );
 
   test("bound to every interface with a token, the configured host passes and a rebound name does not, token or not", async () => {
     const token = "control-token-0123456789";
     const open = await startEmulator({ flows: [], host: "0.0.0.0", controlToken: token });
     try {
       const openPort = Number(new URL(open.baseUrl).port);
-      const call = (host: string) => rawRequest(openPort, { method: "GET", path: "/__emulator/faults", host, headers: { authorization: `Bearer ${token}` } });
+      const call = (host: string) =>
+        rawRequest(openPort, {
+          method: "GET",
+          path: "/__emulator/faults",
+          host,
+          headers: { authorization: `Bearer ${token}` },
+        });
       expect((await call(`0.0.0.0:${String(openPort)}`)).status).toBe(200);
       expect((await call(`127.0.0.1:${String(openPort)}`)).status).toBe(200);
       expect((await call(`evil.example.test:${String(openPort)}`)).json.code).toBe("CONTROL_HOST_NOT_ALLOWED");

@@ -1,7 +1,21 @@
 import { expect } from "@jest/globals";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { FormData } from "undici";
-import { ALL_FLOWS, AML_ID, DOCS_ID, FILE_LIMIT, INDEXED_ID, JPEG, PNG, SIGNING_ID, bearer, call, signingForm, tokenFor, type Body } from "./fixtures.js";
+import {
+  ALL_FLOWS,
+  AML_ID,
+  DOCS_ID,
+  FILE_LIMIT,
+  INDEXED_ID,
+  JPEG,
+  PNG,
+  SIGNING_ID,
+  bearer,
+  call,
+  signingForm,
+  tokenFor,
+  type Body,
+} from "./fixtures.js";
 
 let emulator: RunningEmulator;
 let staging: string;
@@ -13,12 +27,19 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
-const amlBody = (extra: Record<string, unknown> = {}, metadata: Record<string, unknown> = { subjectId: "cust-1" }): string =>
+const amlBody = (
+  extra: Record<string, unknown> = {},
+  metadata: Record<string, unknown> = { subjectId: "cust-1" },
+): string =>
   JSON.stringify({ input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } }, metadata, ...extra });
 
 function post(flowId: string, environment: "staging" | "live", body: Body, headers: Record<string, string> = {}) {
   const token = environment === "staging" ? staging : live;
-  return call(`${emulator.baseUrl}/api/v1/flows/${flowId}/${environment}/sessions`, { method: "POST", headers: bearer(token, headers), body });
+  return call(`${emulator.baseUrl}/api/v1/flows/${flowId}/${environment}/sessions`, {
+    method: "POST",
+    headers: bearer(token, headers),
+    body,
+  });
 }
 const JSON_TYPE = { "content-type": "application/json" };
 
@@ -48,17 +69,50 @@ describe("JSON bodies", () => {
   });
 
   test.each([
-    ["malformed JSON", "{\"input\":", "MALFORMED_BODY", "not valid JSON"],
+    ["malformed JSON", '{"input":', "MALFORMED_BODY", "not valid JSON"],
     ["empty body", "", "MALFORMED_BODY", "not valid JSON"],
     ["an array", "[]", "VALIDATION_FAILED", "must be a JSON object"],
-    ["missing metadata", JSON.stringify({ input: { basicIdentity: { givenName: "A", birthDate: "2000-01-01" } } }), "VALIDATION_FAILED", "metadata is required"],
+    [
+      "missing metadata",
+      JSON.stringify({ input: { basicIdentity: { givenName: "A", birthDate: "2000-01-01" } } }),
+      "VALIDATION_FAILED",
+      "metadata is required",
+    ],
     ["missing subjectId", amlBody({}, {}), "VALIDATION_FAILED", "metadata.subjectId is required"],
-    ["a wrong date", amlBody().replace("1815-12-10", "10.12.1815"), "VALIDATION_FAILED", "input.basicIdentity.birthDate must match format \"date\""],
-    ["a name over 150 characters", amlBody().replace("Ada", "A".repeat(151)), "VALIDATION_FAILED", "input.basicIdentity.givenName must NOT have more than 150 characters"],
-    ["an unknown data block", JSON.stringify({ input: { basicIdentity: { givenName: "A", birthDate: "2000-01-01" }, extra: {} }, metadata: { subjectId: "x" } }), "VALIDATION_FAILED", "input.extra is not allowed"],
-    ["state over 2048 characters", amlBody({ state: "s".repeat(2049) }), "VALIDATION_FAILED", "state must NOT have more than 2048 characters"],
-    ["a metadata key other than subjectId and locale", amlBody({}, { subjectId: "x", email: "a@b.c" }), "METADATA_KEY_NOT_ALLOWED", "\"email\""],
-    ["a locale the flow does not list", amlBody({}, { subjectId: "x", locale: "nl" }), "LOCALE_NOT_SUPPORTED", "\"nl\""],
+    [
+      "a wrong date",
+      amlBody().replace("1815-12-10", "10.12.1815"),
+      "VALIDATION_FAILED",
+      'input.basicIdentity.birthDate must match format "date"',
+    ],
+    [
+      "a name over 150 characters",
+      amlBody().replace("Ada", "A".repeat(151)),
+      "VALIDATION_FAILED",
+      "input.basicIdentity.givenName must NOT have more than 150 characters",
+    ],
+    [
+      "an unknown data block",
+      JSON.stringify({
+        input: { basicIdentity: { givenName: "A", birthDate: "2000-01-01" }, extra: {} },
+        metadata: { subjectId: "x" },
+      }),
+      "VALIDATION_FAILED",
+      "input.extra is not allowed",
+    ],
+    [
+      "state over 2048 characters",
+      amlBody({ state: "s".repeat(2049) }),
+      "VALIDATION_FAILED",
+      "state must NOT have more than 2048 characters",
+    ],
+    [
+      "a metadata key other than subjectId and locale",
+      amlBody({}, { subjectId: "x", email: "a@b.c" }),
+      "METADATA_KEY_NOT_ALLOWED",
+      '"email"',
+    ],
+    ["a locale the flow does not list", amlBody({}, { subjectId: "x", locale: "nl" }), "LOCALE_NOT_SUPPORTED", '"nl"'],
   ])("%s is 400", async (_name, body, code, fragment) => {
     const answer = await post(AML_ID, "staging", body, JSON_TYPE);
     expect(answer.status).toBe(400);
@@ -67,11 +121,22 @@ describe("JSON bodies", () => {
   });
 
   test("a bad metadata key, a bad locale and a 3000-character state: one 400 naming all three (issue 20)", async () => {
-    const answer = await post(AML_ID, "staging", amlBody({ state: "s".repeat(3000) }, { subjectId: "x", email: "a@b.c", locale: "nl" }), JSON_TYPE);
+    const answer = await post(
+      AML_ID,
+      "staging",
+      amlBody({ state: "s".repeat(3000) }, { subjectId: "x", email: "a@b.c", locale: "nl" }),
+      JSON_TYPE,
+    );
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ status: 400, code: "METADATA_KEY_NOT_ALLOWED" });
-    expect(answer.json.message).toMatch(/^3 problems: \(1\) metadata key "email" not allowed.* \(2\) metadata\.locale "nl" is not supported.* \(3\) invalid request: state must NOT have more than 2048 characters\.$/);
-    expect((answer.json.errors as readonly { path: string }[]).map((issue) => issue.path)).toEqual(["metadata.email", "metadata.locale", "state"]);
+    expect(answer.json.message).toMatch(
+      /^3 problems: \(1\) metadata key "email" not allowed.* \(2\) metadata\.locale "nl" is not supported.* \(3\) invalid request: state must NOT have more than 2048 characters\.$/,
+    );
+    expect((answer.json.errors as readonly { path: string }[]).map((issue) => issue.path)).toEqual([
+      "metadata.email",
+      "metadata.locale",
+      "state",
+    ]);
   });
 
   test.each([
@@ -98,10 +163,19 @@ describe("multipart bodies", () => {
   test("`[]` parts group into elements, files become vault references", async () => {
     const created = await post(SIGNING_ID, "staging", signingForm(2));
     expect(created.status).toBe(201);
-    const blocks = await call(`${emulator.baseUrl}/api/v1/staging/sessions/${created.json.sessionContext.sessionId}/datablocks`, { headers: bearer(staging) });
+    const blocks = await call(
+      `${emulator.baseUrl}/api/v1/staging/sessions/${created.json.sessionContext.sessionId}/datablocks`,
+      { headers: bearer(staging) },
+    );
     expect(blocks.json.dataBlocks.documentsToSign.documents).toEqual([
-      { templateId: "tpl-0", source: { vaultEntryId: expect.any(String), filename: "doc-0.pdf", mediaType: "application/pdf", size: 10 } },
-      { templateId: "tpl-1", source: { vaultEntryId: expect.any(String), filename: "doc-1.pdf", mediaType: "application/pdf", size: 10 } },
+      {
+        templateId: "tpl-0",
+        source: { vaultEntryId: expect.any(String), filename: "doc-0.pdf", mediaType: "application/pdf", size: 10 },
+      },
+      {
+        templateId: "tpl-1",
+        source: { vaultEntryId: expect.any(String), filename: "doc-1.pdf", mediaType: "application/pdf", size: 10 },
+      },
     ]);
   });
 
@@ -122,8 +196,13 @@ describe("multipart bodies", () => {
 
   test.each([
     ["an undeclared part", [["input[basicIdentity][nickname]", "x"]], "UNKNOWN_PART", "input[basicIdentity][nickname]"],
-    ["a metadata key other than subjectId and locale", [["metadata[email]", "a@b.c"]], "METADATA_KEY_NOT_ALLOWED", "\"email\""],
-    ["a locale outside the flow's list", [["metadata[locale]", "xx"]], "LOCALE_NOT_SUPPORTED", "\"xx\""],
+    [
+      "a metadata key other than subjectId and locale",
+      [["metadata[email]", "a@b.c"]],
+      "METADATA_KEY_NOT_ALLOWED",
+      '"email"',
+    ],
+    ["a locale outside the flow's list", [["metadata[locale]", "xx"]], "LOCALE_NOT_SUPPORTED", '"xx"'],
     ["a scalar part sent twice", [["input[basicIdentity][givenName]", "again"]], "DUPLICATE_PART", "more than once"],
   ] as const)("%s is 400", async (_name, extra, code, fragment) => {
     const answer = await post(SIGNING_ID, "staging", signingForm(1, { extra: extra.map(([a, b]) => [a, b]) }));
@@ -157,7 +236,9 @@ describe("multipart bodies", () => {
 
   test("images: JPEG and PNG pass; another media type or content that is not the image is 400", async () => {
     expect((await post(DOCS_ID, "live", docsForm({ bytes: JPEG, type: "image/jpeg" }))).status).toBe(201);
-    expect((await post(DOCS_ID, "live", docsForm({ bytes: PNG, type: "image/png" }, [["metadata[locale]", "de"]]))).status).toBe(201);
+    expect(
+      (await post(DOCS_ID, "live", docsForm({ bytes: PNG, type: "image/png" }, [["metadata[locale]", "de"]]))).status,
+    ).toBe(201);
     const gif = await post(DOCS_ID, "live", docsForm({ bytes: Buffer.from("GIF89a"), type: "image/gif" }));
     expect([gif.status, gif.json.code]).toEqual([400, "UNSUPPORTED_FILE_TYPE"]);
     const fake = await post(DOCS_ID, "live", docsForm({ bytes: Buffer.from("%PDF-1.7 ....."), type: "image/jpeg" }));
@@ -187,7 +268,7 @@ describe("multipart bodies", () => {
   });
 
   test("a truncated multipart body is 400", async () => {
-    const body = "--b\r\ncontent-disposition: form-data; name=\"metadata[subjectId]\"\r\n\r\nx\r\n--b\r\ncontent-disp";
+    const body = '--b\r\ncontent-disposition: form-data; name="metadata[subjectId]"\r\n\r\nx\r\n--b\r\ncontent-disp';
     const answer = await post(SIGNING_ID, "staging", body, { "content-type": "multipart/form-data; boundary=b" });
     expect(answer.status).toBe(400);
     expect(answer.json.code).toBe("MALFORMED_BODY");

@@ -44,7 +44,14 @@ const obj = (properties: readonly [string, Schema, boolean?][]): ObjectSchema =>
   additionalProperties: false,
 });
 
-function flow(name: string, id: string, environment: "staging" | "live", input: ObjectSchema, multipart: boolean, locales: readonly Locale[] = SERVICE_LOCALES): FlowModel {
+function flow(
+  name: string,
+  id: string,
+  environment: "staging" | "live",
+  input: ObjectSchema,
+  multipart: boolean,
+  locales: readonly Locale[] = SERVICE_LOCALES,
+): FlowModel {
   const p = (text: string): PartName | undefined => (multipart ? [text] : undefined);
   return {
     name,
@@ -60,7 +67,14 @@ function flow(name: string, id: string, environment: "staging" | "live", input: 
     bodyForm: multipart ? "multipart" : "json",
     request: obj([
       ["input", input, true],
-      ["metadata", obj([["subjectId", str(p("metadata[subjectId]")), true], ["locale", str(p("metadata[locale]"), { enum: locales })]]), true],
+      [
+        "metadata",
+        obj([
+          ["subjectId", str(p("metadata[subjectId]")), true],
+          ["locale", str(p("metadata[locale]"), { enum: locales })],
+        ]),
+        true,
+      ],
       ["redirectUrl", str(p("redirectUrl"), { format: "uri" })],
       ["state", str(p("state"), { maxLength: 2048 })],
     ]),
@@ -81,10 +95,28 @@ export const signing = flow(
   SIGNING_ID,
   "staging",
   obj([
-    ["basicIdentity", obj([["givenName", str(["input[basicIdentity][givenName]"], { maxLength: 150 }), true], ["familyName", str(["input[basicIdentity][familyName]"]), true]]), true],
+    [
+      "basicIdentity",
+      obj([
+        ["givenName", str(["input[basicIdentity][givenName]"], { maxLength: 150 }), true],
+        ["familyName", str(["input[basicIdentity][familyName]"]), true],
+      ]),
+      true,
+    ],
     [
       "documentsToSign",
-      obj([["documents", arr(obj([["templateId", str(["input[documentsToSign][documents][][templateId]"]), true], ["source", file(["input[documentsToSign][documents][][source]"], FILE_LIMIT), true]])), true]]),
+      obj([
+        [
+          "documents",
+          arr(
+            obj([
+              ["templateId", str(["input[documentsToSign][documents][][templateId]"]), true],
+              ["source", file(["input[documentsToSign][documents][][source]"], FILE_LIMIT), true],
+            ]),
+          ),
+          true,
+        ],
+      ]),
       true,
     ],
   ]),
@@ -96,7 +128,16 @@ export const aml = flow(
   "aml",
   AML_ID,
   "staging",
-  obj([["basicIdentity", obj([["givenName", str(undefined, { maxLength: 150 }), true], ["birthDate", str(undefined, { format: "date" }), true]]), true]]),
+  obj([
+    [
+      "basicIdentity",
+      obj([
+        ["givenName", str(undefined, { maxLength: 150 }), true],
+        ["birthDate", str(undefined, { format: "date" }), true],
+      ]),
+      true,
+    ],
+  ]),
   false,
 );
 
@@ -125,7 +166,13 @@ export const indexed = flow(
   "indexed",
   INDEXED_ID,
   "staging",
-  obj([["items", obj([["list", arr(obj([["code", str(["input[items][list][", { index: 0 }, "][code]"]), true]])), true]]), true]]),
+  obj([
+    [
+      "items",
+      obj([["list", arr(obj([["code", str(["input[items][list][", { index: 0 }, "][code]"]), true]])), true]]),
+      true,
+    ],
+  ]),
   true,
 );
 
@@ -138,7 +185,17 @@ export const numbers = flow(
   "numbers",
   NUMBERS_ID,
   "staging",
-  obj([["amounts", obj([["ratio", num(["input[amounts][ratio]"])], ["count", num(["input[amounts][count]"], true)], ["flag", bool(["input[amounts][flag]"])]]), true]]),
+  obj([
+    [
+      "amounts",
+      obj([
+        ["ratio", num(["input[amounts][ratio]"])],
+        ["count", num(["input[amounts][count]"], true)],
+        ["flag", bool(["input[amounts][flag]"])],
+      ]),
+      true,
+    ],
+  ]),
   true,
 );
 
@@ -147,11 +204,21 @@ export const wide = flow(
   "wide",
   WIDE_ID,
   "staging",
-  obj([["many", obj(Array.from({ length: WIDE_FIELDS }, (_, i): [string, Schema] => [`f${i}`, str([`input[many][f${i}]`])]))]]),
+  obj([
+    [
+      "many",
+      obj(Array.from({ length: WIDE_FIELDS }, (_, i): [string, Schema] => [`f${i}`, str([`input[many][f${i}]`])])),
+    ],
+  ]),
   true,
 );
 
-export const ALL_FLOWS = [{ model: signing, document: { openapi: "3.0.3", info: { "x-flow-id": SIGNING_ID } } }, aml, docs, indexed];
+export const ALL_FLOWS = [
+  { model: signing, document: { openapi: "3.0.3", info: { "x-flow-id": SIGNING_ID } } },
+  aml,
+  docs,
+  indexed,
+];
 
 export const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 5, 6]);
 export const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 9]);
@@ -165,7 +232,10 @@ export interface Answer {
 
 export type Body = string | Buffer | FormData | NodeJS.ReadableStream | undefined;
 
-export async function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: Body } = {}): Promise<Answer> {
+export async function call(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: Body } = {},
+): Promise<Answer> {
   const response = await request(url, {
     method: (init.method ?? "GET") as "GET",
     headers: { "user-agent": "emulator-tests/1.0", ...init.headers },
@@ -178,12 +248,19 @@ export async function call(url: string, init: { method?: string; headers?: Recor
 /** The JSON line `flowsmith emulator` prints on stdout when it is ready. */
 export type ReadyLine = Pick<RunningEmulator, "baseUrl" | "authUrl" | "clients">;
 
-export async function tokenFor(emulator: Pick<RunningEmulator, "authUrl" | "clients">, environment: "staging" | "live"): Promise<string> {
+export async function tokenFor(
+  emulator: Pick<RunningEmulator, "authUrl" | "clients">,
+  environment: "staging" | "live",
+): Promise<string> {
   const { clientId, clientSecret } = emulator.clients[environment];
   const answer = await call(`${emulator.authUrl}/oidc/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }).toString(),
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: clientId,
+      client_secret: clientSecret,
+    }).toString(),
   });
   if (answer.status !== 200) throw new Error(`token request failed: ${answer.status} ${answer.text}`);
   return answer.json.access_token;
@@ -193,13 +270,20 @@ export function bearer(token: string, extra: Record<string, string> = {}): Recor
   return { authorization: `Bearer ${token}`, ...extra };
 }
 
-export function signingForm(documents: number, options: { fileBytes?: number; extra?: [string, string][] } = {}): FormData {
+export function signingForm(
+  documents: number,
+  options: { fileBytes?: number; extra?: [string, string][] } = {},
+): FormData {
   const form = new FormData();
   form.append("input[basicIdentity][givenName]", "Ada");
   form.append("input[basicIdentity][familyName]", "Lovelace");
   for (let i = 0; i < documents; i++) {
     form.append("input[documentsToSign][documents][][templateId]", `tpl-${i}`);
-    form.append("input[documentsToSign][documents][][source]", new Blob([Buffer.alloc(options.fileBytes ?? 10, i)], { type: "application/pdf" }), `doc-${i}.pdf`);
+    form.append(
+      "input[documentsToSign][documents][][source]",
+      new Blob([Buffer.alloc(options.fileBytes ?? 10, i)], { type: "application/pdf" }),
+      `doc-${i}.pdf`,
+    );
   }
   form.append("metadata[subjectId]", "cust-42");
   for (const [name, value] of options.extra ?? []) form.append(name, value);

@@ -42,7 +42,9 @@ export class ManualClock implements EmulatorClock {
   advance(ms: number): void {
     const target = this.time + ms;
     for (;;) {
-      const due = [...this.timers.entries()].filter(([, timer]) => timer.at <= target).sort((a, b) => a[1].at - b[1].at)[0];
+      const due = [...this.timers.entries()]
+        .filter(([, timer]) => timer.at <= target)
+        .sort((a, b) => a[1].at - b[1].at)[0];
       if (!due) break;
       this.timers.delete(due[0]);
       this.time = Math.max(this.time, due[1].at);

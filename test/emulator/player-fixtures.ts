@@ -36,7 +36,11 @@ export interface PlayerSession {
   readonly playerUrl: string;
 }
 
-export async function createPlayerSession(emulator: RunningEmulator, token: string, input: PlayerSessionInput = {}): Promise<PlayerSession> {
+export async function createPlayerSession(
+  emulator: RunningEmulator,
+  token: string,
+  input: PlayerSessionInput = {},
+): Promise<PlayerSession> {
   const { flowId = AML_ID, subjectId = "cust-1", locale, redirectUrl, state } = input;
   const answer = await call(`${emulator.baseUrl}/api/v1/flows/${flowId}/staging/sessions`, {
     method: "POST",
@@ -58,7 +62,8 @@ function attributeOf(page: string, pattern: RegExp): string | undefined {
 }
 
 export const ticketOf = (page: string): string | undefined => attributeOf(page, /name="ticket" value="([^"]*)"/);
-export const stateOf = (page: string): string | undefined => attributeOf(page, /data-testid="player" data-state="([^"]*)"/);
+export const stateOf = (page: string): string | undefined =>
+  attributeOf(page, /data-testid="player" data-state="([^"]*)"/);
 export const attemptsOf = (page: string): string | undefined => attributeOf(page, /data-testid="attempts-left">(\d+)</);
 
 /** A loopback server that records each request and answers a small page. */

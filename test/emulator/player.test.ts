@@ -7,7 +7,18 @@
 import { expect } from "@jest/globals";
 import { run as runEmulator } from "../../cli/commands/emulator.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { ALL_FLOWS, AML_ID, SIGNING_ID, bearer, call, signingForm, sleep, tokenFor, type Answer, type ReadyLine } from "./fixtures.js";
+import {
+  ALL_FLOWS,
+  AML_ID,
+  SIGNING_ID,
+  bearer,
+  call,
+  signingForm,
+  sleep,
+  tokenFor,
+  type Answer,
+  type ReadyLine,
+} from "./fixtures.js";
 import {
   HOSTILE_ID,
   IMG_PAYLOAD,
@@ -29,7 +40,12 @@ let webhook: Recorder;
 beforeAll(async () => {
   webhook = await startRecorder("127.0.0.1", 204);
   // createdMs and stepMs 0: the OTP step waits with its ticket from the first look.
-  emulator = await startEmulator({ flows: [...ALL_FLOWS, hostile], createdMs: 0, stepMs: 0, webhookUrl: `${webhook.url}/hooks` });
+  emulator = await startEmulator({
+    flows: [...ALL_FLOWS, hostile],
+    createdMs: 0,
+    stepMs: 0,
+    webhookUrl: `${webhook.url}/hooks`,
+  });
   slow = await startEmulator({ flows: ALL_FLOWS, createdMs: 60_000, stepMs: 0 });
   staging = await tokenFor(emulator, "staging");
 });
@@ -38,11 +54,17 @@ afterAll(async () => {
   await webhook.close();
 });
 
-const api = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> =>
-  call(`${emulator.baseUrl}/api/v1${path}`, { ...init, headers: bearer(staging, init.headers) });
+const api = (
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> => call(`${emulator.baseUrl}/api/v1${path}`, { ...init, headers: bearer(staging, init.headers) });
 
 const act = (sessionId: string, ticketId: string, body: unknown): Promise<Answer> =>
-  api(`/staging/sessions/${sessionId}/actions`, { method: "POST", headers: { "content-type": "application/json", "x-ticket-id": ticketId }, body: JSON.stringify(body) });
+  api(`/staging/sessions/${sessionId}/actions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-ticket-id": ticketId },
+    body: JSON.stringify(body),
+  });
 
 const openPage = (playerUrl: string): Promise<Answer> => call(playerUrl);
 
@@ -51,7 +73,11 @@ async function postForm(playerUrl: string, fields: Record<string, string>): Prom
   const url = new URL(playerUrl);
   const page = (await openPage(playerUrl)).text;
   const body = new URLSearchParams({ token: url.searchParams.get("token")!, ticket: ticketOf(page) ?? "", ...fields });
-  return call(`${url.origin}${url.pathname}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: body.toString() });
+  return call(`${url.origin}${url.pathname}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: body.toString(),
+  });
 }
 
 async function deliveriesFor(sessionId: string): Promise<unknown[]> {
@@ -65,7 +91,9 @@ describe("the player and the API share one session", () => {
     const { sessionId, playerUrl } = await createPlayerSession(emulator, staging);
     for (let i = 0; i < 2; i++) {
       const step = await api(`/staging/sessions/${sessionId}/step`);
-      expect((await act(sessionId, step.json.ticketId!, { type: "VALIDATE_OTP", code: "000000" })).json.result).toBe("CODE_REJECTED");
+      expect((await act(sessionId, step.json.ticketId!, { type: "VALIDATE_OTP", code: "000000" })).json.result).toBe(
+        "CODE_REJECTED",
+      );
     }
     const page = await openPage(playerUrl);
     expect([stateOf(page.text), attemptsOf(page.text)]).toEqual(["step", "1"]);
@@ -73,11 +101,20 @@ describe("the player and the API share one session", () => {
 
     const answer = await postForm(playerUrl, { action: "validate-otp", code: "111111" });
     expect(answer.status).toBe(303);
-    expect(answer.headers.location).toBe(`/player/${sessionId}?token=${new URL(playerUrl).searchParams.get("token")}&notice=done`);
-    expect((await api(`/staging/sessions/${sessionId}`)).json).toMatchObject({ sessionStatus: "COMPLETED", outcome: { decision: "REJECTED" } });
+    expect(answer.headers.location).toBe(
+      `/player/${sessionId}?token=${new URL(playerUrl).searchParams.get("token")}&notice=done`,
+    );
+    expect((await api(`/staging/sessions/${sessionId}`)).json).toMatchObject({
+      sessionStatus: "COMPLETED",
+      outcome: { decision: "REJECTED" },
+    });
     expect((await api(`/staging/sessions/${sessionId}/step`)).json).toEqual({ stepType: "END", ticketId: null });
     expect(await deliveriesFor(sessionId)).toEqual([
-      { type: "session.ended", timestamp: expect.any(String), data: { sessionId, flowId: AML_ID, environment: "staging", decision: "REJECTED" } },
+      {
+        type: "session.ended",
+        timestamp: expect.any(String),
+        data: { sessionId, flowId: AML_ID, environment: "staging", decision: "REJECTED" },
+      },
     ]);
 
     const done = await call(new URL(answer.headers.location as string, emulator.baseUrl).href);
@@ -106,7 +143,11 @@ describe("the player and the API share one session", () => {
     const late = await call(`${emulator.baseUrl}/player/${sessionId}`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ token: new URL(playerUrl).searchParams.get("token")!, ticket: step.json.ticketId!, action: "accept" }).toString(),
+      body: new URLSearchParams({
+        token: new URL(playerUrl).searchParams.get("token")!,
+        ticket: step.json.ticketId!,
+        action: "accept",
+      }).toString(),
     });
     expect(late.headers.location).toMatch(/&notice=not-ready$/);
     expect((await api(`/staging/sessions/${sessionId}`)).json.outcome!.decision).toBe("REJECTED");
@@ -131,12 +172,16 @@ describe("the player and the API share one session", () => {
 
   test("a malformed code is refused as by the API (not counted); resend issues a new ticket; 123456 accepts", async () => {
     const { sessionId, playerUrl } = await createPlayerSession(emulator, staging);
-    expect((await postForm(playerUrl, { action: "validate-otp", code: "12ab56" })).headers.location).toMatch(/&notice=invalid-code$/);
+    expect((await postForm(playerUrl, { action: "validate-otp", code: "12ab56" })).headers.location).toMatch(
+      /&notice=invalid-code$/,
+    );
     expect(attemptsOf((await openPage(playerUrl)).text)).toBe("3");
     const before = ticketOf((await openPage(playerUrl)).text);
     expect((await postForm(playerUrl, { action: "resend-otp" })).headers.location).toMatch(/&notice=code-sent$/);
     expect(ticketOf((await openPage(playerUrl)).text)).not.toBe(before);
-    expect((await postForm(playerUrl, { action: "validate-otp", code: "123456" })).headers.location).toMatch(/&notice=done$/);
+    expect((await postForm(playerUrl, { action: "validate-otp", code: "123456" })).headers.location).toMatch(
+      /&notice=done$/,
+    );
     expect((await api(`/staging/sessions/${sessionId}`)).json.outcome!.decision).toBe("ACCEPTED");
   });
 
@@ -150,12 +195,17 @@ describe("the player and the API share one session", () => {
     expect(answer.status).toBe(303);
     expect(answer.headers.location).toBe("http://127.0.0.1:9/return?from=player&state=st%26te%3D1#frag");
     expect(answer.headers["referrer-policy"]).toBe("no-referrer");
-    expect((await api(`/staging/sessions/${sessionId}`)).json).toMatchObject({ sessionStatus: "COMPLETED", outcome: { decision } });
+    expect((await api(`/staging/sessions/${sessionId}`)).json).toMatchObject({
+      sessionStatus: "COMPLETED",
+      outcome: { decision },
+    });
     expect((await api(`/staging/sessions/${sessionId}/datablocks`)).json.dataBlocks).toEqual({
       UserReference: { subjectId: "cust-1" },
       basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" },
     });
-    expect(await deliveriesFor(sessionId)).toEqual([expect.objectContaining({ data: expect.objectContaining({ sessionId, decision }) })]);
+    expect(await deliveriesFor(sessionId)).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ sessionId, decision }) }),
+    ]);
     // The ended page offers the same way back.
     const ended = await openPage(playerUrl);
     expect(ended.text).toContain('href="http://127.0.0.1:9/return?from=player&amp;state=st%26te%3D1#frag"');
@@ -174,7 +224,11 @@ describe("pages per phase", () => {
     const posted = await call(`${slow.baseUrl}/player/${sessionId}`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ token: new URL(playerUrl).searchParams.get("token")!, ticket: "from-an-old-page", action: "accept" }).toString(),
+      body: new URLSearchParams({
+        token: new URL(playerUrl).searchParams.get("token")!,
+        ticket: "from-an-old-page",
+        action: "accept",
+      }).toString(),
     });
     expect(posted.headers.location).toMatch(/&notice=not-ready$/);
     const session = await call(`${slow.baseUrl}/api/v1/staging/sessions/${sessionId}`, { headers: bearer(token) });
@@ -182,10 +236,24 @@ describe("pages per phase", () => {
   });
 
   test("the step page carries the flow, the subject and the controls; every page sends the security headers", async () => {
-    const { playerUrl } = await createPlayerSession(emulator, staging, { subjectId: "cust-77", redirectUrl: "http://localhost:4000/back" });
+    const { playerUrl } = await createPlayerSession(emulator, staging, {
+      subjectId: "cust-77",
+      redirectUrl: "http://localhost:4000/back",
+    });
     const page = await openPage(playerUrl);
     expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
-    for (const id of ["flow-title", "flow-id", "flow-version", "subject-id", "otp-input", "otp-submit", "otp-resend", "accept", "reject", "attempts-left"]) {
+    for (const id of [
+      "flow-title",
+      "flow-id",
+      "flow-version",
+      "subject-id",
+      "otp-input",
+      "otp-submit",
+      "otp-resend",
+      "accept",
+      "reject",
+      "attempts-left",
+    ]) {
       expect(page.text).toContain(`data-testid="${id}"`);
     }
     expect(page.text).toContain(`data-testid="flow-id">${AML_ID}<`);
@@ -204,7 +272,10 @@ describe("pages per phase", () => {
   });
 
   test("markup from the description and the request is shown as text", async () => {
-    const { playerUrl } = await createPlayerSession(emulator, staging, { flowId: HOSTILE_ID, subjectId: `${SCRIPT_PAYLOAD}${IMG_PAYLOAD}` });
+    const { playerUrl } = await createPlayerSession(emulator, staging, {
+      flowId: HOSTILE_ID,
+      subjectId: `${SCRIPT_PAYLOAD}${IMG_PAYLOAD}`,
+    });
     const page = (await openPage(playerUrl)).text;
     expect(page).not.toMatch(/<script|<img/i);
     expect(page).toContain("&lt;script&gt;alert(&quot;xss-script&quot;)&lt;/script&gt;");
@@ -229,13 +300,29 @@ describe("pages per phase", () => {
 
   test.each([
     ["a JSON body", "application/json", "{}", 400, /application\/x-www-form-urlencoded/],
-    ["an unknown action", "application/x-www-form-urlencoded", "action=skip", 400, /action must be one of validate-otp, resend-otp, accept, reject/],
-    ["a body over 16 KB", "application/x-www-form-urlencoded", `code=${"1".repeat(20_000)}`, 413, /larger than 16384 bytes/],
+    [
+      "an unknown action",
+      "application/x-www-form-urlencoded",
+      "action=skip",
+      400,
+      /action must be one of validate-otp, resend-otp, accept, reject/,
+    ],
+    [
+      "a body over 16 KB",
+      "application/x-www-form-urlencoded",
+      `code=${"1".repeat(20_000)}`,
+      413,
+      /larger than 16384 bytes/,
+    ],
   ])("a form with %s gets an HTML error page", async (_name, type, extra, status, message) => {
     const { sessionId, playerUrl } = await createPlayerSession(emulator, staging);
     const token = new URL(playerUrl).searchParams.get("token")!;
     const body = type === "application/json" ? extra : `token=${token}&${extra}`;
-    const answer = await call(`${emulator.baseUrl}/player/${sessionId}`, { method: "POST", headers: { "content-type": type }, body });
+    const answer = await call(`${emulator.baseUrl}/player/${sessionId}`, {
+      method: "POST",
+      headers: { "content-type": type },
+      body,
+    });
     expect([answer.status, answer.headers["content-type"]]).toEqual([status, "text/html; charset=utf-8"]);
     expect(answer.text).toMatch(message);
     expect(answer.text).not.toContain(token);
@@ -247,7 +334,11 @@ describe("redirectUrl allowlist at creation", () => {
     call(`${target.baseUrl}/api/v1/flows/${AML_ID}/staging/sessions`, {
       method: "POST",
       headers: bearer(token, { "content-type": "application/json" }),
-      body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } }, metadata: { subjectId: "c" }, redirectUrl }),
+      body: JSON.stringify({
+        input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } },
+        metadata: { subjectId: "c" },
+        redirectUrl,
+      }),
     });
 
   test.each([
@@ -262,12 +353,17 @@ describe("redirectUrl allowlist at creation", () => {
     expect(answer.status).toBe(status);
     if (status === 400) {
       expect(answer.json.code).toBe("REDIRECT_URL_NOT_ALLOWED");
-      expect(answer.json.message).toMatch(/loopback: http\(s\) on 127\.0\.0\.1, \[::1\] or localhost, any port|credentials/);
+      expect(answer.json.message).toMatch(
+        /loopback: http\(s\) on 127\.0\.0\.1, \[::1\] or localhost, any port|credentials/,
+      );
     }
   });
 
   test("with --redirect-allowlist entries only those are allowed, and the message lists them", async () => {
-    const custom = await startEmulator({ flows: ALL_FLOWS, redirectAllowlist: ["https://app.example.test/return", "http://localhost:5173"] });
+    const custom = await startEmulator({
+      flows: ALL_FLOWS,
+      redirectAllowlist: ["https://app.example.test/return", "http://localhost:5173"],
+    });
     try {
       const token = await tokenFor(custom, "staging");
       expect((await create(custom, token, "https://app.example.test/return/ok")).status).toBe(201);
@@ -283,7 +379,11 @@ describe("redirectUrl allowlist at creation", () => {
 
   test("a multipart session with a refused redirectUrl is 400 and is not created", async () => {
     const form = signingForm(1, { extra: [["redirectUrl", "https://evil.test/cb"]] });
-    const answer = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, { method: "POST", headers: bearer(staging), body: form });
+    const answer = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, {
+      method: "POST",
+      headers: bearer(staging),
+      body: form,
+    });
     expect([answer.status, answer.json.code]).toEqual([400, "REDIRECT_URL_NOT_ALLOWED"]);
     const listed = await api(`/flows/${SIGNING_ID}/staging/sessions`);
     expect(listed.json.sessions).toEqual([]);
@@ -293,14 +393,26 @@ describe("redirectUrl allowlist at creation", () => {
 describe("--redirect-allowlist", () => {
   const capture = () => {
     let text = "";
-    return { write: (chunk: string) => (text += chunk), get text() { return text; } };
+    return {
+      write: (chunk: string) => (text += chunk),
+      get text() {
+        return text;
+      },
+    };
   };
 
   test("is repeatable, and its entries are what sessions may redirect to", async () => {
     const stdout = capture();
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const args = ["--config", "codegen.config.json", "--redirect-allowlist", "https://app.example.test/return/", "--redirect-allowlist", "loopback"];
+    const args = [
+      "--config",
+      "codegen.config.json",
+      "--redirect-allowlist",
+      "https://app.example.test/return/",
+      "--redirect-allowlist",
+      "loopback",
+    ];
     const exit = runEmulator(args, { stdout, stderr: capture(), stopped });
     for (let i = 0; i < 500 && !stdout.text.includes("\n"); i++) await sleep(10);
     const ready = JSON.parse(stdout.text) as ReadyLine;
@@ -309,7 +421,11 @@ describe("--redirect-allowlist", () => {
       call(`${ready.baseUrl}/api/v1/flows/a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5/staging/sessions`, {
         method: "POST",
         headers: bearer(token, { "content-type": "application/json" }),
-        body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", familyName: "L", birthDate: "1815-12-10" } }, metadata: { subjectId: "c" }, redirectUrl }),
+        body: JSON.stringify({
+          input: { basicIdentity: { givenName: "Ada", familyName: "L", birthDate: "1815-12-10" } },
+          metadata: { subjectId: "c" },
+          redirectUrl,
+        }),
       });
     expect((await create("https://app.example.test/return/done")).status).toBe(201);
     expect((await create("http://localhost:3000/cb")).status).toBe(201);

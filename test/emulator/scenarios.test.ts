@@ -25,7 +25,10 @@ async function createSession(emulator: RunningEmulator, token: string, subjectId
   const answer = await call(`${emulator.baseUrl}/api/v1/flows/${AML_ID}/staging/sessions`, {
     method: "POST",
     headers: bearer(token, { "content-type": "application/json" }),
-    body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } }, metadata: { subjectId } }),
+    body: JSON.stringify({
+      input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } },
+      metadata: { subjectId },
+    }),
   });
   expect(answer.status).toBe(201);
   return answer.json.sessionContext.sessionId;
@@ -38,11 +41,21 @@ describe("scenarios by subjectId", () => {
   const receiver = new Receiver();
   let emulator: RunningEmulator;
   let token: string;
-  const api = (url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> =>
+  const api = (
+    url: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<Answer> =>
     call(`${emulator.baseUrl}/api/v1/staging/sessions/${url}`, { ...init, headers: bearer(token, init.headers) });
 
   beforeAll(async () => {
-    emulator = await startEmulator({ flows: ALL_FLOWS, createdMs: CREATED_MS, stepMs: STEP_MS, clock, webhookUrl: await receiver.listen(), lateWebhookMs: LATE_MS });
+    emulator = await startEmulator({
+      flows: ALL_FLOWS,
+      createdMs: CREATED_MS,
+      stepMs: STEP_MS,
+      clock,
+      webhookUrl: await receiver.listen(),
+      lateWebhookMs: LATE_MS,
+    });
     token = await tokenFor(emulator, "staging");
   });
   afterEach(() => {
@@ -64,23 +77,37 @@ describe("scenarios by subjectId", () => {
     expect((await api(`${sessionId}/step`)).json).toEqual({ stepType: "START", ticketId: null });
     clock.advance(STEP_MS);
     expect((await api(`${sessionId}/step`)).json).toEqual({ stepType: "OTP_VERIFICATION:v1", ticketId: null });
-    const action = await api(`${sessionId}/actions`, { method: "POST", headers: { "content-type": "application/json", "x-ticket-id": "t" }, body: '{"type":"RESEND_OTP"}' });
+    const action = await api(`${sessionId}/actions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-ticket-id": "t" },
+      body: '{"type":"RESEND_OTP"}',
+    });
     expect(action.json.code).toBe("NO_ACTION_EXPECTED");
     // Nobody reads the session now: its own timer ends it, and the webhook goes out.
     clock.advance(STEP_MS);
     const delivery = await receiver.next();
     expect(eventOf(delivery).data).toEqual({ sessionId, flowId: AML_ID, environment: "staging", decision });
     const session = await api(sessionId);
-    expect(session.json).toMatchObject({ sessionStatus: "COMPLETED", outcome: { decision, decidedAt: new Date(createdAt + ENDS_AFTER_MS).toISOString() } });
+    expect(session.json).toMatchObject({
+      sessionStatus: "COMPLETED",
+      outcome: { decision, decidedAt: new Date(createdAt + ENDS_AFTER_MS).toISOString() },
+    });
     expect((await api(`${sessionId}/step`)).json).toEqual({ stepType: "END", ticketId: null });
-    expect(await settledWebhook(emulator, sessionId)).toMatchObject({ delivery: "once", attempts: [{ status: 204 }], pending: false });
+    expect(await settledWebhook(emulator, sessionId)).toMatchObject({
+      delivery: "once",
+      attempts: [{ status: 204 }],
+      pending: false,
+    });
   });
 
   test("a session read long after its end time shows the end at that time, not at the read", async () => {
     const sessionId = await createSession(emulator, token, "test_accepted_late_reader");
     const createdAt = clock.now();
     clock.advance(3_600_000);
-    expect((await api(sessionId)).json.outcome).toEqual({ decision: "ACCEPTED", decidedAt: new Date(createdAt + ENDS_AFTER_MS).toISOString() });
+    expect((await api(sessionId)).json.outcome).toEqual({
+      decision: "ACCEPTED",
+      decidedAt: new Date(createdAt + ENDS_AFTER_MS).toISOString(),
+    });
     await receiver.next();
   });
 
@@ -90,7 +117,11 @@ describe("scenarios by subjectId", () => {
     expect((await api(sessionId)).json).toMatchObject({ sessionStatus: "RUNNING" });
     expect((await api(sessionId)).json.outcome).toBeUndefined();
     expect((await api(`${sessionId}/step`)).json).toEqual({ stepType: "START", ticketId: null });
-    const action = await api(`${sessionId}/actions`, { method: "POST", headers: { "content-type": "application/json", "x-ticket-id": "t" }, body: '{"type":"RESEND_OTP"}' });
+    const action = await api(`${sessionId}/actions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-ticket-id": "t" },
+      body: '{"type":"RESEND_OTP"}',
+    });
     expect(action.json.code).toBe("NO_ACTION_EXPECTED");
     expect(emulator.webhooks().some((event) => event.sessionId === sessionId)).toBe(false);
   });
@@ -103,7 +134,11 @@ describe("scenarios by subjectId", () => {
     expect(second.raw).toBe(first.raw);
     expect(eventOf(first).data).toMatchObject({ sessionId, decision: "ACCEPTED" });
     const event = await settledWebhook(emulator, sessionId);
-    expect(event).toMatchObject({ webhookId: first.headers["webhook-id"], delivery: "twice", attempts: [{ status: 204 }, { status: 204 }] });
+    expect(event).toMatchObject({
+      webhookId: first.headers["webhook-id"],
+      delivery: "twice",
+      attempts: [{ status: 204 }, { status: 204 }],
+    });
   });
 
   test("test_webhook_late… shows its outcome on GET session first; the webhook follows lateWebhookMs later", async () => {
@@ -111,7 +146,11 @@ describe("scenarios by subjectId", () => {
     clock.advance(ENDS_AFTER_MS);
     const endedAt = clock.now();
     expect((await api(sessionId)).json.outcome?.decision).toBe("ACCEPTED");
-    expect(emulator.webhooks().find((event) => event.sessionId === sessionId)).toMatchObject({ delivery: "late", attempts: [], pending: true });
+    expect(emulator.webhooks().find((event) => event.sessionId === sessionId)).toMatchObject({
+      delivery: "late",
+      attempts: [],
+      pending: true,
+    });
     clock.advance(LATE_MS - 1);
     expect(emulator.webhooks().find((event) => event.sessionId === sessionId)?.attempts).toEqual([]);
     clock.advance(1);
@@ -125,7 +164,11 @@ describe("scenarios by subjectId", () => {
     const sessionId = await createSession(emulator, token, "test_webhook_lost_1");
     clock.advance(ENDS_AFTER_MS);
     expect((await api(sessionId)).json.outcome?.decision).toBe("ACCEPTED");
-    expect(emulator.webhooks().find((event) => event.sessionId === sessionId)).toMatchObject({ delivery: "never", attempts: [], pending: false });
+    expect(emulator.webhooks().find((event) => event.sessionId === sessionId)).toMatchObject({
+      delivery: "never",
+      attempts: [],
+      pending: false,
+    });
     expect(clock.pendingTimers).toBe(0);
   });
 
@@ -149,7 +192,14 @@ describe("several webhook URLs", () => {
 
   beforeAll(async () => {
     urls = await Promise.all(receivers.map((receiver) => receiver.listen()));
-    emulator = await startEmulator({ flows: ALL_FLOWS, createdMs: 0, stepMs: 0, clock, webhookUrl: urls, webhookRetryDelaysMs: [1000] });
+    emulator = await startEmulator({
+      flows: ALL_FLOWS,
+      createdMs: 0,
+      stepMs: 0,
+      clock,
+      webhookUrl: urls,
+      webhookRetryDelaysMs: [1000],
+    });
     token = await tokenFor(emulator, "staging");
   });
   afterAll(async () => {
@@ -168,7 +218,9 @@ describe("several webhook URLs", () => {
       order.push(...targetsOf(await settledWebhook(emulator, sessionId)));
     }
     expect(order).toEqual([0, 1, 0]);
-    expect(eventOf(await receivers[0].next()).data.sessionId).not.toBe(eventOf(await receivers[0].next()).data.sessionId);
+    expect(eventOf(await receivers[0].next()).data.sessionId).not.toBe(
+      eventOf(await receivers[0].next()).data.sessionId,
+    );
     await receivers[1].next();
 
     // The two copies of one event reach different receivers, as behind no load balancer.
@@ -196,12 +248,21 @@ describe("several webhook URLs", () => {
     const closed = new Receiver();
     const url = await closed.listen();
     await closed.close();
-    const lonely = await startEmulator({ flows: ALL_FLOWS, createdMs: 0, stepMs: 0, clock, webhookUrl: `${url}?key=do-not-log`, webhookRetryDelaysMs: [] });
+    const lonely = await startEmulator({
+      flows: ALL_FLOWS,
+      createdMs: 0,
+      stepMs: 0,
+      clock,
+      webhookUrl: `${url}?key=do-not-log`,
+      webhookRetryDelaysMs: [],
+    });
     try {
       const sessionId = await createSession(lonely, await tokenFor(lonely, "staging"), "test_accepted_unreachable");
       clock.advance(0);
       const event = await settledWebhook(lonely, sessionId);
-      expect(event.attempts).toEqual([{ target: url, at: expect.any(String), error: expect.stringContaining("ECONNREFUSED") }]);
+      expect(event.attempts).toEqual([
+        { target: url, at: expect.any(String), error: expect.stringContaining("ECONNREFUSED") },
+      ]);
       expect(JSON.stringify(event)).not.toContain("do-not-log");
     } finally {
       await lonely.close();

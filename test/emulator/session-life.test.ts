@@ -16,14 +16,19 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
-const api = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> =>
-  call(`${emulator.baseUrl}/api/v1${path}`, { ...init, headers: bearer(staging, init.headers) });
+const api = (
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> => call(`${emulator.baseUrl}/api/v1${path}`, { ...init, headers: bearer(staging, init.headers) });
 
 async function createAmlSession(subjectId = "cust-1"): Promise<string> {
   const answer = await api(`/flows/${AML_ID}/staging/sessions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } }, metadata: { subjectId } }),
+    body: JSON.stringify({
+      input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } },
+      metadata: { subjectId },
+    }),
   });
   expect(answer.status).toBe(201);
   return answer.json.sessionContext.sessionId;
@@ -49,7 +54,9 @@ describe("session life", () => {
     const sessionId = await createAmlSession();
     const label = async (): Promise<string> => {
       const step = await api(`/staging/sessions/${sessionId}/step`);
-      return step.status === 400 ? `CREATED/${step.json.code}` : `${step.json.stepType}/${step.json.ticketId ? "ticket" : "null"}`;
+      return step.status === 400
+        ? `CREATED/${step.json.code}`
+        : `${step.json.stepType}/${step.json.ticketId ? "ticket" : "null"}`;
     };
     const seen = [await label()];
     expect((await api(`/staging/sessions/${sessionId}`)).json.sessionStatus).toBe("CREATED");
@@ -61,10 +68,19 @@ describe("session life", () => {
     seen.push(await label());
     clock.advance(STEP_MS);
     seen.push(await label());
-    expect(seen).toEqual(["CREATED/SESSION_NOT_RUNNING", "CREATED/SESSION_NOT_RUNNING", "START/null", "OTP_VERIFICATION:v1/null", "OTP_VERIFICATION:v1/ticket"]);
+    expect(seen).toEqual([
+      "CREATED/SESSION_NOT_RUNNING",
+      "CREATED/SESSION_NOT_RUNNING",
+      "START/null",
+      "OTP_VERIFICATION:v1/null",
+      "OTP_VERIFICATION:v1/ticket",
+    ]);
     const step = await api(`/staging/sessions/${sessionId}/step`);
     expect(step.json.actions.map((action: { type: string }) => action.type)).toEqual(["VALIDATE_OTP", "RESEND_OTP"]);
-    expect(step.json.actions[0]!.schema).toMatchObject({ required: ["type", "code"], properties: { type: { const: "VALIDATE_OTP" } } });
+    expect(step.json.actions[0]!.schema).toMatchObject({
+      required: ["type", "code"],
+      properties: { type: { const: "VALIDATE_OTP" } },
+    });
     const session = await api(`/staging/sessions/${sessionId}`);
     expect(session.json).toMatchObject({ sessionStatus: "RUNNING", metadata: { subjectId: "cust-1" } });
     expect(session.json.outcome).toBeUndefined();
@@ -79,7 +95,11 @@ describe("session life", () => {
     expect(answer.json).toMatchObject({ result: "CODE_ACCEPTED", step: { stepType: "END", ticketId: null } });
     expect((await api(`/staging/sessions/${sessionId}/step`)).json).toEqual({ stepType: "END", ticketId: null });
     const session = await api(`/staging/sessions/${sessionId}`);
-    expect(session.json).toMatchObject({ sessionStatus: "COMPLETED", outcome: { decision: "ACCEPTED" }, metadata: { subjectId: "cust-1" } });
+    expect(session.json).toMatchObject({
+      sessionStatus: "COMPLETED",
+      outcome: { decision: "ACCEPTED" },
+      metadata: { subjectId: "cust-1" },
+    });
     expect(Date.parse(session.json.outcome!.decidedAt)).toBe(clock.now());
   });
 
@@ -87,9 +107,16 @@ describe("session life", () => {
     const sessionId = await createAmlSession();
     let ticket = (await ticketOf(sessionId)).json.ticketId as string;
     const used: string[] = [ticket];
-    for (const [attempt, left] of [[1, 2], [2, 1]] as const) {
+    for (const [attempt, left] of [
+      [1, 2],
+      [2, 1],
+    ] as const) {
       const wrong = await act(sessionId, ticket, { type: "VALIDATE_OTP", code: "000000" });
-      expect(wrong.json).toMatchObject({ result: "CODE_REJECTED", attemptsLeft: left, step: { stepType: "OTP_VERIFICATION:v1" } });
+      expect(wrong.json).toMatchObject({
+        result: "CODE_REJECTED",
+        attemptsLeft: left,
+        step: { stepType: "OTP_VERIFICATION:v1" },
+      });
       expect(used).not.toContain(wrong.json.step.ticketId);
       const stale = await act(sessionId, ticket, { type: "VALIDATE_OTP", code: "123456" });
       expect([attempt, stale.status, stale.json.code]).toEqual([attempt, 400, "TICKET_STALE"]);
@@ -100,7 +127,11 @@ describe("session life", () => {
     expect(resent.json).toMatchObject({ result: "CODE_SENT", attemptsLeft: 1 });
     expect(resent.json.step.ticketId).not.toBe(ticket);
     const last = await act(sessionId, resent.json.step.ticketId!, { type: "VALIDATE_OTP", code: "999999" });
-    expect(last.json).toMatchObject({ result: "CODE_REJECTED", attemptsLeft: 0, step: { stepType: "END", ticketId: null } });
+    expect(last.json).toMatchObject({
+      result: "CODE_REJECTED",
+      attemptsLeft: 0,
+      step: { stepType: "END", ticketId: null },
+    });
     expect((await api(`/staging/sessions/${sessionId}`)).json.outcome).toMatchObject({ decision: "REJECTED" });
     const after = await act(sessionId, resent.json.step.ticketId!, { type: "VALIDATE_OTP", code: "123456" });
     expect([after.status, after.json.code]).toEqual([400, "NO_ACTION_EXPECTED"]);
@@ -138,7 +169,10 @@ describe("session life", () => {
   test("two concurrent sessions are independent", async () => {
     const [first, second] = await Promise.all([createAmlSession("first"), createAmlSession("second")]);
     clock.advance(CREATED_MS + 2 * STEP_MS);
-    const [ticketA, ticketB] = await Promise.all([api(`/staging/sessions/${first}/step`), api(`/staging/sessions/${second}/step`)]);
+    const [ticketA, ticketB] = await Promise.all([
+      api(`/staging/sessions/${first}/step`),
+      api(`/staging/sessions/${second}/step`),
+    ]);
     expect(ticketA.json.ticketId).not.toBe(ticketB.json.ticketId);
     const crossed = await act(first, ticketB.json.ticketId!, { type: "VALIDATE_OTP", code: "123456" });
     expect(crossed.json.code).toBe("TICKET_STALE");
@@ -147,7 +181,11 @@ describe("session life", () => {
     const [a, b] = await Promise.all([api(`/staging/sessions/${first}`), api(`/staging/sessions/${second}`)]);
     expect(a.json).toMatchObject({ sessionStatus: "RUNNING", metadata: { subjectId: "first" } });
     expect(a.json.outcome).toBeUndefined();
-    expect(b.json).toMatchObject({ sessionStatus: "COMPLETED", outcome: { decision: "ACCEPTED" }, metadata: { subjectId: "second" } });
+    expect(b.json).toMatchObject({
+      sessionStatus: "COMPLETED",
+      outcome: { decision: "ACCEPTED" },
+      metadata: { subjectId: "second" },
+    });
   });
 });
 
@@ -155,15 +193,35 @@ describe("data blocks and files", () => {
   test("data blocks carry the input and UserReference; files are read back by vaultEntryId", async () => {
     const form = signingForm(0);
     form.append("input[documentsToSign][documents][][templateId]", "contract");
-    form.append("input[documentsToSign][documents][][source]", new Blob([Buffer.from("%PDF-1.7 hello")], { type: "application/pdf" }), "contract.pdf");
-    const created = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, { method: "POST", headers: bearer(staging), body: form });
+    form.append(
+      "input[documentsToSign][documents][][source]",
+      new Blob([Buffer.from("%PDF-1.7 hello")], { type: "application/pdf" }),
+      "contract.pdf",
+    );
+    const created = await call(`${emulator.baseUrl}/api/v1/flows/${SIGNING_ID}/staging/sessions`, {
+      method: "POST",
+      headers: bearer(staging),
+      body: form,
+    });
     expect(created.status).toBe(201);
     const sessionId = created.json.sessionContext.sessionId;
     const blocks = await api(`/staging/sessions/${sessionId}/datablocks`);
     expect(blocks.json.dataBlocks).toEqual({
       UserReference: { subjectId: "cust-42" },
       basicIdentity: { givenName: "Ada", familyName: "Lovelace" },
-      documentsToSign: { documents: [{ templateId: "contract", source: { vaultEntryId: expect.any(String), filename: "contract.pdf", mediaType: "application/pdf", size: 14 } }] },
+      documentsToSign: {
+        documents: [
+          {
+            templateId: "contract",
+            source: {
+              vaultEntryId: expect.any(String),
+              filename: "contract.pdf",
+              mediaType: "application/pdf",
+              size: 14,
+            },
+          },
+        ],
+      },
     });
     const vaultEntryId = blocks.json.dataBlocks.documentsToSign.documents[0]!.source.vaultEntryId;
     const fileAnswer = await api(`/staging/files/${vaultEntryId}`);
@@ -173,7 +231,12 @@ describe("data blocks and files", () => {
   });
 
   test("unknown sessions and files are 404; another environment's are not visible", async () => {
-    for (const path of ["/staging/sessions/nope", "/staging/sessions/nope/datablocks", "/staging/sessions/nope/step", "/staging/files/nope"]) {
+    for (const path of [
+      "/staging/sessions/nope",
+      "/staging/sessions/nope/datablocks",
+      "/staging/sessions/nope/step",
+      "/staging/files/nope",
+    ]) {
       const answer = await api(path);
       expect([path, answer.status, answer.json.code]).toEqual([path, 404, "NOT_FOUND"]);
     }

@@ -5,7 +5,16 @@
  * by jest's timeout.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "@jest/globals";
@@ -17,7 +26,11 @@ const AML_YAML = readFileSync(path.join(REPO, "flows", "aml-screening.yaml"), "u
 const SIGNING_YAML = readFileSync(path.join(REPO, "flows", "signing.yaml"), "utf8");
 const DOCS_YAML = readFileSync(path.join(REPO, "flows", "document-verification.yaml"), "utf8");
 const AML_ID = "a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5";
-const versioned = (version: number): string => AML_YAML.replace('version: "7"', `version: "${String(version)}"`).replace("x-flow-version: 7", `x-flow-version: ${String(version)}`);
+const versioned = (version: number): string =>
+  AML_YAML.replace('version: "7"', `version: "${String(version)}"`).replace(
+    "x-flow-version: 7",
+    `x-flow-version: ${String(version)}`,
+  );
 
 /** The reloads as they come, each handed out once to the first waiter whose test it passes. */
 class Reloads {
@@ -38,15 +51,26 @@ class Reloads {
   }
 }
 
-const published = (version: number) => (reload: Reload): boolean =>
-  reload.ok && reload.changes.some((change) => change.flowId === AML_ID && change.change === "changed" && change.version === version);
+const published =
+  (version: number) =>
+  (reload: Reload): boolean =>
+    reload.ok &&
+    reload.changes.some(
+      (change) => change.flowId === AML_ID && change.change === "changed" && change.version === version,
+    );
 
 describe("startEmulator({ watch: true })", () => {
   let dir: string;
   let emulator: RunningEmulator;
   const reloads = new Reloads();
   const writeConfig = (names: readonly string[]): void => {
-    writeFileSync(path.join(dir, "codegen.config.json"), JSON.stringify({ outputDir: "out", flows: names.map((name) => ({ name, source: { file: `flows/${name}.yaml` } })) }));
+    writeFileSync(
+      path.join(dir, "codegen.config.json"),
+      JSON.stringify({
+        outputDir: "out",
+        flows: names.map((name) => ({ name, source: { file: `flows/${name}.yaml` } })),
+      }),
+    );
   };
 
   beforeAll(async () => {
@@ -57,7 +81,11 @@ describe("startEmulator({ watch: true })", () => {
     // In the folder from the start, but named by the config only later.
     writeFileSync(path.join(dir, "flows", "docs.yaml"), DOCS_YAML);
     writeConfig(["aml", "signing"]);
-    emulator = await startEmulator({ configPath: path.join(dir, "codegen.config.json"), watch: true, onReload: reloads.onReload });
+    emulator = await startEmulator({
+      configPath: path.join(dir, "codegen.config.json"),
+      watch: true,
+      onReload: reloads.onReload,
+    });
   });
   afterAll(async () => {
     await emulator.close();
@@ -90,11 +118,16 @@ describe("startEmulator({ watch: true })", () => {
   test("a file already in a watched folder, once the config names it, is watched: its edits are published", async () => {
     writeConfig(["aml", "signing", "docs"]);
     await reloads.next((reload) => reload.ok && reload.changes.some((change) => change.change === "added"));
-    writeFileSync(path.join(dir, "flows", "docs.yaml"), DOCS_YAML.replace(/^(\s*)title: .*$/m, "$1title: Documents, edited"));
-    const edited = await reloads.next((reload) => reload.ok && reload.changes.some((change) => change.change === "changed"));
-    expect(edited.ok && edited.changes.filter((change) => change.change === "changed").map((change) => change.flowId)).toEqual([
-      /x-flow-id: (\S+)/.exec(DOCS_YAML)?.[1],
-    ]);
+    writeFileSync(
+      path.join(dir, "flows", "docs.yaml"),
+      DOCS_YAML.replace(/^(\s*)title: .*$/m, "$1title: Documents, edited"),
+    );
+    const edited = await reloads.next(
+      (reload) => reload.ok && reload.changes.some((change) => change.change === "changed"),
+    );
+    expect(
+      edited.ok && edited.changes.filter((change) => change.change === "changed").map((change) => change.flowId),
+    ).toEqual([/x-flow-id: (\S+)/.exec(DOCS_YAML)?.[1]]);
   });
 });
 
@@ -102,7 +135,10 @@ test("a folder the watcher may not list is the watcher failing, not a refused re
   const dir = mkdtempSync(path.join(tmpdir(), "flowsmith-watch-locked-"));
   mkdirSync(path.join(dir, "flows"));
   writeFileSync(path.join(dir, "flows", "aml.yaml"), AML_YAML);
-  writeFileSync(path.join(dir, "codegen.config.json"), JSON.stringify({ outputDir: "out", flows: [{ name: "aml", source: { file: "flows/aml.yaml" } }] }));
+  writeFileSync(
+    path.join(dir, "codegen.config.json"),
+    JSON.stringify({ outputDir: "out", flows: [{ name: "aml", source: { file: "flows/aml.yaml" } }] }),
+  );
   // The folder can be passed through (its description read by path), not listed; root lists any folder, so the
   // emulator runs as nobody, for whom the mode holds (as in codegen-watch.test.ts).
   chmodSync(path.join(dir, "flows"), 0o311);
@@ -119,14 +155,21 @@ test("a folder the watcher may not list is the watcher failing, not a refused re
     "});",
   ].join("\n");
   const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  const child = spawn(process.execPath, ["-e", script, path.join(dir, "codegen.config.json")], { ...asNobody, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["-e", script, path.join(dir, "codegen.config.json")], {
+    ...asNobody,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let printed = "";
   try {
     const lines = await new Promise<Record<string, unknown>[]>((resolve, reject) => {
       const read = (chunk: Buffer): void => {
         printed += chunk.toString("utf8");
-        const parsed = printed.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
-        if (parsed.some((line) => "served" in line) && parsed.some((line) => line["failed"] === "watch")) resolve(parsed);
+        const parsed = printed
+          .split("\n")
+          .filter((line) => line.startsWith("{"))
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+        if (parsed.some((line) => "served" in line) && parsed.some((line) => line["failed"] === "watch"))
+          resolve(parsed);
       };
       child.stdout.on("data", read);
       child.stderr.on("data", (chunk: Buffer) => {
@@ -136,7 +179,10 @@ test("a folder the watcher may not list is the watcher failing, not a refused re
         reject(new Error(`the emulator exited (${String(code)}); printed:\n${printed}`));
       });
     });
-    expect(lines.find((line) => line["failed"] === "watch")).toMatchObject({ ok: false, message: expect.stringMatching(/EACCES/) });
+    expect(lines.find((line) => line["failed"] === "watch")).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/EACCES/),
+    });
     expect(lines.filter((line) => line["failed"] === "reload")).toEqual([]);
     expect(lines.find((line) => "served" in line)).toEqual({ served: [AML_ID] });
   } finally {

@@ -39,7 +39,10 @@ interface Watched {
   failuresUntil(count: number): Promise<WebhookFailure[]>;
 }
 
-async function watch(webhookUrl: string, options: { webhookSecret?: string; webhookRetryDelaysMs?: number[] } = {}): Promise<Watched> {
+async function watch(
+  webhookUrl: string,
+  options: { webhookSecret?: string; webhookRetryDelaysMs?: number[] } = {},
+): Promise<Watched> {
   const clock = new ManualClock();
   const failures: WebhookFailure[] = [];
   const waiting: (() => void)[] = [];
@@ -61,7 +64,10 @@ async function watch(webhookUrl: string, options: { webhookSecret?: string; webh
     const created = await call(`${emulator.baseUrl}/api/v1/flows/${AML_ID}/staging/sessions`, {
       method: "POST",
       headers: bearer(token, { "content-type": "application/json" }),
-      body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } }, metadata: { subjectId: "test_accepted_hooks" } }),
+      body: JSON.stringify({
+        input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } },
+        metadata: { subjectId: "test_accepted_hooks" },
+      }),
     });
     expect(created.status).toBe(201);
     clock.advance(0);
@@ -99,18 +105,39 @@ test("a receiver holding another secret: each retried attempt is told with its d
   });
   const url = await listening(server);
   const watched = await watch(url, { webhookSecret: SECRET });
-  const client = createClient<"staging">({ baseUrl: watched.emulator.baseUrl, authUrl: watched.emulator.authUrl, environment: "staging", ...watched.emulator.clients.staging, userAgent: "emulator-tests/1.0" });
-  receiver.handle = createWebhookHandler({ client, secret: OTHER_SECRET, onSessionEnded: () => undefined, onError: () => undefined });
+  const client = createClient<"staging">({
+    baseUrl: watched.emulator.baseUrl,
+    authUrl: watched.emulator.authUrl,
+    environment: "staging",
+    ...watched.emulator.clients.staging,
+    userAgent: "emulator-tests/1.0",
+  });
+  receiver.handle = createWebhookHandler({
+    client,
+    secret: OTHER_SECRET,
+    onSessionEnded: () => undefined,
+    onError: () => undefined,
+  });
   try {
     const sessionId = await watched.endSession();
     const failures = await watched.failuresUntil(3);
     const webhookId = watched.emulator.webhooks().find((event) => event.sessionId === sessionId)?.webhookId ?? "";
-    expect(failures.map(({ attempt, attempts, retryInMs, status, kind }) => ({ attempt, attempts, retryInMs, status, kind }))).toEqual([
+    expect(
+      failures.map(({ attempt, attempts, retryInMs, status, kind }) => ({
+        attempt,
+        attempts,
+        retryInMs,
+        status,
+        kind,
+      })),
+    ).toEqual([
       { attempt: 1, attempts: 3, retryInMs: 1000, status: 401, kind: "SIGNATURE_REFUSED" },
       { attempt: 2, attempts: 3, retryInMs: 5000, status: 401, kind: "SIGNATURE_REFUSED" },
       { attempt: 3, attempts: 3, retryInMs: undefined, status: 401, kind: "SIGNATURE_REFUSED" },
     ]);
-    expect(failures[0]?.message).toBe(`webhook ${webhookId} attempt 1 of 3 to ${url} answered 401; retrying in 1000 ms`);
+    expect(failures[0]?.message).toBe(
+      `webhook ${webhookId} attempt 1 of 3 to ${url} answered 401; retrying in 1000 ms`,
+    );
     expect(failures[2]?.message).toBe(
       `webhook ${webhookId} (session ${sessionId}) not delivered: 3 attempts, the last to ${url} answered 401: ` +
         "the receiver refused the signature: its webhook secret and the emulator's webhookSecret (--webhook-secret, FLOWSMITH_WEBHOOK_SECRET) differ",
@@ -126,12 +153,48 @@ test("a receiver holding another secret: each retried attempt is told with its d
 
 describe("what a failed delivery means, by what the receiver did", () => {
   const answering = (status: number): Server => createServer((_req, res) => res.writeHead(status).end());
-  const cases: [string, () => Promise<{ url: string; close: () => Promise<void> }>, { webhookSecret?: string }, WebhookFailure["kind"], string][] = [
-    ["401 to an unsigned delivery", async () => serve(answering(401)), {}, "SIGNATURE_REFUSED", "the receiver wants signed deliveries and the emulator signs none: give the emulator the receiver's secret as webhookSecret"],
-    ["404", async () => serve(answering(404)), { webhookSecret: SECRET }, "NO_SUCH_PATH", "nothing takes a POST at that path: check the webhook URL's path against the receiver's route"],
-    ["502", async () => serve(answering(502)), {}, "RECEIVER_FAILED", "the receiver failed while handling it: see the receiver's log"],
-    ["302", async () => serve(answering(302)), {}, "REDIRECTED", "the receiver redirects, and deliveries do not follow redirects: give the URL it redirects to"],
-    ["422", async () => serve(answering(422)), {}, "REFUSED", "the receiver refused the delivery: see the receiver's log for why"],
+  const cases: [
+    string,
+    () => Promise<{ url: string; close: () => Promise<void> }>,
+    { webhookSecret?: string },
+    WebhookFailure["kind"],
+    string,
+  ][] = [
+    [
+      "401 to an unsigned delivery",
+      async () => serve(answering(401)),
+      {},
+      "SIGNATURE_REFUSED",
+      "the receiver wants signed deliveries and the emulator signs none: give the emulator the receiver's secret as webhookSecret",
+    ],
+    [
+      "404",
+      async () => serve(answering(404)),
+      { webhookSecret: SECRET },
+      "NO_SUCH_PATH",
+      "nothing takes a POST at that path: check the webhook URL's path against the receiver's route",
+    ],
+    [
+      "502",
+      async () => serve(answering(502)),
+      {},
+      "RECEIVER_FAILED",
+      "the receiver failed while handling it: see the receiver's log",
+    ],
+    [
+      "302",
+      async () => serve(answering(302)),
+      {},
+      "REDIRECTED",
+      "the receiver redirects, and deliveries do not follow redirects: give the URL it redirects to",
+    ],
+    [
+      "422",
+      async () => serve(answering(422)),
+      {},
+      "REFUSED",
+      "the receiver refused the delivery: see the receiver's log for why",
+    ],
     ["nothing listening", async () => closedPort(), {}, "CONNECTION_REFUSED", "nothing listens at http://127.0.0.1:"],
   ];
 
@@ -195,20 +258,33 @@ test("the emulator process says it on stderr: a line per retried attempt, then o
   const receiver = new Receiver();
   receiver.statuses = [401, 401, 401, 401];
   const url = await receiver.listen();
-  const child = await startChildEmulator(["--created-ms", "0", "--step-ms", "0", "--webhook-url", url], { env: { FLOWSMITH_WEBHOOK_SECRET: SECRET } });
+  const child = await startChildEmulator(["--created-ms", "0", "--step-ms", "0", "--webhook-url", url], {
+    env: { FLOWSMITH_WEBHOOK_SECRET: SECRET },
+  });
   try {
     const token = await tokenFor(child, "staging");
     const created = await call(`${child.baseUrl}/api/v1/flows/a41f0c6d-5e2b-47c9-8d13-b9e60f27c8a5/staging/sessions`, {
       method: "POST",
       headers: bearer(token, { "content-type": "application/json" }),
-      body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" } }, metadata: { subjectId: "test_accepted_stderr" } }),
+      body: JSON.stringify({
+        input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" } },
+        metadata: { subjectId: "test_accepted_stderr" },
+      }),
     });
     const sessionId = created.json.sessionContext.sessionId;
     for (const attempt of [1, 2, 3]) {
-      expect(await child.nextStderrLine(/attempt \d of 4/)).toMatch(new RegExp(`^flowsmith emulator: webhook msg_\\S+ attempt ${String(attempt)} of 4 to ${url} answered 401; retrying in \\d+ ms$`));
+      expect(await child.nextStderrLine(/attempt \d of 4/)).toMatch(
+        new RegExp(
+          `^flowsmith emulator: webhook msg_\\S+ attempt ${String(attempt)} of 4 to ${url} answered 401; retrying in \\d+ ms$`,
+        ),
+      );
     }
     const failed = await child.nextStderrLine(/not delivered/);
-    expect(failed).toMatch(new RegExp(`^flowsmith emulator: webhook msg_\\S+ \\(session ${sessionId}\\) not delivered: 4 attempts, the last to ${url} answered 401: the receiver refused the signature: its webhook secret and the emulator's`));
+    expect(failed).toMatch(
+      new RegExp(
+        `^flowsmith emulator: webhook msg_\\S+ \\(session ${sessionId}\\) not delivered: 4 attempts, the last to ${url} answered 401: the receiver refused the signature: its webhook secret and the emulator's`,
+      ),
+    );
     for (const piece of piecesOf(SECRET)) expect(failed).not.toContain(piece);
   } finally {
     await child.stop();

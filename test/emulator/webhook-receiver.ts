@@ -58,9 +58,11 @@ export class Receiver {
   }
 }
 
-
 /** The session's event in the emulator's webhook log (the handle's, or one read over HTTP) once no attempt is still to come: a bounded wait for the emulator to hear the last answer. */
-export async function settledWebhook(emulator: { webhooks(): WebhookRecord[] | Promise<WebhookRecord[]> }, sessionId: string): Promise<WebhookRecord> {
+export async function settledWebhook(
+  emulator: { webhooks(): WebhookRecord[] | Promise<WebhookRecord[]> },
+  sessionId: string,
+): Promise<WebhookRecord> {
   for (let tries = 0; tries < 500; tries++) {
     const event = (await emulator.webhooks()).find((candidate) => candidate.sessionId === sessionId);
     if (event && !event.pending) return event;

@@ -2,7 +2,13 @@ import { expect } from "@jest/globals";
 import { createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { createClient, createWebhookHandler, type SessionEnded, type SessionEndedEvent, type WebhookHandler } from "@flowsmith/runtime";
+import {
+  createClient,
+  createWebhookHandler,
+  type SessionEnded,
+  type SessionEndedEvent,
+  type WebhookHandler,
+} from "@flowsmith/runtime";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { ALL_FLOWS, AML_ID, bearer, call, tokenFor } from "./fixtures.js";
 import { ManualClock } from "./manual-clock.js";
@@ -12,13 +18,21 @@ const SECRET = `whsec_${Buffer.from("flowsmith-emulator-webhook-test-secret").to
 const RETRY_DELAYS_MS = [1000, 5000];
 
 /** Creates a session and ends it: code 123456 accepts; three wrong codes reject. */
-async function endSession(emulator: RunningEmulator, clock: ManualClock, token: string, decision: "ACCEPTED" | "REJECTED"): Promise<string> {
+async function endSession(
+  emulator: RunningEmulator,
+  clock: ManualClock,
+  token: string,
+  decision: "ACCEPTED" | "REJECTED",
+): Promise<string> {
   const api = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
     call(`${emulator.baseUrl}/api/v1${path}`, { ...init, headers: bearer(token, init.headers) });
   const created = await api(`/flows/${AML_ID}/staging/sessions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } }, metadata: { subjectId: "cust-1" } }),
+    body: JSON.stringify({
+      input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } },
+      metadata: { subjectId: "cust-1" },
+    }),
   });
   const sessionId = created.json.sessionContext.sessionId;
   clock.advance(1_000);
@@ -44,7 +58,15 @@ describe("webhooks, signed (Standard Webhooks)", () => {
 
   beforeAll(async () => {
     const webhookUrl = await receiver.listen();
-    emulator = await startEmulator({ flows: ALL_FLOWS, createdMs: 100, stepMs: 100, clock, webhookUrl, webhookSecret: SECRET, webhookRetryDelaysMs: RETRY_DELAYS_MS });
+    emulator = await startEmulator({
+      flows: ALL_FLOWS,
+      createdMs: 100,
+      stepMs: 100,
+      clock,
+      webhookUrl,
+      webhookSecret: SECRET,
+      webhookRetryDelaysMs: RETRY_DELAYS_MS,
+    });
     token = await tokenFor(emulator, "staging");
   });
   afterAll(async () => {
@@ -60,7 +82,10 @@ describe("webhooks, signed (Standard Webhooks)", () => {
     expect(delivery.headers["webhook-id"]).toMatch(/^msg_[0-9a-f-]{36}$/);
     expect(delivery.headers["webhook-timestamp"]).toBe(String(Math.floor(clock.now() / 1000)));
     expect(delivery.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
-    const verified = new Webhook(SECRET).verify(delivery.raw, delivery.headers as Record<string, string>) as SessionEndedEvent;
+    const verified = new Webhook(SECRET).verify(
+      delivery.raw,
+      delivery.headers as Record<string, string>,
+    ) as SessionEndedEvent;
     const expected: SessionEndedEvent = {
       type: "session.ended",
       timestamp: new Date(clock.now()).toISOString(),
@@ -70,7 +95,12 @@ describe("webhooks, signed (Standard Webhooks)", () => {
     const session = await call(`${emulator.baseUrl}/api/v1/staging/sessions/${sessionId}`, { headers: bearer(token) });
     expect(session.json.outcome!.decidedAt).toBe(expected.timestamp);
     // A body altered in transit fails verification.
-    expect(() => new Webhook(SECRET).verify(delivery.raw.replace("ACCEPTED", "REJECTED"), delivery.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(SECRET).verify(
+        delivery.raw.replace("ACCEPTED", "REJECTED"),
+        delivery.headers as Record<string, string>,
+      ),
+    ).toThrow();
   });
 
   test("retries carry the same webhook-id and body, a fresh timestamp and signature, after each delay of the clock", async () => {
@@ -91,7 +121,9 @@ describe("webhooks, signed (Standard Webhooks)", () => {
     const timestamps = attempts.map((attempt) => Number(attempt.headers["webhook-timestamp"]));
     expect([timestamps[1]! - timestamps[0]!, timestamps[2]! - timestamps[1]!]).toEqual([1, 5]);
     for (const attempt of attempts) {
-      expect(new Webhook(SECRET).verify(attempt.raw, attempt.headers as Record<string, string>)).toMatchObject({ data: { sessionId, decision: "REJECTED" } });
+      expect(new Webhook(SECRET).verify(attempt.raw, attempt.headers as Record<string, string>)).toMatchObject({
+        data: { sessionId, decision: "REJECTED" },
+      });
     }
     expect(clock.pendingTimers).toBe(0);
   });
@@ -101,7 +133,9 @@ describe("webhooks, signed (Standard Webhooks)", () => {
     await endSession(emulator, clock, token, "ACCEPTED");
     const [a, b] = [await receiver.next(), await receiver.next()];
     expect(a.headers["webhook-id"]).not.toBe(b.headers["webhook-id"]);
-    expect((JSON.parse(a.raw) as SessionEndedEvent).data.sessionId).not.toBe((JSON.parse(b.raw) as SessionEndedEvent).data.sessionId);
+    expect((JSON.parse(a.raw) as SessionEndedEvent).data.sessionId).not.toBe(
+      (JSON.parse(b.raw) as SessionEndedEvent).data.sessionId,
+    );
   });
 
   test("a receiver that never succeeds gets 1 + retries attempts, then delivery stops", async () => {
@@ -148,7 +182,9 @@ describe("webhooks, unsigned", () => {
       () => undefined,
       (caught: unknown) => caught as Error,
     );
-    expect(error?.message).toContain("webhookSecret (--webhook-secret) must be a Standard Webhooks secret, \"whsec_\" followed by the base64 of at least 32 random bytes");
+    expect(error?.message).toContain(
+      'webhookSecret (--webhook-secret) must be a Standard Webhooks secret, "whsec_" followed by the base64 of at least 32 random bytes',
+    );
     expect(error?.message).toContain("openssl rand -base64 32");
     if (secret.length > "whsec_".length) expect(error?.message).not.toContain(secret.slice("whsec_".length));
   });
@@ -165,17 +201,40 @@ describe("the runtime's webhook handler receives the emulator's deliveries", () 
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const webhookUrl = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/hooks`;
     const clock = new ManualClock();
-    const emulator = await startEmulator({ flows: ALL_FLOWS, createdMs: 0, stepMs: 0, clock, webhookUrl, webhookSecret: SECRET });
-    const client = createClient<"staging">({ baseUrl: emulator.baseUrl, authUrl: emulator.authUrl, environment: "staging", ...emulator.clients.staging, userAgent: "emulator-tests/1.0" });
+    const emulator = await startEmulator({
+      flows: ALL_FLOWS,
+      createdMs: 0,
+      stepMs: 0,
+      clock,
+      webhookUrl,
+      webhookSecret: SECRET,
+    });
+    const client = createClient<"staging">({
+      baseUrl: emulator.baseUrl,
+      authUrl: emulator.authUrl,
+      environment: "staging",
+      ...emulator.clients.staging,
+      userAgent: "emulator-tests/1.0",
+    });
     const errors: unknown[] = [];
     const ended = new Promise<SessionEnded>((resolve) => {
-      handle = createWebhookHandler({ client, secret: SECRET, onSessionEnded: resolve, onError: (error) => void errors.push(error) });
+      handle = createWebhookHandler({
+        client,
+        secret: SECRET,
+        onSessionEnded: resolve,
+        onError: (error) => void errors.push(error),
+      });
     });
     try {
       const sessionId = await endSession(emulator, clock, await tokenFor(emulator, "staging"), "REJECTED");
       const event = await ended;
       expect(errors).toEqual([]);
-      expect(event).toMatchObject({ sessionId, decision: "REJECTED", webhookId: expect.stringMatching(/^msg_/), session: { sessionStatus: "COMPLETED" } });
+      expect(event).toMatchObject({
+        sessionId,
+        decision: "REJECTED",
+        webhookId: expect.stringMatching(/^msg_/),
+        session: { sessionStatus: "COMPLETED" },
+      });
     } finally {
       await client.close();
       await emulator.close();
@@ -192,15 +251,21 @@ describe("closing the emulator", () => {
     const sockets: Promise<void>[] = [];
     receiver.server.on("connection", (socket: Socket) => {
       sockets.push(
-      new Promise((resolve) => {
-        socket.once("close", () => {
-          resolve();
-        });
-      }),
-    );
+        new Promise((resolve) => {
+          socket.once("close", () => {
+            resolve();
+          });
+        }),
+      );
     });
     const clock = new ManualClock();
-    const emulator = await startEmulator({ flows: ALL_FLOWS, createdMs: 100, stepMs: 100, clock, webhookUrl: await receiver.listen() });
+    const emulator = await startEmulator({
+      flows: ALL_FLOWS,
+      createdMs: 100,
+      stepMs: 100,
+      clock,
+      webhookUrl: await receiver.listen(),
+    });
     try {
       await endSession(emulator, clock, await tokenFor(emulator, "staging"), "ACCEPTED");
       await receiver.next();

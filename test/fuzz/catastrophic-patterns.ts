@@ -66,12 +66,15 @@ export function unsupportedPattern(): fc.Arbitrary<string> {
 }
 
 const unsupported = fc
-  .tuple(literalPattern().map((pattern) => pattern.slice(1, -1)), fc.constantFrom<(text: string) => string>(
-    (t) => `^(${t})\\1$`,
-    (t) => `(?<q>${t})\\k<q>`,
-    (t) => `^(?=${t})`,
-    (t) => `^(?!${t})x`,
-    (t) => `(?<=${t})y`,
-    (t) => `(?<!${t})z`,
-  ))
+  .tuple(
+    literalPattern().map((pattern) => pattern.slice(1, -1)),
+    fc.constantFrom<(text: string) => string>(
+      (t) => `^(${t})\\1$`,
+      (t) => `(?<q>${t})\\k<q>`,
+      (t) => `^(?=${t})`,
+      (t) => `^(?!${t})x`,
+      (t) => `(?<=${t})y`,
+      (t) => `(?<!${t})z`,
+    ),
+  )
   .map(([text, shape]) => shape(text));

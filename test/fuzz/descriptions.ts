@@ -10,7 +10,17 @@ import type { CodegenErrorCode } from "../../generator/errors.js";
 import { MAX_SCHEMA_DEPTH } from "../../generator/model/limits.js";
 import { catastrophicPattern, unsupportedPattern, type CatastrophicPattern } from "./catastrophic-patterns.js";
 import { hostileText, safeFlowId, unsafeFlowId } from "./hostile-text.js";
-import { chain, objectNode, type ArrayNode, type Field, type Json, type Leaf, type Node, type ObjectNode, type TreeOptions } from "./request-tree.js";
+import {
+  chain,
+  objectNode,
+  type ArrayNode,
+  type Field,
+  type Json,
+  type Leaf,
+  type Node,
+  type ObjectNode,
+  type TreeOptions,
+} from "./request-tree.js";
 
 type Expectation =
   /** A description the service could produce: it must generate. */
@@ -53,7 +63,12 @@ const MAX_BLOCK_LEVELS = MAX_SCHEMA_DEPTH - 2;
 interface Flow {
   readonly forms: Forms;
   readonly id: string;
-  readonly info: { readonly title: string; readonly description?: string; readonly version: string; readonly flowVersion: number };
+  readonly info: {
+    readonly title: string;
+    readonly description?: string;
+    readonly version: string;
+    readonly flowVersion: number;
+  };
   readonly summary?: string;
   readonly blocks: readonly Field[];
   readonly locales?: readonly string[];
@@ -72,10 +87,28 @@ export function flowCases(): fc.Arbitrary<FlowCase> {
   return fc.oneof(
     { weight: 16, arbitrary: flow().map((built) => flowCase("valid", built, { kind: "generates" })) },
     { weight: 3, arbitrary: fc.tuple(flow(), mutations()).map(([built, edits]) => mutated(built, edits)) },
-    { weight: 1, arbitrary: fc.tuple(flow(), unsafeFlowId()).map(([built, id]) => flowCase("unsafe flow id", { ...built, id }, { kind: "refused", code: "UNSAFE_FLOW_ID" })) },
-    { weight: 1, arbitrary: fc.tuple(flow(), fc.integer({ min: MAX_BLOCK_LEVELS - 4, max: MAX_BLOCK_LEVELS + 3 })).map(([built, levels]) => deep(built, levels)) },
-    { weight: 1, arbitrary: fc.tuple(flow(), catastrophicPattern()).map(([built, pattern]) => catastrophic(built, pattern)) },
-    { weight: 1, arbitrary: fc.tuple(flow(), unsupportedPattern()).map(([built, pattern]) => unsupported(built, pattern)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(flow(), unsafeFlowId())
+        .map(([built, id]) =>
+          flowCase("unsafe flow id", { ...built, id }, { kind: "refused", code: "UNSAFE_FLOW_ID" }),
+        ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(flow(), fc.integer({ min: MAX_BLOCK_LEVELS - 4, max: MAX_BLOCK_LEVELS + 3 }))
+        .map(([built, levels]) => deep(built, levels)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(flow(), catastrophicPattern()).map(([built, pattern]) => catastrophic(built, pattern)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(flow(), unsupportedPattern()).map(([built, pattern]) => unsupported(built, pattern)),
+    },
   );
 }
 
@@ -104,12 +137,28 @@ function unsupported(built: Flow, pattern: string): FlowCase {
   return {
     ...flowCase("unsupported pattern", { ...built, blocks: [patternBlock(pattern)] }, { kind: "generates" }),
     leftToService: { field: `request.${PROBED}`, pattern },
-    probes: refusedText === undefined ? [] : [{ request: probeRequest(refusedText), field: PROBED, refused: false, what: `${JSON.stringify(refusedText)}, which the pattern refuses and the client leaves to the service,` }],
+    probes:
+      refusedText === undefined
+        ? []
+        : [
+            {
+              request: probeRequest(refusedText),
+              field: PROBED,
+              refused: false,
+              what: `${JSON.stringify(refusedText)}, which the pattern refuses and the client leaves to the service,`,
+            },
+          ],
   };
 }
 
 function patternBlock(pattern: string): Field {
-  const value: Field = { name: "value", required: true, nullable: false, viaRef: false, node: { kind: "string", pattern } };
+  const value: Field = {
+    name: "value",
+    required: true,
+    nullable: false,
+    viaRef: false,
+    node: { kind: "string", pattern },
+  };
   return { name: "hostile", required: true, nullable: false, viaRef: false, node: { kind: "object", fields: [value] } };
 }
 
@@ -131,7 +180,10 @@ function flow(): fc.Arbitrary<Flow> {
       subjectIdDescription: fc.option(hostileText(), { nil: undefined }),
       redirectUrl: fc.option(hostileText(), { nil: undefined }),
       state: fc.option(hostileText(), { nil: undefined }),
-      response: fc.oneof({ weight: 8, arbitrary: objectNode({ multipart: false, files: false }, 2) }, { weight: 1, arbitrary: fc.constant<Node>({ kind: "string" }) }),
+      response: fc.oneof(
+        { weight: 8, arbitrary: objectNode({ multipart: false, files: false }, 2) },
+        { weight: 1, arbitrary: fc.constant<Node>({ kind: "string" }) },
+      ),
       yaml: fc.boolean(),
       elsewhere: hostileText(4),
       fileName: fc.oneof({ weight: 3, arbitrary: fc.constant("flow") }, { weight: 1, arbitrary: hostileText(3) }),
@@ -142,13 +194,22 @@ function flow(): fc.Arbitrary<Flow> {
 /** Data blocks: objects under `input`, with names a description may give them. */
 function blocks(options: TreeOptions): fc.Arbitrary<Field[]> {
   return objectNode(options, 3, 4).map((input) =>
-    input.fields.map((block) => (block.node.kind === "object" ? block : { ...block, node: { kind: "object" as const, fields: [{ ...block, name: "value" }] } })),
+    input.fields.map((block) =>
+      block.node.kind === "object"
+        ? block
+        : { ...block, node: { kind: "object" as const, fields: [{ ...block, name: "value" }] } },
+    ),
   );
 }
 
 /** The request as the description declares it, and what codegen must do. */
 function flowCase(category: string, built: Flow, expect: Expectation): FlowCase {
-  return { category: `${category} (${built.forms}${built.yaml ? ", yaml" : ""})`, text: documentText(built, document(built)), display: displayOf(built), expect };
+  return {
+    category: `${category} (${built.forms}${built.yaml ? ", yaml" : ""})`,
+    text: documentText(built, document(built)),
+    display: displayOf(built),
+    expect,
+  };
 }
 
 function displayOf(built: Flow): string {
@@ -157,7 +218,8 @@ function displayOf(built: Flow): string {
 
 function deep(built: Flow, levels: number): FlowCase {
   const block: Field = { name: "deep", required: true, nullable: false, viaRef: false, node: chain(levels, "k") };
-  const expect: Expectation = levels <= MAX_BLOCK_LEVELS ? { kind: "generates" } : { kind: "refused", code: "TOO_DEEP" };
+  const expect: Expectation =
+    levels <= MAX_BLOCK_LEVELS ? { kind: "generates" } : { kind: "refused", code: "TOO_DEEP" };
   return flowCase(`depth ${String(levels)}`, { ...built, blocks: [block] }, expect);
 }
 
@@ -192,7 +254,12 @@ function document(built: Flow): Mutable {
           ...(built.summary === undefined ? {} : { summary: built.summary }),
           security: [{ bearerAuth: [] }],
           requestBody: { required: true, content },
-          responses: { "201": { description: built.elsewhere, content: { "application/json": { schema: schemaOf(built.response, components) } } } },
+          responses: {
+            "201": {
+              description: built.elsewhere,
+              content: { "application/json": { schema: schemaOf(built.response, components) } },
+            },
+          },
         },
       },
     },
@@ -228,7 +295,9 @@ function jsonForm(built: Flow, blocks: readonly Field[], components: Record<stri
 
 function topLevelStrings(built: Flow): Record<string, Json> {
   return {
-    ...(built.redirectUrl === undefined ? {} : { redirectUrl: { type: "string", format: "uri", ...described(built.redirectUrl) } }),
+    ...(built.redirectUrl === undefined
+      ? {}
+      : { redirectUrl: { type: "string", format: "uri", ...described(built.redirectUrl) } }),
     ...(built.state === undefined ? {} : { state: { type: "string", maxLength: 2048, ...described(built.state) } }),
   };
 }
@@ -241,7 +310,9 @@ function schemaOf(node: Node, components: Record<string, Json>): Json {
         type: "object",
         ...(required.length > 0 ? { required } : {}),
         properties: Object.fromEntries(node.fields.map((field) => [field.name, fieldSchema(field, components)])),
-        ...(node.additional === undefined ? {} : { additionalProperties: node.additional === "typed" ? { type: "string" } : node.additional }),
+        ...(node.additional === undefined
+          ? {}
+          : { additionalProperties: node.additional === "typed" ? { type: "string" } : node.additional }),
       };
     }
     case "array":
@@ -252,7 +323,11 @@ function schemaOf(node: Node, components: Record<string, Json>): Json {
 }
 
 function fieldSchema(field: Field, components: Record<string, Json>): Json {
-  const own = { ...described(field.description), ...(field.nullable ? { nullable: true } : {}), ...(field.default === undefined ? {} : { default: field.default }) };
+  const own = {
+    ...described(field.description),
+    ...(field.nullable ? { nullable: true } : {}),
+    ...(field.default === undefined ? {} : { default: field.default }),
+  };
   const schema = schemaOf(field.node, components);
   if (!field.viaRef) return { ...(schema as Record<string, Json>), ...own };
   const name = `S${String(Object.keys(components).length + 1)}`;
@@ -268,20 +343,29 @@ function leafSchema(leaf: Leaf): Record<string, Json> {
     }
     case "number": {
       const { kind, integer, exclusive, ...rest } = leaf;
-      const bounds: Record<string, Json> = rest.minimum === undefined ? {} : { exclusiveMinimum: Boolean(exclusive), exclusiveMaximum: Boolean(exclusive) };
+      const bounds: Record<string, Json> =
+        rest.minimum === undefined
+          ? {}
+          : { exclusiveMinimum: Boolean(exclusive), exclusiveMaximum: Boolean(exclusive) };
       return { type: integer ? "integer" : kind, ...(rest as Record<string, Json>), ...bounds };
     }
     case "boolean":
       return { type: "boolean", ...(leaf.enum ? { enum: leaf.enum } : {}) };
     case "file":
-      return { type: "string", format: "binary", ...(leaf.maxLength === undefined ? {} : { maxLength: leaf.maxLength }) };
+      return {
+        type: "string",
+        format: "binary",
+        ...(leaf.maxLength === undefined ? {} : { maxLength: leaf.maxLength }),
+      };
   }
 }
 
 // --- the multipart form -----------------------------------------------------
 
 function multipartForm(built: Flow, blocks: readonly Field[]): Json {
-  const properties: Record<string, Json> = { "metadata[subjectId]": { type: "string", ...described(built.subjectIdDescription) } };
+  const properties: Record<string, Json> = {
+    "metadata[subjectId]": { type: "string", ...described(built.subjectIdDescription) },
+  };
   const required = ["metadata[subjectId]"];
   const encoding: Record<string, Json> = {};
   const part = (name: string, field: Field): void => {
@@ -300,7 +384,10 @@ function multipartForm(built: Flow, blocks: readonly Field[]): Json {
   for (const block of blocks) part(`input[${block.name}]`, block);
   if (built.locales) properties["metadata[locale]"] = { type: "string", enum: built.locales };
   Object.assign(properties, topLevelStrings(built));
-  return { schema: { type: "object", required, properties }, ...(Object.keys(encoding).length > 0 ? { encoding } : {}) };
+  return {
+    schema: { type: "object", required, properties },
+    ...(Object.keys(encoding).length > 0 ? { encoding } : {}),
+  };
 }
 
 function fileOf(node: Node): Extract<Leaf, { kind: "file" }> | undefined {
@@ -327,7 +414,10 @@ function withDerivedRequired(field: Field): Field {
 }
 
 function counts(node: ArrayNode): Record<string, Json> {
-  return { ...(node.minItems === undefined ? {} : { minItems: node.minItems }), ...(node.maxItems === undefined ? {} : { maxItems: node.maxItems }) };
+  return {
+    ...(node.minItems === undefined ? {} : { minItems: node.minItems }),
+    ...(node.maxItems === undefined ? {} : { maxItems: node.maxItems }),
+  };
 }
 
 function described(text: string | undefined): Record<string, Json> {
@@ -342,17 +432,40 @@ type Edit = readonly [path: readonly number[], value: unknown];
 function mutations(): fc.Arbitrary<readonly Edit[]> {
   const value = fc.oneof(
     hostileText(3),
-    fc.constantFrom<unknown>(undefined, null, true, 0, -1, 1e308, Infinity, [], {}, "object", "array", "string", "binary", "#/components/schemas/S1"),
+    fc.constantFrom<unknown>(
+      undefined,
+      null,
+      true,
+      0,
+      -1,
+      1e308,
+      Infinity,
+      [],
+      {},
+      "object",
+      "array",
+      "string",
+      "binary",
+      "#/components/schemas/S1",
+    ),
     fc.jsonValue({ maxDepth: 2 }),
   );
-  return fc.array(fc.tuple(fc.array(fc.nat({ max: 30 }), { minLength: 1, maxLength: 12 }), value), { minLength: 1, maxLength: 3 });
+  return fc.array(fc.tuple(fc.array(fc.nat({ max: 30 }), { minLength: 1, maxLength: 12 }), value), {
+    minLength: 1,
+    maxLength: 3,
+  });
 }
 
 function mutated(built: Flow, edits: readonly Edit[]): FlowCase {
   const doc = document(built);
   for (const [path, value] of edits) edit(doc, path, value);
   const written = { ...built, yaml: built.yaml || hasNonFinite(edits) };
-  return { category: `mutated (${built.forms})`, text: documentText(written, doc), display: displayOf(written), expect: { kind: "generates-or-refused" } };
+  return {
+    category: `mutated (${built.forms})`,
+    text: documentText(written, doc),
+    display: displayOf(written),
+    expect: { kind: "generates-or-refused" },
+  };
 }
 
 function edit(root: Mutable, path: readonly number[], value: unknown): void {

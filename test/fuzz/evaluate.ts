@@ -30,7 +30,13 @@ export function runtimeProblems(model: FlowModel, index: ts.SourceFile): string[
   const problems: string[] = [];
   let spec: FlowSpec;
   try {
-    const flow = { id: model.id, version: model.version, environment: model.environment, title: model.title, path: model.path };
+    const flow = {
+      id: model.id,
+      version: model.version,
+      environment: model.environment,
+      title: model.title,
+      path: model.path,
+    };
     const actual = valueOf(initializerOrThrow(index, "flow"));
     if (!same(actual, flow)) problems.push(`flow evaluates to ${JSON.stringify(actual)}, not ${JSON.stringify(flow)}`);
     spec = valueOf(initializerOrThrow(index, "spec")) as FlowSpec;
@@ -42,14 +48,17 @@ export function runtimeProblems(model: FlowModel, index: ts.SourceFile): string[
     for (const which of ["request", "response"] as const) {
       const unchecked: UncheckedPattern[] = [];
       schemaCheckOrThrow(spec[which], { patterns: linearPatterns, onUnchecked: (each) => unchecked.push(each) });
-      for (const each of unchecked) problems.push(`spec.${which} has a pattern the engine cannot run at ${each.pointer}: ${each.reason}`);
+      for (const each of unchecked)
+        problems.push(`spec.${which} has a pattern the engine cannot run at ${each.pointer}: ${each.reason}`);
     }
     const text = JSON.stringify(spec);
     for (const left of patternsLeftToService(model)) {
-      if (text.includes(`"pattern":${JSON.stringify(left.pattern)}`)) problems.push(`spec still has the pattern left to the service at ${left.field}`);
+      if (text.includes(`"pattern":${JSON.stringify(left.pattern)}`))
+        problems.push(`spec still has the pattern left to the service at ${left.field}`);
     }
     const issues = issuesOf(flowChecksOrThrow(spec).request, {});
-    if (!issues.some((issue) => issue.path === "metadata" && issue.message === "is required")) problems.push(`an empty request gives ${JSON.stringify(issues)}`);
+    if (!issues.some((issue) => issue.path === "metadata" && issue.message === "is required"))
+      problems.push(`an empty request gives ${JSON.stringify(issues)}`);
   } catch (error) {
     problems.push(`the schema checker does not take spec: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -64,8 +73,11 @@ export function probeProblems(index: ts.SourceFile, probes: readonly Probe[]): s
   for (const probe of probes) {
     try {
       const issues = finishedOrThrow(() => issuesOf(request, probe.request));
-      const refused = issues.some((issue) => issue.path === probe.field && issue.message.startsWith("must match pattern "));
-      if (refused !== probe.refused) problems.push(`${probe.what} at ${probe.field} ${refused ? "failed" : "passed"} its pattern`);
+      const refused = issues.some(
+        (issue) => issue.path === probe.field && issue.message.startsWith("must match pattern "),
+      );
+      if (refused !== probe.refused)
+        problems.push(`${probe.what} at ${probe.field} ${refused ? "failed" : "passed"} its pattern`);
     } catch (error) {
       problems.push(`probing ${probe.field}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -76,7 +88,9 @@ export function probeProblems(index: ts.SourceFile, probes: readonly Probe[]): s
 function initializerOrThrow(file: ts.SourceFile, name: string): ts.Expression {
   for (const statement of file.statements) {
     if (!ts.isVariableStatement(statement)) continue;
-    const declaration = statement.declarationList.declarations.find((d) => ts.isIdentifier(d.name) && d.name.text === name);
+    const declaration = statement.declarationList.declarations.find(
+      (d) => ts.isIdentifier(d.name) && d.name.text === name,
+    );
     if (declaration?.initializer) return declaration.initializer;
   }
   throw new Error(`no ${name}`);
@@ -84,10 +98,12 @@ function initializerOrThrow(file: ts.SourceFile, name: string): ts.Expression {
 
 /** The value of a data expression: literals, objects, arrays, `as const`, `JSON.parse(<literal>)`. */
 function valueOf(node: ts.Expression): unknown {
-  if (ts.isAsExpression(node) || ts.isParenthesizedExpression(node) || ts.isSatisfiesExpression(node)) return valueOf(node.expression);
+  if (ts.isAsExpression(node) || ts.isParenthesizedExpression(node) || ts.isSatisfiesExpression(node))
+    return valueOf(node.expression);
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
   if (ts.isNumericLiteral(node)) return Number(node.text);
-  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken) return -(valueOf(node.operand) as number);
+  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken)
+    return -(valueOf(node.operand) as number);
   if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
   if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
   if (node.kind === ts.SyntaxKind.NullKeyword) return null;
@@ -97,7 +113,11 @@ function valueOf(node: ts.Expression): unknown {
     for (const member of node.properties) {
       if (!ts.isPropertyAssignment(member)) throw new Error(`not data: ${ts.SyntaxKind[member.kind]}`);
       const key = member.name;
-      const name = ts.isComputedPropertyName(key) ? valueOf(key.expression) : ts.isIdentifier(key) || ts.isStringLiteral(key) || ts.isNumericLiteral(key) ? key.text : undefined;
+      const name = ts.isComputedPropertyName(key)
+        ? valueOf(key.expression)
+        : ts.isIdentifier(key) || ts.isStringLiteral(key) || ts.isNumericLiteral(key)
+          ? key.text
+          : undefined;
       if (typeof name !== "string") throw new Error("not data: a computed key");
       out[name] = valueOf(member.initializer);
     }

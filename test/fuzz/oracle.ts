@@ -17,8 +17,22 @@ const VALUE_EXPORTS = ["createSession", "flow", "spec"];
 const FIXED_TYPES = ["CreateSessionRequest", "CreateSessionResponse", "Flow", "Input", "Locale", "Metadata"];
 /** The tags docs.ts writes. */
 const JSDOC_TAGS = new Set([
-  "accept", "default", "exclusiveMaximum", "exclusiveMinimum", "format", "integer", "maxBytes", "maxItems",
-  "maxLength", "maximum", "minItems", "minLength", "minimum", "multipleOf", "part", "pattern",
+  "accept",
+  "default",
+  "exclusiveMaximum",
+  "exclusiveMinimum",
+  "format",
+  "integer",
+  "maxBytes",
+  "maxItems",
+  "maxLength",
+  "maximum",
+  "minItems",
+  "minLength",
+  "minimum",
+  "multipleOf",
+  "part",
+  "pattern",
 ]);
 
 /** Problems with one flow's generated module (empty: all good). */
@@ -45,7 +59,11 @@ function importProblems(file: ts.SourceFile, model: FlowModel): string[] {
     return `${clause ? (clause.phaseModifier === ts.SyntaxKind.TypeKeyword ? "type " : "value ") : "side effect "}${specifier}`;
   });
   const spec = toFlowSpec(model);
-  const expected = [`value ${RUNTIME_IMPORT}`, `type ${RUNTIME_IMPORT}`, ...(hasPattern(spec.request) || hasPattern(spec.response) ? [`side effect ${PATTERN_ENGINE}`] : [])];
+  const expected = [
+    `value ${RUNTIME_IMPORT}`,
+    `type ${RUNTIME_IMPORT}`,
+    ...(hasPattern(spec.request) || hasPattern(spec.response) ? [`side effect ${PATTERN_ENGINE}`] : []),
+  ];
   return imports.join() === expected.join() ? [] : [`imports ${imports.join(", ")}; expected ${expected.join(", ")}`];
 }
 
@@ -54,7 +72,9 @@ export function hasPattern(schema: unknown): boolean {
   if (typeof schema !== "object" || schema === null) return false;
   const { pattern, properties, items, additionalProperties } = schema as Record<string, unknown>;
   if (typeof pattern === "string") return true;
-  return [...Object.values((properties ?? {}) as Record<string, unknown>), items, additionalProperties].some(hasPattern);
+  return [...Object.values((properties ?? {}) as Record<string, unknown>), items, additionalProperties].some(
+    hasPattern,
+  );
 }
 
 function exportsOf(checker: ts.TypeChecker, file: ts.SourceFile): ts.Symbol[] {
@@ -64,15 +84,24 @@ function exportsOf(checker: ts.TypeChecker, file: ts.SourceFile): ts.Symbol[] {
 
 function exportProblems(checker: ts.TypeChecker, file: ts.SourceFile, model: FlowModel): string[] {
   const symbols = exportsOf(checker, file);
-  const values = symbols.filter((s) => s.flags & ts.SymbolFlags.Value).map((s) => s.name).sort();
-  const types = symbols.filter((s) => s.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias)).map((s) => s.name);
-  const other = symbols.filter((s) => !(s.flags & (ts.SymbolFlags.Value | ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias)));
+  const values = symbols
+    .filter((s) => s.flags & ts.SymbolFlags.Value)
+    .map((s) => s.name)
+    .sort();
+  const types = symbols
+    .filter((s) => s.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias))
+    .map((s) => s.name);
+  const other = symbols.filter(
+    (s) => !(s.flags & (ts.SymbolFlags.Value | ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias)),
+  );
   const problems: string[] = [];
-  if (values.join() !== VALUE_EXPORTS.join()) problems.push(`value exports ${values.join(", ")}, expected ${VALUE_EXPORTS.join(", ")}`);
+  if (values.join() !== VALUE_EXPORTS.join())
+    problems.push(`value exports ${values.join(", ")}, expected ${VALUE_EXPORTS.join(", ")}`);
   const missing = FIXED_TYPES.filter((name) => !types.includes(name));
   if (missing.length > 0) problems.push(`type exports lack ${missing.join(", ")}`);
   const expected = expectedTypeCount(model);
-  if (types.length !== expected) problems.push(`${String(types.length)} type exports, expected ${String(expected)}: ${types.join(", ")}`);
+  if (types.length !== expected)
+    problems.push(`${String(types.length)} type exports, expected ${String(expected)}: ${types.join(", ")}`);
   if (other.length > 0) problems.push(`other exports: ${other.map((s) => s.name).join(", ")}`);
   return problems;
 }
@@ -85,7 +114,12 @@ function exportProblems(checker: ts.TypeChecker, file: ts.SourceFile, model: Flo
 function expectedTypeCount(model: FlowModel): number {
   const input = model.request.properties.find((p) => p.name === "input")?.schema;
   const responseIsInterface = model.response.kind === "object" && !model.response.nullable ? 1 : 0;
-  return FIXED_TYPES.length + (input?.kind === "object" ? blockTypes(input) : 0) + objectsIn(model.response) - responseIsInterface;
+  return (
+    FIXED_TYPES.length +
+    (input?.kind === "object" ? blockTypes(input) : 0) +
+    objectsIn(model.response) -
+    responseIsInterface
+  );
 }
 
 function blockTypes(input: Extract<Schema, { kind: "object" }>): number {
@@ -113,10 +147,19 @@ function statementProblems(file: ts.SourceFile): string[] {
   const variables: string[] = [];
   const functions: string[] = [];
   for (const statement of file.statements) {
-    if (ts.isImportDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) continue;
-    if (ts.isVariableStatement(statement)) variables.push(...statement.declarationList.declarations.map((d) => d.name.getText(file)));
+    if (
+      ts.isImportDeclaration(statement) ||
+      ts.isInterfaceDeclaration(statement) ||
+      ts.isTypeAliasDeclaration(statement)
+    )
+      continue;
+    if (ts.isVariableStatement(statement))
+      variables.push(...statement.declarationList.declarations.map((d) => d.name.getText(file)));
     else if (ts.isFunctionDeclaration(statement)) functions.push(statement.name?.text ?? "(anonymous)");
-    else problems.push(`unexpected ${ts.SyntaxKind[statement.kind]} at top level: ${statement.getText(file).slice(0, 80)}`);
+    else
+      problems.push(
+        `unexpected ${ts.SyntaxKind[statement.kind]} at top level: ${statement.getText(file).slice(0, 80)}`,
+      );
   }
   if (variables.join() !== "flow,spec") problems.push(`variables ${variables.join(", ")}`);
   if (functions.join() !== "createSession") problems.push(`functions ${functions.join(", ")}`);
@@ -140,7 +183,8 @@ function readBackProblems(file: ts.SourceFile, model: FlowModel): string[] {
   const names = new Set<string>();
   const literals = new Set<string>();
   const visit = (node: ts.Node): void => {
-    if (ts.isPropertySignature(node) && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name))) names.add(node.name.text);
+    if (ts.isPropertySignature(node) && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name)))
+      names.add(node.name.text);
     if (ts.isLiteralTypeNode(node) && ts.isStringLiteral(node.literal)) literals.add(node.literal.text);
     ts.forEachChild(node, visit);
   };
@@ -154,10 +198,13 @@ function readBackProblems(file: ts.SourceFile, model: FlowModel): string[] {
     const typed = input.properties.length > 0 ? { ...input, additionalProperties: false } : input;
     collect(typed, modelNames, modelEnums);
   }
-  for (const name of modelNames) if (!names.has(name)) problems.push(`property ${JSON.stringify(name)} does not read back`);
-  for (const value of modelEnums) if (!literals.has(value)) problems.push(`enum value ${JSON.stringify(value)} does not read back`);
+  for (const name of modelNames)
+    if (!names.has(name)) problems.push(`property ${JSON.stringify(name)} does not read back`);
+  for (const value of modelEnums)
+    if (!literals.has(value)) problems.push(`enum value ${JSON.stringify(value)} does not read back`);
   const flow = flowLiteral(file);
-  if (flow.title !== model.title) problems.push(`flow.title reads ${JSON.stringify(flow.title)}, not ${JSON.stringify(model.title)}`);
+  if (flow.title !== model.title)
+    problems.push(`flow.title reads ${JSON.stringify(flow.title)}, not ${JSON.stringify(model.title)}`);
   if (flow.id !== model.id) problems.push(`flow.id reads ${JSON.stringify(flow.id)}`);
   return problems;
 }
@@ -181,7 +228,8 @@ function flowLiteral(file: ts.SourceFile): Record<string, string> {
     if (!ts.isInterfaceDeclaration(statement) || statement.name.text !== "Flow") continue;
     for (const member of statement.members) {
       if (!ts.isPropertySignature(member) || !ts.isIdentifier(member.name) || !member.type) continue;
-      if (ts.isLiteralTypeNode(member.type) && ts.isStringLiteral(member.type.literal)) out[member.name.text] = member.type.literal.text;
+      if (ts.isLiteralTypeNode(member.type) && ts.isStringLiteral(member.type.literal))
+        out[member.name.text] = member.type.literal.text;
     }
   }
   return out;

@@ -90,7 +90,13 @@ function stringLeaf(): fc.Arbitrary<Leaf> {
     .record({
       enum: optional(fc.array(hostileName(), { minLength: 1, maxLength: 5 })),
       // Hostile text as a literal pattern, or a pattern that backtracks catastrophically on a native RegExp.
-      pattern: optional(fc.oneof({ weight: 3, arbitrary: literalPattern() }, { weight: 1, arbitrary: catastrophicPattern().map((each) => each.pattern) }), 4),
+      pattern: optional(
+        fc.oneof(
+          { weight: 3, arbitrary: literalPattern() },
+          { weight: 1, arbitrary: catastrophicPattern().map((each) => each.pattern) },
+        ),
+        4,
+      ),
       format: optional(fc.oneof(fc.constantFrom("date", "date-time", "uri", "email", "uuid"), hostileText(2)), 4),
       lengths: optional(fc.tuple(fc.nat({ max: 20 }), fc.nat({ max: 200 }))),
     })
@@ -131,11 +137,22 @@ function makeLeaf(options: TreeOptions): fc.Arbitrary<Leaf> {
   return fc.oneof(
     { weight: 5, arbitrary: stringLeaf() },
     { weight: 2, arbitrary: numberLeaf() },
-    { weight: 1, arbitrary: optional(fc.array(fc.boolean(), { minLength: 1, maxLength: 2 })).map((values) => ({ kind: "boolean" as const, ...(values ? { enum: values } : {}) })) },
+    {
+      weight: 1,
+      arbitrary: optional(fc.array(fc.boolean(), { minLength: 1, maxLength: 2 })).map((values) => ({
+        kind: "boolean" as const,
+        ...(values ? { enum: values } : {}),
+      })),
+    },
     {
       weight: options.files ? 2 : 0,
       arbitrary: fc
-        .record({ maxLength: optional(fc.integer({ min: 1, max: 26_214_400 })), contentType: optional(fc.oneof(fc.constantFrom("image/jpeg, image/png", "image/*", "*/*", "application/pdf"), hostileText(3))) })
+        .record({
+          maxLength: optional(fc.integer({ min: 1, max: 26_214_400 })),
+          contentType: optional(
+            fc.oneof(fc.constantFrom("image/jpeg, image/png", "image/*", "*/*", "application/pdf"), hostileText(3)),
+          ),
+        })
         .map((file) => ({ kind: "file" as const, ...strip(file) })),
     },
   );
@@ -151,22 +168,25 @@ function fieldNames(options: TreeOptions, count: number): fc.Arbitrary<string[]>
 
 function defaultFor(node: Node): fc.Arbitrary<Json | undefined> {
   if (node.kind === "string") return optional(node.enum ? fc.constantFrom(...node.enum) : hostileText(3), 5);
-  if (node.kind === "number" || node.kind === "boolean") return optional(fc.jsonValue({ maxDepth: 1 }) as fc.Arbitrary<Json>, 8);
+  if (node.kind === "number" || node.kind === "boolean")
+    return optional(fc.jsonValue({ maxDepth: 1 }) as fc.Arbitrary<Json>, 8);
   return fc.constant(undefined);
 }
 
 function field(options: TreeOptions, name: string, node: fc.Arbitrary<Node>): fc.Arbitrary<Field> {
-  return node.chain((built) =>
-    fc.record({
-      name: fc.constant(name),
-      required: fc.boolean(),
-      nullable: fc.boolean().map((nullable) => nullable && built.kind !== "file"),
-      description: optional(hostileText()),
-      default: defaultFor(built),
-      viaRef: fc.boolean().map((viaRef) => viaRef && !options.multipart),
-      node: fc.constant(built),
-    }),
-  ).map(strip);
+  return node
+    .chain((built) =>
+      fc.record({
+        name: fc.constant(name),
+        required: fc.boolean(),
+        nullable: fc.boolean().map((nullable) => nullable && built.kind !== "file"),
+        description: optional(hostileText()),
+        default: defaultFor(built),
+        viaRef: fc.boolean().map((viaRef) => viaRef && !options.multipart),
+        node: fc.constant(built),
+      }),
+    )
+    .map(strip);
 }
 
 /** An object of up to `width` fields, nested up to `depth` more levels. */
@@ -181,9 +201,15 @@ function makeObjectNode(options: TreeOptions, depth: number, width: number): fc.
       fc
         .record({
           fields: fc.tuple(...names.map((name) => field(options, name, node(options, depth - 1)))),
-          additional: options.multipart ? fc.constant(undefined) : optional(fc.oneof(fc.boolean(), fc.constant("typed" as const))),
+          additional: options.multipart
+            ? fc.constant(undefined)
+            : optional(fc.oneof(fc.boolean(), fc.constant("typed" as const))),
         })
-        .map(({ fields, additional }) => ({ kind: "object" as const, fields, ...(additional === undefined ? {} : { additional }) })),
+        .map(({ fields, additional }) => ({
+          kind: "object" as const,
+          fields,
+          ...(additional === undefined ? {} : { additional }),
+        })),
     ),
   );
 }
@@ -195,7 +221,10 @@ function arrayNode(options: TreeOptions, depth: number): fc.Arbitrary<ArrayNode>
 function makeArrayNode(options: TreeOptions, depth: number): fc.Arbitrary<ArrayNode> {
   return fc
     .record({
-      items: fc.oneof({ weight: 2, arbitrary: leaf(options) }, { weight: depth > 0 ? 2 : 0, arbitrary: objectNode(options, depth - 1, 3) }),
+      items: fc.oneof(
+        { weight: 2, arbitrary: leaf(options) },
+        { weight: depth > 0 ? 2 : 0, arbitrary: objectNode(options, depth - 1, 3) },
+      ),
       // maxItems of at least 1: a required array needs an element, and no description asks for none.
       counts: optional(fc.tuple(fc.nat({ max: 3 }), fc.integer({ min: 1, max: 12 }))),
       group: fc.boolean(),
@@ -225,7 +254,10 @@ function makeNode(options: TreeOptions, depth: number): fc.Arbitrary<Node> {
 export function chain(levels: number, name: string): ObjectNode {
   let inner: Node = { kind: "string" };
   for (let level = 0; level < levels; level += 1) {
-    inner = { kind: "object", fields: [{ name: name + String(level), required: true, nullable: false, viaRef: false, node: inner }] };
+    inner = {
+      kind: "object",
+      fields: [{ name: name + String(level), required: true, nullable: false, viaRef: false, node: inner }],
+    };
   }
   return inner as ObjectNode;
 }

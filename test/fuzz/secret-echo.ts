@@ -48,13 +48,20 @@ const secretAndEcho = secretText.chain((secret) => {
   return fc
     .oneof(
       fc.constant([0, characters.length] as const),
-      fc.integer({ min: PIECE, max: characters.length }).chain((length) => fc.integer({ min: 0, max: characters.length - length }).map((start) => [start, start + length] as const)),
+      fc
+        .integer({ min: PIECE, max: characters.length })
+        .chain((length) =>
+          fc.integer({ min: 0, max: characters.length - length }).map((start) => [start, start + length] as const),
+        ),
     )
     .map(([start, end]) => ({ secret, echoed: characters.slice(start, end).join("") }));
 });
 
 /** The server's own words around the echo: any of the secret's characters, and others. */
-const words = fc.string({ unit: fc.constantFrom(...SECRET_CHARACTERS, ...Array.from("klmnopq:,;()[]{}!")), maxLength: 30 });
+const words = fc.string({
+  unit: fc.constantFrom(...SECRET_CHARACTERS, ...Array.from("klmnopq:,;()[]{}!")),
+  maxLength: 30,
+});
 
 /** Text around an escaped echo, which no escape can swallow: no `\`, `%` or `&` at its end. */
 const plainWords = fc.string({ unit: fc.constantFrom(...Array.from("klmnopq rstuv:,;()!")), maxLength: 30 });
@@ -77,9 +84,22 @@ interface Echo {
 }
 
 const percentOf = (character: string, lower: boolean) =>
-  [...Buffer.from(character, "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).map((escape) => (lower ? escape : escape.toUpperCase())).join("");
+  [...Buffer.from(character, "utf8")]
+    .map((byte) => `%${byte.toString(16).padStart(2, "0")}`)
+    .map((escape) => (lower ? escape : escape.toUpperCase()))
+    .join("");
 
-type CharacterWay = "as-is" | "percent" | "percent-lower" | "json-u" | "json-U" | "json-short" | "form-space" | "html-named" | "html-decimal" | "html-hex";
+type CharacterWay =
+  | "as-is"
+  | "percent"
+  | "percent-lower"
+  | "json-u"
+  | "json-U"
+  | "json-short"
+  | "form-space"
+  | "html-named"
+  | "html-decimal"
+  | "html-hex";
 
 /**
  * A character written one way: what a server writes for it, or undefined
@@ -93,7 +113,9 @@ function written(character: string, way: CharacterWay, form: boolean): string | 
   switch (way) {
     case "as-is":
       // A bare % or \ starts an escape, as a bare & may; a bare + is a space in a form body.
-      return character === "%" || character === "\\" || character === "&" || (form && character === "+") ? undefined : character;
+      return character === "%" || character === "\\" || character === "&" || (form && character === "+")
+        ? undefined
+        : character;
     case "percent":
     case "percent-lower":
       return percentOf(character, way === "percent-lower");
@@ -118,7 +140,18 @@ function written(character: string, way: CharacterWay, form: boolean): string | 
   }
 }
 
-const WAYS: readonly CharacterWay[] = ["as-is", "percent", "percent-lower", "json-u", "json-U", "json-short", "form-space", "html-named", "html-decimal", "html-hex"];
+const WAYS: readonly CharacterWay[] = [
+  "as-is",
+  "percent",
+  "percent-lower",
+  "json-u",
+  "json-U",
+  "json-short",
+  "form-space",
+  "html-named",
+  "html-decimal",
+  "html-hex",
+];
 
 /** Secret and words escaped character by character; each character the first of its drawn ways that fits it. */
 const escapedEcho = fc
@@ -155,7 +188,11 @@ const escapedEcho = fc
   });
 
 /** `units` written one by one from `at`, and where each went. */
-function eachWritten(at: number, units: readonly string[], write: (text: string) => string): { text: string; units: [number, number][] } {
+function eachWritten(
+  at: number,
+  units: readonly string[],
+  write: (text: string) => string,
+): { text: string; units: [number, number][] } {
   const spans: [number, number][] = [];
   let text = "";
   for (const unit of units) {
@@ -221,7 +258,9 @@ const base64Echo = fc
     // Written char by char (the forms above are), so the piece's bytes sit where the words before it end.
     const head = Buffer.from(writtenBefore(before, writtenAs), "utf8");
     const body = Buffer.from(writtenBefore(echoed, writtenAs), "utf8");
-    const encoded = Buffer.concat([head, body, Buffer.from(writtenBefore(after, writtenAs), "utf8")]).toString(alphabet);
+    const encoded = Buffer.concat([head, body, Buffer.from(writtenBefore(after, writtenAs), "utf8")]).toString(
+      alphabet,
+    );
     // Base64 characters that hold only bits of the piece's bytes: from the first whole 6 bits after its start to the last.
     const firstOwn = Math.ceil((head.length * 8) / 6);
     const lastOwn = Math.floor(((head.length + body.length) * 8) / 6);
@@ -232,7 +271,11 @@ const base64Echo = fc
           ? text.replace(/\//g, "\\/")
           : outer === "json-u"
             ? text.replace(/[+/_-]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
-            : text.replace(/[+/=]/g, (c) => (outer === "percent" ? `%${c.charCodeAt(0).toString(16).toUpperCase()}` : `%${c.charCodeAt(0).toString(16)}`));
+            : text.replace(/[+/=]/g, (c) =>
+                outer === "percent"
+                  ? `%${c.charCodeAt(0).toString(16).toUpperCase()}`
+                  : `%${c.charCodeAt(0).toString(16)}`,
+              );
     const start = outside[0].length + escapeOuter(encoded.slice(0, firstOwn)).length;
     const { text: own, units } = eachWritten(start, Array.from(encoded.slice(firstOwn, lastOwn)), escapeOuter);
     return {
@@ -262,7 +305,13 @@ const hexEcho = fc
     const head = `${outside[0]}${hex(before)}`;
     const middle = hex(echoed);
     const units = Array.from(middle, (_, k): [number, number] => [head.length + k, head.length + k + 1]);
-    return { secret, text: `${head}${middle}${hex(after)}${outside[1]}`, own: [head.length, head.length + middle.length], units, how: `hex (${upper ? "upper" : "lower"}) of ${writtenAs}` };
+    return {
+      secret,
+      text: `${head}${middle}${hex(after)}${outside[1]}`,
+      own: [head.length, head.length + middle.length],
+      units,
+      how: `hex (${upper ? "upper" : "lower"}) of ${writtenAs}`,
+    };
   });
 
 export interface EchoCase {
@@ -271,4 +320,7 @@ export interface EchoCase {
   readonly isClientSecret: boolean;
 }
 
-export const echoCases: fc.Arbitrary<EchoCase> = fc.record({ echo: fc.oneof(escapedEcho, layeredEcho, base64Echo, hexEcho), isClientSecret: fc.boolean() });
+export const echoCases: fc.Arbitrary<EchoCase> = fc.record({
+  echo: fc.oneof(escapedEcho, layeredEcho, base64Echo, hexEcho),
+  isClientSecret: fc.boolean(),
+});

@@ -15,7 +15,9 @@ import { typeCheckHost } from "../support/type-check-host.js";
 export const VIRTUAL_ROOT = join(REPO_ROOT, "test", ".fuzz-in-memory");
 
 /** The runtimeImport that reaches the runtime's flow-module entry (runtime/flow-module.ts) from `<VIRTUAL_ROOT>/<case>/<flow>/index.ts`. */
-export const RUNTIME_IMPORT = relative(join(VIRTUAL_ROOT, "case", "flow"), join(REPO_ROOT, "runtime", "flow-module.js")).split(sep).join("/");
+export const RUNTIME_IMPORT = relative(join(VIRTUAL_ROOT, "case", "flow"), join(REPO_ROOT, "runtime", "flow-module.js"))
+  .split(sep)
+  .join("/");
 
 export interface CheckedProgram {
   readonly program: ts.Program;
@@ -60,7 +62,8 @@ function inMemoryHost(options: ts.CompilerOptions, files: ReadonlyMap<string, st
   const host = typeCheckHost(options);
   const disk = { ...host };
   const directories = new Set<string>();
-  for (const path of files.keys()) for (let dir = dirname(path); dir.startsWith(VIRTUAL_ROOT); dir = dirname(dir)) directories.add(dir);
+  for (const path of files.keys())
+    for (let dir = dirname(path); dir.startsWith(VIRTUAL_ROOT); dir = dirname(dir)) directories.add(dir);
   return {
     ...host,
     fileExists: (path) => files.has(resolve(path)) || disk.fileExists(path),
@@ -68,7 +71,9 @@ function inMemoryHost(options: ts.CompilerOptions, files: ReadonlyMap<string, st
     directoryExists: (path) => directories.has(resolve(path)) || (disk.directoryExists?.(path) ?? false),
     getSourceFile: (path, languageVersion, onError) => {
       const text = files.get(resolve(path));
-      return text === undefined ? disk.getSourceFile(path, languageVersion, onError) : ts.createSourceFile(path, text, languageVersion, true);
+      return text === undefined
+        ? disk.getSourceFile(path, languageVersion, onError)
+        : ts.createSourceFile(path, text, languageVersion, true);
     },
   };
 }

@@ -8,7 +8,15 @@ import { appendFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { sha256 } from "../../generator/output/manifest";
 import { runCodegen } from "../../generator/pipeline";
-import { defined, makeProject, readManifestJson, removeProjects, snapshot, writeManifestJson, type ManifestJson } from "./codegen-project";
+import {
+  defined,
+  makeProject,
+  readManifestJson,
+  removeProjects,
+  snapshot,
+  writeManifestJson,
+  type ManifestJson,
+} from "./codegen-project";
 
 afterAll(removeProjects);
 
@@ -95,7 +103,9 @@ describe("codegen --check", () => {
     });
     const check = await runCodegen({ configPath: config, check: true });
     expect(check.changes).toEqual([]);
-    expect(check.otherGenerator).toEqual({ generator: { flowsmith: "0.0.9", runtime: "0.0.8", fingerprint: "f".repeat(64) } });
+    expect(check.otherGenerator).toEqual({
+      generator: { flowsmith: "0.0.9", runtime: "0.0.8", fingerprint: "f".repeat(64) },
+    });
 
     // A generated file differing too: the manifest counts as changed, and no note claims every file identical.
     await appendFile(path.join(out, "signing/index.ts"), "// edited\n");
@@ -114,13 +124,17 @@ describe("codegen --check", () => {
     await editManifest(out, (manifest) => {
       defined(manifest.flows["signing"], "signing").version = 2;
     });
-    expect((await runCodegen({ configPath: config, check: true })).changes).toEqual([{ path: MANIFEST, reason: "changed" }]);
+    expect((await runCodegen({ configPath: config, check: true })).changes).toEqual([
+      { path: MANIFEST, reason: "changed" },
+    ]);
 
     // A write under another stamp reuses nothing: it regenerates and restamps.
     const write = await runCodegen({ configPath: config });
     expect(write.flows.map((flow) => flow.status)).toEqual(["generated"]);
     expect(write.changes).toEqual([{ path: MANIFEST, reason: "changed" }]);
-    const { version } = JSON.parse(await readFile(path.resolve(__dirname, "../../package.json"), "utf8")) as { version: string };
+    const { version } = JSON.parse(await readFile(path.resolve(__dirname, "../../package.json"), "utf8")) as {
+      version: string;
+    };
     expect((await readManifestJson(out)).generator?.flowsmith).toBe(version);
   });
 });

@@ -17,15 +17,27 @@ let emulator: Awaited<ReturnType<typeof startEmulator>>;
 let client: Client<"staging">;
 
 interface GeneratedFlow {
-  createSession(client: Client<"staging">, request: unknown): Promise<{ readonly sessionContext: { readonly sessionId: string } }>;
+  createSession(
+    client: Client<"staging">,
+    request: unknown,
+  ): Promise<{ readonly sessionContext: { readonly sessionId: string } }>;
 }
 
 /** aml-screening with open objects: `input` and BasicIdentity without `additionalProperties: false`, plus a free-form block. */
 function openDescription(): string {
   const text = readFileSync(path.join(REPO_ROOT, "flows/aml-screening.yaml"), "utf8")
-    .replace("          required: [basicIdentity]\n          additionalProperties: false\n", "          required: [basicIdentity]\n")
-    .replace("      required: [givenName, familyName, birthDate]\n      additionalProperties: false\n", "      required: [givenName, familyName, birthDate]\n")
-    .replace("            basicIdentity:\n", "            extras:\n              type: object\n            scores:\n              type: object\n              additionalProperties:\n                type: number\n            basicIdentity:\n");
+    .replace(
+      "          required: [basicIdentity]\n          additionalProperties: false\n",
+      "          required: [basicIdentity]\n",
+    )
+    .replace(
+      "      required: [givenName, familyName, birthDate]\n      additionalProperties: false\n",
+      "      required: [givenName, familyName, birthDate]\n",
+    )
+    .replace(
+      "            basicIdentity:\n",
+      "            extras:\n              type: object\n            scores:\n              type: object\n              additionalProperties:\n                type: number\n            basicIdentity:\n",
+    );
   expect(text).not.toMatch(/required: \[givenName, familyName, birthDate\]\n\s+additionalProperties/);
   return text;
 }
@@ -46,12 +58,23 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, "aml.yaml"), openDescription());
   for (const closed of [false, true]) {
     const name = closed ? "closed" : "open";
-    const config = { outputDir: name, runtimeImport: runtimeImportFor(path.join(dir, name)), ...(closed ? { closedDataBlocks: true } : {}), flows: [{ name: "aml", source: { file: "aml.yaml" } }] };
+    const config = {
+      outputDir: name,
+      runtimeImport: runtimeImportFor(path.join(dir, name)),
+      ...(closed ? { closedDataBlocks: true } : {}),
+      flows: [{ name: "aml", source: { file: "aml.yaml" } }],
+    };
     writeFileSync(path.join(dir, `${name}.config.json`), JSON.stringify(config));
     await runCodegen({ configPath: path.join(dir, `${name}.config.json`) });
   }
   emulator = await startEmulator({ configPath: path.join(dir, "open.config.json"), createdMs: 50, stepMs: 50 });
-  client = createClient({ baseUrl: emulator.baseUrl, authUrl: emulator.authUrl, environment: "staging", ...emulator.clients.staging, userAgent: "closed-blocks/1" });
+  client = createClient({
+    baseUrl: emulator.baseUrl,
+    authUrl: emulator.authUrl,
+    environment: "staging",
+    ...emulator.clients.staging,
+    userAgent: "closed-blocks/1",
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -63,7 +86,12 @@ afterAll(async () => {
 it("types a misspelt field as an error only with closedDataBlocks; free-form blocks and typed maps stay open", () => {
   const runtime = path.relative(dir, path.join(REPO_ROOT, "runtime/index.js")).split(path.sep).join("/");
   // One program for both (a type check is the costly part); the open consumer has no @ts-expect-error.
-  const files = ([["open", false], ["closed", true]] as const).map(([flow, expectError]) => {
+  const files = (
+    [
+      ["open", false],
+      ["closed", true],
+    ] as const
+  ).map(([flow, expectError]) => {
     const file = path.join(dir, `${flow}-consumer.ts`);
     writeFileSync(file, CONSUMER(flow, expectError).replace("RUNTIME", runtime));
     return file;
@@ -79,7 +107,12 @@ it("types a misspelt field as an error only with closedDataBlocks; free-form blo
 });
 
 it("the closed validator refuses the extra key before sending; the open one sends it and the emulator, like the service, accepts it", async () => {
-  const basicIdentity: Record<string, string> = { givenName: "A", familyName: "B", birthDate: "2000-01-01", brithDate: "2000-01-01" };
+  const basicIdentity: Record<string, string> = {
+    givenName: "A",
+    familyName: "B",
+    birthDate: "2000-01-01",
+    brithDate: "2000-01-01",
+  };
   const request = { input: { basicIdentity }, metadata: { subjectId: "x" } };
   const closed = jest.requireActual<GeneratedFlow>(path.join(dir, "closed/aml/index.ts"));
   const open = jest.requireActual<GeneratedFlow>(path.join(dir, "open/aml/index.ts"));
@@ -91,6 +124,11 @@ it("the closed validator refuses the extra key before sending; the open one send
 });
 
 it("the manifest's inputs hash follows the option, so turning it on regenerates", () => {
-  const hash = (name: string) => (JSON.parse(readFileSync(path.join(dir, name, ".flowsmith-manifest.json"), "utf8")) as { flows: { aml: { inputsHash: string } } }).flows.aml.inputsHash;
+  const hash = (name: string) =>
+    (
+      JSON.parse(readFileSync(path.join(dir, name, ".flowsmith-manifest.json"), "utf8")) as {
+        flows: { aml: { inputsHash: string } };
+      }
+    ).flows.aml.inputsHash;
   expect(hash("closed")).not.toBe(hash("open"));
 });

@@ -84,7 +84,10 @@ export interface CliRun {
 const execFileAsync = promisify(execFile);
 
 /** The built CLI (bin/flowsmith.js → dist/), as a user runs it; `npm test` builds dist/ before jest. */
-export async function flowsmith(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+export async function flowsmith(
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliRun> {
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, [path.join(REPO, "bin/flowsmith.js"), ...args], {
       cwd: options.cwd ?? REPO,

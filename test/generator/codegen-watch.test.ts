@@ -33,7 +33,9 @@ function printed(pattern: RegExp): Promise<string> {
     const timer = setTimeout(() => {
       child.stdout.off("data", listener);
       child.stderr.off("data", listener);
-      reject(new Error(`waited ${WAIT_MS} ms for ${String(pattern)}; printed since the last step:\n${output.slice(seen)}`));
+      reject(
+        new Error(`waited ${WAIT_MS} ms for ${String(pattern)}; printed since the last step:\n${output.slice(seen)}`),
+      );
     }, WAIT_MS);
     const listener = () => {
       if (!check()) return;
@@ -77,7 +79,10 @@ it("generates first, found from a folder below the config, then watches the conf
 
 it("an edited description gives new output and its change report", async () => {
   const text = await readFile(description(), "utf8");
-  await save(description(), text.replace("        birthPlace:\n", "        nationality:\n          type: string\n        birthPlace:\n"));
+  await save(
+    description(),
+    text.replace("        birthPlace:\n", "        nationality:\n          type: string\n        birthPlace:\n"),
+  );
   const run = await printed(/Watching 2 file\(s\)/);
   expect(run).toMatch(/flows\/aml-screening\.yaml changed; generating again/);
   expect(run).toMatch(/compatible\s+input\.basicIdentity\.nationality\s+field added/);
@@ -119,7 +124,10 @@ it("a description's folder removed and made again (a branch checked out) is watc
   await rm(flows, { recursive: true });
   expect(await printed(/nothing was written[\s\S]*?Watching 3 file\(s\)/)).toMatch(/SOURCE_NOT_FOUND/);
   await mkdir(flows);
-  const added = (texts[0] ?? "").replace("        birthPlace:\n", "        mothersName:\n          type: string\n        birthPlace:\n");
+  const added = (texts[0] ?? "").replace(
+    "        birthPlace:\n",
+    "        mothersName:\n          type: string\n        birthPlace:\n",
+  );
   await Promise.all([writeFile(path.join(flows, "signing.yaml"), texts[1] ?? ""), writeFile(description(), added)]);
   await printed(/input\.basicIdentity\.mothersName\s+field added[\s\S]*?Watching 3 file\(s\)/);
   expect(await generated()).toContain("mothersName");
@@ -146,7 +154,10 @@ it("a folder it may not watch is said on stderr, and the watch goes on (chokidar
   for (const dir of [locked.root, locked.dir]) await chmod(dir, 0o777);
   // root may list any folder: the watch then runs as nobody, for whom the mode holds.
   const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  const watching = spawn(process.execPath, [path.join(REPO, "bin/flowsmith.js"), "codegen", "--watch"], { cwd: locked.dir, ...asNobody });
+  const watching = spawn(process.execPath, [path.join(REPO, "bin/flowsmith.js"), "codegen", "--watch"], {
+    cwd: locked.dir,
+    ...asNobody,
+  });
   let printedHere = "";
   let onStderr = "";
   watching.stderr.on("data", (chunk: Buffer) => (onStderr += chunk.toString("utf8")));

@@ -32,9 +32,12 @@ describe("runCodegen", () => {
       expect({ file, require: content.includes("require(") }).toEqual({ file, require: false });
       expect(content.split("\n")[0]).toContain("Do not edit: run `npx flowsmith codegen`.");
       // `from "x"` and the side-effect `import "x"` alike.
-      const specifiers = [...content.matchAll(/^(?:import\b[^"]*|export\b[^"=]*\bfrom )"([^"]+)";$/gm)].map((match) => match[1]);
+      const specifiers = [...content.matchAll(/^(?:import\b[^"]*|export\b[^"=]*\bfrom )"([^"]+)";$/gm)].map(
+        (match) => match[1],
+      );
       expect(specifiers.length).toBeGreaterThan(0);
-      for (const specifier of specifiers) expect(specifier).toMatch(/^(@flowsmith\/runtime\/(flow-module|patterns)|\.\/[a-z-]+\/index\.js)$/);
+      for (const specifier of specifiers)
+        expect(specifier).toMatch(/^(@flowsmith\/runtime\/(flow-module|patterns)|\.\/[a-z-]+\/index\.js)$/);
     }
   });
 
@@ -89,11 +92,23 @@ describe("runCodegen", () => {
     expect(flow?.status).toBe("generated");
     const pointer = (field: string) => `#/components/schemas/BasicIdentity/properties/${field}/pattern`;
     expect(flow?.leftToService).toEqual([
-      { field: "request.input.basicIdentity.givenName", pointer: pointer("givenName"), pattern: "^(?=.*[A-Za-z]).+$", reason: "a lookahead ((?= or (?!)" },
-      { field: "request.input.basicIdentity.birthPlace", pointer: pointer("birthPlace"), pattern: "^(\\w)\\1*$", reason: "a backreference (\\1)" },
+      {
+        field: "request.input.basicIdentity.givenName",
+        pointer: pointer("givenName"),
+        pattern: "^(?=.*[A-Za-z]).+$",
+        reason: "a lookahead ((?= or (?!)",
+      },
+      {
+        field: "request.input.basicIdentity.birthPlace",
+        pointer: pointer("birthPlace"),
+        pattern: "^(\\w)\\1*$",
+        reason: "a backreference (\\1)",
+      },
     ]);
     // --check regenerates, so it reports them too; a write that reuses the flow regenerates nothing and has nothing to report.
-    expect((await runCodegen({ configPath: config, check: true })).flows[0]?.leftToService).toEqual(flow?.leftToService);
+    expect((await runCodegen({ configPath: config, check: true })).flows[0]?.leftToService).toEqual(
+      flow?.leftToService,
+    );
     const reused = await runCodegen({ configPath: config });
     expect(reused.flows.map((each) => [each.status, each.leftToService])).toEqual([["unchanged", undefined]]);
   });
@@ -106,7 +121,9 @@ describe("runCodegen", () => {
     await writeFile(path.join(dir, "flows/document-verification.yaml"), "openapi: 3.0.3\ninfo: [unclosed\n");
     const error = await runCodegen({ configPath: config, force: true }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CodegenError);
-    expect((error as CodegenError).message).toMatch(/^flow "document-verification": flows\/document-verification\.yaml/);
+    expect((error as CodegenError).message).toMatch(
+      /^flow "document-verification": flows\/document-verification\.yaml/,
+    );
     expect(await snapshot(out)).toEqual(before);
     expect((await listRelativeFiles(root)).filter((file) => file.includes(".flowsmith-"))).toEqual([
       "project/generated/.flowsmith-manifest.json",
@@ -125,7 +142,9 @@ describe("runCodegen", () => {
 
     const error = await runCodegen({ configPath: config, flows: ["nope"] }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "UNKNOWN_FLOW" });
-    expect((error as Error).message).toMatch(/--flow nope: no such flow \(known: signing, document-verification, aml-screening\)/);
+    expect((error as Error).message).toMatch(
+      /--flow nope: no such flow \(known: signing, document-verification, aml-screening\)/,
+    );
   });
 
   it("--flow accepts the name derived from a title on a first run, and leaves the other flows for later", async () => {
@@ -133,7 +152,12 @@ describe("runCodegen", () => {
     const result = await runCodegen({ configPath: config, flows: ["aml-screening"] });
     expect(result.flows.map((flow) => flow.name)).toEqual(["aml-screening"]);
     expect(result.notGenerated).toEqual(["#/flows/0", "#/flows/1"]);
-    expect(await listRelativeFiles(out)).toEqual([".flowsmith-manifest.json", "aml-screening/description.json", "aml-screening/index.ts", "index.ts"]);
+    expect(await listRelativeFiles(out)).toEqual([
+      ".flowsmith-manifest.json",
+      "aml-screening/description.json",
+      "aml-screening/index.ts",
+      "index.ts",
+    ]);
     // The next full run adds the others and keeps the first one's files.
     const full = await runCodegen({ configPath: config });
     expect(full.flows.map((flow) => [flow.name, flow.status])).toEqual([
@@ -145,7 +169,12 @@ describe("runCodegen", () => {
 
   it("refuses two flows that end up with the same name", async () => {
     const { config } = await makeProject();
-    await writeConfig(config, { flows: [{ source: { file: "flows/signing.yaml" } }, { name: "signing", source: { file: "flows/aml-screening.yaml" } }] });
+    await writeConfig(config, {
+      flows: [
+        { source: { file: "flows/signing.yaml" } },
+        { name: "signing", source: { file: "flows/aml-screening.yaml" } },
+      ],
+    });
     const error = await runCodegen({ configPath: config }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "DUPLICATE_FLOW_NAME" });
     expect((error as Error).message).toMatch(/#\/flows\/0 and #\/flows\/1/);
@@ -154,17 +183,36 @@ describe("runCodegen", () => {
   it("names the config entry of a folder where the snapshot goes", async () => {
     const { config } = await makeProject();
     await mkdir(path.join(path.dirname(config), "flows", "x.json"));
-    await writeConfig(config, { flows: [{ name: "x", source: { api: { flowId: "f-1", environment: "staging", snapshot: "flows/x.json" } } }] });
+    await writeConfig(config, {
+      flows: [{ name: "x", source: { api: { flowId: "f-1", environment: "staging", snapshot: "flows/x.json" } } }],
+    });
     const error = await runCodegen({ configPath: config }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "SNAPSHOT_MISSING" });
-    expect((error as Error).message).toMatch(/#\/flows\/0\/source\/api: the snapshot path flows\/x\.json is a folder; "snapshot" names a \.json file/);
+    expect((error as Error).message).toMatch(
+      /#\/flows\/0\/source\/api: the snapshot path flows\/x\.json is a folder; "snapshot" names a \.json file/,
+    );
   });
 
   it.each([
-    ["a missing description", { source: { file: "flows/nope.yaml" } }, "SOURCE_NOT_FOUND", /#\/flows\/0\/source\/file: flow description not found: flows\/nope\.yaml/],
-    ["a folder named as the description", { source: { file: "flows" } }, "SOURCE_NOT_FOUND", /#\/flows\/0\/source\/file: flows is a folder; "file" names one description file/],
+    [
+      "a missing description",
+      { source: { file: "flows/nope.yaml" } },
+      "SOURCE_NOT_FOUND",
+      /#\/flows\/0\/source\/file: flow description not found: flows\/nope\.yaml/,
+    ],
+    [
+      "a folder named as the description",
+      { source: { file: "flows" } },
+      "SOURCE_NOT_FOUND",
+      /#\/flows\/0\/source\/file: flows is a folder; "file" names one description file/,
+    ],
     // A device is read until it ends: /dev/zero never does (the run hung, its memory growing).
-    ["a device named as the description", { source: { file: "/dev/zero" } }, "SOURCE_NOT_FOUND", /#\/flows\/0\/source\/file: \S*dev\/zero is not a regular file \(a device, a pipe or a socket\)/],
+    [
+      "a device named as the description",
+      { source: { file: "/dev/zero" } },
+      "SOURCE_NOT_FOUND",
+      /#\/flows\/0\/source\/file: \S*dev\/zero is not a regular file \(a device, a pipe or a socket\)/,
+    ],
   ])("names the config entry of %s", async (_name, flow, code, message) => {
     const { config } = await makeProject();
     await writeConfig(config, { flows: [{ name: "x", ...flow }] });

@@ -16,7 +16,11 @@ import { withoutBuiltValidator } from "../support/without-built-validator.js";
 
 const CONFIGS: readonly unknown[] = [
   { outputDir: "generated", flows: [{ source: { file: "flows/signing.yaml" } }] },
-  { outputDir: "generated", runtimeImport: "@flowsmith/runtime", flows: [{ name: "a", source: { file: "a.yaml" } }, { source: { api: { id: "x", environment: "sandbox" } } }] },
+  {
+    outputDir: "generated",
+    runtimeImport: "@flowsmith/runtime",
+    flows: [{ name: "a", source: { file: "a.yaml" } }, { source: { api: { id: "x", environment: "sandbox" } } }],
+  },
   { outputDir: 3, flows: [] },
   { flows: [{ source: { file: "a.yaml", api: {} } }], extra: true },
   { outputDir: "generated", flows: [{ name: "", source: {} }] },
@@ -51,8 +55,10 @@ test("the build's validator, which the other suites load, is the one the sources
 });
 
 test("without the build's validator, load-config.ts compiles its own once and judges configs with it", async () => {
-  const { module, asked } = await withoutBuiltValidator("../support/built-config-validator.js", PRECOMPILED_CONFIG_VALIDATOR, () =>
-    import("../../generator/config/load-config.js"),
+  const { module, asked } = await withoutBuiltValidator(
+    "../support/built-config-validator.js",
+    PRECOMPILED_CONFIG_VALIDATOR,
+    () => import("../../generator/config/load-config.js"),
   );
   const dir = makeTempDir();
   try {
@@ -61,7 +67,10 @@ test("without the build's validator, load-config.ts compiles its own once and ju
     const bad = join(dir, "bad.json");
     writeFileSync(bad, JSON.stringify(CONFIGS[2]));
     expect((await module.loadConfigOrThrow(good)).flows).toHaveLength(1);
-    await expect(module.loadConfigOrThrow(bad)).rejects.toMatchObject({ code: "CONFIG_INVALID", context: { pointer: "#/outputDir" } });
+    await expect(module.loadConfigOrThrow(bad)).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      context: { pointer: "#/outputDir" },
+    });
     expect(asked()).toBe(1);
   } finally {
     removeDir(dir);

@@ -22,7 +22,13 @@ const FILE = { name: "aml", source: { file: "flows/aml.yaml" } };
 
 describe("newConfigText", () => {
   it.each<[string, { given: NewConfig; want: string }]>([
-    ["no flows yet (add appends the first)", { given: { schema: SCHEMA, outputDir: "generated" }, want: `{\n  "$schema": "${SCHEMA}",\n  "outputDir": "generated",\n  "flows": []\n}\n` }],
+    [
+      "no flows yet (add appends the first)",
+      {
+        given: { schema: SCHEMA, outputDir: "generated" },
+        want: `{\n  "$schema": "${SCHEMA}",\n  "outputDir": "generated",\n  "flows": []\n}\n`,
+      },
+    ],
     [
       "flows, one a line",
       {
@@ -36,7 +42,12 @@ describe("newConfigText", () => {
     [
       "the service on one line",
       {
-        given: { schema: "../node_modules/flowsmith/codegen.config.schema.json", outputDir: "clients", service: { baseUrl: "http://127.0.0.1:4010", authUrl: "http://127.0.0.1:4011" }, flows: [API] },
+        given: {
+          schema: "../node_modules/flowsmith/codegen.config.schema.json",
+          outputDir: "clients",
+          service: { baseUrl: "http://127.0.0.1:4010", authUrl: "http://127.0.0.1:4011" },
+          flows: [API],
+        },
         want:
           `{\n  "$schema": "../node_modules/flowsmith/codegen.config.schema.json",\n  "outputDir": "clients",\n` +
           `  "service": { "baseUrl": "http://127.0.0.1:4010", "authUrl": "http://127.0.0.1:4011" },\n  "flows": [\n` +
@@ -45,7 +56,10 @@ describe("newConfigText", () => {
     ],
     [
       "text that JSON escapes",
-      { given: { schema: SCHEMA, outputDir: 'out "1"\\x', flows: [{ source: { file: "flows/a\u2028b.yaml" } }] }, want: `{\n  "$schema": "${SCHEMA}",\n  "outputDir": "out \\"1\\"\\\\x",\n  "flows": [\n    { "source": { "file": "flows/a\u2028b.yaml" } }\n  ]\n}\n` },
+      {
+        given: { schema: SCHEMA, outputDir: 'out "1"\\x', flows: [{ source: { file: "flows/a\u2028b.yaml" } }] },
+        want: `{\n  "$schema": "${SCHEMA}",\n  "outputDir": "out \\"1\\"\\\\x",\n  "flows": [\n    { "source": { "file": "flows/a\u2028b.yaml" } }\n  ]\n}\n`,
+      },
     ],
   ])("%s", async (_name, { given, want }) => {
     const text = newConfigText(given);
@@ -63,8 +77,17 @@ describe("newConfigText", () => {
 describe("schemaPathFor: $schema of a new config", () => {
   it.each<[string, { given: { installedIn?: string; configIn: string }; want: string }]>([
     ["flowsmith installed nowhere above", { given: { configIn: "a" }, want: DEFAULT_SCHEMA_PATH }],
-    ["flowsmith installed beside the config", { given: { installedIn: "b", configIn: "b" }, want: "./node_modules/flowsmith/codegen.config.schema.json" }],
-    ["flowsmith installed in a workspace above", { given: { installedIn: "c", configIn: "c/packages/api" }, want: "../../node_modules/flowsmith/codegen.config.schema.json" }],
+    [
+      "flowsmith installed beside the config",
+      { given: { installedIn: "b", configIn: "b" }, want: "./node_modules/flowsmith/codegen.config.schema.json" },
+    ],
+    [
+      "flowsmith installed in a workspace above",
+      {
+        given: { installedIn: "c", configIn: "c/packages/api" },
+        want: "../../node_modules/flowsmith/codegen.config.schema.json",
+      },
+    ],
   ])("%s", async (_name, { given, want }) => {
     const base = await mkdtemp(path.join(dir, "schema-"));
     await mkdir(path.join(base, given.configIn), { recursive: true });

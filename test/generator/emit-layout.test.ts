@@ -13,7 +13,16 @@ import { formatTypeScript } from "../../generator/emit/format.js";
 import { flowHeader } from "../../generator/emit/header.js";
 import { inPrettierLayout, moduleText } from "../../generator/emit/module-text.js";
 import type { FlowModel, ObjectSchema, Property, Schema } from "../../generator/model/types.js";
-import { SAMPLE_MODELS, amlScreening, documentVerification, num, obj, opt, req, str } from "../fixtures/golden/models.js";
+import {
+  SAMPLE_MODELS,
+  amlScreening,
+  documentVerification,
+  num,
+  obj,
+  opt,
+  req,
+  str,
+} from "../fixtures/golden/models.js";
 import { odd } from "../fixtures/golden/odd-model.js";
 
 const RUNTIME = { runtimeImport: "../../runtime/flow-module.js" };
@@ -47,8 +56,11 @@ describe("generated modules are in prettier's layout", () => {
     // literal; `"` in names and values and `1e+21` are written as prettier writes them.
     const part = ["input[leaf]"] as const;
     let input = obj([req("leaf", str({ part, enum: ['say "hi"', "it's", 'a "b" \'c\' "d"'] }))]);
-    for (let depth = 0; depth < 30; depth += 1) input = obj([req(`level${String(depth)}`, input), opt('"quoted"', num({ part, enum: [1e21, 2.5e-7, -3] }))]);
-    const request = obj(documentVerification.request.properties.map((p) => (p.name === "input" ? req("input", input) : p)));
+    for (let depth = 0; depth < 30; depth += 1)
+      input = obj([req(`level${String(depth)}`, input), opt('"quoted"', num({ part, enum: [1e21, 2.5e-7, -3] }))]);
+    const request = obj(
+      documentVerification.request.properties.map((p) => (p.name === "input" ? req("input", input) : p)),
+    );
     const text = await indexModule({ ...documentVerification, title: 'The "deep" flow', request });
     expect(text).toContain(`readonly title: 'The "deep" flow';`);
     expect(text).toContain(`  leaf: 'say "hi"' | "it's" | 'a "b" \\'c\\' "d"';`);
@@ -59,7 +71,12 @@ describe("generated modules are in prettier's layout", () => {
   });
 
   test("what prettier would write otherwise is not taken as its layout", async () => {
-    const printed = ['export type A = "a\\"b";', "export type B = 1e+21;", "export type C = { };", "export type D = 1.50;"];
+    const printed = [
+      'export type A = "a\\"b";',
+      "export type B = 1e+21;",
+      "export type C = { };",
+      "export type D = 1.50;",
+    ];
     for (const text of printed) {
       expect(inPrettierLayout(`${text}\n`)).toBe(false);
       expect(await formatTypeScript(`${text}\n`)).not.toBe(`${text}\n`);
@@ -69,7 +86,11 @@ describe("generated modules are in prettier's layout", () => {
     expect(inPrettierLayout(`/** a${blanks}b */\nexport type A = 1;\n`)).toBe(true);
     expect(inPrettierLayout(`/** a${blanks}\n */\nexport type A = 1;\n`)).toBe(false);
     // Inside a template literal or a comment, prettier keeps text as written.
-    const verbatim = ['export const a = `"a\\"b" 1e+21 { }`;', '/** "a\\"b" 1e+21 { } */\nexport type A = 1;', `export const b = \`\n${"x".repeat(150)}\n\`;`];
+    const verbatim = [
+      'export const a = `"a\\"b" 1e+21 { }`;',
+      '/** "a\\"b" 1e+21 { } */\nexport type A = 1;',
+      `export const b = \`\n${"x".repeat(150)}\n\`;`,
+    ];
     for (const text of verbatim) {
       expect(inPrettierLayout(`${text}\n`)).toBe(true);
       expect(await formatTypeScript(`${text}\n`)).toBe(`${text}\n`);
@@ -97,7 +118,23 @@ const text = fc
   .array(
     fc.oneof(
       fc.string({ maxLength: 8 }),
-      fc.constantFrom("*/", "`", "${", '"', "'", "\n", "\r\n", "\u2028", "@param", "{@link", "  ", "\\", "e+5", "{ }", "ü"),
+      fc.constantFrom(
+        "*/",
+        "`",
+        "${",
+        '"',
+        "'",
+        "\n",
+        "\r\n",
+        "\u2028",
+        "@param",
+        "{@link",
+        "  ",
+        "\\",
+        "e+5",
+        "{ }",
+        "ü",
+      ),
       fc.lorem({ maxCount: 30 }),
     ),
     { maxLength: 8 },
@@ -113,11 +150,27 @@ const pattern = fc.record({
 const leaf: fc.Arbitrary<Schema> = fc.oneof(
   fc.record({ description: fc.option(text, { nil: undefined }) }).map(({ description }) => str({ description })),
   fc
-    .record({ pattern, format: fc.constantFrom(undefined, "date", "uri", "email"), minLength: fc.option(fc.nat(9), { nil: undefined }), maxLength: fc.option(fc.nat(2048), { nil: undefined }) })
+    .record({
+      pattern,
+      format: fc.constantFrom(undefined, "date", "uri", "email"),
+      minLength: fc.option(fc.nat(9), { nil: undefined }),
+      maxLength: fc.option(fc.nat(2048), { nil: undefined }),
+    })
     .map(({ pattern: { pattern: source, left }, format, minLength, maxLength }) =>
-      str({ pattern: source, ...(left ? { patternLeftToService: "a lookahead ((?= or (?!)" } : {}), format, minLength, maxLength }),
+      str({
+        pattern: source,
+        ...(left ? { patternLeftToService: "a lookahead ((?= or (?!)" } : {}),
+        format,
+        minLength,
+        maxLength,
+      }),
     ),
-  fc.record({ minimum: fc.option(fc.integer(), { nil: undefined }), maximum: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: undefined }) }).map((bounds) => num(bounds)),
+  fc
+    .record({
+      minimum: fc.option(fc.integer(), { nil: undefined }),
+      maximum: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: undefined }),
+    })
+    .map((bounds) => num(bounds)),
   fc.array(text, { minLength: 1, maxLength: 12 }).map((values) => str({ enum: [...new Set(values)] })),
   fc
     .array(fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })), { minLength: 1, maxLength: 6 })
@@ -130,13 +183,17 @@ const leaf: fc.Arbitrary<Schema> = fc.oneof(
 );
 
 const properties = (schema: fc.Arbitrary<Schema>): fc.Arbitrary<Property[]> =>
-  fc.uniqueArray(fc.tuple(text, fc.boolean(), schema), { selector: ([name]) => name, maxLength: 6 }).map((entries) =>
-    entries.map(([name, required, child]) => (required ? req(name, child) : opt(name, child))),
-  );
+  fc
+    .uniqueArray(fc.tuple(text, fc.boolean(), schema), { selector: ([name]) => name, maxLength: 6 })
+    .map((entries) => entries.map(([name, required, child]) => (required ? req(name, child) : opt(name, child))));
 
 const objectOf = (schema: fc.Arbitrary<Schema>): fc.Arbitrary<ObjectSchema> =>
   fc
-    .record({ properties: properties(schema), extra: fc.constantFrom<boolean | "schema">(false, true, "schema"), nullable: fc.boolean() })
+    .record({
+      properties: properties(schema),
+      extra: fc.constantFrom<boolean | "schema">(false, true, "schema"),
+      nullable: fc.boolean(),
+    })
     .map(({ properties: members, extra, nullable }) =>
       obj(members, { nullable, additionalProperties: extra === "schema" ? str() : extra }),
     );

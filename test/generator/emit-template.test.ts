@@ -58,7 +58,9 @@ describe("emitted modules keep the template's fixed parts", () => {
     const emitted = parse(index?.content ?? "");
 
     // The imports, pointed at the configured runtime; FileInput only where a type uses it.
-    const usesFileInput = emitted.getDescendants().some((node) => node.isKind(SyntaxKind.TypeReference) && node.getText() === "FileInput");
+    const usesFileInput = emitted
+      .getDescendants()
+      .some((node) => node.isKind(SyntaxKind.TypeReference) && node.getText() === "FileInput");
     const expected = importsOf(template, TEMPLATE_RUNTIME_IMPORT).map((i) => {
       const { names, ...rest } = i as { names: string[] };
       return { ...rest, names: names.filter((name) => usesFileInput || name !== "FileInput") };
@@ -69,11 +71,23 @@ describe("emitted modules keep the template's fixed parts", () => {
 
     // `spec`: the template's docs and type; only its value is the flow's.
     const specOf = (file: SourceFile) => file.getVariableStatementOrThrow("spec");
-    expect(specOf(emitted).getJsDocs().map((d) => d.getText())).toEqual(specOf(template).getJsDocs().map((d) => d.getText()));
-    expect(specOf(emitted).getDeclarations()[0]?.getTypeNode()?.getText()).toBe(specOf(template).getDeclarations()[0]?.getTypeNode()?.getText());
+    expect(
+      specOf(emitted)
+        .getJsDocs()
+        .map((d) => d.getText()),
+    ).toEqual(
+      specOf(template)
+        .getJsDocs()
+        .map((d) => d.getText()),
+    );
+    expect(specOf(emitted).getDeclarations()[0]?.getTypeNode()?.getText()).toBe(
+      specOf(template).getDeclarations()[0]?.getTypeNode()?.getText(),
+    );
 
     // createSession: exactly as written in the template, JSDoc included.
-    expect(emitted.getFunctionOrThrow("createSession").getText(true)).toBe(template.getFunctionOrThrow("createSession").getText(true));
+    expect(emitted.getFunctionOrThrow("createSession").getText(true)).toBe(
+      template.getFunctionOrThrow("createSession").getText(true),
+    );
 
     // The template's declarations in its order, the flow's own types around its placeholders, createSession last.
     const names = declarationNames(emitted);
@@ -91,8 +105,8 @@ describe("emitted modules keep the template's fixed parts", () => {
   });
 
   test("a template without a part the emitter copies is refused", () => {
-    expect(() => readTemplateOrThrow(TEMPLATE_TEXT.replace("export function createSession(", "export function other("))).toThrow(
-      /templates\/flow-module\.ts lacks a part the emitter copies/,
-    );
+    expect(() =>
+      readTemplateOrThrow(TEMPLATE_TEXT.replace("export function createSession(", "export function other(")),
+    ).toThrow(/templates\/flow-module\.ts lacks a part the emitter copies/);
   });
 });

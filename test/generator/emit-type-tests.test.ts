@@ -38,22 +38,33 @@ const ENTRIES: readonly (readonly [entry: string, file: string, values: string, 
   ["@flowsmith/runtime/internal/json", "runtime/json.ts", "JsonValue", "JsonType"],
 ];
 
-test.each(ENTRIES.map((entry) => [entry[0], entry] as const))("%s exports exactly the values and types public-index.ts lists", (_, [, file, values, types]) => {
-  const checker = program.getTypeChecker();
-  const module = checker.getSymbolAtLocation(program.getSourceFile(join(REPO_ROOT, file)) as ts.SourceFile) as ts.Symbol;
-  const exported = { values: [] as string[], types: [] as string[] };
-  for (const symbol of checker.getExportsOfModule(module)) {
-    const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-    (target.flags & ts.SymbolFlags.Value ? exported.values : exported.types).push(symbol.name);
-  }
-  expect(exported.values.length + exported.types.length).toBeGreaterThan(0);
-  expect({ values: exported.values.sort(), types: exported.types.sort() }).toEqual({ values: listed(checker, values), types: listed(checker, types) });
-});
+test.each(ENTRIES.map((entry) => [entry[0], entry] as const))(
+  "%s exports exactly the values and types public-index.ts lists",
+  (_, [, file, values, types]) => {
+    const checker = program.getTypeChecker();
+    const module = checker.getSymbolAtLocation(
+      program.getSourceFile(join(REPO_ROOT, file)) as ts.SourceFile,
+    ) as ts.Symbol;
+    const exported = { values: [] as string[], types: [] as string[] };
+    for (const symbol of checker.getExportsOfModule(module)) {
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      (target.flags & ts.SymbolFlags.Value ? exported.values : exported.types).push(symbol.name);
+    }
+    expect(exported.values.length + exported.types.length).toBeGreaterThan(0);
+    expect({ values: exported.values.sort(), types: exported.types.sort() }).toEqual({
+      values: listed(checker, values),
+      types: listed(checker, types),
+    });
+  },
+);
 
 /** The names a union of string literals in public-index.ts holds (`never`: none). */
 function listed(checker: ts.TypeChecker, alias: string): string[] {
   const file = program.getSourceFile(PUBLIC_INDEX) as ts.SourceFile;
-  const declaration = file.statements.find((statement): statement is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(statement) && statement.name.text === alias);
+  const declaration = file.statements.find(
+    (statement): statement is ts.TypeAliasDeclaration =>
+      ts.isTypeAliasDeclaration(statement) && statement.name.text === alias,
+  );
   if (!declaration) throw new Error(`public-index.ts has no type ${alias}`);
   const type = checker.getTypeAtLocation(declaration.name);
   const members = type.flags & ts.TypeFlags.Never ? [] : type.isUnion() ? type.types : [type];

@@ -9,13 +9,7 @@ import type { FlowModel } from "../../generator/model/types.js";
 import type { FlowSpec } from "../../runtime/flow-spec.js";
 import { flowChecksOrThrow } from "../../runtime/flow-checks.js";
 import { issuesOf } from "../../runtime/validation/schema-check.js";
-import {
-  makeTempDir,
-  removeDir,
-  runtimeImportFor,
-  typeCheck,
-  writeFiles,
-} from "../fixtures/golden/compile.js";
+import { makeTempDir, removeDir, runtimeImportFor, typeCheck, writeFiles } from "../fixtures/golden/compile.js";
 import {
   SAMPLE_MODELS,
   amlScreening,
@@ -40,16 +34,13 @@ function fileOf(files: readonly EmittedFile[], path: string): string {
 }
 
 describe("emitFlowOrThrow", () => {
-  test.each(ALL_MODELS.map((m) => [m.name, m] as const))(
-    "%s: two runs give identical bytes",
-    async (_, model) => {
-      const first = await emitFlowOrThrow(model, RUNTIME);
-      const second = await emitFlowOrThrow(model, RUNTIME);
-      expect(second).toEqual(first);
-      // One module per flow: its schemas are data in `spec`, no validator code beside it.
-      expect(first.map((f) => f.path)).toEqual([`${model.name}/index.ts`]);
-    },
-  );
+  test.each(ALL_MODELS.map((m) => [m.name, m] as const))("%s: two runs give identical bytes", async (_, model) => {
+    const first = await emitFlowOrThrow(model, RUNTIME);
+    const second = await emitFlowOrThrow(model, RUNTIME);
+    expect(second).toEqual(first);
+    // One module per flow: its schemas are data in `spec`, no validator code beside it.
+    expect(first.map((f) => f.path)).toEqual([`${model.name}/index.ts`]);
+  });
 
   test.each(SAMPLE_MODELS.map((m) => [m.name, m] as const))(
     "%s: header with source and hash, no timestamp",
@@ -77,12 +68,16 @@ describe("emitFlowOrThrow", () => {
 
   test("the pattern engine is imported, whatever runtimeImport says, only by a flow whose schemas have a pattern the client checks", async () => {
     const withPattern = (pattern: string, where: "request" | "response"): FlowModel => {
-      const field = opt("code", str({ pattern, ...(pattern.includes("(?=") ? { patternLeftToService: "a lookahead ((?= or (?!)" } : {}) }));
+      const field = opt(
+        "code",
+        str({ pattern, ...(pattern.includes("(?=") ? { patternLeftToService: "a lookahead ((?= or (?!)" } : {}) }),
+      );
       return where === "request"
         ? { ...amlScreening, request: obj([...amlScreening.request.properties, field]) }
         : { ...amlScreening, response: obj([field], { additionalProperties: true }) };
     };
-    const index = async (model: FlowModel) => fileOf(await emitFlowOrThrow(model, { runtimeImport: "@acme/flowsmith/runtime" }), "aml-screening/index.ts");
+    const index = async (model: FlowModel) =>
+      fileOf(await emitFlowOrThrow(model, { runtimeImport: "@acme/flowsmith/runtime" }), "aml-screening/index.ts");
     expect(await index(amlScreening)).not.toContain("@flowsmith/runtime/patterns");
     for (const where of ["request", "response"] as const) {
       const checked = await index(withPattern("^[A-Z]{3}$", where));
@@ -98,13 +93,8 @@ describe("emitFlowOrThrow", () => {
   });
 
   test("FileInput is imported only by flows with files", async () => {
-    expect(fileOf(await emitFlowOrThrow(amlScreening, RUNTIME), "aml-screening/index.ts")).not.toContain(
-      "FileInput",
-    );
-    const verification = fileOf(
-      await emitFlowOrThrow(documentVerification, RUNTIME),
-      "document-verification/index.ts",
-    );
+    expect(fileOf(await emitFlowOrThrow(amlScreening, RUNTIME), "aml-screening/index.ts")).not.toContain("FileInput");
+    const verification = fileOf(await emitFlowOrThrow(documentVerification, RUNTIME), "document-verification/index.ts");
     expect(verification).toMatch(/import type \{[^}]*FileInput[^}]*\} from/);
     expect(verification).toContain("frontSide: FileInput;");
     expect(verification).toContain("backSide?: FileInput;");
@@ -118,7 +108,7 @@ describe("emitFlowOrThrow", () => {
       "export interface DocumentsToSignDocument {",
       'export type Locale = "en" | "de" | "fr" | "pl" | "it" | "es";',
       "locale?: Locale;",
-      'export interface Flow {',
+      "export interface Flow {",
       'readonly environment: "staging";',
       "readonly version: 1;",
       "@maxLength 150",
@@ -127,15 +117,12 @@ describe("emitFlowOrThrow", () => {
       "@maxBytes 26214400",
       "@part input[documentsToSign][documents][][source]",
       "export const flow: Flow = JSON.parse(`{",
-      "client: Client<Flow[\"environment\"]>,",
+      'client: Client<Flow["environment"]>,',
       'export const spec: FlowSpec<Flow["environment"]> = JSON.parse(`{',
     ]) {
       expect(index).toContain(expected);
     }
-    const verification = fileOf(
-      await emitFlowOrThrow(documentVerification, RUNTIME),
-      "document-verification/index.ts",
-    );
+    const verification = fileOf(await emitFlowOrThrow(documentVerification, RUNTIME), "document-verification/index.ts");
     expect(verification).toContain('documentType: "BANK_STATEMENT" | "UTILITY_BILL" | "ID_CARD";');
     expect(verification).toContain("@accept image/jpeg, image/png");
     expect(verification).toContain('export type Locale = "en" | "de";');
@@ -175,20 +162,26 @@ describe("emitFlowOrThrow", () => {
     expect(JSON.stringify(spec)).not.toContain("(?=");
   });
 
-  test.each([['a"b'], ["a\\b"], ["a\nb"], ["a\u2028b"], [""]])("runtimeImport %j is refused, not written", async (runtimeImport) => {
-    await expect(emitFlowOrThrow(signing, { runtimeImport })).rejects.toMatchObject({
-      code: "CONFIG_INVALID",
-      context: { flow: "signing" },
-    });
-  });
+  test.each([['a"b'], ["a\\b"], ["a\nb"], ["a\u2028b"], [""]])(
+    "runtimeImport %j is refused, not written",
+    async (runtimeImport) => {
+      await expect(emitFlowOrThrow(signing, { runtimeImport })).rejects.toMatchObject({
+        code: "CONFIG_INVALID",
+        context: { flow: "signing" },
+      });
+    },
+  );
 
-  test.each(ALL_MODELS.map((m) => [m.name, m] as const))("%s: spec carries the request and 201 schemas as the model's JSON Schema (a file: any value; the 201's formats are the service's)", async (_, model) => {
-    const spec = specOf(fileOf(await emitFlowOrThrow(model, RUNTIME), `${model.name}/index.ts`));
-    expect(spec.request).toEqual(toJsonSchema(model.request, { file: {} }));
-    expect(spec.response).toEqual(toJsonSchema(model.response, { file: {}, formats: false }));
-    expect(JSON.stringify(spec.response)).not.toContain('"format"');
-    expect(JSON.stringify(spec)).toBe(JSON.stringify(toFlowSpec(model)));
-  });
+  test.each(ALL_MODELS.map((m) => [m.name, m] as const))(
+    "%s: spec carries the request and 201 schemas as the model's JSON Schema (a file: any value; the 201's formats are the service's)",
+    async (_, model) => {
+      const spec = specOf(fileOf(await emitFlowOrThrow(model, RUNTIME), `${model.name}/index.ts`));
+      expect(spec.request).toEqual(toJsonSchema(model.request, { file: {} }));
+      expect(spec.response).toEqual(toJsonSchema(model.response, { file: {}, formats: false }));
+      expect(JSON.stringify(spec.response)).not.toContain('"format"');
+      expect(JSON.stringify(spec)).toBe(JSON.stringify(toFlowSpec(model)));
+    },
+  );
 });
 
 describe("escaping", () => {
@@ -203,7 +196,8 @@ describe("escaping", () => {
     for (const file of files) expect(file.content).not.toMatch(/[\u2028\u2029]/);
     // The text's `*/` survives only inside string literals (the title); comments carry `*\/`.
     const { comments, strings } = tokens(index);
-    for (const comment of comments.filter((c) => c.startsWith("/*"))) expect(comment.indexOf("*/")).toBe(comment.length - 2);
+    for (const comment of comments.filter((c) => c.startsWith("/*")))
+      expect(comment.indexOf("*/")).toBe(comment.length - 2);
     expect(strings).toContain(odd.title);
     expect(index).toContain(" * a *\\/ b");
     expect(index).toContain("* \\@param leading at");
@@ -297,8 +291,10 @@ function tokens(text: string): { comments: string[]; strings: string[] } {
   const comments: string[] = [];
   const strings: string[] = [];
   for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    if (kind === ts.SyntaxKind.MultiLineCommentTrivia || kind === ts.SyntaxKind.SingleLineCommentTrivia) comments.push(scanner.getTokenText());
-    if (kind === ts.SyntaxKind.StringLiteral || kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral) strings.push(scanner.getTokenValue());
+    if (kind === ts.SyntaxKind.MultiLineCommentTrivia || kind === ts.SyntaxKind.SingleLineCommentTrivia)
+      comments.push(scanner.getTokenText());
+    if (kind === ts.SyntaxKind.StringLiteral || kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral)
+      strings.push(scanner.getTokenValue());
   }
   return { comments, strings };
 }
@@ -310,7 +306,9 @@ describe("text that looks like code to ts-morph's writer", () => {
     ["a final backslash", ["a\\", "/* x", "// y", "*/"]],
     ["backslashes and quotes", ['\\"', "\\", "'/*'", "`${/*`"]],
   ])("%s: the module parses and keeps every value", async (_, values) => {
-    const input = obj([opt("block", obj([opt("a\\", str({ enum: values, description: "/* x" })), opt("b", str({ enum: values }))]))]);
+    const input = obj([
+      opt("block", obj([opt("a\\", str({ enum: values, description: "/* x" })), opt("b", str({ enum: values }))])),
+    ]);
     const model: FlowModel = {
       ...amlScreening,
       title: "t\\",
@@ -321,7 +319,8 @@ describe("text that looks like code to ts-morph's writer", () => {
     expect((parsed as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics).toEqual([]);
     const { comments, strings } = tokens(index);
     for (const value of [...values, "a\\", "t\\"]) expect(strings).toContain(value);
-    for (const comment of comments.filter((c) => c.startsWith("/*"))) expect(comment.indexOf("*/")).toBe(comment.length - 2);
+    for (const comment of comments.filter((c) => c.startsWith("/*")))
+      expect(comment.indexOf("*/")).toBe(comment.length - 2);
   });
 });
 
@@ -331,7 +330,12 @@ function specOf(index: string): FlowSpec {
   for (const statement of source.statements) {
     if (!ts.isVariableStatement(statement)) continue;
     const declaration = statement.declarationList.declarations[0];
-    if (declaration?.name.getText(source) !== "spec" || !declaration.initializer || !ts.isCallExpression(declaration.initializer)) continue;
+    if (
+      declaration?.name.getText(source) !== "spec" ||
+      !declaration.initializer ||
+      !ts.isCallExpression(declaration.initializer)
+    )
+      continue;
     const [literal] = declaration.initializer.arguments;
     if (literal && ts.isNoSubstitutionTemplateLiteral(literal)) return JSON.parse(literal.text) as FlowSpec;
   }
@@ -339,13 +343,16 @@ function specOf(index: string): FlowSpec {
 }
 
 /** The module as it loads (its own JSON.parse), and the checks createSession makes of its spec: the runtime's schema checker. */
-async function loadedChecks(model: FlowModel): Promise<{ request: (value: unknown) => string[]; response: (value: unknown) => string[] }> {
+async function loadedChecks(
+  model: FlowModel,
+): Promise<{ request: (value: unknown) => string[]; response: (value: unknown) => string[] }> {
   const dir = makeTempDir();
   try {
     writeFiles(dir, await emitFlowOrThrow(model, { runtimeImport: runtimeImportFor(dir) }));
     const { spec } = jest.requireActual<{ spec: FlowSpec }>(`${dir}/${model.name}/index.ts`);
     const checks = flowChecksOrThrow(spec);
-    const words = (check: typeof checks.request) => (value: unknown) => issuesOf(check, value).map((issue) => `${issue.path} ${issue.message}`);
+    const words = (check: typeof checks.request) => (value: unknown) =>
+      issuesOf(check, value).map((issue) => `${issue.path} ${issue.message}`);
     return { request: words(checks.request), response: words(checks.response) };
   } finally {
     removeDir(dir);
@@ -365,14 +372,14 @@ describe("the generated module's schemas, checked by the runtime's schema checke
     expect(request(valid)).toEqual([]);
     const invalid = { ...valid, metadata: { subjectId: "s-1", locale: "xx", extra: 1 } };
     expect(request(invalid).sort()).toEqual([
-      'metadata.extra is not allowed here',
+      "metadata.extra is not allowed here",
       'metadata.locale must be one of "en", "de", "fr", "pl", "it", "es"',
     ]);
     expect(request({})).toEqual(["input is required", "metadata is required"]);
     // A file is any present value here; its size and media type are checked from spec.fields.
-    expect(request({ ...valid, input: { ...valid.input, documentsToSign: { documents: [{ templateId: "t1" }] } } })).toEqual([
-      "input.documentsToSign.documents[0].source is required",
-    ]);
+    expect(
+      request({ ...valid, input: { ...valid.input, documentsToSign: { documents: [{ templateId: "t1" }] } } }),
+    ).toEqual(["input.documentsToSign.documents[0].source is required"]);
   });
 
   test("the 201 schema: open objects, types, required fields and values, each issue with its path; formats are left to the service", async () => {
@@ -390,13 +397,24 @@ describe("the generated module's schemas, checked by the runtime's schema checke
     for (const wrong of [{ hello: "world" }, [1, 2, 3], { ...created, sessionContext: { sessionId: 7 } }]) {
       expect(response(wrong)).not.toEqual([]);
     }
-    expect(response({ ...created, playerUrl: 7, sessionContext: { ...created.sessionContext, sessionStatus: "DONE" } }).sort()).toEqual([
-      "playerUrl must be string",
-      'sessionContext.sessionStatus must be one of "CREATED"',
+    expect(
+      response({
+        ...created,
+        playerUrl: 7,
+        sessionContext: { ...created.sessionContext, sessionStatus: "DONE" },
+      }).sort(),
+    ).toEqual(["playerUrl must be string", 'sessionContext.sessionStatus must be one of "CREATED"']);
+    expect(response({ ...created, sessionContext: { sessionStatus: "CREATED" } })).toEqual([
+      "sessionContext.sessionId is required",
     ]);
-    expect(response({ ...created, sessionContext: { sessionStatus: "CREATED" } })).toEqual(["sessionContext.sessionId is required"]);
     // The description's formats (uri, date-time) are the service's to keep: not checked on the 201.
-    expect(response({ ...created, playerUrl: "not a url", sessionContext: { ...created.sessionContext, createdAt: "yesterday" } })).toEqual([]);
+    expect(
+      response({
+        ...created,
+        playerUrl: "not a url",
+        sessionContext: { ...created.sessionContext, createdAt: "yesterday" },
+      }),
+    ).toEqual([]);
   });
 
   test("a pattern the client checks runs on the linear-time engine; one left to the service is not checked", async () => {
@@ -409,10 +427,15 @@ describe("the generated module's schemas, checked by the runtime's schema checke
       ]),
     };
     const { request } = await loadedChecks(model);
-    const base = { input: { basicIdentity: { givenName: "A", familyName: "B", birthDate: "2000-01-01" } }, metadata: { subjectId: "s" } };
+    const base = {
+      input: { basicIdentity: { givenName: "A", familyName: "B", birthDate: "2000-01-01" } },
+      metadata: { subjectId: "s" },
+    };
     expect(request({ ...base, code: "aaa" })).toEqual([]);
     // What a backtracking engine would take longer than the test's life on: answered within the no-hang bound.
-    expect(finishedOrThrow(() => request({ ...base, code: `${"a".repeat(30_000)}!` }))).toEqual(['code must match pattern "^(a+)+$"']);
+    expect(finishedOrThrow(() => request({ ...base, code: `${"a".repeat(30_000)}!` }))).toEqual([
+      'code must match pattern "^(a+)+$"',
+    ]);
     // The lookahead would refuse this (no digit); the client leaves that check to the service.
     expect(request({ ...base, ref: "ABCDEFGH" })).toEqual([]);
   });

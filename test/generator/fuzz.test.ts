@@ -36,7 +36,8 @@ import { checkProgram, RUNTIME_IMPORT, VIRTUAL_ROOT } from "../fuzz/type-check.j
 import { prepareJudgement, verdictOf, type JudgedFlow, type Prepared } from "../judge/judge.js";
 
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 300);
-const SEED = process.env["FUZZ_SEED"] === "random" ? Date.now() % 2 ** 31 : Number(process.env["FUZZ_SEED"] ?? 20_251_010);
+const SEED =
+  process.env["FUZZ_SEED"] === "random" ? Date.now() % 2 ** 31 : Number(process.env["FUZZ_SEED"] ?? 20_251_010);
 /** Cases per tsc program: memory stays bounded on long runs. */
 const BATCH = 400;
 
@@ -71,7 +72,12 @@ async function generateBatch(cases: readonly FlowCase[], offset: number): Promis
   const done: Done[] = [];
   for (const [position, flowCase] of cases.entries()) {
     const index = offset + position;
-    done.push({ index, flowCase, display: flowCase.display, outcome: await runCodegen(flowCase.text, flowCase.display, RUNTIME_IMPORT) });
+    done.push({
+      index,
+      flowCase,
+      display: flowCase.display,
+      outcome: await runCodegen(flowCase.text, flowCase.display, RUNTIME_IMPORT),
+    });
   }
   return done;
 }
@@ -79,7 +85,9 @@ async function generateBatch(cases: readonly FlowCase[], offset: number): Promis
 async function checkBatch(done: readonly Done[]): Promise<string[]> {
   const failures: string[] = [];
   const fail = (each: Done, problem: string): void => {
-    failures.push(`seed ${String(SEED)} case ${String(each.index)} [${each.flowCase.category}] ${problem}\n--- ${each.display}\n${each.flowCase.text.slice(0, 3000)}`);
+    failures.push(
+      `seed ${String(SEED)} case ${String(each.index)} [${each.flowCase.category}] ${problem}\n--- ${each.display}\n${each.flowCase.text.slice(0, 3000)}`,
+    );
   };
   const files = new Map<string, string>();
   const pathOf = (each: Done, file: string): string => join(VIRTUAL_ROOT, `case${String(each.index)}`, file);
@@ -105,14 +113,17 @@ async function checkBatch(done: readonly Done[]): Promise<string[]> {
   for (const each of done) {
     if (each.outcome.kind !== "generated") continue;
     const [index, ...others] = each.outcome.files;
-    if (!index || others.length > 0) throw new Error(`a flow emits one module, index.ts: ${each.outcome.files.map((file) => file.path).join(", ")}`);
+    if (!index || others.length > 0)
+      throw new Error(`a flow emits one module, index.ts: ${each.outcome.files.map((file) => file.path).join(", ")}`);
     const { model } = each.outcome;
     for (const problem of problemsOf(checked, model, pathOf(each, index.path))) fail(each, problem);
     const indexFile = checked.sourceFileOrThrow(pathOf(each, index.path));
     for (const problem of runtimeProblems(model, indexFile)) fail(each, problem);
     for (const problem of probeProblems(indexFile, each.flowCase.probes ?? [])) fail(each, problem);
     const judgement = judged.get(each);
-    if (judgement) for (const problem of verdictOf(checked.program, judgement.flow, judgement.prepared)) fail(each, `openapi-typescript disagrees: ${problem}`);
+    if (judgement)
+      for (const problem of verdictOf(checked.program, judgement.flow, judgement.prepared))
+        fail(each, `openapi-typescript disagrees: ${problem}`);
   }
   return failures;
 }
@@ -135,7 +146,12 @@ function expectationProblem({ flowCase, outcome, display }: Done): string | unde
   if (expected) {
     // What the run's report lists for this flow (generate-flow.ts takes it from the model the same way).
     const left = patternsLeftToService(outcome.model).filter((each) => each.field === expected.field);
-    if (left.length !== 1 || left[0]?.pattern !== expected.pattern || !left[0].pointer.endsWith("/pattern") || left[0].reason === "") {
+    if (
+      left.length !== 1 ||
+      left[0]?.pattern !== expected.pattern ||
+      !left[0].pointer.endsWith("/pattern") ||
+      left[0].reason === ""
+    ) {
       return `the report does not name ${expected.field} as left to the service: ${JSON.stringify(patternsLeftToService(outcome.model))}`;
     }
   }

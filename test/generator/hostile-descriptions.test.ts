@@ -22,7 +22,12 @@ import type { FlowSpec } from "../../runtime/flow-spec.js";
 import { flowChecksOrThrow } from "../../runtime/flow-checks.js";
 import { issuesOf } from "../../runtime/validation/schema-check.js";
 import { deepSchema, file, HOSTILE_GENERATES as GENERATES } from "../fixtures/descriptions/hostile.js";
-import { description, jsonForm, multipartForm, type DescriptionParts } from "../fixtures/descriptions/make-description.js";
+import {
+  description,
+  jsonForm,
+  multipartForm,
+  type DescriptionParts,
+} from "../fixtures/descriptions/make-description.js";
 import { makeTempDir, removeDir, runtimeImportFor, typeCheck, writeFiles } from "../fixtures/golden/compile.js";
 
 const FILE = "flows/hostile.yaml";
@@ -70,7 +75,12 @@ describe("descriptions that generate", () => {
       for (const comment of index.match(/\/\*\*[\s\S]*?\*\//g) ?? []) {
         const body = comment.slice(3, -2);
         expect([comment, /\*\/|\/\*|\/\//.test(body)]).toEqual([comment, false]);
-        expect([comment, /(^|\s)@(?!(format|pattern|minLength|maxLength|integer|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|maxBytes|accept|minItems|maxItems|default|part)\b)/m.test(body)]).toEqual([comment, false]);
+        expect([
+          comment,
+          /(^|\s)@(?!(format|pattern|minLength|maxLength|integer|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|maxBytes|accept|minItems|maxItems|default|part)\b)/m.test(
+            body,
+          ),
+        ]).toEqual([comment, false]);
       }
       for (const raw of ["\u2028", "\u2029", "\u202e", "\u0000", "\u001b"]) expect(index.includes(raw)).toBe(false);
     }
@@ -115,24 +125,41 @@ describe("descriptions that generate", () => {
       const issues = load("a required [] group");
       const documents = [{ templateId: "t", source: new Uint8Array([1]) }];
       expect(issues({ input: { docs: { documents } }, metadata })).toEqual([]);
-      expect(issues({ input: { docs: { documents: [] } }, metadata })).toEqual(["input.docs.documents must NOT have fewer than 1 items"]);
+      expect(issues({ input: { docs: { documents: [] } }, metadata })).toEqual([
+        "input.docs.documents must NOT have fewer than 1 items",
+      ]);
     });
 
     test("required arrays need an element; minItems and maxItems hold", () => {
       const issues = load("required arrays with counts");
       const many = Array.from({ length: 20 }, () => "m");
       expect(issues({ input: { a: { one: ["x"], few: [1, 2], many } }, metadata })).toEqual([]);
-      expect(issues({ input: { a: { one: [], few: [1, 2] } }, metadata })).toEqual(["input.a.one must NOT have fewer than 1 items"]);
-      expect(issues({ input: { a: { one: ["x"], few: [1, 2, 3, 4] } }, metadata })).toEqual(["input.a.few must NOT have more than 3 items"]);
-      expect(issues({ input: { a: { one: ["x"], few: [1, 2], many: many.slice(1) } }, metadata })).toEqual(["input.a.many must NOT have fewer than 20 items"]);
+      expect(issues({ input: { a: { one: [], few: [1, 2] } }, metadata })).toEqual([
+        "input.a.one must NOT have fewer than 1 items",
+      ]);
+      expect(issues({ input: { a: { one: ["x"], few: [1, 2, 3, 4] } }, metadata })).toEqual([
+        "input.a.few must NOT have more than 3 items",
+      ]);
+      expect(issues({ input: { a: { one: ["x"], few: [1, 2], many: many.slice(1) } }, metadata })).toEqual([
+        "input.a.many must NOT have fewer than 20 items",
+      ]);
     });
 
     test("required Object.prototype names must be the object's own", () => {
       const issues = load("required Object.prototype names");
       const present = JSON.parse('{"__proto__": "p", "constructor": "c", "toString": "t"}') as unknown;
       expect(issues({ input: { a: present }, metadata })).toEqual([]);
-      expect(issues({ input: { a: {} }, metadata }).sort()).toEqual(["input.a.__proto__ is required", "input.a.constructor is required", "input.a.toString is required"]);
-      expect(issues({ input: { a: JSON.parse('{"__proto__": 1, "constructor": "c", "toString": "t"}') as unknown }, metadata })).toEqual(["input.a.__proto__ must be string"]);
+      expect(issues({ input: { a: {} }, metadata }).sort()).toEqual([
+        "input.a.__proto__ is required",
+        "input.a.constructor is required",
+        "input.a.toString is required",
+      ]);
+      expect(
+        issues({
+          input: { a: JSON.parse('{"__proto__": 1, "constructor": "c", "toString": "t"}') as unknown },
+          metadata,
+        }),
+      ).toEqual(["input.a.__proto__ must be string"]);
     });
   });
 });
@@ -180,14 +207,89 @@ export const noProto: proto.A = { constructor: "c", toString: "t" };
 `;
 
 describe("descriptions that are refused, with the value as written", () => {
-  test.each<[string, { given: DescriptionParts | string; want: { code: CodegenErrorCode; pointer: string | RegExp; says: RegExp } }]>([
-    ["a file in a JSON-only form", { given: { json: jsonForm({ a: { type: "object", properties: { f: file() } } }) }, want: { code: "UNSUPPORTED_CONSTRUCT", pointer: "#/paths/~1api~1v1~1flows~1f-123~1staging~1sessions/post/requestBody/content/application~1json/schema/properties/input/properties/a/properties/f", says: /JSON-only request: .* needs a multipart\/form-data form/ } }],
-    ["x-flow-version: .inf", { given: yamlWith("x-flow-version: 1", "x-flow-version: .inf"), want: { code: "INVALID_OPENAPI", pointer: "#/info/x-flow-version", says: /^.*: \.inf is not a finite number/ } }],
-    ["maxLength: .inf", { given: yamlWith("maxLength: 150", "maxLength: .inf"), want: { code: "INVALID_OPENAPI", pointer: /\/maxLength$/, says: /: \.inf is not a finite number/ } }],
-    ["maximum: -.INF", { given: yamlWith("maxLength: 150", "maximum: -.INF"), want: { code: "INVALID_OPENAPI", pointer: /\/maximum$/, says: /: -\.INF is not a finite number/ } }],
-    ["a required array of at most none", { given: { json: jsonForm({ a: { type: "object", required: ["b"], properties: { b: { type: "array", maxItems: 0, items: { type: "string" } } } } }) }, want: { code: "INVALID_SCHEMA", pointer: /\/properties\/b$/, says: /"b" is required, so it needs at least one element, but maxItems is 0/ } }],
-    ["minItems above maxItems", { given: { json: jsonForm({ a: { type: "object", properties: { b: { type: "array", minItems: 3, maxItems: 2, items: { type: "string" } } } } }) }, want: { code: "INVALID_SCHEMA", pointer: /\/properties\/b$/, says: /minItems is 3 but maxItems is 2/ } }],
-    ["a property name with half a surrogate pair", { given: { json: jsonForm({ a: { type: "object", properties: { "x\ud800": { type: "string" } } } }) }, want: { code: "INVALID_SCHEMA", pointer: /\/properties\/x\ud800$/, says: /"x\\ud800" holds half of a UTF-16 surrogate pair/ } }],
+  test.each<
+    [
+      string,
+      { given: DescriptionParts | string; want: { code: CodegenErrorCode; pointer: string | RegExp; says: RegExp } },
+    ]
+  >([
+    [
+      "a file in a JSON-only form",
+      {
+        given: { json: jsonForm({ a: { type: "object", properties: { f: file() } } }) },
+        want: {
+          code: "UNSUPPORTED_CONSTRUCT",
+          pointer:
+            "#/paths/~1api~1v1~1flows~1f-123~1staging~1sessions/post/requestBody/content/application~1json/schema/properties/input/properties/a/properties/f",
+          says: /JSON-only request: .* needs a multipart\/form-data form/,
+        },
+      },
+    ],
+    [
+      "x-flow-version: .inf",
+      {
+        given: yamlWith("x-flow-version: 1", "x-flow-version: .inf"),
+        want: { code: "INVALID_OPENAPI", pointer: "#/info/x-flow-version", says: /^.*: \.inf is not a finite number/ },
+      },
+    ],
+    [
+      "maxLength: .inf",
+      {
+        given: yamlWith("maxLength: 150", "maxLength: .inf"),
+        want: { code: "INVALID_OPENAPI", pointer: /\/maxLength$/, says: /: \.inf is not a finite number/ },
+      },
+    ],
+    [
+      "maximum: -.INF",
+      {
+        given: yamlWith("maxLength: 150", "maximum: -.INF"),
+        want: { code: "INVALID_OPENAPI", pointer: /\/maximum$/, says: /: -\.INF is not a finite number/ },
+      },
+    ],
+    [
+      "a required array of at most none",
+      {
+        given: {
+          json: jsonForm({
+            a: {
+              type: "object",
+              required: ["b"],
+              properties: { b: { type: "array", maxItems: 0, items: { type: "string" } } },
+            },
+          }),
+        },
+        want: {
+          code: "INVALID_SCHEMA",
+          pointer: /\/properties\/b$/,
+          says: /"b" is required, so it needs at least one element, but maxItems is 0/,
+        },
+      },
+    ],
+    [
+      "minItems above maxItems",
+      {
+        given: {
+          json: jsonForm({
+            a: {
+              type: "object",
+              properties: { b: { type: "array", minItems: 3, maxItems: 2, items: { type: "string" } } },
+            },
+          }),
+        },
+        want: { code: "INVALID_SCHEMA", pointer: /\/properties\/b$/, says: /minItems is 3 but maxItems is 2/ },
+      },
+    ],
+    [
+      "a property name with half a surrogate pair",
+      {
+        given: { json: jsonForm({ a: { type: "object", properties: { "x\ud800": { type: "string" } } } }) },
+        want: {
+          code: "INVALID_SCHEMA",
+          pointer: /\/properties\/x\ud800$/,
+          says: /"x\\ud800" holds half of a UTF-16 surrogate pair/,
+        },
+      },
+    ],
   ])("%s", (_name, { given, want }) => {
     const error = refusal(given);
     expect(error.code).toBe(want.code);
@@ -199,7 +301,11 @@ describe("descriptions that are refused, with the value as written", () => {
   });
 
   test.each(["..", ".", "x#frag", "x?y=1", "%2e%2e", "a\tb", "a\\b", "a b", "a/b", "é", ""])("flow id %j", (id) => {
-    const error = refusal({ info: { "x-flow-id": id }, path: `/api/v1/flows/${id}/staging/sessions`, json: jsonForm({}) });
+    const error = refusal({
+      info: { "x-flow-id": id },
+      path: `/api/v1/flows/${id}/staging/sessions`,
+      json: jsonForm({}),
+    });
     expect(error.code).toBe(id === "" ? "NOT_A_FLOW_DESCRIPTION" : "UNSAFE_FLOW_ID");
     expect(error.context.pointer).toBe("#/info/x-flow-id");
     expect(error.message).toContain(JSON.stringify(id).replace(/\t/g, "\\t"));
@@ -207,14 +313,18 @@ describe("descriptions that are refused, with the value as written", () => {
 
   test("safe flow ids are accepted as they are", () => {
     for (const id of ["6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13", "A.b_c~d-9", "..."]) {
-      expect(build({ info: { "x-flow-id": id }, path: `/api/v1/flows/${id}/staging/sessions`, json: jsonForm({}) }).id).toBe(id);
+      expect(
+        build({ info: { "x-flow-id": id }, path: `/api/v1/flows/${id}/staging/sessions`, json: jsonForm({}) }).id,
+      ).toBe(id);
     }
   });
 });
 
 /** The description of make-description.ts as YAML, with one line replaced (a YAML-only value such as `.inf`). */
 function yamlWith(line: string, replacement: string): string {
-  const text = description({ json: jsonForm({ a: { type: "object", properties: { b: { type: "string", maxLength: 150 } } } }) });
+  const text = description({
+    json: jsonForm({ a: { type: "object", properties: { b: { type: "string", maxLength: 150 } } } }),
+  });
   if (!text.includes(line)) throw new Error(`no ${line}`);
   return text.replace(line, replacement);
 }
@@ -228,7 +338,9 @@ describe("nesting and size", () => {
       const sizes: { lines: number; unindented: number }[] = [];
       let deepest: string[] = [];
       for (const levels of [31, 62]) {
-        const files = await emitFlowOrThrow(build(deepJson(levels), `deep-${String(levels)}`), { runtimeImport: runtimeImportFor(dir) });
+        const files = await emitFlowOrThrow(build(deepJson(levels), `deep-${String(levels)}`), {
+          runtimeImport: runtimeImportFor(dir),
+        });
         expect(files.map((each) => each.path)).toEqual([`deep-${String(levels)}/index.ts`]);
         const lines = (files[0]?.content ?? "").split("\n");
         sizes.push({ lines: lines.length, unindented: lines.reduce((sum, line) => sum + line.trimStart().length, 0) });
@@ -249,17 +361,42 @@ describe("nesting and size", () => {
     ["65 levels", deepJson(63), /\/properties\/deep(\/properties\/k\d+){62}$/],
     // Refused while the document is read (400 levels of YAML), before the model counts 64 levels of schema.
     ["250 levels (issue 10)", deepJson(248), /\/properties\/deep(\/properties\/k\d+){190,}\/required$/],
-    ["bracket names 70 deep", { multipart: multipartForm({ [`input${"[a]".repeat(70)}`]: { type: "string" } }) }, /\/properties\/input(\[a\]){70}$/],
-    ["arrays in arrays", { json: jsonForm({ m: { type: "object", properties: { x: Array.from({ length: 70 }).reduce<Record<string, unknown>>((items) => ({ type: "array", items }), { type: "string" }) } } }) }, /\/properties\/x(\/items){61}$/],
+    [
+      "bracket names 70 deep",
+      { multipart: multipartForm({ [`input${"[a]".repeat(70)}`]: { type: "string" } }) },
+      /\/properties\/input(\[a\]){70}$/,
+    ],
+    [
+      "arrays in arrays",
+      {
+        json: jsonForm({
+          m: {
+            type: "object",
+            properties: {
+              x: Array.from({ length: 70 }).reduce<Record<string, unknown>>((items) => ({ type: "array", items }), {
+                type: "string",
+              }),
+            },
+          },
+        }),
+      },
+      /\/properties\/x(\/items){61}$/,
+    ],
   ])("%s: TOO_DEEP, naming the pointer", (_name, given, pointer) => {
     const error = refusal(given);
     expect(error.code).toBe("TOO_DEEP");
     expect(error.context.pointer).toMatch(pointer);
-    expect(error.message).toContain(`more than ${String(error.context.pointer?.includes("/required") ? MAX_DOCUMENT_DEPTH : MAX_SCHEMA_DEPTH)} levels`);
+    expect(error.message).toContain(
+      `more than ${String(error.context.pointer?.includes("/required") ? MAX_DOCUMENT_DEPTH : MAX_SCHEMA_DEPTH)} levels`,
+    );
   });
 
   test("a document nested thousands of levels: TOO_DEEP, not a stack overflow", () => {
-    for (const text of ["[".repeat(5000) + "]".repeat(5000), `a: ${"{b: ".repeat(3000)}1${"}".repeat(3000)}`, `{"a": ${"[".repeat(450)}${"]".repeat(450)}}`]) {
+    for (const text of [
+      "[".repeat(5000) + "]".repeat(5000),
+      `a: ${"{b: ".repeat(3000)}1${"}".repeat(3000)}`,
+      `{"a": ${"[".repeat(450)}${"]".repeat(450)}}`,
+    ]) {
       const error = refusal(text);
       expect(error.code).toBe("TOO_DEEP");
       expect(error.context.file).toBe(FILE);
@@ -280,7 +417,15 @@ describe("nesting and size", () => {
 
 /** Whether tsc emits JavaScript for `files` (it once ran out of stack on validator code nested 250 levels deep); emit needs no lib. */
 function emitsJavaScript(files: readonly string[]): boolean {
-  const program = ts.createProgram([...files], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, skipLibCheck: true, noResolve: true, noLib: true, types: [] });
+  const program = ts.createProgram([...files], {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.Node16,
+    moduleResolution: ts.ModuleResolutionKind.Node16,
+    skipLibCheck: true,
+    noResolve: true,
+    noLib: true,
+    types: [],
+  });
   let written = 0;
   const result = program.emit(undefined, () => {
     written += 1;

@@ -26,9 +26,27 @@ function modelOf(flow: string) {
 
 describe("the first call", () => {
   it.each<[string, { given: { flow: string; index: string }; want: { golden: string; reads: string[] } }]>([
-    ["a JSON flow", { given: { flow: "aml-screening", index: "./generated/index.js" }, want: { golden: "aml-screening.mts.golden", reads: [] } }],
-    ["a flow taking a document", { given: { flow: "signing", index: "./src/generated/index.js" }, want: { golden: "signing.mts.golden", reads: ["document.pdf"] } }],
-    ["a live flow taking an image", { given: { flow: "document-verification", index: "./clients/index.js" }, want: { golden: "document-verification.mts.golden", reads: ["photo.jpg"] } }],
+    [
+      "a JSON flow",
+      {
+        given: { flow: "aml-screening", index: "./generated/index.js" },
+        want: { golden: "aml-screening.mts.golden", reads: [] },
+      },
+    ],
+    [
+      "a flow taking a document",
+      {
+        given: { flow: "signing", index: "./src/generated/index.js" },
+        want: { golden: "signing.mts.golden", reads: ["document.pdf"] },
+      },
+    ],
+    [
+      "a live flow taking an image",
+      {
+        given: { flow: "document-verification", index: "./clients/index.js" },
+        want: { golden: "document-verification.mts.golden", reads: ["photo.jpg"] },
+      },
+    ],
   ])("%s", (_name, { given, want }) => {
     const call = firstCall(modelOf(given.flow), given.index);
     const file = path.join(REPO_ROOT, "test/fixtures/first-call", want.golden);
@@ -46,7 +64,10 @@ describe("the first call", () => {
       expect(text).toContain("\nconst session = await amlScreening.createSession(client, {\n");
     }
     // createClient({ ... }) a key a line, the same keys in the same order.
-    const keys = (text: string) => [.../const client = createClient\(\{\n([\s\S]*?)\n\}\);/.exec(text)?.[1]?.matchAll(/^ {2}(\w+):/gm) ?? []].map((match) => match[1]);
+    const keys = (text: string) =>
+      [...(/const client = createClient\(\{\n([\s\S]*?)\n\}\);/.exec(text)?.[1]?.matchAll(/^ {2}(\w+):/gm) ?? [])].map(
+        (match) => match[1],
+      );
     expect(keys(call)).toEqual(["baseUrl", "authUrl", "environment", "clientId", "clientSecret", "userAgent"]);
     expect(keys(quickStart)).toEqual(keys(call));
   });
@@ -55,18 +76,36 @@ describe("the first call", () => {
 describe("hasOwnNamespace: the flow whose namespace in index.ts is its binding name", () => {
   it.each<[string, { given: { name: string; names: string[] }; want: boolean }]>([
     ["a flow alone", { given: { name: "signing", names: ["signing"] }, want: true }],
-    ["names making other bindings", { given: { name: "signing-live", names: ["signing-staging", "signing-live"] }, want: true }],
+    [
+      "names making other bindings",
+      { given: { name: "signing-live", names: ["signing-staging", "signing-live"] }, want: true },
+    ],
     ["the first by name of two making one binding", { given: { name: "kyc-2", names: ["kyc2", "kyc-2"] }, want: true }],
-    ["the second by name of two making one binding", { given: { name: "kyc2", names: ["kyc2", "kyc-2"] }, want: false }],
+    [
+      "the second by name of two making one binding",
+      { given: { name: "kyc2", names: ["kyc2", "kyc-2"] }, want: false },
+    ],
   ])("%s", (_name, { given, want }) => {
     expect(hasOwnNamespace(given.name, given.names)).toBe(want);
   });
 
   it("agrees with the index.ts emit-index.ts writes", async () => {
-    const names = ["kyc2", "kyc-2", "kyc--2", "signing", "delete", "class-act", "aml-screening-live", "aml-screening-staging"];
+    const names = [
+      "kyc2",
+      "kyc-2",
+      "kyc--2",
+      "signing",
+      "delete",
+      "class-act",
+      "aml-screening-live",
+      "aml-screening-staging",
+    ];
     const { content } = await emitIndex(names.map((name) => ({ name })));
-    const exported = new Map([...content.matchAll(/export \* as (\S+) from "\.\/([^/]+)\/index\.js";/g)].map((match) => [match[2], match[1]]));
+    const exported = new Map(
+      [...content.matchAll(/export \* as (\S+) from "\.\/([^/]+)\/index\.js";/g)].map((match) => [match[2], match[1]]),
+    );
     expect(exported.size).toBe(names.length);
-    for (const name of names) expect([name, hasOwnNamespace(name, names)]).toEqual([name, exported.get(name) === bindingName(name, "flow")]);
+    for (const name of names)
+      expect([name, hasOwnNamespace(name, names)]).toEqual([name, exported.get(name) === bindingName(name, "flow")]);
   });
 });

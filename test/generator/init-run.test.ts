@@ -52,26 +52,55 @@ async function project({ copies = [], files = {}, configAbove = false }: Given):
 it.each<[string, { given: Given; want: Want }]>([
   [
     "the descriptions found: the config, one flow a line, generated, a first call",
-    { given: { copies: [AML] }, want: { outcome: "written", notes: [], flows: ["aml-screening"], call: "amlScreening", reads: [], config: `{\n  "$schema": "./node_modules/flowsmith/codegen.config.schema.json",\n  "outputDir": "generated",\n  "flows": [\n${AML_ENTRY}  ]\n}\n` } },
+    {
+      given: { copies: [AML] },
+      want: {
+        outcome: "written",
+        notes: [],
+        flows: ["aml-screening"],
+        call: "amlScreening",
+        reads: [],
+        config: `{\n  "$schema": "./node_modules/flowsmith/codegen.config.schema.json",\n  "outputDir": "generated",\n  "flows": [\n${AML_ENTRY}  ]\n}\n`,
+      },
+    },
   ],
   [
     "a config here already: refused, nothing written",
-    { given: { copies: [AML], files: { "codegen.config.json": "// mine\n" } }, want: { outcome: "config-exists", notes: [], config: "// mine\n" } },
+    {
+      given: { copies: [AML], files: { "codegen.config.json": "// mine\n" } },
+      want: { outcome: "config-exists", notes: [], config: "// mine\n" },
+    },
   ],
   [
     "a config of a folder above, and a file that is not a flow: each noted, the rest used",
     {
-      given: { copies: [AML, { from: "flows/signing.yaml", to: "flows/signing.yaml" }], files: { "flows/signing.yaml": "x-flow-id: [unclosed\n" }, configAbove: true },
-      want: { outcome: "written", notes: ["config-above", "skipped"], flows: ["aml-screening"], call: "amlScreening", reads: [] },
+      given: {
+        copies: [AML, { from: "flows/signing.yaml", to: "flows/signing.yaml" }],
+        files: { "flows/signing.yaml": "x-flow-id: [unclosed\n" },
+        configAbove: true,
+      },
+      want: {
+        outcome: "written",
+        notes: ["config-above", "skipped"],
+        flows: ["aml-screening"],
+        call: "amlScreening",
+        reads: [],
+      },
     },
   ],
   [
     "two flows: the config lists them as found, the first call is of the first",
-    { given: { copies: [{ from: "flows/signing.yaml", to: "flows/signing.yaml" }, AML] }, want: { outcome: "written", notes: [], flows: ["aml-screening", "signing"], call: "amlScreening", reads: [] } },
+    {
+      given: { copies: [{ from: "flows/signing.yaml", to: "flows/signing.yaml" }, AML] },
+      want: { outcome: "written", notes: [], flows: ["aml-screening", "signing"], call: "amlScreening", reads: [] },
+    },
   ],
   [
     "a flow taking a document: its first call reads one",
-    { given: { copies: [{ from: "flows/signing.yaml", to: "flows/signing.yaml" }], outputDir: "src/clients" }, want: { outcome: "written", notes: [], flows: ["signing"], call: "signing", reads: ["document.pdf"] } },
+    {
+      given: { copies: [{ from: "flows/signing.yaml", to: "flows/signing.yaml" }], outputDir: "src/clients" },
+      want: { outcome: "written", notes: [], flows: ["signing"], call: "signing", reads: ["document.pdf"] },
+    },
   ],
 ])("%s", async (_name, { given, want }) => {
   const dir = await project(given);
@@ -92,9 +121,13 @@ it.each<[string, { given: Given; want: Want }]>([
   if (result.outcome !== "written") return;
   expect(result.flows).toEqual(want.flows);
   expect(result.codegen).toMatchObject({ ok: true, result: { mode: "write" } });
-  expect(await readdir(path.join(dir, given.outputDir ?? "generated"))).toEqual(expect.arrayContaining(["index.ts", ...(want.flows ?? [])]));
+  expect(await readdir(path.join(dir, given.outputDir ?? "generated"))).toEqual(
+    expect.arrayContaining(["index.ts", ...(want.flows ?? [])]),
+  );
   expect(result.firstCall?.reads).toEqual(want.reads);
-  expect(result.firstCall?.code).toContain(`import { ${want.call ?? ""} } from "./${given.outputDir ?? "generated"}/index.js";`);
+  expect(result.firstCall?.code).toContain(
+    `import { ${want.call ?? ""} } from "./${given.outputDir ?? "generated"}/index.js";`,
+  );
 });
 
 it("an outputDir holding files it did not write: refused as codegen would, naming the flag, before the config is written", async () => {
@@ -102,6 +135,11 @@ it("an outputDir holding files it did not write: refused as codegen would, namin
   await mkdir(path.join(dir, "out"));
   await writeFile(path.join(dir, "out/keep.txt"), "mine\n");
   const refused = runInit({ cwd: dir, env: {}, interactive: false, fromApi: false, flows: [], outputDir: "out" });
-  await expect(refused).rejects.toMatchObject({ code: "OUTPUT_DIR_NOT_EMPTY", message: expect.stringMatching(/^outputDir \S*\/out\/ already holds files \(keep\.txt\).*With init, --output-dir chooses the folder$/) as unknown });
+  await expect(refused).rejects.toMatchObject({
+    code: "OUTPUT_DIR_NOT_EMPTY",
+    message: expect.stringMatching(
+      /^outputDir \S*\/out\/ already holds files \(keep\.txt\).*With init, --output-dir chooses the folder$/,
+    ) as unknown,
+  });
   expect(await readdir(dir)).not.toContain("codegen.config.json");
 });

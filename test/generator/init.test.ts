@@ -31,8 +31,15 @@ beforeAll(async () => {
   root = makeTempDir();
   // Signing promoted to live: the same flow id in both environments.
   const signing = await readFile(path.join(REPO, "flows/signing.yaml"), "utf8");
-  await writeFile(path.join(root, "signing-live.yaml"), signing.replace("x-environment: staging", "x-environment: live").replace("/staging/sessions:", "/live/sessions:"));
-  service = await startService(["flows/signing.yaml", "flows/aml-screening.yaml", path.relative(REPO, path.join(root, "signing-live.yaml"))]);
+  await writeFile(
+    path.join(root, "signing-live.yaml"),
+    signing.replace("x-environment: staging", "x-environment: live").replace("/staging/sessions:", "/live/sessions:"),
+  );
+  service = await startService([
+    "flows/signing.yaml",
+    "flows/aml-screening.yaml",
+    path.relative(REPO, path.join(root, "signing-live.yaml")),
+  ]);
 });
 afterAll(async () => {
   await service.close();
@@ -52,9 +59,19 @@ async function project(): Promise<string> {
   return dir;
 }
 
-function runCli(args: readonly string[], cwd: string, env: Record<string, string> = {}, as: { uid?: number; gid?: number } = {}): Promise<{ code: number | null; out: string }> {
+function runCli(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  as: { uid?: number; gid?: number } = {},
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...ENV, ...env }, stdio: ["ignore", "pipe", "pipe"], ...as });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { ...ENV, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      ...as,
+    });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
@@ -76,7 +93,8 @@ async function firstCallErrors(dir: string, out: string): Promise<string[]> {
   return typeCheck([file]);
 }
 
-const config = async (dir: string) => JSON.parse(await readFile(path.join(dir, "codegen.config.json"), "utf8")) as Record<string, unknown>;
+const config = async (dir: string) =>
+  JSON.parse(await readFile(path.join(dir, "codegen.config.json"), "utf8")) as Record<string, unknown>;
 
 describe("flowsmith init with flags", () => {
   it("--yes: the descriptions found (none in node_modules, .git or generated output), the config, codegen, a first call that compiles", async () => {
@@ -90,7 +108,9 @@ describe("flowsmith init with flags", () => {
       flows: [{ name: "aml-screening", source: { file: "flows/aml-screening.yaml" } }],
     });
     expect(run.out).toMatch(/aml-screening .* generated in \d+ ms/);
-    expect(await readdir(path.join(dir, "src/generated"))).toEqual(expect.arrayContaining(["aml-screening", "index.ts"]));
+    expect(await readdir(path.join(dir, "src/generated"))).toEqual(
+      expect.arrayContaining(["aml-screening", "index.ts"]),
+    );
     // The README's style (init-first-call.test.ts), through the output's index.ts, and short.
     const snippet = run.out.slice(run.out.indexOf("import { createClient"));
     expect(snippet).toContain('import { amlScreening } from "./src/generated/index.js";\n');
@@ -105,14 +125,30 @@ describe("flowsmith init with flags", () => {
   it.each<[string, string[], number, RegExp]>([
     ["no terminal and no --yes", ["init"], 2, /no terminal to ask on: pass --yes/],
     ["an unknown --flow", ["init", "--flow", "nope"], 2, /UNKNOWN_FLOW: --flow nope: no such flow \(found: a41f0c6d/],
-    ["an outputDir holding files", ["init", "--yes", "--output-dir", "flows"], 1, /UNSAFE_OUTPUT_DIR|OUTPUT_DIR_NOT_EMPTY/],
+    [
+      "an outputDir holding files",
+      ["init", "--yes", "--output-dir", "flows"],
+      1,
+      /UNSAFE_OUTPUT_DIR|OUTPUT_DIR_NOT_EMPTY/,
+    ],
     // A second copy of the flow elsewhere in the folder: the config codegen would refuse is not written.
-    ["two copies of one flow", ["init", "--yes"], 1, /error DUPLICATE_FLOW: flows\/aml-screening\.yaml \(version 7\) and old-download\/aml-screening\.yaml \(version 7\) are both flow .*choose one with --flow <path>/],
+    [
+      "two copies of one flow",
+      ["init", "--yes"],
+      1,
+      /error DUPLICATE_FLOW: flows\/aml-screening\.yaml \(version 7\) and old-download\/aml-screening\.yaml \(version 7\) are both flow .*choose one with --flow <path>/,
+    ],
     // No config exists yet: the message names the flag, not a key of a file.
-    ["the project folder as outputDir", ["init", "--yes", "--output-dir", "."], 1, /error UNSAFE_OUTPUT_DIR: outputDir \S+ is the folder of the config .*; choose another with --output-dir$/m],
+    [
+      "the project folder as outputDir",
+      ["init", "--yes", "--output-dir", "."],
+      1,
+      /error UNSAFE_OUTPUT_DIR: outputDir \S+ is the folder of the config .*; choose another with --output-dir$/m,
+    ],
   ])("refuses %s, writing nothing", async (name, args, code, says) => {
     const dir = await project();
-    if (name === "two copies of one flow") await cp(path.join(dir, "flows"), path.join(dir, "old-download"), { recursive: true });
+    if (name === "two copies of one flow")
+      await cp(path.join(dir, "flows"), path.join(dir, "old-download"), { recursive: true });
     const run = await runCli(args, dir);
     expect(run.code).toBe(code);
     expect(run.out).toMatch(says);
@@ -151,11 +187,14 @@ describe("flowsmith init with flags", () => {
   it("past the walk's bound it says it stopped, and still uses the descriptions it reached", async () => {
     const dir = await project();
     await mkdir(path.join(dir, "src/many"), { recursive: true });
-    for (let index = 0; index < FIND_LIMITS.maxFiles + 10; index += 1) await writeFile(path.join(dir, "src/many", `${String(index)}.ts`), "");
+    for (let index = 0; index < FIND_LIMITS.maxFiles + 10; index += 1)
+      await writeFile(path.join(dir, "src/many", `${String(index)}.ts`), "");
     const run = await runCli(["init", "--yes"], dir);
     expect(run.out).toMatch(new RegExp(`note: stopped looking after ${String(FIND_LIMITS.maxFiles)} files`));
     expect(run.code).toBe(0);
-    expect(await config(dir)).toMatchObject({ flows: [{ name: "aml-screening", source: { file: "flows/aml-screening.yaml" } }] });
+    expect(await config(dir)).toMatchObject({
+      flows: [{ name: "aml-screening", source: { file: "flows/aml-screening.yaml" } }],
+    });
     // Twenty thousand files made and walked on a shared machine.
   }, 90_000);
 
@@ -178,7 +217,9 @@ describe("flowsmith init with flags", () => {
       { name: "signing-live", source: { api: { flowId: signing, environment: "live" } } },
     ]);
     for (const environment of ["staging", "live"]) {
-      expect(JSON.parse(await readFile(path.join(dir, `flows/signing-${environment}.json`), "utf8"))).toMatchObject({ info: { "x-flow-id": signing, "x-environment": environment } });
+      expect(JSON.parse(await readFile(path.join(dir, `flows/signing-${environment}.json`), "utf8"))).toMatchObject({
+        info: { "x-flow-id": signing, "x-environment": environment },
+      });
       expect(run.out).toMatch(new RegExp(`signing-${environment} .* ${environment} .* generated`));
     }
     // Signing takes a file: the printed call reads it from disk, and says so.
@@ -190,7 +231,13 @@ describe("flowsmith init with flags", () => {
     const aml = await readFile(path.join(REPO, "flows/aml-screening.yaml"), "utf8");
     const liveId = "a41f0c6d-0000-47c9-8d13-b9e60f27c8a5";
     const file = path.join(root, "aml-live.yaml");
-    await writeFile(file, aml.replaceAll(SAMPLE_IDS["aml-screening"].flowId, liveId).replace("x-environment: staging", "x-environment: live").replace("/staging/sessions:", "/live/sessions:"));
+    await writeFile(
+      file,
+      aml
+        .replaceAll(SAMPLE_IDS["aml-screening"].flowId, liveId)
+        .replace("x-environment: staging", "x-environment: live")
+        .replace("/staging/sessions:", "/live/sessions:"),
+    );
     const both = await startService(["flows/aml-screening.yaml", path.relative(REPO, file)]);
     try {
       const dir = await mkdtemp(path.join(root, "api-two-ids-"));
@@ -198,7 +245,10 @@ describe("flowsmith init with flags", () => {
       expect(run.out).not.toMatch(/DUPLICATE_FLOW_NAME/);
       expect(run.code).toBe(0);
       expect((await config(dir)).flows).toEqual([
-        { name: "aml-screening-staging", source: { api: { flowId: SAMPLE_IDS["aml-screening"].flowId, environment: "staging" } } },
+        {
+          name: "aml-screening-staging",
+          source: { api: { flowId: SAMPLE_IDS["aml-screening"].flowId, environment: "staging" } },
+        },
         { name: "aml-screening-live", source: { api: { flowId: liveId, environment: "live" } } },
       ]);
     } finally {
@@ -209,16 +259,28 @@ describe("flowsmith init with flags", () => {
 
 (hasScript ? describe : describe.skip)("flowsmith init on a terminal (a pseudo-terminal through `script`)", () => {
   /** Runs init under `script`, answering each prompt once its text is printed. */
-  function onTerminal(dir: string, answers: readonly (readonly [RegExp, string])[], args: readonly string[] = []): Promise<{ code: number | null; out: string }> {
+  function onTerminal(
+    dir: string,
+    answers: readonly (readonly [RegExp, string])[],
+    args: readonly string[] = [],
+  ): Promise<{ code: number | null; out: string }> {
     return new Promise((resolve, reject) => {
       const command = `stty cols 120 rows 40; exec ${[process.execPath, CLI, "init", ...args].map((word) => JSON.stringify(word)).join(" ")}`;
-      const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: dir, env: { ...ENV, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn("script", ["-qfec", command, "/dev/null"], {
+        cwd: dir,
+        env: { ...ENV, TERM: "xterm-256color" },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
       let out = "";
       let next = 0;
       let seen = 0;
       const timer = setTimeout(() => {
         child.kill("SIGKILL");
-        reject(new Error(`init on a terminal: no ${String(answers[next]?.[0] ?? "exit")} within ${WAIT_MS} ms; printed:\n${out}`));
+        reject(
+          new Error(
+            `init on a terminal: no ${String(answers[next]?.[0] ?? "exit")} within ${WAIT_MS} ms; printed:\n${out}`,
+          ),
+        );
       }, WAIT_MS);
       const onData = (chunk: string) => {
         out += chunk;
@@ -249,7 +311,10 @@ describe("flowsmith init with flags", () => {
       [/Where do the generated clients go\?[\s\S]*generated/, "src/clients\r"],
     ]);
     expect(run.code).toBe(0);
-    expect(await config(dir)).toMatchObject({ outputDir: "src/clients", flows: [{ name: "aml-screening", source: { file: "flows/aml-screening.yaml" } }] });
+    expect(await config(dir)).toMatchObject({
+      outputDir: "src/clients",
+      flows: [{ name: "aml-screening", source: { file: "flows/aml-screening.yaml" } }],
+    });
     expect(run.out).toMatch(/Wrote src\/clients\/ \(\d+ file\(s\) changed\)/);
     expect(await firstCallErrors(dir, run.out)).toEqual([]);
   });
@@ -257,10 +322,17 @@ describe("flowsmith init with flags", () => {
   it("--flow on a terminal picks the flows: only the output dir is asked", async () => {
     const dir = await project();
     await cp(path.join(REPO, "flows/signing.yaml"), path.join(dir, "flows/signing.yaml"));
-    const run = await onTerminal(dir, [[/Where do the generated clients go\?[\s\S]*generated/, "\r"]], ["--flow", "signing"]);
+    const run = await onTerminal(
+      dir,
+      [[/Where do the generated clients go\?[\s\S]*generated/, "\r"]],
+      ["--flow", "signing"],
+    );
     expect(run.code).toBe(0);
     expect(run.out).not.toMatch(/Which flows/);
-    expect(await config(dir)).toMatchObject({ outputDir: "generated", flows: [{ name: "signing", source: { file: "flows/signing.yaml" } }] });
+    expect(await config(dir)).toMatchObject({
+      outputDir: "generated",
+      flows: [{ name: "signing", source: { file: "flows/signing.yaml" } }],
+    });
   });
 
   it("an empty folder and no API client: says where to get a description, asking nothing", async () => {

@@ -16,7 +16,17 @@ import { promisify } from "node:util";
 import { CRASH_POINTS, type CrashPoint } from "../../generator/output/crash-points";
 import { sha256 } from "../../generator/output/manifest";
 import { runCodegen } from "../../generator/pipeline";
-import { defined, exists, flowsmith, makeProject, readManifestJson, removeProjects, snapshot, writeManifestJson, type Project } from "./codegen-project";
+import {
+  defined,
+  exists,
+  flowsmith,
+  makeProject,
+  readManifestJson,
+  removeProjects,
+  snapshot,
+  writeManifestJson,
+  type Project,
+} from "./codegen-project";
 
 afterAll(removeProjects);
 
@@ -34,7 +44,11 @@ beforeAll(async () => {
   await writeFile(path.join(prepared.out, "retired/index.ts"), retired);
   const manifest = await readManifestJson(prepared.out);
   const signing = defined(manifest.flows["signing"], "signing");
-  manifest.flows["retired"] = { ...signing, source: "flows/retired.yaml", files: { "retired/index.ts": sha256(retired) } };
+  manifest.flows["retired"] = {
+    ...signing,
+    source: "flows/retired.yaml",
+    files: { "retired/index.ts": sha256(retired) },
+  };
   await writeManifestJson(prepared.out, manifest);
   await writeFile(path.join(prepared.out, "NOTES.md"), "# mine\n");
   oldSet = await snapshot(prepared.out);
@@ -42,7 +56,13 @@ beforeAll(async () => {
   const uninterrupted = await copyOf(prepared);
   await runCodegen({ configPath: uninterrupted.config });
   newSet = await snapshot(uninterrupted.out);
-  expect([...newSet.keys()]).toEqual([".flowsmith-manifest.json", "NOTES.md", "index.ts", "signing/description.json", "signing/index.ts"]);
+  expect([...newSet.keys()]).toEqual([
+    ".flowsmith-manifest.json",
+    "NOTES.md",
+    "index.ts",
+    "signing/description.json",
+    "signing/index.ts",
+  ]);
   expect(newSet.get(MANIFEST)).not.toEqual(oldSet.get(MANIFEST));
 });
 
@@ -63,47 +83,57 @@ async function besideOutput(project: Project): Promise<Map<string, string>> {
 }
 
 /** Where each point leaves the sets: outputDir, and what is beside it. */
-const want: Record<CrashPoint, { output: "old" | "new" | "missing"; beside: Record<string, "old" | "new" | "some"> }> = {
-  "staging-partial": { output: "old", beside: { staging: "some" } },
-  "staging-complete": { output: "old", beside: { staging: "new" } },
-  "old-moved-aside": { output: "missing", beside: { staging: "new", previous: "old" } },
-  swapped: { output: "new", beside: { previous: "old" } },
-  "cleanup-partial": { output: "new", beside: { previous: "some" } },
-};
+const want: Record<CrashPoint, { output: "old" | "new" | "missing"; beside: Record<string, "old" | "new" | "some"> }> =
+  {
+    "staging-partial": { output: "old", beside: { staging: "some" } },
+    "staging-complete": { output: "old", beside: { staging: "new" } },
+    "old-moved-aside": { output: "missing", beside: { staging: "new", previous: "old" } },
+    swapped: { output: "new", beside: { previous: "old" } },
+    "cleanup-partial": { output: "new", beside: { previous: "some" } },
+  };
 
 describe("a write killed part way", () => {
-  it.each(CRASH_POINTS.map((point) => [point]))("at %s leaves a whole set, and the next run recovers", async (point) => {
-    const project = await copyOf(prepared);
-    const killed = await flowsmith(["codegen"], { cwd: project.dir, env: { FLOWSMITH_TEST_CRASH_AT: point } });
-    expect(killed.signal).toBe("SIGKILL");
+  it.each(CRASH_POINTS.map((point) => [point]))(
+    "at %s leaves a whole set, and the next run recovers",
+    async (point) => {
+      const project = await copyOf(prepared);
+      const killed = await flowsmith(["codegen"], { cwd: project.dir, env: { FLOWSMITH_TEST_CRASH_AT: point } });
+      expect(killed.signal).toBe("SIGKILL");
 
-    const sets = { old: oldSet, new: newSet };
-    const { output, beside } = want[point];
-    if (output === "missing") expect(await exists(project.out)).toBe(false);
-    else expect(await snapshot(project.out)).toEqual(sets[output]);
-    const folders = await besideOutput(project);
-    expect([...folders.keys()].sort()).toEqual(Object.keys(beside).sort());
-    for (const [kind, holds] of Object.entries(beside)) {
-      if (holds !== "some") expect(await snapshot(defined(folders.get(kind), kind))).toEqual(sets[holds]);
-    }
+      const sets = { old: oldSet, new: newSet };
+      const { output, beside } = want[point];
+      if (output === "missing") expect(await exists(project.out)).toBe(false);
+      else expect(await snapshot(project.out)).toEqual(sets[output]);
+      const folders = await besideOutput(project);
+      expect([...folders.keys()].sort()).toEqual(Object.keys(beside).sort());
+      for (const [kind, holds] of Object.entries(beside)) {
+        if (holds !== "some") expect(await snapshot(defined(folders.get(kind), kind))).toEqual(sets[holds]);
+      }
 
-    // --check writes nothing: it says to run a write first.
-    await expect(runCodegen({ configPath: project.config, check: true })).rejects.toMatchObject({ code: "INTERRUPTED_WRITE" });
-    const recovered = await runCodegen({ configPath: project.config });
-    expect(recovered.recovered.length).toBeGreaterThan(0);
-    expect(await snapshot(project.out)).toEqual(newSet);
-    expect(await besideOutput(project)).toEqual(new Map());
-    expect((await runCodegen({ configPath: project.config, check: true })).changes).toEqual([]);
-  });
+      // --check writes nothing: it says to run a write first.
+      await expect(runCodegen({ configPath: project.config, check: true })).rejects.toMatchObject({
+        code: "INTERRUPTED_WRITE",
+      });
+      const recovered = await runCodegen({ configPath: project.config });
+      expect(recovered.recovered.length).toBeGreaterThan(0);
+      expect(await snapshot(project.out)).toEqual(newSet);
+      expect(await besideOutput(project)).toEqual(new Map());
+      expect((await runCodegen({ configPath: project.config, check: true })).changes).toEqual([]);
+    },
+  );
 });
 
 describe("folders left beside outputDir", () => {
   it("a staging folder of a process that is gone is removed; one of a running process stops the run", async () => {
     const project = await copyOf(prepared);
-    const gone = await promisify(execFile)(process.execPath, ["-p", "process.pid"]).then(({ stdout }) => Number(stdout));
+    const gone = await promisify(execFile)(process.execPath, ["-p", "process.pid"]).then(({ stdout }) =>
+      Number(stdout),
+    );
     await mkdir(path.join(project.dir, `generated.flowsmith-staging-${gone}/signing`), { recursive: true });
     const result = await runCodegen({ configPath: project.config });
-    expect(result.recovered).toEqual([`removed generated.flowsmith-staging-${gone}, left by a write that was interrupted before it changed ${project.out.replace(/\\/g, "/")}/`]);
+    expect(result.recovered).toEqual([
+      `removed generated.flowsmith-staging-${gone}, left by a write that was interrupted before it changed ${project.out.replace(/\\/g, "/")}/`,
+    ]);
     expect(await besideOutput(project)).toEqual(new Map());
 
     const running = path.join(project.dir, `generated.flowsmith-staging-${process.ppid}`);

@@ -64,7 +64,13 @@ describe("the three samples", () => {
     const request = flow.request;
     expect(names(request)).toEqual(["input", "metadata", "redirectUrl", "state"]);
     expect(names(request, "input")).toEqual(["basicIdentity", "documentsToSign"]);
-    expect(names(request, "input.basicIdentity")).toEqual(["givenName", "familyName", "name", "birthDate", "birthPlace"]);
+    expect(names(request, "input.basicIdentity")).toEqual([
+      "givenName",
+      "familyName",
+      "name",
+      "birthDate",
+      "birthPlace",
+    ]);
     expect(at(request, "input.documentsToSign.documents").kind).toBe("array");
     expect(at(request, "input.documentsToSign.documents.[].templateId")).toMatchObject({
       kind: "string",
@@ -77,9 +83,19 @@ describe("the three samples", () => {
       mediaTypes: [],
     });
     expect(
-      ["input", "input.basicIdentity", "input.basicIdentity.givenName", "input.basicIdentity.name", "input.documentsToSign", "input.documentsToSign.documents", "metadata", "metadata.subjectId", "metadata.locale", "redirectUrl", "state"].map(
-        (dotted) => [dotted, requiredOf(request, dotted)],
-      ),
+      [
+        "input",
+        "input.basicIdentity",
+        "input.basicIdentity.givenName",
+        "input.basicIdentity.name",
+        "input.documentsToSign",
+        "input.documentsToSign.documents",
+        "metadata",
+        "metadata.subjectId",
+        "metadata.locale",
+        "redirectUrl",
+        "state",
+      ].map((dotted) => [dotted, requiredOf(request, dotted)]),
     ).toEqual([
       ["input", true],
       ["input.basicIdentity", true],
@@ -100,7 +116,12 @@ describe("the three samples", () => {
 
   test("document verification: file limits and media types from encoding, name from the title", async () => {
     const flow = await model("flows/document-verification.yaml");
-    expect(flow).toMatchObject({ name: "bank-account-and-address-check", environment: "live", version: 4, bodyForm: "multipart" });
+    expect(flow).toMatchObject({
+      name: "bank-account-and-address-check",
+      environment: "live",
+      version: 4,
+      bodyForm: "multipart",
+    });
     expect(flow.locales).toEqual(["en", "de"]);
     for (const side of ["frontSide", "backSide"]) {
       expect(at(flow.request, `input.documentImages.${side}`)).toMatchObject({
@@ -152,7 +173,14 @@ describe("odd-names.yaml", () => {
     const { request } = await model(file);
     expect(names(request, "input")).toEqual(["odd-block", "2ndBlock", "__proto__", "documents", "listing", "profile"]);
     expect(names(request, "input.odd-block")).toEqual([
-      "first-name", "class", "prénom", "2ndLine", "count", "ratio", "agreed", "level",
+      "first-name",
+      "class",
+      "prénom",
+      "2ndLine",
+      "count",
+      "ratio",
+      "agreed",
+      "level",
     ]);
     expect(at(request, "input.__proto__.constructor")).toMatchObject({ part: ["input[__proto__][constructor]"] });
     expect(at(request, "input.odd-block.prénom")).toMatchObject({ default: "Zoë", part: ["input[odd-block][prénom]"] });
@@ -178,9 +206,20 @@ describe("odd-names.yaml", () => {
 
   test("numbers, booleans and nullable", async () => {
     const { request } = await model(file);
-    expect(at(request, "input.odd-block.count")).toMatchObject({ kind: "number", integer: true, minimum: 0, exclusiveMaximum: 10, default: 1 });
+    expect(at(request, "input.odd-block.count")).toMatchObject({
+      kind: "number",
+      integer: true,
+      minimum: 0,
+      exclusiveMaximum: 10,
+      default: 1,
+    });
     expect(at(request, "input.odd-block.count")).not.toHaveProperty("maximum");
-    expect(at(request, "input.odd-block.ratio")).toMatchObject({ kind: "number", integer: false, exclusiveMinimum: 0, multipleOf: 0.5 });
+    expect(at(request, "input.odd-block.ratio")).toMatchObject({
+      kind: "number",
+      integer: false,
+      exclusiveMinimum: 0,
+      multipleOf: 0.5,
+    });
     expect(at(request, "input.odd-block.agreed")).toMatchObject({ kind: "boolean", default: false });
     expect(at(request, "input.odd-block.level")).toMatchObject({ kind: "number", integer: true, enum: [1, 2, 3] });
     expect(at(request, "input.odd-block.2ndLine")).toMatchObject({ kind: "string", nullable: true });
@@ -188,7 +227,11 @@ describe("odd-names.yaml", () => {
 
   test("arrays: `[]` names are literal, `type: array` names get explicit indices", async () => {
     const { request } = await model(file);
-    expect(at(request, "input.2ndBlock.tags.[]")).toMatchObject({ kind: "string", enum: ["red", "green"], part: ["input[2ndBlock][tags][]"] });
+    expect(at(request, "input.2ndBlock.tags.[]")).toMatchObject({
+      kind: "string",
+      enum: ["red", "green"],
+      part: ["input[2ndBlock][tags][]"],
+    });
     expect(at(request, "input.documents.files.[].content")).toMatchObject({
       kind: "file",
       maxBytes: 5_242_880,
@@ -206,7 +249,10 @@ describe("odd-names.yaml", () => {
       mediaTypes: ["image/jpeg"],
       part: ["input[listing][entries][", { index: 0 }, "][scan]"],
     });
-    expect(at(request, "input.listing.numbers.[]")).toMatchObject({ kind: "number", part: ["input[listing][numbers][", { index: 0 }, "]"] });
+    expect(at(request, "input.listing.numbers.[]")).toMatchObject({
+      kind: "number",
+      part: ["input[listing][numbers][", { index: 0 }, "]"],
+    });
     expect(requiredOf(request, "input.listing.entries")).toBe(true);
     expect(requiredOf(request, "input.listing.numbers")).toBe(false);
     expect(requiredOf(request, "input.2ndBlock.tags")).toBe(false);
@@ -220,8 +266,15 @@ describe("odd-names.yaml", () => {
       additionalProperties: false,
     });
     expect(names(request, "input.profile.address")).toEqual(["street", "city", "zip-code"]);
-    expect(["street", "city", "zip-code"].map((n) => requiredOf(request, `input.profile.address.${n}`))).toEqual([true, true, false]);
-    expect(at(request, "input.profile.address.zip-code")).toMatchObject({ pattern: "^\\d{5}$", part: ["input[profile][address][zip-code]"] });
+    expect(["street", "city", "zip-code"].map((n) => requiredOf(request, `input.profile.address.${n}`))).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(at(request, "input.profile.address.zip-code")).toMatchObject({
+      pattern: "^\\d{5}$",
+      part: ["input[profile][address][zip-code]"],
+    });
     expect(requiredOf(request, "input.profile")).toBe(false);
   });
 
@@ -239,7 +292,7 @@ describe("odd-names.yaml", () => {
     const validate = ajv.compile(toJsonSchema(request, { file: {} }));
     const body = {
       input: {
-        "odd-block": { "first-name": "Ann", class: "${x}", "prénom": "Zoë" },
+        "odd-block": { "first-name": "Ann", class: "${x}", prénom: "Zoë" },
         "2ndBlock": { default: "2024-01-01T00:00:00Z" },
         documents: { files: [{ kind: "PASSPORT", content: "file" }] },
         listing: { entries: [{ label: "l", scan: "file" }] },
@@ -248,15 +301,28 @@ describe("odd-names.yaml", () => {
     };
     expect([validate(JSON.parse(JSON.stringify(body))), validate.errors ?? null]).toEqual([true, null]);
     expect(validate({ ...body, metadata: { subjectId: "s-1", locale: "en" } })).toBe(false);
-    expect(validate({ ...body, input: { ...body.input, "odd-block": { class: "${x}", "prénom": "Zoë" } } })).toBe(false);
+    expect(validate({ ...body, input: { ...body.input, "odd-block": { class: "${x}", prénom: "Zoë" } } })).toBe(false);
   });
 });
 
 describe("json-and-multipart.yaml", () => {
   test("both forms agree; multipart tree and names are kept; sent as JSON", async () => {
     const flow = await model("test/fixtures/descriptions/json-and-multipart.yaml");
-    expect(flow).toMatchObject({ name: "address-check", declaredBodyForms: ["json", "multipart"], bodyForm: "json", locales: ["en", "pl"] });
-    expect(at(flow.request, "input.address.floor")).toMatchObject({ kind: "number", integer: true, minimum: 0, part: ["input[address][floor]"] });
-    expect(at(flow.request, "input.contacts.[].primary")).toMatchObject({ kind: "boolean", part: ["input[contacts][][primary]"] });
+    expect(flow).toMatchObject({
+      name: "address-check",
+      declaredBodyForms: ["json", "multipart"],
+      bodyForm: "json",
+      locales: ["en", "pl"],
+    });
+    expect(at(flow.request, "input.address.floor")).toMatchObject({
+      kind: "number",
+      integer: true,
+      minimum: 0,
+      part: ["input[address][floor]"],
+    });
+    expect(at(flow.request, "input.contacts.[].primary")).toMatchObject({
+      kind: "boolean",
+      part: ["input[contacts][][primary]"],
+    });
   });
 });

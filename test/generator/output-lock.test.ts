@@ -16,7 +16,17 @@ import { openOutputDirOrThrow, assertUnchangedOrThrow } from "../../generator/ou
 import { lockPathOf, UNCHECKABLE_LOCK_MS } from "../../generator/output/output-lock";
 import { loadConfigOrThrow } from "../../generator/config/load-config";
 import { runCodegen } from "../../generator/pipeline";
-import { exists, flowsmith, makeProject, removeProjects, REPO, snapshot, writeConfig, type CliRun, type Project } from "./codegen-project";
+import {
+  exists,
+  flowsmith,
+  makeProject,
+  removeProjects,
+  REPO,
+  snapshot,
+  writeConfig,
+  type CliRun,
+  type Project,
+} from "./codegen-project";
 
 afterAll(removeProjects);
 
@@ -89,7 +99,10 @@ function inProject(error: unknown, project: Project): string {
 /** A second config in the same project writing the same outputDir with another flow. */
 async function secondConfig(project: Project, flow: string): Promise<string> {
   const config = path.join(project.dir, "other.config.json");
-  await writeConfig(config, { outputDir: path.basename(project.out), flows: [{ name: flow, source: { file: `flows/${flow}.yaml` } }] });
+  await writeConfig(config, {
+    outputDir: path.basename(project.out),
+    flows: [{ name: flow, source: { file: `flows/${flow}.yaml` } }],
+  });
   return config;
 }
 
@@ -100,58 +113,88 @@ async function secondConfig(project: Project, flow: string): Promise<string> {
 const REAL_PROCESSES_MS = 90_000;
 
 describe("two codegen runs on one outputDir", () => {
-  it("the second is refused with OUTPUT_BUSY and changes nothing; the first writes its set, and the manifest lists exactly what is on disk", async () => {
-    const project = await makeProject({ flows: ["signing"] });
-    const other = await secondConfig(project, "aml-screening");
-    await runCodegen({ configPath: other });
-    const before = await snapshot(project.out);
+  it(
+    "the second is refused with OUTPUT_BUSY and changes nothing; the first writes its set, and the manifest lists exactly what is on disk",
+    async () => {
+      const project = await makeProject({ flows: ["signing"] });
+      const other = await secondConfig(project, "aml-screening");
+      await runCodegen({ configPath: other });
+      const before = await snapshot(project.out);
 
-    const first = await startHeld(["codegen"], project.dir);
-    const second = await flowsmith(["codegen", "--config", "other.config.json", "--force"], { cwd: project.dir });
-    expect(second.code).toBe(1);
-    expect(second.stderr).toContain(`flowsmith: error OUTPUT_BUSY: generated: generated/ is being written by another flowsmith run: process ${first.pid} (config codegen.config.json), since `);
-    expect(second.stderr).toContain("This run changed nothing; run it again once that one has finished.");
-    expect(second.stderr).toContain("delete generated.flowsmith-lock");
-    expect(second.stdout).toBe("");
-    // --check reads without the lock, but not a folder that is being written.
-    await expect(runCodegen({ configPath: project.config, check: true })).rejects.toMatchObject({ code: "OUTPUT_BUSY" });
-    expect(await snapshot(project.out)).toEqual(before);
+      const first = await startHeld(["codegen"], project.dir);
+      const second = await flowsmith(["codegen", "--config", "other.config.json", "--force"], { cwd: project.dir });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(
+        `flowsmith: error OUTPUT_BUSY: generated: generated/ is being written by another flowsmith run: process ${first.pid} (config codegen.config.json), since `,
+      );
+      expect(second.stderr).toContain("This run changed nothing; run it again once that one has finished.");
+      expect(second.stderr).toContain("delete generated.flowsmith-lock");
+      expect(second.stdout).toBe("");
+      // --check reads without the lock, but not a folder that is being written.
+      await expect(runCodegen({ configPath: project.config, check: true })).rejects.toMatchObject({
+        code: "OUTPUT_BUSY",
+      });
+      expect(await snapshot(project.out)).toEqual(before);
 
-    first.resume();
-    const done = await first.ended;
-    expect(done).toMatchObject({ code: 0 });
-    expect(done.stdout).toMatch(/Wrote generated\//);
-    expect([...(await snapshot(project.out)).keys()]).toEqual([MANIFEST_FILE, "index.ts", "signing/description.json", "signing/index.ts"]);
-    await expectManifestListsDisk(project.out);
-    expect((await runCodegen({ configPath: project.config, check: true })).changes).toEqual([]);
-    expect(await besideOutput(project)).toEqual([]);
-  }, REAL_PROCESSES_MS);
+      first.resume();
+      const done = await first.ended;
+      expect(done).toMatchObject({ code: 0 });
+      expect(done.stdout).toMatch(/Wrote generated\//);
+      expect([...(await snapshot(project.out)).keys()]).toEqual([
+        MANIFEST_FILE,
+        "index.ts",
+        "signing/description.json",
+        "signing/index.ts",
+      ]);
+      await expectManifestListsDisk(project.out);
+      expect((await runCodegen({ configPath: project.config, check: true })).changes).toEqual([]);
+      expect(await besideOutput(project)).toEqual([]);
+    },
+    REAL_PROCESSES_MS,
+  );
 
-  it("a run killed while it holds the lock does not block the next one, which takes the lock over at once and says so", async () => {
-    const project = await makeProject({ flows: ["signing"] });
-    await runCodegen({ configPath: project.config });
-    const other = await secondConfig(project, "aml-screening");
+  it(
+    "a run killed while it holds the lock does not block the next one, which takes the lock over at once and says so",
+    async () => {
+      const project = await makeProject({ flows: ["signing"] });
+      await runCodegen({ configPath: project.config });
+      const other = await secondConfig(project, "aml-screening");
 
-    // Nothing to regenerate (so no emitter to load): it still takes the lock and reaches its write.
-    const killed = await startHeld(["codegen"], project.dir);
-    killed.kill();
-    expect(await killed.ended).toMatchObject({ signal: "SIGKILL" });
-    expect(await besideOutput(project)).toEqual(["generated.flowsmith-lock"]);
+      // Nothing to regenerate (so no emitter to load): it still takes the lock and reaches its write.
+      const killed = await startHeld(["codegen"], project.dir);
+      killed.kill();
+      expect(await killed.ended).toMatchObject({ signal: "SIGKILL" });
+      expect(await besideOutput(project)).toEqual(["generated.flowsmith-lock"]);
 
-    const next = await flowsmith(["codegen", "--config", "other.config.json"], { cwd: project.dir });
-    expect(next.code).toBe(0);
-    expect(next.stderr).toContain(`flowsmith: took over the lock of generated/ from process ${killed.pid} (config codegen.config.json, since `);
-    expect(next.stderr).toContain("which is no longer running");
-    expect([...(await snapshot(project.out)).keys()]).toEqual([MANIFEST_FILE, "aml-screening/description.json", "aml-screening/index.ts", "index.ts"]);
-    await expectManifestListsDisk(project.out);
-    expect((await runCodegen({ configPath: other, check: true })).changes).toEqual([]);
-    expect(await besideOutput(project)).toEqual([]);
-  }, REAL_PROCESSES_MS);
+      const next = await flowsmith(["codegen", "--config", "other.config.json"], { cwd: project.dir });
+      expect(next.code).toBe(0);
+      expect(next.stderr).toContain(
+        `flowsmith: took over the lock of generated/ from process ${killed.pid} (config codegen.config.json, since `,
+      );
+      expect(next.stderr).toContain("which is no longer running");
+      expect([...(await snapshot(project.out)).keys()]).toEqual([
+        MANIFEST_FILE,
+        "aml-screening/description.json",
+        "aml-screening/index.ts",
+        "index.ts",
+      ]);
+      await expectManifestListsDisk(project.out);
+      expect((await runCodegen({ configPath: other, check: true })).changes).toEqual([]);
+      expect(await besideOutput(project)).toEqual([]);
+    },
+    REAL_PROCESSES_MS,
+  );
 });
 
 describe("locks left behind", () => {
   const lockOf = (holder: object | string) => (typeof holder === "string" ? holder : `${JSON.stringify(holder)}\n`);
-  const record = { pid: 4242, host: "build-agent-7", since: "2026-01-02T03:04:05.000Z", config: "ci.config.json", id: "x" };
+  const record = {
+    pid: 4242,
+    host: "build-agent-7",
+    since: "2026-01-02T03:04:05.000Z",
+    config: "ci.config.json",
+    id: "x",
+  };
 
   it.each<[string, object | string, RegExp]>([
     [
@@ -180,28 +223,41 @@ describe("locks left behind", () => {
     const old = new Date(Date.now() - UNCHECKABLE_LOCK_MS - 60_000);
     await utimes(lock, old, old);
     const result = await runCodegen({ configPath: project.config, force: true });
-    expect(result.recovered).toEqual([expect.stringMatching(/^took over the lock of .*generated\/ from .*abandoned: it was last changed at /)]);
+    expect(result.recovered).toEqual([
+      expect.stringMatching(/^took over the lock of .*generated\/ from .*abandoned: it was last changed at /),
+    ]);
     expect(await exists(lock)).toBe(false);
   });
 
   it("a lock, a takeover's breaker and a half-made lock left by processes that are gone are all cleared; the run goes on", async () => {
     const project = await makeProject({ flows: ["signing"] });
-    const gone = await promisify(execFile)(process.execPath, ["-p", "process.pid"]).then(({ stdout }) => Number(stdout));
+    const gone = await promisify(execFile)(process.execPath, ["-p", "process.pid"]).then(({ stdout }) =>
+      Number(stdout),
+    );
     const dead = lockOf({ ...record, pid: gone, host: os.hostname(), id: "11111111-1111-4111-8111-111111111111" });
     const lock = lockPathOf(project.out);
     await writeFile(lock, dead);
     await writeFile(`${lock}.break`, dead);
     await writeFile(`${lock}.${gone}.11111111-1111-4111-8111-111111111111`, dead);
     const result = await runCodegen({ configPath: project.config });
-    expect(result.recovered).toEqual([`took over the lock of ${project.out}/ from process ${gone} (config ci.config.json, since 2026-01-02T03:04:05.000Z), which is no longer running`]);
+    expect(result.recovered).toEqual([
+      `took over the lock of ${project.out}/ from process ${gone} (config ci.config.json, since 2026-01-02T03:04:05.000Z), which is no longer running`,
+    ]);
     expect(await besideOutput(project)).toEqual([]);
   });
 
   it("a lock with this process's id that this process did not take is a dead process's (the id came round again)", async () => {
     const project = await makeProject({ flows: ["signing"] });
-    await writeFile(lockPathOf(project.out), lockOf({ ...record, pid: process.pid, host: os.hostname(), id: "an-earlier-process" }));
+    await writeFile(
+      lockPathOf(project.out),
+      lockOf({ ...record, pid: process.pid, host: os.hostname(), id: "an-earlier-process" }),
+    );
     const result = await runCodegen({ configPath: project.config });
-    expect(result.recovered).toEqual([expect.stringMatching(new RegExp(`^took over the lock of .*generated/ from process ${process.pid} .*which is no longer running$`))]);
+    expect(result.recovered).toEqual([
+      expect.stringMatching(
+        new RegExp(`^took over the lock of .*generated/ from process ${process.pid} .*which is no longer running$`),
+      ),
+    ]);
     expect(await exists(lockPathOf(project.out))).toBe(false);
   });
 });
@@ -224,7 +280,11 @@ describe("the lock's folder", () => {
 
 describe("odd things where the lock goes", () => {
   it.each<[string, (lock: string, project: Project) => Promise<unknown>, string]>([
-    ["a dangling symbolic link", (lock) => symlink("nowhere", lock), "a symbolic link to nowhere, which does not exist"],
+    [
+      "a dangling symbolic link",
+      (lock) => symlink("nowhere", lock),
+      "a symbolic link to nowhere, which does not exist",
+    ],
     ["a symbolic link to a folder", (lock, project) => symlink(project.dir, lock), "a symbolic link to "],
     ["a folder", (lock) => mkdir(lock), "a folder"],
   ])("%s: a write and --check stop with OUTPUT_CONFLICT naming it, and change nothing", async (_name, make, says) => {
@@ -237,7 +297,9 @@ describe("odd things where the lock goes", () => {
     for (const options of [{ force: true }, { check: true }]) {
       const error = await runCodegen({ configPath: project.config, ...options }).catch((caught: unknown) => caught);
       expect(error).toMatchObject({ name: "CodegenError", code: "OUTPUT_CONFLICT" });
-      expect(inProject(error, project)).toContain(`generated.flowsmith-lock, where a write keeps the lock of ${path.basename(project.out)}/, is ${says}`);
+      expect(inProject(error, project)).toContain(
+        `generated.flowsmith-lock, where a write keeps the lock of ${path.basename(project.out)}/, is ${says}`,
+      );
       expect((error as Error).message).toContain("nothing was changed. Remove ");
     }
     expect(await snapshot(project.out)).toEqual(before);
@@ -266,8 +328,16 @@ describe("--check without the lock", () => {
 
 describe("edits made while a write runs", () => {
   it.each<[string, string, (out: string) => Promise<void>]>([
-    ["an edit to a file it replaces", "signing/index.ts", (out) => appendFile(path.join(out, "signing/index.ts"), "// mine\n")],
-    ["an edit to a file it keeps", "signing/validate.ts", (out) => appendFile(path.join(out, "signing/validate.ts"), "// mine\n")],
+    [
+      "an edit to a file it replaces",
+      "signing/index.ts",
+      (out) => appendFile(path.join(out, "signing/index.ts"), "// mine\n"),
+    ],
+    [
+      "an edit to a file it keeps",
+      "signing/validate.ts",
+      (out) => appendFile(path.join(out, "signing/validate.ts"), "// mine\n"),
+    ],
     ["a file added", "NOTES.md", (out) => writeFile(path.join(out, "NOTES.md"), "# mine\n")],
   ])(
     "%s after the run read outputDir stops it with OUTPUT_EDITED: nothing is written, the change stays",
@@ -276,7 +346,10 @@ describe("edits made while a write runs", () => {
       await runCodegen({ configPath: project.config });
       // A new summary: the run regenerates signing/index.ts, and validate.ts comes out the same.
       const description = path.join(project.dir, "flows/signing.yaml");
-      await writeFile(description, (await readFile(description, "utf8")).replace("summary: Create a session", "summary: Start a session"));
+      await writeFile(
+        description,
+        (await readFile(description, "utf8")).replace("summary: Create a session", "summary: Start a session"),
+      );
 
       const held = await startHeld(["codegen"], project.dir, "staged");
       await edit(project.out);
@@ -331,7 +404,10 @@ describe("hand edits", () => {
     const client = path.join(project.out, "signing/index.ts");
     await writeFile(client, (await readFile(client, "utf8")).replace(/\n/g, "\r\n"));
     const description = path.join(project.dir, "flows/signing.yaml");
-    await writeFile(description, (await readFile(description, "utf8")).replace("summary: Create a session", "summary: Start a session"));
+    await writeFile(
+      description,
+      (await readFile(description, "utf8")).replace("summary: Create a session", "summary: Start a session"),
+    );
     const result = await runCodegen({ configPath: project.config });
     expect(result.changes.map((change) => change.path)).toContain("signing/index.ts");
     expect(await readFile(client, "utf8")).toContain("Start a session");
@@ -343,9 +419,13 @@ describe("hand edits", () => {
     await appendFile(path.join(project.out, "index.ts"), "// mine\n");
     const refused = await flowsmith(["codegen"], { cwd: project.dir });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^flowsmith: error OUTPUT_EDITED: generated: generated\/index\.ts was edited since flowsmith wrote it .*--force`\n$/);
+    expect(refused.stderr).toMatch(
+      /^flowsmith: error OUTPUT_EDITED: generated: generated\/index\.ts was edited since flowsmith wrote it .*--force`\n$/,
+    );
     expect(await readFile(path.join(project.out, "index.ts"), "utf8")).toMatch(/\/\/ mine\n$/);
     const help = await flowsmith(["codegen", "--help"]);
-    expect(help.stdout.replace(/\s+/g, " ")).toMatch(/--force +regenerate every flow, also those the manifest shows unchanged, and replace generated files edited by hand/);
+    expect(help.stdout.replace(/\s+/g, " ")).toMatch(
+      /--force +regenerate every flow, also those the manifest shows unchanged, and replace generated files edited by hand/,
+    );
   });
 });

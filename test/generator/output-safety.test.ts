@@ -8,7 +8,16 @@ import { mkdir, readdir, readFile, symlink, unlink, writeFile } from "node:fs/pr
 import path from "node:path";
 import { CodegenError } from "../../generator/errors";
 import { runCodegen } from "../../generator/pipeline";
-import { defined, makeProject, readManifestJson, removeProjects, snapshot, writeConfig, writeManifestJson, type Project } from "./codegen-project";
+import {
+  defined,
+  makeProject,
+  readManifestJson,
+  removeProjects,
+  snapshot,
+  writeConfig,
+  writeManifestJson,
+  type Project,
+} from "./codegen-project";
 
 afterAll(removeProjects);
 
@@ -25,14 +34,29 @@ interface Case {
 
 const userFiles = async ({ dir }: Project, folder: string, count: number) => {
   await mkdir(path.join(dir, folder), { recursive: true });
-  for (let i = 1; i <= count; i += 1) await writeFile(path.join(dir, folder, `file-${i}.ts`), `export const mine${i} = ${i};\n`);
+  for (let i = 1; i <= count; i += 1)
+    await writeFile(path.join(dir, folder, `file-${i}.ts`), `export const mine${i} = ${i};\n`);
 };
 
 const cases: [string, Case][] = [
-  [".", { outputDir: ".", code: "UNSAFE_OUTPUT_DIR", says: /outputDir \S+ is the folder of the config \(\S*codegen\.config\.json\)/ }],
+  [
+    ".",
+    {
+      outputDir: ".",
+      code: "UNSAFE_OUTPUT_DIR",
+      says: /outputDir \S+ is the folder of the config \(\S*codegen\.config\.json\)/,
+    },
+  ],
   ["..", { outputDir: "..", code: "UNSAFE_OUTPUT_DIR", says: /contains the config/ }],
   ["/", { outputDir: "/", code: "UNSAFE_OUTPUT_DIR", says: /outputDir \/ contains the config/ }],
-  ["the descriptions' folder", { outputDir: "flows", code: "UNSAFE_OUTPUT_DIR", says: /contains the description flows\/signing\.yaml \(#\/flows\/0\)/ }],
+  [
+    "the descriptions' folder",
+    {
+      outputDir: "flows",
+      code: "UNSAFE_OUTPUT_DIR",
+      says: /contains the description flows\/signing\.yaml \(#\/flows\/0\)/,
+    },
+  ],
   [
     "a folder holding a description outside the project",
     {
@@ -48,15 +72,30 @@ const cases: [string, Case][] = [
   ],
   [
     "a folder of the user's own files",
-    { outputDir: "src", arrange: (project) => userFiles(project, "src", 2), code: "OUTPUT_DIR_NOT_EMPTY", says: /src\/ already holds files \(file-1\.ts, file-2\.ts\) and it has no \.flowsmith-manifest\.json/ },
+    {
+      outputDir: "src",
+      arrange: (project) => userFiles(project, "src", 2),
+      code: "OUTPUT_DIR_NOT_EMPTY",
+      says: /src\/ already holds files \(file-1\.ts, file-2\.ts\) and it has no \.flowsmith-manifest\.json/,
+    },
   ],
   [
     "a folder of many files (five named)",
-    { outputDir: "src", arrange: (project) => userFiles(project, "src", 7), code: "OUTPUT_DIR_NOT_EMPTY", says: /\(file-1\.ts, file-2\.ts, file-3\.ts, file-4\.ts, file-5\.ts, and 2 more\)/ },
+    {
+      outputDir: "src",
+      arrange: (project) => userFiles(project, "src", 7),
+      code: "OUTPUT_DIR_NOT_EMPTY",
+      says: /\(file-1\.ts, file-2\.ts, file-3\.ts, file-4\.ts, file-5\.ts, and 2 more\)/,
+    },
   ],
   [
     "a folder holding only an empty folder",
-    { outputDir: "out", arrange: ({ dir }) => mkdir(path.join(dir, "out/keep"), { recursive: true }), code: "OUTPUT_DIR_NOT_EMPTY", says: /\(keep\)/ },
+    {
+      outputDir: "out",
+      arrange: ({ dir }) => mkdir(path.join(dir, "out/keep"), { recursive: true }),
+      code: "OUTPUT_DIR_NOT_EMPTY",
+      says: /\(keep\)/,
+    },
   ],
   [
     "a symbolic link to an empty folder",
@@ -88,9 +127,25 @@ const cases: [string, Case][] = [
       says: /is the folder of the config/,
     },
   ],
-  ["a file", { outputDir: "README.md", arrange: ({ dir }) => writeFile(path.join(dir, "README.md"), "# mine\n"), code: "UNSAFE_OUTPUT_DIR", says: /is a file, not a folder/ }],
+  [
+    "a file",
+    {
+      outputDir: "README.md",
+      arrange: ({ dir }) => writeFile(path.join(dir, "README.md"), "# mine\n"),
+      code: "UNSAFE_OUTPUT_DIR",
+      says: /is a file, not a folder/,
+    },
+  ],
   // Was "unexpected error (please report it): ENOTDIR" from deep inside the output walk.
-  ["a folder under a file", { outputDir: "README.md/generated", arrange: ({ dir }) => writeFile(path.join(dir, "README.md"), "# mine\n"), code: "UNSAFE_OUTPUT_DIR", says: /outputDir \S*README\.md\/generated lies under README\.md, which is a file, not a folder/ }],
+  [
+    "a folder under a file",
+    {
+      outputDir: "README.md/generated",
+      arrange: ({ dir }) => writeFile(path.join(dir, "README.md"), "# mine\n"),
+      code: "UNSAFE_OUTPUT_DIR",
+      says: /outputDir \S*README\.md\/generated lies under README\.md, which is a file, not a folder/,
+    },
+  ],
   [
     "a folder with a package.json deep inside",
     {
@@ -122,7 +177,10 @@ describe("an outputDir flowsmith does not own", () => {
     const project = await makeProject({ flows: ["signing"] });
     await given.arrange?.(project);
     const sources = given.sources ?? ["flows/signing.yaml"];
-    await writeConfig(project.config, { outputDir: given.outputDir, flows: sources.map((file, i) => ({ name: `flow-${i}`, source: { file } })) });
+    await writeConfig(project.config, {
+      outputDir: given.outputDir,
+      flows: sources.map((file, i) => ({ name: `flow-${i}`, source: { file } })),
+    });
     const before = await snapshot(project.root);
     for (const check of [false, true]) {
       const error = await runCodegen({ configPath: project.config, check }).catch((caught: unknown) => caught);
@@ -136,7 +194,10 @@ describe("an outputDir flowsmith does not own", () => {
 
   it("is refused before any description is read", async () => {
     const project = await makeProject({ flows: ["signing"] });
-    await writeConfig(project.config, { outputDir: ".", flows: [{ name: "x", source: { file: "flows/does-not-exist.yaml" } }] });
+    await writeConfig(project.config, {
+      outputDir: ".",
+      flows: [{ name: "x", source: { file: "flows/does-not-exist.yaml" } }],
+    });
     await expect(runCodegen({ configPath: project.config })).rejects.toMatchObject({ code: "UNSAFE_OUTPUT_DIR" });
   });
 });
@@ -215,11 +276,16 @@ describe("files in outputDir that flowsmith did not write", () => {
     await runCodegen({ configPath: config });
     await writeFile(path.join(root, "outside.txt"), "mine\n");
     const manifest = await readManifestJson(out);
-    manifest.flows["old"] = { ...defined(manifest.flows["signing"], "signing"), files: { "../../outside.txt": "0".repeat(64) } };
+    manifest.flows["old"] = {
+      ...defined(manifest.flows["signing"], "signing"),
+      files: { "../../outside.txt": "0".repeat(64) },
+    };
     await writeManifestJson(out, manifest);
     const error = await runCodegen({ configPath: config }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "OUTPUT_DIR_NOT_EMPTY" });
-    expect((error as Error).message).toMatch(/cannot say which of them flowsmith wrote \(flows\.old\.files lists "\.\.\/\.\.\/outside\.txt"/);
+    expect((error as Error).message).toMatch(
+      /cannot say which of them flowsmith wrote \(flows\.old\.files lists "\.\.\/\.\.\/outside\.txt"/,
+    );
     expect(await readFile(path.join(root, "outside.txt"), "utf8")).toBe("mine\n");
   });
 
@@ -230,7 +296,11 @@ describe("files in outputDir that flowsmith did not write", () => {
       flows: unknown;
       index: { inputsHash: string; files: Record<string, string> };
     };
-    const older = { generatedBy: "flowsmith", flows: current.flows, index: { inputsHash: current.index.inputsHash, sha256: current.index.files["index.ts"] } };
+    const older = {
+      generatedBy: "flowsmith",
+      flows: current.flows,
+      index: { inputsHash: current.index.inputsHash, sha256: current.index.files["index.ts"] },
+    };
     await writeFile(path.join(out, ".flowsmith-manifest.json"), JSON.stringify(older, null, 2));
     await writeConfig(config, { flows: [{ name: "signing", source: { file: "flows/signing.yaml" } }] });
     const result = await runCodegen({ configPath: config });

@@ -37,30 +37,123 @@ function sameKeyOrder(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.every((item, index) => sameKeyOrder(item, b[index]));
   if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return true;
   const keys = Object.keys(a);
-  return isDeepStrictEqual(keys, Object.keys(b)) && keys.every((key) => sameKeyOrder((a as never)[key], (b as never)[key]));
+  return (
+    isDeepStrictEqual(keys, Object.keys(b)) && keys.every((key) => sameKeyOrder((a as never)[key], (b as never)[key]))
+  );
 }
 
 const SCALARS = [
-  "0o17", "0x1F", "0X1F", "1_000", "+12", "-0", "007", "019", "0b101", "1:20", "12345678901234567890", "9007199254740993",
-  ".inf", "-.Inf", "+.INF", ".NaN", ".nan", "1e3", "1E3", "1e+3", "1.5e-3", "1.", ".5", "+.5", "-1.0", "1.0e999", "1e1.5",
-  "~", "null", "Null", "NULL", "nULL", "True", "TRUE", "tRue", "false", "yes", "on", "n", "2001-12-14", "2001-12-14T21:59:43Z",
-  '"a\\x41\\u00e9\\N\\_\\L\\P"', "'it''s'", '"\\/"', "'multi\n  line'", '"multi\n\n  line"', "plain\n  folded\n\n  text",
+  "0o17",
+  "0x1F",
+  "0X1F",
+  "1_000",
+  "+12",
+  "-0",
+  "007",
+  "019",
+  "0b101",
+  "1:20",
+  "12345678901234567890",
+  "9007199254740993",
+  ".inf",
+  "-.Inf",
+  "+.INF",
+  ".NaN",
+  ".nan",
+  "1e3",
+  "1E3",
+  "1e+3",
+  "1.5e-3",
+  "1.",
+  ".5",
+  "+.5",
+  "-1.0",
+  "1.0e999",
+  "1e1.5",
+  "~",
+  "null",
+  "Null",
+  "NULL",
+  "nULL",
+  "True",
+  "TRUE",
+  "tRue",
+  "false",
+  "yes",
+  "on",
+  "n",
+  "2001-12-14",
+  "2001-12-14T21:59:43Z",
+  '"a\\x41\\u00e9\\N\\_\\L\\P"',
+  "'it''s'",
+  '"\\/"',
+  "'multi\n  line'",
+  '"multi\n\n  line"',
+  "plain\n  folded\n\n  text",
 ];
 
 const DOCUMENTS = [
-  "", "# only a comment\n", "---\n", "a: 1\n...\n", "%YAML 1.1\n---\na: yes\n", "a: 1\n---\nb: 2\n", "a: 1\na: 2\n", "1: a\n'1': b\n",
-  "a: &x {b: 1}\nc: *x\n", "<<: {a: 1}\nb: 2\n", "? a\n: b\n", "[a]: x\n", "{a: 1}: x\n", "null: x\n", "~: x\n", ": x\n", "'null': x\n",
-  "a: !!str 1\n", "a: !custom x\n", "a: !!binary aGk=\n", "\ta: 1\n", "a:\n\t- 1\n", "a: -\n", "a: @x\n", "a: `x\n", "__proto__: {a: 1}\n",
-  "a: |\n  line\n   more\n\n", "a: |-\n  x\n\n", "a: |+\n  x\n\n", "a: >\n  fold\n  this\n\n  para\n", "a: |2\n   indented\n",
-  "a: [1, 2, {b: c}]\n", "a: {b: [], c: {}}\n", "- a\n- - b\n  - c\n", "a: b # comment\nc: 'd # e'\n", "a: b#c\n", "a:\n  - 1\n  -\n",
-  "key with spaces: v\n", "'quoted key': v\n", "\"\\u00e9\": v\n", "a: 'x\n  y'\n", "a:    \n  b: 1\n", "a: b: c\n", "a:\nb\n",
-  "a: \"unterminated\n", "- [a, b\n", "x" + "y".repeat(1100) + ": v\n", "a: 1\r\nb: 2\r\n", "\uFEFFa: 1\n", '{"a": [1, 2.5, true, null, "s"]}',
+  "",
+  "# only a comment\n",
+  "---\n",
+  "a: 1\n...\n",
+  "%YAML 1.1\n---\na: yes\n",
+  "a: 1\n---\nb: 2\n",
+  "a: 1\na: 2\n",
+  "1: a\n'1': b\n",
+  "a: &x {b: 1}\nc: *x\n",
+  "<<: {a: 1}\nb: 2\n",
+  "? a\n: b\n",
+  "[a]: x\n",
+  "{a: 1}: x\n",
+  "null: x\n",
+  "~: x\n",
+  ": x\n",
+  "'null': x\n",
+  "a: !!str 1\n",
+  "a: !custom x\n",
+  "a: !!binary aGk=\n",
+  "\ta: 1\n",
+  "a:\n\t- 1\n",
+  "a: -\n",
+  "a: @x\n",
+  "a: `x\n",
+  "__proto__: {a: 1}\n",
+  "a: |\n  line\n   more\n\n",
+  "a: |-\n  x\n\n",
+  "a: |+\n  x\n\n",
+  "a: >\n  fold\n  this\n\n  para\n",
+  "a: |2\n   indented\n",
+  "a: [1, 2, {b: c}]\n",
+  "a: {b: [], c: {}}\n",
+  "- a\n- - b\n  - c\n",
+  "a: b # comment\nc: 'd # e'\n",
+  "a: b#c\n",
+  "a:\n  - 1\n  -\n",
+  "key with spaces: v\n",
+  "'quoted key': v\n",
+  '"\\u00e9": v\n',
+  "a: 'x\n  y'\n",
+  "a:    \n  b: 1\n",
+  "a: b: c\n",
+  "a:\nb\n",
+  'a: "unterminated\n',
+  "- [a, b\n",
+  "x" + "y".repeat(1100) + ": v\n",
+  "a: 1\r\nb: 2\r\n",
+  "\uFEFFa: 1\n",
+  '{"a": [1, 2.5, true, null, "s"]}',
 ];
 
 describe("plainYamlOrUndefined", () => {
   it("reads every scalar as the yaml package does, or declines", () => {
     for (const scalar of SCALARS) {
-      for (const text of [`a: ${scalar}\n`, `- ${scalar}\n`, `[${scalar.includes("\n") ? "x" : scalar}]`, `${scalar.split("\n")[0] ?? ""}: v\n`]) {
+      for (const text of [
+        `a: ${scalar}\n`,
+        `- ${scalar}\n`,
+        `[${scalar.includes("\n") ? "x" : scalar}]`,
+        `${scalar.split("\n")[0] ?? ""}: v\n`,
+      ]) {
         expect([text, agreesOrDeclines(text)]).toEqual([text, true]);
       }
     }
@@ -74,7 +167,9 @@ describe("plainYamlOrUndefined", () => {
   });
 
   it("reads the repository's descriptions, the same as the yaml package", () => {
-    const files = execFileSync("git", ["ls-files", "*.yaml", "*.yml"], { cwd: REPO, encoding: "utf8" }).split("\n").filter(Boolean);
+    const files = execFileSync("git", ["ls-files", "*.yaml", "*.yml"], { cwd: REPO, encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean);
     expect(files.length).toBeGreaterThan(10);
     let read = 0;
     for (const file of files) {
@@ -94,7 +189,7 @@ describe("plainYamlOrUndefined", () => {
   });
 
   it("reads JSON as YAML 1.2 (snapshots, description.json), and declines a duplicate key the yaml package refuses", () => {
-    const snapshot = `${JSON.stringify({ openapi: "3.0.3", info: { title: "A \\ \"b\"", version: "1" }, x: [1, -0, 2.5e-7, null, true, "\u00e9"] }, null, 2)}\n`;
+    const snapshot = `${JSON.stringify({ openapi: "3.0.3", info: { title: 'A \\ "b"', version: "1" }, x: [1, -0, 2.5e-7, null, true, "\u00e9"] }, null, 2)}\n`;
     expect(plainYamlOrUndefined(snapshot)).toEqual({ value: JSON.parse(snapshot) as unknown });
     const others = [
       `{"a": "${"* &x !y ? ".repeat(200)}", "b": [1, -0, 1e400, 2.5e-7, null, true]}`,
@@ -105,7 +200,12 @@ describe("plainYamlOrUndefined", () => {
       JSON.stringify({ a: '"'.repeat(100_000), b: { '"': '":' } }),
     ];
     for (const text of others) expect([text, agreesOrDeclines(text)]).toEqual([text, true]);
-    const declined = ['{"a": 1, "a": 2}', '{"a": {"b": 1, "c": {"b": 2, "b": 3}}}', '[{"x": 1, "x": 1}]', `${"[".repeat(300)}${"]".repeat(300)}`];
+    const declined = [
+      '{"a": 1, "a": 2}',
+      '{"a": {"b": 1, "c": {"b": 2, "b": 3}}}',
+      '[{"x": 1, "x": 1}]',
+      `${"[".repeat(300)}${"]".repeat(300)}`,
+    ];
     for (const text of declined) expect([text, plainYamlOrUndefined(text)]).toEqual([text, undefined]);
     expect(byYamlPackage('{"a": 1, "a": 2}')).toBe("error");
   });

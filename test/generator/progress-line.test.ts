@@ -23,14 +23,23 @@ describe("createProgressLine", () => {
     now = 460;
     line.update(step(4));
     line.end();
-    expect(written).toEqual(["\r\x1b[2K  generating 2/100  signing", "\r\x1b[2K  generating 4/100  flow-4", "\r\x1b[2K"]);
+    expect(written).toEqual([
+      "\r\x1b[2K  generating 2/100  signing",
+      "\r\x1b[2K  generating 4/100  flow-4",
+      "\r\x1b[2K",
+    ]);
   });
 
   it("in a log: a plain line at most every 2 s, nothing to erase", () => {
     let now = 0;
     const { stream, written } = recorder(false);
     const line = createProgressLine(stream, "checking", () => now);
-    for (const [at, done] of [[500, 1], [2100, 2], [3000, 3], [4200, 4]] as const) {
+    for (const [at, done] of [
+      [500, 1],
+      [2100, 2],
+      [3000, 3],
+      [4200, 4],
+    ] as const) {
       now = at;
       line.update(step(done));
     }

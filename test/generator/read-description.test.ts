@@ -47,8 +47,11 @@ describe("parseDescriptionOrThrow: valid descriptions", () => {
       "#/paths/~1api~1v1~1flows~16f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13~1staging~1sessions/post/requestBody/content/multipart~1form-data/schema/properties";
     const cases: readonly [string, number][] = [
       ["#/info/x-flow-id", lineOf("x-flow-id:")],
-      [`${properties}/input[documentsToSign][documents][][source]`, lineOf("input[documentsToSign][documents][][source]:")],
-      [`${properties}/metadata[locale]/enum/1`, lineOf("enum: [en, de, fr") ],
+      [
+        `${properties}/input[documentsToSign][documents][][source]`,
+        lineOf("input[documentsToSign][documents][][source]:"),
+      ],
+      [`${properties}/metadata[locale]/enum/1`, lineOf("enum: [en, de, fr")],
       ["#/servers/0/url", lineOf("- url:")],
     ];
     for (const [pointer, line] of cases) expect([pointer, loaded.lineOfOrUndefined(pointer)]).toEqual([pointer, line]);
@@ -67,7 +70,9 @@ describe("parseDescriptionOrThrow", () => {
     expect(fromString.document).toEqual(fromYaml.document);
     expect(fromBytes.sha256).toBe(fromString.sha256);
     expect(fromString.sha256).toBe(createHash("sha256").update(json).digest("hex"));
-    expect(fromString.lineOfOrUndefined("#/info/x-flow-id")).toBe(json.split("\n").findIndex((l) => l.includes('"x-flow-id"')) + 1);
+    expect(fromString.lineOfOrUndefined("#/info/x-flow-id")).toBe(
+      json.split("\n").findIndex((l) => l.includes('"x-flow-id"')) + 1,
+    );
   });
 
   test("bytes that are not UTF-8 are a syntax error", () => {
@@ -78,16 +83,31 @@ describe("parseDescriptionOrThrow", () => {
   test.each<[string, { given: string; want: { code: CodegenErrorCode; message: RegExp } }]>([
     ["empty file", { given: "", want: { code: "NOT_OPENAPI_3", message: /x\.yaml .*not an OpenAPI document/ } }],
     ["a list", { given: "- a\n- b\n", want: { code: "NOT_OPENAPI_3", message: /expected a mapping/ } }],
-    ["numeric version", { given: "openapi: 3.0\n", want: { code: "NOT_OPENAPI_3", message: /x\.yaml:1 #\/openapi: .*must be a string/ } }],
-    ["version 2", { given: "openapi: 2.0.0\n", want: { code: "NOT_OPENAPI_3", message: /"2\.0\.0" is not supported/ } }],
-    ["two documents", { given: "a: 1\n---\nb: 2\n", want: { code: "SYNTAX_ERROR", message: /x\.yaml:2: not valid YAML/ } }],
+    [
+      "numeric version",
+      { given: "openapi: 3.0\n", want: { code: "NOT_OPENAPI_3", message: /x\.yaml:1 #\/openapi: .*must be a string/ } },
+    ],
+    [
+      "version 2",
+      { given: "openapi: 2.0.0\n", want: { code: "NOT_OPENAPI_3", message: /"2\.0\.0" is not supported/ } },
+    ],
+    [
+      "two documents",
+      { given: "a: 1\n---\nb: 2\n", want: { code: "SYNTAX_ERROR", message: /x\.yaml:2: not valid YAML/ } },
+    ],
     [
       "JSON duplicate key",
-      { given: '{"openapi": "3.0.3",\n "openapi": "3.0.1"}', want: { code: "DUPLICATE_KEY", message: /x\.yaml:2 #\/openapi: "openapi" appears twice/ } },
+      {
+        given: '{"openapi": "3.0.3",\n "openapi": "3.0.1"}',
+        want: { code: "DUPLICATE_KEY", message: /x\.yaml:2 #\/openapi: "openapi" appears twice/ },
+      },
     ],
     [
       "missing info",
-      { given: "openapi: 3.0.3\npaths: {}\n", want: { code: "INVALID_OPENAPI", message: /x\.yaml:1 #: .*missing required key "info"/ } },
+      {
+        given: "openapi: 3.0.3\npaths: {}\n",
+        want: { code: "INVALID_OPENAPI", message: /x\.yaml:1 #: .*missing required key "info"/ },
+      },
     ],
   ])("%s", (_name, { given, want }) => {
     const error = catchError(() => parseDescriptionOrThrow(given, "x.yaml"));
@@ -100,7 +120,10 @@ describe("parseDescriptionOrThrow", () => {
   // held the emulator for minutes).
   test.each([
     ["YAML", (keys: string[]) => `openapi: 3.0.3\nx-many:\n${keys.map((key) => `  ${key}: 1\n`).join("")}`],
-    ["JSON", (keys: string[]) => `{"openapi": "3.0.3",\n"x-many": {\n${keys.map((key) => `"${key}": 1`).join(",\n")}}}`],
+    [
+      "JSON",
+      (keys: string[]) => `{"openapi": "3.0.3",\n"x-many": {\n${keys.map((key) => `"${key}": 1`).join(",\n")}}}`,
+    ],
   ])("a repeated key at the end of a %s mapping of 50 000 keys is found, with its line", (_form, write) => {
     const keys = Array.from({ length: 50_000 }, (_, index) => `k${String(index)}`);
     const error = catchError(() => parseDescriptionOrThrow(write([...keys, "k0"]), "x.yaml"));
@@ -114,16 +137,46 @@ describe("parseDescriptionOrThrow", () => {
 });
 
 describe("parseDescriptionOrThrow: malformed descriptions", () => {
-  test.each<[string, { given: string; want: { code: CodegenErrorCode; line?: number; pointer?: string; says: RegExp } }]>([
-    ["YAML syntax error", { given: `${BAD}/syntax-error.yaml`, want: { code: "SYNTAX_ERROR", line: 7, says: /not valid YAML/ } }],
-    ["Swagger 2.0", { given: `${BAD}/swagger-2.yaml`, want: { code: "NOT_OPENAPI_3", line: 2, pointer: "#/swagger", says: /Swagger 2\.0 .*OpenAPI 3\.0/ } }],
-    ["no openapi field", { given: `${BAD}/no-openapi.yaml`, want: { code: "NOT_OPENAPI_3", pointer: "#", says: /no `openapi` field/ } }],
-    ["OpenAPI 3.1", { given: `${BAD}/openapi-3-1.yaml`, want: { code: "NOT_OPENAPI_3", line: 2, pointer: "#/openapi", says: /3\.1 is not supported, flow descriptions are 3\.0/ } }],
+  test.each<
+    [string, { given: string; want: { code: CodegenErrorCode; line?: number; pointer?: string; says: RegExp } }]
+  >([
+    [
+      "YAML syntax error",
+      { given: `${BAD}/syntax-error.yaml`, want: { code: "SYNTAX_ERROR", line: 7, says: /not valid YAML/ } },
+    ],
+    [
+      "Swagger 2.0",
+      {
+        given: `${BAD}/swagger-2.yaml`,
+        want: { code: "NOT_OPENAPI_3", line: 2, pointer: "#/swagger", says: /Swagger 2\.0 .*OpenAPI 3\.0/ },
+      },
+    ],
+    [
+      "no openapi field",
+      { given: `${BAD}/no-openapi.yaml`, want: { code: "NOT_OPENAPI_3", pointer: "#", says: /no `openapi` field/ } },
+    ],
+    [
+      "OpenAPI 3.1",
+      {
+        given: `${BAD}/openapi-3-1.yaml`,
+        want: {
+          code: "NOT_OPENAPI_3",
+          line: 2,
+          pointer: "#/openapi",
+          says: /3\.1 is not supported, flow descriptions are 3\.0/,
+        },
+      },
+    ],
     [
       "invalid OpenAPI 3.0",
       {
         given: `${BAD}/invalid-openapi.yaml`,
-        want: { code: "INVALID_OPENAPI", line: 26, pointer: "#/paths/~1api~1v1~1flows~1f1~1live~1sessions/post/responses/201", says: /missing required key "description"/ },
+        want: {
+          code: "INVALID_OPENAPI",
+          line: 26,
+          pointer: "#/paths/~1api~1v1~1flows~1f1~1live~1sessions/post/responses/201",
+          says: /missing required key "description"/,
+        },
       },
     ],
     [
@@ -133,7 +186,8 @@ describe("parseDescriptionOrThrow: malformed descriptions", () => {
         want: {
           code: "DUPLICATE_KEY",
           line: 27,
-          pointer: "#/paths/~1api~1v1~1flows~1f1~1live~1sessions/post/requestBody/content/multipart~1form-data/schema/properties/input[basicIdentity][givenName]",
+          pointer:
+            "#/paths/~1api~1v1~1flows~1f1~1live~1sessions/post/requestBody/content/multipart~1form-data/schema/properties/input[basicIdentity][givenName]",
           says: /"input\[basicIdentity\]\[givenName\]" appears twice/,
         },
       },

@@ -34,7 +34,11 @@ type OpenApiValidation = typeof import("../../generator/read/openapi-validation.
 
 /** openapi-validation.ts loaded afresh where no precompiled validator is found, as beside the sources. */
 function withoutPrecompiled(): Promise<{ module: OpenApiValidation; asked: () => number }> {
-  return withoutBuiltValidator("../support/built-openapi-validator.js", PRECOMPILED_VALIDATOR, () => import("../../generator/read/openapi-validation.js"));
+  return withoutBuiltValidator(
+    "../support/built-openapi-validator.js",
+    PRECOMPILED_VALIDATOR,
+    () => import("../../generator/read/openapi-validation.js"),
+  );
 }
 
 test("the precompiled validator judges documents as the one compiled on first use", async () => {

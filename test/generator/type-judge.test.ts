@@ -35,7 +35,10 @@ const FILES = [
 
 const SOURCES: readonly { readonly display: string; readonly text: string }[] = [
   ...FILES.map((file) => ({ display: file, text: readFileSync(join(REPO_ROOT, file), "utf8") })),
-  ...[...HOSTILE_GENERATES, ...JUDGE_CONSTRUCTS].map(([name, parts]) => ({ display: `flows/${name}.yaml`, text: description(parts) })),
+  ...[...HOSTILE_GENERATES, ...JUDGE_CONSTRUCTS].map(([name, parts]) => ({
+    display: `flows/${name}.yaml`,
+    text: description(parts),
+  })),
 ];
 
 async function emitted(display: string, text: string): Promise<EmittedFlow> {
@@ -52,7 +55,12 @@ async function source(display: string): Promise<EmittedFlow> {
 
 /** `flow` generated again from `model` (emission broken on purpose), judged against the same document. */
 async function broken(flow: EmittedFlow, model: FlowModel, options?: JudgeOptions): Promise<EmittedFlow> {
-  return { ...flow, model, files: await emitFlowOrThrow(model, { runtimeImport: RUNTIME_IMPORT }), ...(options ? { options } : {}) };
+  return {
+    ...flow,
+    model,
+    files: await emitFlowOrThrow(model, { runtimeImport: RUNTIME_IMPORT }),
+    ...(options ? { options } : {}),
+  };
 }
 
 /** The first line of each disagreement: flow, path and what. */
@@ -70,21 +78,31 @@ test(`openapi-typescript agrees with our types on ${String(SOURCES.length)} desc
 }, 120_000);
 
 const required = (property: Property): Property => ({ ...property, required: true });
-const withoutValue = (value: string) => (property: Property): Property => {
-  const schema = property.schema;
-  if (schema.kind !== "string" || !schema.enum) throw new Error(`${property.name} has no string enum`);
-  return { ...property, schema: { ...schema, enum: schema.enum.filter((member) => member !== value) } };
-};
+const withoutValue =
+  (value: string) =>
+  (property: Property): Property => {
+    const schema = property.schema;
+    if (schema.kind !== "string" || !schema.enum) throw new Error(`${property.name} has no string enum`);
+    return { ...property, schema: { ...schema, enum: schema.enum.filter((member) => member !== value) } };
+  };
 
 /** Emission broken on purpose: which flow, how, and the first line the judge must report (flow, path, what). */
 const BROKEN: readonly [string, { flow: string; break: (model: FlowModel) => FlowModel; want: string }][] = [
   [
     "an optional field emitted as required",
-    { flow: "flows/aml-screening.yaml", break: (model) => withProperty(model, ["input", "basicIdentity", "name"], required), want: "request.input.basicIdentity.name: required in ours, optional in theirs" },
+    {
+      flow: "flows/aml-screening.yaml",
+      break: (model) => withProperty(model, ["input", "basicIdentity", "name"], required),
+      want: "request.input.basicIdentity.name: required in ours, optional in theirs",
+    },
   ],
   [
     "an optional part emitted as required",
-    { flow: "flows/signing.yaml", break: (model) => withProperty(model, ["input", "basicIdentity", "birthPlace"], required), want: 'part "input[basicIdentity][birthPlace]": required in ours, optional in theirs' },
+    {
+      flow: "flows/signing.yaml",
+      break: (model) => withProperty(model, ["input", "basicIdentity", "birthPlace"], required),
+      want: 'part "input[basicIdentity][birthPlace]": required in ours, optional in theirs',
+    },
   ],
   [
     "an enum value dropped from a part",
@@ -96,17 +114,29 @@ const BROKEN: readonly [string, { flow: string; break: (model: FlowModel) => Flo
   ],
   [
     "an enum value dropped from the response",
-    { flow: "flows/aml-screening.yaml", break: (model) => ({ ...model, response: changedAt(model.response, ["environment"], withoutValue("live")) }), want: 'response.environment: only theirs admits "live"' },
+    {
+      flow: "flows/aml-screening.yaml",
+      break: (model) => ({ ...model, response: changedAt(model.response, ["environment"], withoutValue("live")) }),
+      want: 'response.environment: only theirs admits "live"',
+    },
   ],
   [
     "an optional response field emitted as required",
-    { flow: "flows/signing.yaml", break: (model) => ({ ...model, response: changedAt(model.response, ["sessionContext", "createdAt"], required) }), want: "response.sessionContext.createdAt: required in ours, optional in theirs" },
+    {
+      flow: "flows/signing.yaml",
+      break: (model) => ({ ...model, response: changedAt(model.response, ["sessionContext", "createdAt"], required) }),
+      want: "response.sessionContext.createdAt: required in ours, optional in theirs",
+    },
   ],
   [
     "nullable dropped",
     {
       flow: "flows/nullable leaves, objects and arrays.yaml",
-      break: (model) => withProperty(model, ["input", "a", "s"], (property) => ({ ...property, schema: { ...property.schema, nullable: false } })),
+      break: (model) =>
+        withProperty(model, ["input", "a", "s"], (property) => ({
+          ...property,
+          schema: { ...property.schema, nullable: false },
+        })),
       want: "request.input.a.s: only theirs admits null",
     },
   ],
@@ -114,7 +144,11 @@ const BROKEN: readonly [string, { flow: string; break: (model: FlowModel) => Flo
     "an optional field left out",
     {
       flow: "flows/aml-screening.yaml",
-      break: (model) => withProperty(model, ["input", "basicIdentity"], (block) => ({ ...block, schema: without(block.schema, "birthPlace") })),
+      break: (model) =>
+        withProperty(model, ["input", "basicIdentity"], (block) => ({
+          ...block,
+          schema: without(block.schema, "birthPlace"),
+        })),
       want: "request.input.basicIdentity.birthPlace: only theirs has this property",
     },
   ],
@@ -122,33 +156,53 @@ const BROKEN: readonly [string, { flow: string; break: (model: FlowModel) => Flo
     "an integer part typed as a string",
     {
       flow: "flows/parts of every kind of leaf.yaml",
-      break: (model) => withProperty(model, ["input", "a", "i"], (property) => ({ ...property, schema: { kind: "string", pointer: property.schema.pointer, nullable: false, ...(property.schema.part ? { part: property.schema.part } : {}) } })),
+      break: (model) =>
+        withProperty(model, ["input", "a", "i"], (property) => ({
+          ...property,
+          schema: {
+            kind: "string",
+            pointer: property.schema.pointer,
+            nullable: false,
+            ...(property.schema.part ? { part: property.schema.part } : {}),
+          },
+        })),
       want: 'part "input[a][i]": only ours admits string; only theirs admits number',
     },
   ],
 ];
 
 test("the judge catches emission broken on purpose, naming the flow, the path and both types", async () => {
-  const flows = await Promise.all(BROKEN.map(async ([, each]) => {
-    const flow = await source(each.flow);
-    return broken(flow, each.break(flow.model));
-  }));
+  const flows = await Promise.all(
+    BROKEN.map(async ([, each]) => {
+      const flow = await source(each.flow);
+      return broken(flow, each.break(flow.model));
+    }),
+  );
   const verdicts = await judgeFlows(flows);
   expect(verdicts.map((found, index) => [BROKEN[index]?.[0], headlines(found)])).toEqual(
-    BROKEN.map(([name, each], index) => [name, [`flow ${flows[index]?.model.name ?? ""} (${each.flow}): ${each.want}`]]),
+    BROKEN.map(([name, each], index) => [
+      name,
+      [`flow ${flows[index]?.model.name ?? ""} (${each.flow}): ${each.want}`],
+    ]),
   );
   // Both types, as each side spells them.
   expect(verdicts[0]?.[0]).toContain("\n  ours:   string\n  theirs: string | undefined");
-  expect(verdicts[2]?.[0]).toContain('\n  ours:   "BANK_STATEMENT" | "UTILITY_BILL"\n  theirs: "BANK_STATEMENT" | "UTILITY_BILL" | "ID_CARD"');
+  expect(verdicts[2]?.[0]).toContain(
+    '\n  ours:   "BANK_STATEMENT" | "UTILITY_BILL"\n  theirs: "BANK_STATEMENT" | "UTILITY_BILL" | "ID_CARD"',
+  );
 });
 
 test("open data blocks typed closed are a disagreement, unless the flow was generated so (the closed-object option)", async () => {
   const flow = await source("flows/extra keys left out, true, false, {} and typed.yaml");
   const closed = withProperty(flow.model, ["input"], closeBlocks);
-  const verdicts = await judgeFlows([await broken(flow, closed), await broken(flow, closed, { closedDataBlocks: true })]);
+  const verdicts = await judgeFlows([
+    await broken(flow, closed),
+    await broken(flow, closed, { closedDataBlocks: true }),
+  ]);
   expect(headlines(verdicts[0] ?? [])).toEqual(
     ["open", "yes", "any", "described", "typed.c", "typed[key]", "typedObjects[key]"].map(
-      (at) => `flow test-flow (flows/extra keys left out, true, false, {} and typed.yaml): request.input.${at}[key]: only theirs has an index signature`,
+      (at) =>
+        `flow test-flow (flows/extra keys left out, true, false, {} and typed.yaml): request.input.${at}[key]: only theirs has an index signature`,
     ),
   );
   expect(verdicts[1]).toEqual([]);
@@ -156,10 +210,14 @@ test("open data blocks typed closed are a disagreement, unless the flow was gene
 
 test("with the closed-object option (the generator's own closedDataBlocks step), every description still agrees through its one adapter", async () => {
   const flows = await Promise.all(SOURCES.map((each) => emitted(each.display, each.text)));
-  const verdicts = await judgeFlows(await Promise.all(flows.map((flow) => broken(flow, withClosedDataBlocks(flow.model), { closedDataBlocks: true }))));
+  const verdicts = await judgeFlows(
+    await Promise.all(flows.map((flow) => broken(flow, withClosedDataBlocks(flow.model), { closedDataBlocks: true }))),
+  );
   expect(verdicts.flat()).toEqual([]);
   // The option did close something the judge would otherwise see as a disagreement.
-  const unadapted = await judgeFlows(await Promise.all(flows.map((flow) => broken(flow, withClosedDataBlocks(flow.model)))));
+  const unadapted = await judgeFlows(
+    await Promise.all(flows.map((flow) => broken(flow, withClosedDataBlocks(flow.model)))),
+  );
   expect(unadapted.flat().length).toBeGreaterThan(0);
 });
 
@@ -199,5 +257,8 @@ function closeBlocks(input: Property): Property {
   };
   const blocks = input.schema;
   if (blocks.kind !== "object") throw new Error("input is an object");
-  return { ...input, schema: { ...blocks, properties: blocks.properties.map((block) => ({ ...block, schema: close(block.schema) })) } };
+  return {
+    ...input,
+    schema: { ...blocks, properties: blocks.properties.map((block) => ({ ...block, schema: close(block.schema) })) },
+  };
 }

@@ -39,7 +39,11 @@ type Side = "ours" | "theirs";
 type Walk<T, S extends Side> = Walk1<Exclude<T, readonly unknown[]>, S> | ArrayOf<Extract<T, readonly unknown[]>, S>;
 
 /** Each array of a union apart (`A[] | B[]` stays two); the tuples of one array (`[] | [T] | [T, T]`) become one. */
-type ArrayOf<A, S extends Side> = [A] extends [never] ? never : [A] extends [readonly []] ? never[] : ArrayMember<Exclude<A, readonly []>, S>;
+type ArrayOf<A, S extends Side> = [A] extends [never]
+  ? never
+  : [A] extends [readonly []]
+    ? never[]
+    : ArrayMember<Exclude<A, readonly []>, S>;
 
 type ArrayMember<A, S extends Side> = A extends readonly (infer E)[] ? Walk<E, S>[] : never;
 
@@ -59,7 +63,14 @@ type ObjectOf<T, S extends Side> = T extends object
  */
 
 /** The members of Object that TypeScript checks an absent property against (emit/schema-types.ts, OBJECT_MEMBERS). */
-type ObjectMember = "constructor" | "toString" | "toLocaleString" | "valueOf" | "hasOwnProperty" | "isPrototypeOf" | "propertyIsEnumerable";
+type ObjectMember =
+  | "constructor"
+  | "toString"
+  | "toLocaleString"
+  | "valueOf"
+  | "hasOwnProperty"
+  | "isPrototypeOf"
+  | "propertyIsEnumerable";
 
 /**
  * Optional fields named like Object's members (ours only): `toString?:
@@ -70,7 +81,11 @@ type ObjectMember = "constructor" | "toString" | "toLocaleString" | "valueOf" | 
  * reads own properties only. In an index signature (which holds the
  * properties' types) every such member goes.
  */
-type WithoutInherited<K, V> = K extends ObjectMember ? Exclude<V, Inherited[K]> : string extends K ? Exclude<V, Inherited[ObjectMember]> : V;
+type WithoutInherited<K, V> = K extends ObjectMember
+  ? Exclude<V, Inherited[K]>
+  : string extends K
+    ? Exclude<V, Inherited[ObjectMember]>
+    : V;
 
 /** TypeScript's `Object` interface (what the emitter writes as `Object["toString"]`). */
 type Inherited = typeof Object.prototype;
@@ -104,12 +119,18 @@ type Known<M> = { [K in keyof M as string extends K ? never : number extends K ?
  * compared. A `locale` of type string is one of the service's six in ours.
  */
 export type TheirsInFrame<T> = T extends object
-  ? { [K in keyof Known<T> as K extends "input" ? never : K]: K extends "metadata" ? MetadataFrame<Known<T>[K]> : Known<T>[K] } & InputFrame<T>
+  ? {
+      [K in keyof Known<T> as K extends "input" ? never : K]: K extends "metadata"
+        ? MetadataFrame<Known<T>[K]>
+        : Known<T>[K];
+    } & InputFrame<T>
   : T;
 
 type InputFrame<T> = "input" extends keyof T ? InputNeeded<Exclude<T["input" & keyof T], undefined>> : unknown;
 
-type InputNeeded<I> = [RequiredKeys<Known<NonNullable<I>>>] extends [never] ? { input?: DataBlocks<I> } : { input: DataBlocks<I> };
+type InputNeeded<I> = [RequiredKeys<Known<NonNullable<I>>>] extends [never]
+  ? { input?: DataBlocks<I> }
+  : { input: DataBlocks<I> };
 
 /**
  * The keys `T` requires. (Not "is `{}` assignable to it": `{}` has Object's
@@ -120,7 +141,9 @@ type RequiredKeys<T> = { [K in keyof T]-?: T extends Record<K, T[K]> ? K : never
 type DataBlocks<I> = I extends object ? ([keyof Known<I>] extends [never] ? I : Known<I>) : I;
 
 type MetadataFrame<M> = M extends object
-  ? { [K in keyof Known<M> as K extends "subjectId" ? never : K]: Known<M>[K] } & ("subjectId" extends keyof M ? { subjectId: Exclude<M["subjectId" & keyof M], undefined> } : unknown)
+  ? { [K in keyof Known<M> as K extends "subjectId" ? never : K]: Known<M>[K] } & ("subjectId" extends keyof M
+      ? { subjectId: Exclude<M["subjectId" & keyof M], undefined> }
+      : unknown)
   : M;
 
 /** Ours, without what we add to the frame where `theirs` leaves it out (see TheirsInFrame). */
@@ -129,7 +152,11 @@ export type OursInFrame<O, T> = {
 };
 
 type OursMetadata<O, T> = {
-  [K in keyof O as K extends keyof T ? K : never]: K extends "locale" ? (string extends Exclude<T[K & keyof T], undefined> ? string : O[K]) : O[K];
+  [K in keyof O as K extends keyof T ? K : never]: K extends "locale"
+    ? string extends Exclude<T[K & keyof T], undefined>
+      ? string
+      : O[K]
+    : O[K];
 };
 
 /**
@@ -137,7 +164,11 @@ type OursMetadata<O, T> = {
  * `input`, `metadata.locale`, `redirectUrl` and `state` it has parts for,
  * and `locale`'s type.
  */
-export type FormFrame<F> = { metadata: { subjectId: unknown } & ("metadata[locale]" extends keyof F ? { locale?: F["metadata[locale]" & keyof F] } : unknown) } & {
+export type FormFrame<F> = {
+  metadata: { subjectId: unknown } & ("metadata[locale]" extends keyof F
+    ? { locale?: F["metadata[locale]" & keyof F] }
+    : unknown);
+} & {
   [K in keyof F as K extends "redirectUrl" | "state" ? K : never]: F[K];
 } & ([Extract<keyof F, `input[${string}`>] extends [never] ? unknown : { input: unknown });
 
@@ -150,7 +181,11 @@ export type FormFrame<F> = { metadata: { subjectId: unknown } & ("metadata[local
  * (there, an object or a `[]` group is only the parts under it). Its
  * openness neither: open-objects.ts leaves such a JSON form as written.
  */
-export type BesideMultipart<T> = T extends readonly (infer E)[] ? BesideMultipart<Containers<E>>[] : T extends object ? { [K in keyof T]: BesideMultipart<Containers<T[K]>> } : T;
+export type BesideMultipart<T> = T extends readonly (infer E)[]
+  ? BesideMultipart<Containers<E>>[]
+  : T extends object
+    ? { [K in keyof T]: BesideMultipart<Containers<T[K]>> }
+    : T;
 
 type Containers<V> = [Extract<V, object>] extends [never] ? V : Exclude<V, null>;
 
@@ -172,4 +207,10 @@ type WithoutOpenIndex<T> = T extends readonly (infer E)[]
     : T;
 
 /** Only an object that declares properties is closed: one with none is free-form JSON and stays open, as the option leaves it. */
-type Unopened<M> = string extends keyof M ? (unknown extends M[string] ? ([keyof Known<M>] extends [never] ? M : Known<M>) : M) : M;
+type Unopened<M> = string extends keyof M
+  ? unknown extends M[string]
+    ? [keyof Known<M>] extends [never]
+      ? M
+      : Known<M>
+    : M
+  : M;

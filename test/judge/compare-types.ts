@@ -26,14 +26,21 @@ export interface CompareOptions {
 }
 
 /** Every disagreement between `ours` and `theirs`; `root` starts every path. */
-export function compareTypes(checker: ts.TypeChecker, ours: ts.Type, theirs: ts.Type, root: string, options: CompareOptions = {}): Disagreement[] {
+export function compareTypes(
+  checker: ts.TypeChecker,
+  ours: ts.Type,
+  theirs: ts.Type,
+  root: string,
+  options: CompareOptions = {},
+): Disagreement[] {
   const walk = new Walk(checker, options.enclosing);
   walk.compare(ours, theirs, root, options.defined ?? false);
   if (walk.found.length === 0 && options.defined !== true) {
     // The walk reads what it knows of types; assignability has the last word on the rest.
     const forth = checker.isTypeAssignableTo(ours, theirs);
     const back = checker.isTypeAssignableTo(theirs, ours);
-    if (!forth || !back) walk.report(root, forth ? "theirs is not assignable to ours" : "ours is not assignable to theirs", ours, theirs);
+    if (!forth || !back)
+      walk.report(root, forth ? "theirs is not assignable to ours" : "ours is not assignable to theirs", ours, theirs);
   }
   return walk.found;
 }
@@ -111,7 +118,8 @@ class Walk {
     const yours = this.checker.getTypeArguments(b as ts.TypeReference);
     this.checker.getTypeArguments(a as ts.TypeReference).forEach((element, index) => {
       const other = yours[index];
-      if (other) this.compare(element, other, this.checker.isTupleType(a) ? `${path}[${String(index)}]` : `${path}[]`, false);
+      if (other)
+        this.compare(element, other, this.checker.isTupleType(a) ? `${path}[${String(index)}]` : `${path}[]`, false);
     });
   }
 
@@ -129,17 +137,34 @@ class Walk {
       const otherType = this.checker.getTypeOfSymbol(other);
       const optional = isOptional(property);
       if (optional !== isOptional(other)) {
-        this.report(at, optional ? "optional in ours, required in theirs" : "required in ours, optional in theirs", type, otherType);
+        this.report(
+          at,
+          optional ? "optional in ours, required in theirs" : "required in ours, optional in theirs",
+          type,
+          otherType,
+        );
       }
       this.compare(type, otherType, at, optional || isOptional(other));
     }
     for (const [name, property] of yours) {
-      if (!mine.has(name)) this.report(propertyPath(path, name), "only theirs has this property", "(absent)", this.checker.getTypeOfSymbol(property));
+      if (!mine.has(name))
+        this.report(
+          propertyPath(path, name),
+          "only theirs has this property",
+          "(absent)",
+          this.checker.getTypeOfSymbol(property),
+        );
     }
     const myIndex = this.stringIndex(a);
     const yourIndex = this.stringIndex(b);
     if (myIndex && yourIndex) this.compare(myIndex, yourIndex, `${path}[key]`, false);
-    else if (myIndex || yourIndex) this.report(`${path}[key]`, `only ${myIndex ? "ours" : "theirs"} has an index signature`, myIndex ?? "(none)", yourIndex ?? "(none)");
+    else if (myIndex || yourIndex)
+      this.report(
+        `${path}[key]`,
+        `only ${myIndex ? "ours" : "theirs"} has an index signature`,
+        myIndex ?? "(none)",
+        yourIndex ?? "(none)",
+      );
   }
 
   /**
@@ -159,7 +184,11 @@ class Walk {
    * side it agrees with (a union may hold two alike, the other side one):
    * those that have none.
    */
-  private pairUp(mine: readonly ts.Type[], yours: readonly ts.Type[], pair: Pair): { mine: ts.Type[]; yours: ts.Type[] } {
+  private pairUp(
+    mine: readonly ts.Type[],
+    yours: readonly ts.Type[],
+    pair: Pair,
+  ): { mine: ts.Type[]; yours: ts.Type[] } {
     if (mine.length <= 1 && yours.length <= 1) return { mine: [...mine], yours: [...yours] };
     const agree = (a: ts.Type, b: ts.Type): boolean => {
       const trial = new Walk(this.checker, this.enclosing);
@@ -200,7 +229,9 @@ class Walk {
   }
 
   private show(type: ts.Type | string): string {
-    return typeof type === "string" ? type : this.checker.typeToString(type, this.enclosing, ts.TypeFormatFlags.NoTruncation);
+    return typeof type === "string"
+      ? type
+      : this.checker.typeToString(type, this.enclosing, ts.TypeFormatFlags.NoTruncation);
   }
 }
 

@@ -45,7 +45,10 @@ export function resolve(document: unknown, value: unknown): JsonObject | undefin
   for (let hops = 0; node && typeof node["$ref"] === "string" && hops < 32; hops += 1) {
     const ref = node["$ref"];
     if (!ref.startsWith("#/")) return undefined;
-    const tokens = ref.slice(2).split("/").map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const tokens = ref
+      .slice(2)
+      .split("/")
+      .map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
     node = objectOrUndefined(tokens.reduce<unknown>((at, token) => objectOrUndefined(at)?.[token], document));
   }
   return node;

@@ -31,7 +31,8 @@ export function sentParts(model: FlowModel): SentPart[] {
   const leaves: Step[][] = [];
   const request = fullValue(fields, [], leaves);
   const parts = collectPartsOrThrow(request, fields);
-  if (parts.length !== leaves.length) throw new Error(`${model.name}: ${String(parts.length)} parts sent for ${String(leaves.length)} leaves`);
+  if (parts.length !== leaves.length)
+    throw new Error(`${model.name}: ${String(parts.length)} parts sent for ${String(leaves.length)} leaves`);
   return parts.map((part, index) => ({ name: part.name, path: leaves[index] ?? [] }));
 }
 
@@ -42,7 +43,10 @@ function fullValue(spec: FieldSpec, path: readonly Step[], leaves: Step[][]): un
       const out: Record<string, unknown> = {};
       // defineProperty: a field named `__proto__` is an own key like any other.
       for (const property of spec.properties) {
-        Object.defineProperty(out, property.name, { value: fullValue(property.spec, [...path, { property: property.name }], leaves), enumerable: true });
+        Object.defineProperty(out, property.name, {
+          value: fullValue(property.spec, [...path, { property: property.name }], leaves),
+          enumerable: true,
+        });
       }
       return out;
     }
@@ -64,7 +68,13 @@ export interface OurRequest {
   readonly whole: ts.Type;
 }
 
-export function formDisagreements(checker: ts.TypeChecker, ours: OurRequest, theirs: ts.Type, parts: readonly SentPart[], enclosing?: ts.Node): Disagreement[] {
+export function formDisagreements(
+  checker: ts.TypeChecker,
+  ours: OurRequest,
+  theirs: ts.Type,
+  parts: readonly SentPart[],
+  enclosing?: ts.Node,
+): Disagreement[] {
   const declared = new Map(checker.getPropertiesOfType(theirs).map((symbol) => [symbol.name, symbol]));
   const show = (type: ts.Type): string => checker.typeToString(type, enclosing, ts.TypeFormatFlags.NoTruncation);
   const found: Disagreement[] = [];
@@ -72,12 +82,23 @@ export function formDisagreements(checker: ts.TypeChecker, ours: OurRequest, the
   for (const part of parts) {
     const at = resolve(checker, ours.framed, part.path);
     if (!at) {
-      if (!resolve(checker, ours.whole, part.path)) found.push({ path: `part ${JSON.stringify(part.name)}`, what: "sent, but not in our request type", ours: readable(part.path), theirs: "(not compared)" });
+      if (!resolve(checker, ours.whole, part.path))
+        found.push({
+          path: `part ${JSON.stringify(part.name)}`,
+          what: "sent, but not in our request type",
+          ours: readable(part.path),
+          theirs: "(not compared)",
+        });
       continue;
     }
     const key = declaredKey(part, declared);
     if (!key) {
-      found.push({ path: `part ${JSON.stringify(part.name)}`, what: "only ours sends this part", ours: show(at.type), theirs: "(no property)" });
+      found.push({
+        path: `part ${JSON.stringify(part.name)}`,
+        what: "only ours sends this part",
+        ours: show(at.type),
+        theirs: "(no property)",
+      });
       continue;
     }
     if (!matched.has(key.name)) {
@@ -96,7 +117,12 @@ export function formDisagreements(checker: ts.TypeChecker, ours: OurRequest, the
     }
     const theirsOptional = (symbol.flags & ts.SymbolFlags.Optional) !== 0;
     if (mine.at.optional !== theirsOptional) {
-      found.push({ path: where, what: mine.at.optional ? "optional in ours, required in theirs" : "required in ours, optional in theirs", ours: `${readable(mine.path)}: ${show(mine.at.type)}`, theirs: show(type) });
+      found.push({
+        path: where,
+        what: mine.at.optional ? "optional in ours, required in theirs" : "required in ours, optional in theirs",
+        ours: `${readable(mine.path)}: ${show(mine.at.type)}`,
+        theirs: show(type),
+      });
     }
     found.push(...compareTypes(checker, mine.at.type, type, where, { defined: true, enclosing }));
   }
@@ -113,7 +139,9 @@ function resolve(checker: ts.TypeChecker, root: ts.Type, path: readonly Step[]):
   let type = root;
   let optional = false;
   for (const step of path) {
-    const members = (type.isUnion() ? type.types : [type]).filter((member) => !(member.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined)));
+    const members = (type.isUnion() ? type.types : [type]).filter(
+      (member) => !(member.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined)),
+    );
     let next: ts.Type | undefined;
     for (const member of members) {
       if (step === "element") {
@@ -138,14 +166,24 @@ function resolve(checker: ts.TypeChecker, root: ts.Type, path: readonly Step[]):
  * longest declared name it is derived from (`<declared>[0]`, `<declared>[field]`),
  * with the number of steps the derived suffix takes.
  */
-function declaredKey(part: SentPart, declared: ReadonlyMap<string, ts.Symbol>): { name: string; derivedSteps: number } | undefined {
+function declaredKey(
+  part: SentPart,
+  declared: ReadonlyMap<string, ts.Symbol>,
+): { name: string; derivedSteps: number } | undefined {
   if (declared.has(part.name)) return { name: part.name, derivedSteps: 0 };
-  const candidates = [...declared.keys()].filter((name) => part.name.startsWith(`${name}[`)).sort((a, b) => b.length - a.length);
+  const candidates = [...declared.keys()]
+    .filter((name) => part.name.startsWith(`${name}[`))
+    .sort((a, b) => b.length - a.length);
   for (const name of candidates) {
     let suffix = part.name.slice(name.length);
     let steps = 0;
     for (const step of [...part.path].reverse()) {
-      const segment = step === "element" ? /\[\d+\]$/.exec(suffix)?.[0] : suffix.endsWith(`[${step.property}]`) ? `[${step.property}]` : undefined;
+      const segment =
+        step === "element"
+          ? /\[\d+\]$/.exec(suffix)?.[0]
+          : suffix.endsWith(`[${step.property}]`)
+            ? `[${step.property}]`
+            : undefined;
       if (segment === undefined) break;
       suffix = suffix.slice(0, suffix.length - segment.length);
       steps += 1;

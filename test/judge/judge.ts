@@ -85,7 +85,8 @@ export async function prepareJudgement(flow: JudgedFlow): Promise<Prepared> {
     `export type RequestOurs = Adapt.Ours<CreateSessionRequest>;`,
   ];
   if (json) {
-    const closed = (type: string): string => (flow.options?.closedDataBlocks === true ? `Adapt.ClosedDataBlocks<${type}>` : type);
+    const closed = (type: string): string =>
+      flow.options?.closedDataBlocks === true ? `Adapt.ClosedDataBlocks<${type}>` : type;
     const beside = (type: string): string => (both ? `Adapt.BesideMultipart<${type}>` : type);
     lines.push(
       `export type JsonTheirs = ${beside(closed(`Adapt.TheirsInFrame<Adapt.Theirs<Body[${JSON.stringify(json.key)}]>>`))};`,
@@ -118,21 +119,35 @@ export function verdictOf(program: ts.Program, flow: JudgedFlow, prepared: Prepa
   }) as [ts.SourceFile, ts.SourceFile];
   // openapi-typescript's module must parse (text of the document that broke it would be a finding), and the
   // aliases must compile; a type in theirs.ts that does not would reach them as `any`, which agrees with nothing.
-  const diagnostics = [...program.getSyntacticDiagnostics(theirs), ...program.getSyntacticDiagnostics(judge), ...program.getSemanticDiagnostics(judge)].map(
-    (d) => `${name}: ${relative(flow.dir, d.file?.fileName ?? "")}:${String((d.file?.getLineAndCharacterOfPosition(d.start ?? 0).line ?? 0) + 1)} does not compile: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`,
+  const diagnostics = [
+    ...program.getSyntacticDiagnostics(theirs),
+    ...program.getSyntacticDiagnostics(judge),
+    ...program.getSemanticDiagnostics(judge),
+  ].map(
+    (d) =>
+      `${name}: ${relative(flow.dir, d.file?.fileName ?? "")}:${String((d.file?.getLineAndCharacterOfPosition(d.start ?? 0).line ?? 0) + 1)} does not compile: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`,
   );
   if (diagnostics.length > 0) return diagnostics;
   const checker = program.getTypeChecker();
   const aliases = aliasesOf(checker, judge);
   const found: Disagreement[] = [];
-  for (const [ours, theirsType, root] of [["JsonOurs", "JsonTheirs", "request"], ["ResponseOurs", "ResponseTheirs", "response"]] as const) {
+  for (const [ours, theirsType, root] of [
+    ["JsonOurs", "JsonTheirs", "request"],
+    ["ResponseOurs", "ResponseTheirs", "response"],
+  ] as const) {
     const a = aliases.get(ours);
     const b = aliases.get(theirsType);
     if (a && b) found.push(...compareTypes(checker, a, b, root, { enclosing: judge }));
   }
-  const form = { framed: aliases.get("FormOurs"), whole: aliases.get("RequestOurs"), theirs: aliases.get("FormTheirs") };
+  const form = {
+    framed: aliases.get("FormOurs"),
+    whole: aliases.get("RequestOurs"),
+    theirs: aliases.get("FormTheirs"),
+  };
   if (form.framed && form.whole && form.theirs) {
-    found.push(...formDisagreements(checker, { framed: form.framed, whole: form.whole }, form.theirs, prepared.parts, judge));
+    found.push(
+      ...formDisagreements(checker, { framed: form.framed, whole: form.whole }, form.theirs, prepared.parts, judge),
+    );
   }
   return found.map((d) => `${name}: ${d.path}: ${d.what}\n  ours:   ${d.ours}\n  theirs: ${d.theirs}`);
 }
@@ -152,7 +167,12 @@ export async function judgeFlows(flows: readonly EmittedFlow[]): Promise<string[
   for (const [index, emitted] of flows.entries()) {
     const dir = join(VIRTUAL_ROOT, `judge${String(index)}`);
     for (const file of emitted.files) files.set(join(dir, file.path), file.content);
-    const flow: JudgedFlow = { dir, model: emitted.model, text: emitted.text, ...(emitted.options ? { options: emitted.options } : {}) };
+    const flow: JudgedFlow = {
+      dir,
+      model: emitted.model,
+      text: emitted.text,
+      ...(emitted.options ? { options: emitted.options } : {}),
+    };
     const prepared = await prepareJudgement(flow);
     for (const [path, text] of prepared.files) files.set(path, text);
     judged.push({ flow, prepared });
@@ -172,5 +192,10 @@ function parsed(text: string): unknown {
 
 function aliasesOf(checker: ts.TypeChecker, file: ts.SourceFile): Map<string, ts.Type> {
   const module = checker.getSymbolAtLocation(file);
-  return new Map((module ? checker.getExportsOfModule(module) : []).map((symbol) => [symbol.name, checker.getDeclaredTypeOfSymbol(symbol)]));
+  return new Map(
+    (module ? checker.getExportsOfModule(module) : []).map((symbol) => [
+      symbol.name,
+      checker.getDeclaredTypeOfSymbol(symbol),
+    ]),
+  );
 }

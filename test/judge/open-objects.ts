@@ -31,7 +31,8 @@ export function openObjects(document: unknown, scope: OpenObjectsScope): void {
     const node = resolve(document, schema);
     if (!node || done.has(node)) return;
     done.add(node);
-    if ((node["type"] === "object" || "properties" in node) && !("additionalProperties" in node)) node["additionalProperties"] = true;
+    if ((node["type"] === "object" || "properties" in node) && !("additionalProperties" in node))
+      node["additionalProperties"] = true;
     for (const child of Object.values(objectOrUndefined(node["properties"]) ?? {})) open(child);
     for (const member of Array.isArray(node["allOf"]) ? node["allOf"] : []) open(member);
     open(node["items"]);

@@ -36,7 +36,8 @@ const THEIR_OPTIONS = {
 /** The module openapi-typescript writes for `document` (a parsed description; renamed in place, see below). */
 export async function theirTypesOf(document: unknown): Promise<string> {
   const worker = (globalThis as { __flowsmithWorker?: () => Worker }).__flowsmithWorker;
-  if (typeof worker !== "function") throw new Error("their-types.ts: run with test/support/jest-environment.js (jest.config.js testEnvironment)");
+  if (typeof worker !== "function")
+    throw new Error("their-types.ts: run with test/support/jest-environment.js (jest.config.js testEnvironment)");
   const api = await worker().loadOpenapiTypescript();
   const standIns = renameUnreadable(document);
   let text = api.astToString(await api.default(document, THEIR_OPTIONS));
@@ -56,8 +57,15 @@ export async function theirTypesOf(document: unknown): Promise<string> {
  * holds) and puts the names back into the module it gets.
  */
 const METHODS = new Set([
-  "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__",
-  "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "valueOf",
+  "__defineGetter__",
+  "__defineSetter__",
+  "__lookupGetter__",
+  "__lookupSetter__",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "toLocaleString",
+  "valueOf",
 ]);
 
 function isUnreadable(name: string): boolean {
@@ -94,8 +102,13 @@ function renameUnreadable(document: unknown): Map<string, string> {
     const record = node as Record<string, unknown>;
     const properties = record["properties"];
     if (typeof properties === "object" && properties !== null && !Array.isArray(properties)) {
-      record["properties"] = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [rename(name), schema]));
-      if (Array.isArray(record["required"])) record["required"] = record["required"].map((name: unknown) => (typeof name === "string" ? rename(name) : name));
+      record["properties"] = Object.fromEntries(
+        Object.entries(properties).map(([name, schema]) => [rename(name), schema]),
+      );
+      if (Array.isArray(record["required"]))
+        record["required"] = record["required"].map((name: unknown) =>
+          typeof name === "string" ? rename(name) : name,
+        );
     }
     Object.values(record).forEach(visit);
   };
@@ -105,5 +118,8 @@ function renameUnreadable(document: unknown): Map<string, string> {
 
 /** `text` as a TypeScript string literal, ASCII only. */
 function stringLiteral(text: string): string {
-  return JSON.stringify(text).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(text).replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

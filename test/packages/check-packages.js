@@ -28,7 +28,17 @@ const PACKAGES = [
   {
     name: "flowsmith",
     packArgs: [],
-    required: ["package.json", "README.md", "LICENSE", "bin/flowsmith.js", "dist/cli/main.js", "dist/cli/commands/codegen.js", "dist/emulator/index.js", "dist/emulator/index.d.ts", "codegen.config.schema.json"],
+    required: [
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "bin/flowsmith.js",
+      "dist/cli/main.js",
+      "dist/cli/commands/codegen.js",
+      "dist/emulator/index.js",
+      "dist/emulator/index.d.ts",
+      "codegen.config.schema.json",
+    ],
     // The emitter reads templates/*.ts at codegen time; no other TypeScript source ships.
     allowedSources: /^templates\/[^/]+\.ts$/,
   },
@@ -41,12 +51,30 @@ const PACKAGES = [
   {
     name: "@flowsmith/redis",
     packArgs: ["-w", "@flowsmith/redis"],
-    required: ["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts", "dist/token-store.js", "dist/webhook-queue.js"],
+    required: [
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/token-store.js",
+      "dist/webhook-queue.js",
+    ],
     allowedSources: /^$/,
   },
 ];
 
-const FORBIDDEN = [/^test\//, /^bench\//, /fixtures\//, /^generated\//, /^flows\//, /\.tsbuildinfo$/, /\.map$/, /^\.ci\//, /^examples\//];
+const FORBIDDEN = [
+  /^test\//,
+  /^bench\//,
+  /fixtures\//,
+  /^generated\//,
+  /^flows\//,
+  /\.tsbuildinfo$/,
+  /\.map$/,
+  /^\.ci\//,
+  /^examples\//,
+];
 const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepare"];
 
 /**
@@ -60,10 +88,18 @@ const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepare"];
  * and the consumer test runs the package on Node 20, 22, 24, Bun, Deno,
  * workerd and Vercel's Edge Runtime.
  */
-const PUBLINT_ACCEPTED = [{ pkg: "@flowsmith/runtime", code: "NESTED_PACKAGE_JSON_FIELD_IGNORED", filePath: "./dist/esm/package.json", field: "imports" }];
+const PUBLINT_ACCEPTED = [
+  {
+    pkg: "@flowsmith/runtime",
+    code: "NESTED_PACKAGE_JSON_FIELD_IGNORED",
+    filePath: "./dist/esm/package.json",
+    field: "imports",
+  },
+];
 
 async function main() {
-  if (!process.argv.includes("--built")) execFileSync("npm", ["run", "-s", "build"], { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] });
+  if (!process.argv.includes("--built"))
+    execFileSync("npm", ["run", "-s", "build"], { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-packages-"));
   const problems = [];
   try {
@@ -78,7 +114,9 @@ async function main() {
     fs.rmSync(work, { recursive: true, force: true });
   }
   if (problems.length > 0) {
-    process.stderr.write(`check-packages: ${problems.length} problem(s):\n${problems.map((problem) => `  - ${problem}`).join("\n")}\n`);
+    process.stderr.write(
+      `check-packages: ${problems.length} problem(s):\n${problems.map((problem) => `  - ${problem}`).join("\n")}\n`,
+    );
     process.exitCode = 1;
   } else {
     log("all three packages are fine");
@@ -88,7 +126,10 @@ async function main() {
 function packOrThrow(pkg, work) {
   const destination = path.join(work, pkg.name.replace(/[@/]/g, "_"));
   fs.mkdirSync(destination);
-  execFileSync("npm", ["pack", "--silent", "--ignore-scripts", ...pkg.packArgs, "--pack-destination", destination], { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] });
+  execFileSync("npm", ["pack", "--silent", "--ignore-scripts", ...pkg.packArgs, "--pack-destination", destination], {
+    cwd: REPO,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   const [file] = fs.readdirSync(destination);
   if (!file) throw new Error(`npm pack gave no tarball for ${pkg.name}`);
   return path.join(destination, file);
@@ -100,14 +141,18 @@ function checkContents(pkg, tarball) {
     .filter(Boolean)
     .map((entry) => entry.replace(/^package\//, ""));
   const problems = [];
-  for (const required of pkg.required) if (!files.includes(required)) problems.push(`${pkg.name}: the tarball lacks ${required}`);
+  for (const required of pkg.required)
+    if (!files.includes(required)) problems.push(`${pkg.name}: the tarball lacks ${required}`);
   for (const file of files) {
-    if (FORBIDDEN.some((pattern) => pattern.test(file))) problems.push(`${pkg.name}: the tarball should not ship ${file}`);
-    if (/\.ts$/.test(file) && !/\.d\.ts$/.test(file) && !pkg.allowedSources.test(file)) problems.push(`${pkg.name}: the tarball ships the source ${file}`);
+    if (FORBIDDEN.some((pattern) => pattern.test(file)))
+      problems.push(`${pkg.name}: the tarball should not ship ${file}`);
+    if (/\.ts$/.test(file) && !/\.d\.ts$/.test(file) && !pkg.allowedSources.test(file))
+      problems.push(`${pkg.name}: the tarball ships the source ${file}`);
   }
   const manifest = JSON.parse(execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }));
   for (const script of INSTALL_SCRIPTS) {
-    if (manifest.scripts?.[script]) problems.push(`${pkg.name}: package.json has a "${script}" script, which users' installs would run`);
+    if (manifest.scripts?.[script])
+      problems.push(`${pkg.name}: package.json has a "${script}" script, which users' installs would run`);
   }
   log(`${pkg.name}: ${files.length} files, contents checked`);
   return problems;
@@ -121,13 +166,21 @@ async function publintProblems(pkg, tarball) {
   const tarballBytes = buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength);
   const { messages, pkg: manifest } = await publint({ pack: { tarball: tarballBytes }, strict: true });
   const accepted = (message) =>
-    PUBLINT_ACCEPTED.some((rule) => rule.pkg === pkg.name && rule.code === message.code && message.args.filePath === rule.filePath && message.args.field === rule.field);
+    PUBLINT_ACCEPTED.some(
+      (rule) =>
+        rule.pkg === pkg.name &&
+        rule.code === message.code &&
+        message.args.filePath === rule.filePath &&
+        message.args.field === rule.field,
+    );
   const found = messages.filter((message) => message.type !== "suggestion" && !accepted(message));
   if (found.length === 0) {
     log(`${pkg.name}: publint found no problem`);
     return [];
   }
-  return [`${pkg.name}: publint reports problems:\n${found.map((message) => `      ${message.type}: ${formatMessage(message, manifest, { color: false })}`).join("\n")}`];
+  return [
+    `${pkg.name}: publint reports problems:\n${found.map((message) => `      ${message.type}: ${formatMessage(message, manifest, { color: false })}`).join("\n")}`,
+  ];
 }
 
 function runTool(pkg, tool, args) {
@@ -143,13 +196,19 @@ function runTool(pkg, tool, args) {
 
 function checkInstallBudget(tarball) {
   const measured = measureProductionInstall(tarball);
-  log(`@flowsmith/runtime: production install is ${measured.packages} packages, ${formatBytes(measured.bytes)} (${measured.names.join(", ")})`);
+  log(
+    `@flowsmith/runtime: production install is ${measured.packages} packages, ${formatBytes(measured.bytes)} (${measured.names.join(", ")})`,
+  );
   const problems = [];
   if (measured.packages > RUNTIME_INSTALL_BUDGET.packages) {
-    problems.push(`@flowsmith/runtime: production install has ${measured.packages} packages, over the budget of ${RUNTIME_INSTALL_BUDGET.packages}`);
+    problems.push(
+      `@flowsmith/runtime: production install has ${measured.packages} packages, over the budget of ${RUNTIME_INSTALL_BUDGET.packages}`,
+    );
   }
   if (measured.bytes > RUNTIME_INSTALL_BUDGET.bytes) {
-    problems.push(`@flowsmith/runtime: production install is ${formatBytes(measured.bytes)}, over the budget of ${formatBytes(RUNTIME_INSTALL_BUDGET.bytes)}`);
+    problems.push(
+      `@flowsmith/runtime: production install is ${formatBytes(measured.bytes)}, over the budget of ${formatBytes(RUNTIME_INSTALL_BUDGET.bytes)}`,
+    );
   }
   return problems;
 }

@@ -13,7 +13,14 @@ import { RedisStorageError, RedisUnavailableError } from "../../redis/index.js";
 import { WebhookError } from "../../runtime/index.js";
 import { startRedis, type RunningRedis } from "../support/redis-server.js";
 import { waitFor } from "../support/wait-for.js";
-import { redisCodes, send, sendUntilAccepted, settled, useQueueTestbed, type Instance } from "./support/queue-testbed.js";
+import {
+  redisCodes,
+  send,
+  sendUntilAccepted,
+  settled,
+  useQueueTestbed,
+  type Instance,
+} from "./support/queue-testbed.js";
 
 const { instance, endedSession, opened } = useQueueTestbed();
 
@@ -49,7 +56,10 @@ async function timedSend(target: Instance, sessionId: string, id?: string) {
 
 /** The error the handler refused a delivery with, and the queue's cause under it. */
 function causes(target: Instance): [string | undefined, string | undefined][] {
-  return target.refused.map(({ error }) => [(error as WebhookError).code, ((error as WebhookError).cause as { code?: string } | undefined)?.code]);
+  return target.refused.map(({ error }) => [
+    (error as WebhookError).code,
+    ((error as WebhookError).cause as { code?: string } | undefined)?.code,
+  ]);
 }
 
 test("Redis down at start: startWorker settles at once and says so once; deliveries get 503 at once; when Redis starts, the worker starts by itself", async () => {
@@ -115,10 +125,16 @@ test("out of memory (noeviction at maxmemory): 503 at once with REDIS_OUT_OF_MEM
   await expect(filler.set("one-more", "x")).rejects.toThrow(/^OOM /);
   const during = [await timedSend(a, sessionId), await timedSend(a, sessionId), await timedSend(a, sessionId)];
   expect(during.map(({ status }) => status)).toEqual([503, 503, 503]);
-  expect(causes(a).map(([, cause]) => cause)).toEqual(["REDIS_OUT_OF_MEMORY", "REDIS_OUT_OF_MEMORY", "REDIS_OUT_OF_MEMORY"]);
+  expect(causes(a).map(([, cause]) => cause)).toEqual([
+    "REDIS_OUT_OF_MEMORY",
+    "REDIS_OUT_OF_MEMORY",
+    "REDIS_OUT_OF_MEMORY",
+  ]);
   expect(redisCodes(a)).toEqual(["REDIS_OUT_OF_MEMORY"]);
   expect(a.reported[0]!.error).toBeInstanceOf(RedisStorageError);
-  expect((a.reported[0]!.error as Error).message).toMatch(/^flowsmith webhook queue: Redis refused to store \(out of memory: maxmemory reached\) \(OOM .+\); deliveries are answered 503 until Redis has room again/);
+  expect((a.reported[0]!.error as Error).message).toMatch(
+    /^flowsmith webhook queue: Redis refused to store \(out of memory: maxmemory reached\) \(OOM .+\); deliveries are answered 503 until Redis has room again/,
+  );
   await filler.config("SET", "maxmemory", "0");
   await sendUntilAccepted(a.url, sessionId, during[0]!.id);
   await a.queue.startWorker();
@@ -136,7 +152,10 @@ test("a job whose data is gone (evicted, deleted): onError gets a RedisStorageEr
   // What eviction does: the job's hash is gone, its id still waits.
   for (const job of jobs) await remover.del(`flowsmith:${a.queue.queue.name}:${job.id ?? ""}`);
   await a.queue.startWorker();
-  await waitFor("both lost jobs reported", () => a.reported.filter(({ delivery }) => delivery !== undefined).length === 2);
+  await waitFor(
+    "both lost jobs reported",
+    () => a.reported.filter(({ delivery }) => delivery !== undefined).length === 2,
+  );
   const lost = a.reported.filter(({ delivery }) => delivery !== undefined);
   expect(lost.map(({ error }) => [(error as RedisStorageError).name, (error as RedisStorageError).code])).toEqual([
     ["RedisStorageError", "REDIS_KEY_MISSING"],
@@ -145,7 +164,9 @@ test("a job whose data is gone (evicted, deleted): onError gets a RedisStorageEr
   expect(lost.map(({ delivery }) => [delivery!.jobId, delivery!.webhookId, delivery!.sessionId]).sort()).toEqual(
     answers.map(({ id }) => [`webhook_${id}`, id, undefined]).sort(),
   );
-  expect((lost[0]!.error as Error).message).toMatch(/^flowsmith webhook queue: job webhook_msg_\w+ has no data in Redis any more \(evicted, or deleted\)/);
+  expect((lost[0]!.error as Error).message).toMatch(
+    /^flowsmith webhook queue: job webhook_msg_\w+ has no data in Redis any more \(evicted, or deleted\)/,
+  );
   expect(a.handled).toEqual([]);
   expect(await settled(a.queue)).toMatchObject({ failed: 2 });
 });

@@ -14,7 +14,14 @@ import { RedisSetupError, type RedisWebhookQueue } from "../../redis/index.js";
 import { WebhookError } from "../../runtime/index.js";
 import { startRedis, type RunningRedis } from "../support/redis-server.js";
 import { waitFor } from "../support/wait-for.js";
-import { redisCodes, send, sendUntilAccepted, settled, useQueueTestbed, type Instance } from "./support/queue-testbed.js";
+import {
+  redisCodes,
+  send,
+  sendUntilAccepted,
+  settled,
+  useQueueTestbed,
+  type Instance,
+} from "./support/queue-testbed.js";
 
 const { instance, endedSession, opened } = useQueueTestbed();
 
@@ -26,16 +33,33 @@ async function redisFor(config: Record<string, string>): Promise<RunningRedis> {
 
 /** What onError said about the setup: code and whether the queue refuses, in order. */
 function findings(target: Instance): [string, boolean][] {
-  return target.reported.filter(({ error }) => error instanceof RedisSetupError).map(({ error }) => [(error as RedisSetupError).code, (error as RedisSetupError).refused]);
+  return target.reported
+    .filter(({ error }) => error instanceof RedisSetupError)
+    .map(({ error }) => [(error as RedisSetupError).code, (error as RedisSetupError).refused]);
 }
 
 describe("what the queue says when it connects, per setup", () => {
   const setups: [string, Record<string, string>, boolean, [string, boolean][]][] = [
     ["noeviction with an append-only file: nothing", { appendonly: "yes" }, false, []],
-    ["noeviction with RDB snapshots only: nothing (a restart loses what came after the last one, said then)", { save: "3600 1" }, false, []],
+    [
+      "noeviction with RDB snapshots only: nothing (a restart loses what came after the last one, said then)",
+      { save: "3600 1" },
+      false,
+      [],
+    ],
     ["noeviction without persistence: a restart loses everything", {}, false, [["REDIS_NOT_PERSISTENT", false]]],
-    ["allkeys-lru with allowEviction: taken, said", { appendonly: "yes", "maxmemory-policy": "allkeys-lru" }, true, [["REDIS_EVICTION_POLICY", false]]],
-    ["volatile-lru with allowEviction: taken, said", { appendonly: "yes", "maxmemory-policy": "volatile-lru" }, true, [["REDIS_EVICTION_POLICY", false]]],
+    [
+      "allkeys-lru with allowEviction: taken, said",
+      { appendonly: "yes", "maxmemory-policy": "allkeys-lru" },
+      true,
+      [["REDIS_EVICTION_POLICY", false]],
+    ],
+    [
+      "volatile-lru with allowEviction: taken, said",
+      { appendonly: "yes", "maxmemory-policy": "volatile-lru" },
+      true,
+      [["REDIS_EVICTION_POLICY", false]],
+    ],
   ];
   test.each(setups)("%s", async (_name, config, allowEviction, said) => {
     const redis = await redisFor(config);
@@ -96,14 +120,23 @@ describe("a Redis restart", () => {
     // The queue reconnects and checks Redis again; a delivery taken then proves it did.
     const later = await endedSession();
     await sendUntilAccepted(a.url, later, `msg_${randomBytes(8).toString("hex")}`);
-    return { a, sent, said: redisCodes(a).slice(before).filter((code) => code !== "REDIS_UNAVAILABLE") };
+    return {
+      a,
+      sent,
+      said: redisCodes(a)
+        .slice(before)
+        .filter((code) => code !== "REDIS_UNAVAILABLE"),
+    };
   }
 
   test("without persistence: the deliveries waiting in it are gone, each answered 204, and onError says so (REDIS_RESTARTED)", async () => {
     const { a, said } = await restartWithWaiting({}, 5);
     expect(said).toEqual(["REDIS_RESTARTED"]);
-    const restarted = a.reported.find(({ error }) => (error as RedisSetupError).code === "REDIS_RESTARTED")!.error as RedisSetupError;
-    expect(restarted.message).toMatch(/^flowsmith webhook queue: Redis restarted without an append-only file: every delivery it held is gone, each already answered 204/);
+    const restarted = a.reported.find(({ error }) => (error as RedisSetupError).code === "REDIS_RESTARTED")!
+      .error as RedisSetupError;
+    expect(restarted.message).toMatch(
+      /^flowsmith webhook queue: Redis restarted without an append-only file: every delivery it held is gone, each already answered 204/,
+    );
     // Only the delivery taken after the restart is there.
     expect(await a.queue.queue.getJobCounts("waiting")).toEqual({ waiting: 1 });
   }, 60_000);
@@ -150,8 +183,12 @@ test("allkeys-lru with a small maxmemory, allowed: deliveries answered 204 are l
 
 /** Settled, or emptied by eviction (the queue's lists evicted with the rest). */
 async function settledOrEmptied(queue: RedisWebhookQueue): Promise<void> {
-  await waitFor("the queue to settle", async () => {
-    const counts = await queue.queue.getJobCounts("waiting", "active", "delayed");
-    return counts.waiting === 0 && counts.active === 0 && counts.delayed === 0;
-  }, 30_000);
+  await waitFor(
+    "the queue to settle",
+    async () => {
+      const counts = await queue.queue.getJobCounts("waiting", "active", "delayed");
+      return counts.waiting === 0 && counts.active === 0 && counts.delayed === 0;
+    },
+    30_000,
+  );
 }

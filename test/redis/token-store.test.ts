@@ -9,7 +9,12 @@
 import { expect } from "@jest/globals";
 import type { IncomingMessage } from "node:http";
 import { Redis } from "ioredis";
-import { createRedisTokenStore, RedisUnavailableError, type RedisTokenStore, type RedisTokenStoreOptions } from "../../redis/index.js";
+import {
+  createRedisTokenStore,
+  RedisUnavailableError,
+  type RedisTokenStore,
+  type RedisTokenStoreOptions,
+} from "../../redis/index.js";
 import { ConfigurationError, createClient, type Client } from "../../runtime/index.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { ALL_FLOWS } from "../emulator/fixtures.js";
@@ -35,7 +40,11 @@ const tokenRequests = (proxy: RunningProxy): number => proxy.received.filter((r)
 const bearerOf = (req: IncomingMessage): string => (req.headers.authorization ?? "").replace(/^Bearer /, "");
 
 async function authProxy(options: { delayMs?: number; hold?: (index: number) => boolean } = {}): Promise<RunningProxy> {
-  const proxy = await startProxy({ targets: [emulator.authUrl], delayMs: options.delayMs, hold: (_req, index) => options.hold?.(index) ?? false });
+  const proxy = await startProxy({
+    targets: [emulator.authUrl],
+    delayMs: options.delayMs,
+    hold: (_req, index) => options.hold?.(index) ?? false,
+  });
   opened.push(proxy);
   return proxy;
 }
@@ -47,8 +56,19 @@ function store(options: Partial<RedisTokenStoreOptions> = {}): RedisTokenStore {
 }
 
 /** A client as one process of the fleet has it: its own store connection (unless given one). */
-function client(auth: RunningProxy, tokenStore: RedisTokenStore = store(), baseUrl = emulator.baseUrl): Client<"staging"> {
-  const made = createClient<"staging">({ baseUrl, authUrl: auth.url, environment: "staging", ...emulator.clients.staging, userAgent: "flowsmith-tests/1.0", tokenStore });
+function client(
+  auth: RunningProxy,
+  tokenStore: RedisTokenStore = store(),
+  baseUrl = emulator.baseUrl,
+): Client<"staging"> {
+  const made = createClient<"staging">({
+    baseUrl,
+    authUrl: auth.url,
+    environment: "staging",
+    ...emulator.clients.staging,
+    userAgent: "flowsmith-tests/1.0",
+    tokenStore,
+  });
   opened.push(made);
   return made;
 }
@@ -125,7 +145,9 @@ test("a holder that crashed mid-request blocks the others only until its lease e
   const auth = await authProxy({ hold: (index) => index === 0 });
   const crashing = new Redis(redis.url);
   const crashedStore = createRedisTokenStore({ redis: crashing, leaseMs: 1_000, onError: () => undefined });
-  const doomed = client(auth, crashedStore).listFlows().catch(() => "crashed");
+  const doomed = client(auth, crashedStore)
+    .listFlows()
+    .catch(() => "crashed");
   await waitFor("the first token request", () => tokenRequests(auth) === 1);
   crashing.disconnect();
   const started = Date.now();
@@ -152,13 +174,26 @@ describe("Redis unreachable", () => {
       expect(errors).toHaveLength(1);
       expect(errors[0]).toBeInstanceOf(RedisUnavailableError);
       expect(errors[0]).toMatchObject({ code: "REDIS_UNAVAILABLE" });
-      expect((errors[0] as Error).message).toMatch(/^flowsmith token store: Redis is unreachable \(.+\); each process fetches its own access token until it is back$/);
+      expect((errors[0] as Error).message).toMatch(
+        /^flowsmith token store: Redis is unreachable \(.+\); each process fetches its own access token until it is back$/,
+      );
     } finally {
       await redis.start();
     }
     // Back (an empty Redis): once the connections are up again, new clients share one token again.
     const [e, f] = [store(), store()];
-    await waitFor("the stores to reconnect", async () => (await e.get("probe").then(() => true, () => false)) && (await f.get("probe").then(() => true, () => false)));
+    await waitFor(
+      "the stores to reconnect",
+      async () =>
+        (await e.get("probe").then(
+          () => true,
+          () => false,
+        )) &&
+        (await f.get("probe").then(
+          () => true,
+          () => false,
+        )),
+    );
     const before = tokenRequests(auth);
     await Promise.all([client(auth, e).listFlows(), client(auth, f).listFlows()]);
     expect(tokenRequests(auth) - before).toBe(1);
@@ -182,7 +217,10 @@ test("a call with a valid token does not touch the store", async () => {
 /** The GET, SET and EVAL commands Redis has run so far. */
 async function commandCalls(redis: Redis): Promise<number> {
   const stats = await redis.info("commandstats");
-  return [...stats.matchAll(/^cmdstat_(?:get|set|eval):calls=(\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+  return [...stats.matchAll(/^cmdstat_(?:get|set|eval):calls=(\d+)/gm)].reduce(
+    (sum, match) => sum + Number(match[1]),
+    0,
+  );
 }
 
 test("options are checked at creation, and no message quotes the URL (it may hold a password)", () => {

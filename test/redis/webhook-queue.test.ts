@@ -10,14 +10,27 @@
 import { expect } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import { createWebhookQueue, RedisSetupError, RedisUnavailableError, type FailedDelivery, type WebhookQueueOptions } from "../../redis/index.js";
+import {
+  createWebhookQueue,
+  RedisSetupError,
+  RedisUnavailableError,
+  type FailedDelivery,
+  type WebhookQueueOptions,
+} from "../../redis/index.js";
 import { ConfigurationError, createWebhookHandler, WebhookError, type SessionEnded } from "../../runtime/index.js";
 import { startRedis, type RunningRedis } from "../support/redis-server.js";
 import { MAX_STORED_FIELD_LENGTH } from "../../redis/job-data.js";
 import { eventBody } from "../runtime/support/webhook-testbed.js";
 import { closeStarted } from "../support/teardown.js";
 import { waitFor } from "../support/wait-for.js";
-import { freshQueueName, SECRET, send, settled, useQueueTestbed, type InstanceOptions } from "./support/queue-testbed.js";
+import {
+  freshQueueName,
+  SECRET,
+  send,
+  settled,
+  useQueueTestbed,
+  type InstanceOptions,
+} from "./support/queue-testbed.js";
 
 let redis: RunningRedis;
 const { sessions, instance: open, endedSession } = useQueueTestbed();
@@ -28,8 +41,12 @@ beforeAll(async () => {
 afterAll(() => closeStarted(redis));
 
 /** One instance of a backend on a queue shared by `name`: a queue object of its own and a handler on its server. */
-const instance = (name: string, options: Partial<InstanceOptions>, front: InstanceOptions["front"] = "node:http", unsigned = false) =>
-  open({ connection: redis.url, name, onError: () => undefined, ...options, front, unsigned });
+const instance = (
+  name: string,
+  options: Partial<InstanceOptions>,
+  front: InstanceOptions["front"] = "node:http",
+  unsigned = false,
+) => open({ connection: redis.url, name, onError: () => undefined, ...options, front, unsigned });
 
 /** A fresh queue name per test, and the callback's calls. */
 function fixture() {
@@ -48,7 +65,12 @@ test("a delivery is answered 204 once the queue has it; a worker reads the sessi
   expect(await a.queue.queue.getWaitingCount()).toBe(1);
   await a.queue.startWorker();
   await waitFor("onSessionEnded", () => handled.length === 1);
-  expect(handled[0]).toMatchObject({ sessionId, webhookId: answer.id, decision: "ACCEPTED", session: { metadata: { subjectId: "cust-queue" } } });
+  expect(handled[0]).toMatchObject({
+    sessionId,
+    webhookId: answer.id,
+    decision: "ACCEPTED",
+    session: { metadata: { subjectId: "cust-queue" } },
+  });
   expect(await settled(a.queue)).toMatchObject({ completed: 1, failed: 0 });
 });
 
@@ -135,13 +157,19 @@ test("after the last attempt the job stays in the failed set and reaches onError
   expect(failures[0]!.error).toMatchObject({ message: "database down" });
   expect(failures[0]!.delivery).toMatchObject({ sessionId, webhookId: answer.id, attemptsMade: 2 });
   const [failed] = await a.queue.queue.getFailed();
-  expect(failed).toMatchObject({ id: failures[0]!.delivery!.jobId, failedReason: "database down", data: { webhookId: answer.id } });
+  expect(failed).toMatchObject({
+    id: failures[0]!.delivery!.jobId,
+    failedReason: "database down",
+    data: { webhookId: answer.id },
+  });
 });
 
 test("Redis unreachable: deliveries are answered 503 (never 2xx) and reported once; both recover when it is back", async () => {
   const { name, handled, onSessionEnded } = fixture();
   const outages: unknown[] = [];
-  const a = await instance(name, { onSessionEnded, onError: (error) => {
+  const a = await instance(name, {
+    onSessionEnded,
+    onError: (error) => {
       if (!(error instanceof RedisSetupError)) outages.push(error);
     },
     enqueueTimeoutMs: 2_000,
@@ -165,7 +193,9 @@ test("Redis unreachable: deliveries are answered 503 (never 2xx) and reported on
   ]);
   expect(reported).toHaveLength(1);
   expect(reported[0]).toBeInstanceOf(RedisUnavailableError);
-  expect((reported[0] as Error).message).toMatch(/^flowsmith webhook queue: Redis is unreachable \(.+\); deliveries are answered 503 and workers wait until it is back$/);
+  expect((reported[0] as Error).message).toMatch(
+    /^flowsmith webhook queue: Redis is unreachable \(.+\); deliveries are answered 503 and workers wait until it is back$/,
+  );
   // The sender retries until the queue takes it again; the worker, reconnected, handles it.
   await waitFor("a 204 after Redis came back", async () => (await send(a.url, sessionId)).status === 204);
   await waitFor("onSessionEnded after Redis came back", () => handled.length === 1);
@@ -192,7 +222,9 @@ test("the Fetch-API front (handler.fetch, under Hono) hands deliveries to the qu
     await redis.start();
   }
   expect(during.status).toBe(503);
-  expect(a.refused.map(({ error, delivery }) => [(error as WebhookError).code, delivery.status])).toEqual([["WEBHOOK_QUEUE_UNAVAILABLE", 503]]);
+  expect(a.refused.map(({ error, delivery }) => [(error as WebhookError).code, delivery.status])).toEqual([
+    ["WEBHOOK_QUEUE_UNAVAILABLE", 503],
+  ]);
   await waitFor("a 204 after Redis came back", async () => (await send(a.url, later)).status === 204);
   await waitFor("onSessionEnded after Redis came back", () => handled.length === 2);
   expect(handled.map((ended) => ended.sessionId)).toEqual([sessionId, later]);
@@ -223,7 +255,11 @@ describe("what a job holds in Redis", () => {
     expect(job!.data).toEqual({
       webhookId: answer.id,
       verified: false,
-      event: { type: "session.ended", timestamp: expect.any(String), data: { sessionId, flowId: "a41f0c6d-aml", environment: "staging", decision: "ACCEPTED" } },
+      event: {
+        type: "session.ended",
+        timestamp: expect.any(String),
+        data: { sessionId, flowId: "a41f0c6d-aml", environment: "staging", decision: "ACCEPTED" },
+      },
     });
     const stored = await storedHash(name, job!.id!);
     expect(stored.data!.length).toBeLessThan(400);
@@ -234,7 +270,11 @@ describe("what a job holds in Redis", () => {
     const { name } = fixture();
     const a = await instance(name, { onSessionEnded: () => undefined });
     const answer = await send(a.url, "s".repeat(MAX_STORED_FIELD_LENGTH + 1));
-    expect([answer.status, answer.json.code, answer.json.message]).toEqual([400, "INVALID_WEBHOOK_PAYLOAD", expect.stringContaining("data.sessionId")]);
+    expect([answer.status, answer.json.code, answer.json.message]).toEqual([
+      400,
+      "INVALID_WEBHOOK_PAYLOAD",
+      expect.stringContaining("data.sessionId"),
+    ]);
     expect(await a.queue.queue.getJobCounts("waiting")).toEqual({ waiting: 0 });
   });
 
@@ -257,7 +297,9 @@ describe("what a job holds in Redis", () => {
     const id = `msg_${randomBytes(8).toString("hex")}`;
     expect((await send(open.url, sessionId, { id, unsigned: true })).status).toBe(204);
     expect((await send(signedInstance.url, sessionId, { id })).status).toBe(204);
-    expect((await signedInstance.queue.queue.getWaiting()).map((job) => [job.id ?? "", job.data.verified]).sort()).toEqual([
+    expect(
+      (await signedInstance.queue.queue.getWaiting()).map((job) => [job.id ?? "", job.data.verified]).sort(),
+    ).toEqual([
       [`unverified_${id}`, false],
       [`webhook_${id}`, true],
     ]);
@@ -276,27 +318,42 @@ describe("options", () => {
     const { queue } = await instance(name, {});
     // @ts-expect-error -- a handler with a queue has no onSessionEnded of its own: the queue's workers call theirs.
     expect(() => createWebhookHandler({ client: sessions().client, secret: SECRET, queue, onSessionEnded })).toThrow(
-      new ConfigurationError("createWebhookHandler: give onSessionEnded or queue, not both (with a queue, its workers call their own onSessionEnded)"),
+      new ConfigurationError(
+        "createWebhookHandler: give onSessionEnded or queue, not both (with a queue, its workers call their own onSessionEnded)",
+      ),
     );
-    expect(() => createWebhookHandler({ client: sessions().client, secret: SECRET, queue: {} as never })).toThrow(/queue must have an enqueue\(delivery\) method/);
+    expect(() => createWebhookHandler({ client: sessions().client, secret: SECRET, queue: {} as never })).toThrow(
+      /queue must have an enqueue\(delivery\) method/,
+    );
   });
 
   test("startWorker takes a positive concurrency, once per queue object", async () => {
     const { name, onSessionEnded } = fixture();
     const { queue } = await instance(name, { onSessionEnded });
-    await expect(queue.startWorker({ concurrency: 0 })).rejects.toThrow(new ConfigurationError("startWorker: concurrency must be a positive integer, got 0"));
+    await expect(queue.startWorker({ concurrency: 0 })).rejects.toThrow(
+      new ConfigurationError("startWorker: concurrency must be a positive integer, got 0"),
+    );
     await queue.startWorker({ concurrency: 2 });
     await expect(queue.startWorker()).rejects.toThrow(/startWorker was already called: one worker per queue object/);
   });
 
   test.each([
-    ["no connection", { connection: undefined }, /connection must be a redis:\/\/ or rediss:\/\/ URL or an ioredis client/],
+    [
+      "no connection",
+      { connection: undefined },
+      /connection must be a redis:\/\/ or rediss:\/\/ URL or an ioredis client/,
+    ],
     ["an http URL", { connection: "http://localhost:6379" }, /connection must be a redis:\/\/ or rediss:\/\/ URL/],
     ["no onSessionEnded", { onSessionEnded: undefined }, /onSessionEnded must be a function/],
     ["zero attempts", { attempts: 0 }, /attempts must be a positive integer, got 0/],
     ["a name with a colon", { name: "a:b" }, /name must be a non-empty string without ":"/],
   ])("%s is a ConfigurationError", (_name, options, message) => {
-    const given = { connection: "redis://127.0.0.1:1", client: sessions().client, onSessionEnded: () => undefined, ...options } as WebhookQueueOptions;
+    const given = {
+      connection: "redis://127.0.0.1:1",
+      client: sessions().client,
+      onSessionEnded: () => undefined,
+      ...options,
+    } as WebhookQueueOptions;
     expect(() => createWebhookQueue(given)).toThrow(ConfigurationError);
     expect(() => createWebhookQueue(given)).toThrow(message);
   });

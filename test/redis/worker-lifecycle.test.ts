@@ -64,80 +64,108 @@ function backend(redis: RunningRedis, doneDir: string, settings: Record<string, 
  */
 const SCHEDULING_MS = 1_500;
 
-test("a worker killed inside onSessionEnded: another takes its job over between lockDurationMs/2 and lockDurationMs + lockDurationMs/4 after the kill, and handles it once", async () => {
-  const { redis, doneDir } = await setUp();
-  const lockDurationMs = 3_000;
-  const queueName = freshQueueName();
-  const victim = start(backend(redis, doneDir, { queueName, victim: true, concurrency: 1, lockDurationMs }));
-  const { url } = await victim.next<{ url: string }>("ready");
-  const recovered: { ended: SessionEnded; at: number }[] = [];
-  const other = await instance({
-    connection: redis.url,
-    name: queueName,
-    lockDurationMs,
-    onSessionEnded: (ended) => void recovered.push({ ended, at: Date.now() }),
-  });
-  const sessionId = await endedSession();
-  expect((await send(`${url}/webhooks`, sessionId)).status).toBe(204);
-  expect(await victim.next<string>("entered")).toBe(sessionId);
-  // The rest of the fleet is running when the victim dies.
-  await other.queue.startWorker();
-  victim.child.kill("SIGKILL");
-  const killedAt = Date.now();
-  await victim.exited;
-  await waitFor("another worker to take the job over", () => recovered.length === 1, 30_000);
-  const recoveryMs = recovered[0]!.at - killedAt;
-  expect(recoveryMs).toBeGreaterThanOrEqual(lockDurationMs / 2);
-  expect(recoveryMs).toBeLessThanOrEqual(lockDurationMs + lockDurationMs / 4 + SCHEDULING_MS);
-  expect(recovered[0]!.ended.sessionId).toBe(sessionId);
-  expect(await settled(other.queue)).toMatchObject({ completed: 1, failed: 0 });
-}, PROCESS_TEST_TIMEOUT_MS);
-
-test("a worker frozen (SIGSTOP) inside onSessionEnded for longer than lockDurationMs: another takes the job over; resumed, it finishes too, so the session is handled twice, as the docs say, and its onError says it lost the job", async () => {
-  const { redis, doneDir } = await setUp();
-  const lockDurationMs = 2_000;
-  const queueName = freshQueueName();
-  const frozen = start(backend(redis, doneDir, { queueName, concurrency: 1, lockDurationMs, callbackMs: 200 }));
-  const { url } = await frozen.next<{ url: string }>("ready");
-  const other = await instance({ connection: redis.url, name: queueName, lockDurationMs });
-  const sessionId = await endedSession();
-  expect((await send(`${url}/webhooks`, sessionId)).status).toBe(204);
-  await frozen.next("entered");
-  frozen.child.kill("SIGSTOP");
-  try {
-    await other.queue.startWorker();
-    await waitFor("another worker to take the job over", () => other.handled.length === 1, 30_000);
-  } finally {
-    frozen.child.kill("SIGCONT");
-  }
-  await waitFor("the resumed worker to finish its callback", () => readdirSync(doneDir).some((file) => file.startsWith(`${sessionId}.`)), 30_000);
-  await waitFor("the resumed worker to say it lost the job", () => frozen.stderr().includes("a key the queue needs is gone"), 30_000);
-  expect(frozen.stderr()).toMatch(/Redis: flowsmith webhook queue: a key the queue needs is gone \(evicted, expired while a worker was frozen or cut off from Redis, or deleted\) \((Lock mismatch|Missing lock) for job /);
-  expect(await settled(other.queue)).toMatchObject({ completed: 1, failed: 0 });
-}, PROCESS_TEST_TIMEOUT_MS);
-
-describe("shut down in the documented order, the process exits by itself, and nothing is reported as not handled", () => {
-  test("while a callback runs: it finishes first", async () => {
+test(
+  "a worker killed inside onSessionEnded: another takes its job over between lockDurationMs/2 and lockDurationMs + lockDurationMs/4 after the kill, and handles it once",
+  async () => {
     const { redis, doneDir } = await setUp();
-    const running = start(backend(redis, doneDir, { queueName: freshQueueName(), concurrency: 2, callbackMs: 500 }));
-    const { url } = await running.next<{ url: string }>("ready");
+    const lockDurationMs = 3_000;
+    const queueName = freshQueueName();
+    const victim = start(backend(redis, doneDir, { queueName, victim: true, concurrency: 1, lockDurationMs }));
+    const { url } = await victim.next<{ url: string }>("ready");
+    const recovered: { ended: SessionEnded; at: number }[] = [];
+    const other = await instance({
+      connection: redis.url,
+      name: queueName,
+      lockDurationMs,
+      onSessionEnded: (ended) => void recovered.push({ ended, at: Date.now() }),
+    });
     const sessionId = await endedSession();
     expect((await send(`${url}/webhooks`, sessionId)).status).toBe(204);
-    await running.next("entered");
-    running.child.send("stop");
-    expect(await running.exited).toBe(0);
-    expect(readdirSync(doneDir).filter((file) => file.startsWith(`${sessionId}.`) && file.endsWith(".done"))).toHaveLength(1);
-    expect(running.stderr()).toBe("");
-  }, PROCESS_TEST_TIMEOUT_MS);
+    expect(await victim.next<string>("entered")).toBe(sessionId);
+    // The rest of the fleet is running when the victim dies.
+    await other.queue.startWorker();
+    victim.child.kill("SIGKILL");
+    const killedAt = Date.now();
+    await victim.exited;
+    await waitFor("another worker to take the job over", () => recovered.length === 1, 30_000);
+    const recoveryMs = recovered[0]!.at - killedAt;
+    expect(recoveryMs).toBeGreaterThanOrEqual(lockDurationMs / 2);
+    expect(recoveryMs).toBeLessThanOrEqual(lockDurationMs + lockDurationMs / 4 + SCHEDULING_MS);
+    expect(recovered[0]!.ended.sessionId).toBe(sessionId);
+    expect(await settled(other.queue)).toMatchObject({ completed: 1, failed: 0 });
+  },
+  PROCESS_TEST_TIMEOUT_MS,
+);
 
-  test("while Redis is down", async () => {
+test(
+  "a worker frozen (SIGSTOP) inside onSessionEnded for longer than lockDurationMs: another takes the job over; resumed, it finishes too, so the session is handled twice, as the docs say, and its onError says it lost the job",
+  async () => {
     const { redis, doneDir } = await setUp();
-    const running = start(backend(redis, doneDir, { queueName: freshQueueName(), concurrency: 2 }));
-    await running.next("ready");
-    await redis.stop();
-    await waitFor("the outage to be reported", () => running.stderr().includes("Redis is unreachable"));
-    running.child.send("stop");
-    expect(await running.exited).toBe(0);
-    expect(running.stderr()).not.toMatch(/not handled|ClientClosedError/);
-  }, PROCESS_TEST_TIMEOUT_MS);
+    const lockDurationMs = 2_000;
+    const queueName = freshQueueName();
+    const frozen = start(backend(redis, doneDir, { queueName, concurrency: 1, lockDurationMs, callbackMs: 200 }));
+    const { url } = await frozen.next<{ url: string }>("ready");
+    const other = await instance({ connection: redis.url, name: queueName, lockDurationMs });
+    const sessionId = await endedSession();
+    expect((await send(`${url}/webhooks`, sessionId)).status).toBe(204);
+    await frozen.next("entered");
+    frozen.child.kill("SIGSTOP");
+    try {
+      await other.queue.startWorker();
+      await waitFor("another worker to take the job over", () => other.handled.length === 1, 30_000);
+    } finally {
+      frozen.child.kill("SIGCONT");
+    }
+    await waitFor(
+      "the resumed worker to finish its callback",
+      () => readdirSync(doneDir).some((file) => file.startsWith(`${sessionId}.`)),
+      30_000,
+    );
+    await waitFor(
+      "the resumed worker to say it lost the job",
+      () => frozen.stderr().includes("a key the queue needs is gone"),
+      30_000,
+    );
+    expect(frozen.stderr()).toMatch(
+      /Redis: flowsmith webhook queue: a key the queue needs is gone \(evicted, expired while a worker was frozen or cut off from Redis, or deleted\) \((Lock mismatch|Missing lock) for job /,
+    );
+    expect(await settled(other.queue)).toMatchObject({ completed: 1, failed: 0 });
+  },
+  PROCESS_TEST_TIMEOUT_MS,
+);
+
+describe("shut down in the documented order, the process exits by itself, and nothing is reported as not handled", () => {
+  test(
+    "while a callback runs: it finishes first",
+    async () => {
+      const { redis, doneDir } = await setUp();
+      const running = start(backend(redis, doneDir, { queueName: freshQueueName(), concurrency: 2, callbackMs: 500 }));
+      const { url } = await running.next<{ url: string }>("ready");
+      const sessionId = await endedSession();
+      expect((await send(`${url}/webhooks`, sessionId)).status).toBe(204);
+      await running.next("entered");
+      running.child.send("stop");
+      expect(await running.exited).toBe(0);
+      expect(
+        readdirSync(doneDir).filter((file) => file.startsWith(`${sessionId}.`) && file.endsWith(".done")),
+      ).toHaveLength(1);
+      expect(running.stderr()).toBe("");
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "while Redis is down",
+    async () => {
+      const { redis, doneDir } = await setUp();
+      const running = start(backend(redis, doneDir, { queueName: freshQueueName(), concurrency: 2 }));
+      await running.next("ready");
+      await redis.stop();
+      await waitFor("the outage to be reported", () => running.stderr().includes("Redis is unreachable"));
+      running.child.send("stop");
+      expect(await running.exited).toBe(0);
+      expect(running.stderr()).not.toMatch(/not handled|ClientClosedError/);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });

@@ -30,21 +30,35 @@ afterEach(async () => {
 /** The step offers one action, VERIFY, with this schema; an action that gets through is answered 200. */
 function offering(schema: unknown): void {
   service.onApi((req, res) => {
-    if (req.method === "GET") json(res, 200, { stepType: "OTP:v1", ticketId: "t", actions: [{ type: "VERIFY", schema }] });
+    if (req.method === "GET")
+      json(res, 200, { stepType: "OTP:v1", ticketId: "t", actions: [{ type: "VERIFY", schema }] });
     else json(res, 200, { accepted: true });
   });
 }
 
 const posts = () => service.apiRequests.filter((request) => request.method === "POST");
 
-test("a hostile value against a backtracking pattern is refused at once, nothing sent", async () => {
-  offering({
-    type: "object",
-    required: ["type", "code", "name"],
-    properties: { type: { const: "VERIFY" }, code: { type: "string", pattern: "^(a+)+$" }, name: { type: "string", pattern: "^([A-Za-z]+ ?)+$" } },
-  });
-  const options = { baseUrl: service.baseUrl, authUrl: service.authUrl, environment: "staging", clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, userAgent: USER_AGENT };
-  const script = `
+test(
+  "a hostile value against a backtracking pattern is refused at once, nothing sent",
+  async () => {
+    offering({
+      type: "object",
+      required: ["type", "code", "name"],
+      properties: {
+        type: { const: "VERIFY" },
+        code: { type: "string", pattern: "^(a+)+$" },
+        name: { type: "string", pattern: "^([A-Za-z]+ ?)+$" },
+      },
+    });
+    const options = {
+      baseUrl: service.baseUrl,
+      authUrl: service.authUrl,
+      environment: "staging",
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      userAgent: USER_AGENT,
+    };
+    const script = `
     const { createClient } = require("@flowsmith/runtime");
     const client = createClient(${JSON.stringify(options)});
     (async () => {
@@ -60,35 +74,77 @@ test("a hostile value against a backtracking pattern is refused at once, nothing
       await client.close();
       console.log(JSON.stringify(results));
     })();`;
-  const results = await scriptOutputOrThrow(script);
-  const refused = { name: "RequestValidationError", code: "INVALID_ACTION", issues: ['code must match pattern "^(a+)+$"', 'name must match pattern "^([A-Za-z]+ ?)+$"'] };
-  expect(results).toEqual([refused, refused]);
-  expect(posts()).toEqual([]);
-}, NO_HANG_BOUND_MS * 2);
+    const results = await scriptOutputOrThrow(script);
+    const refused = {
+      name: "RequestValidationError",
+      code: "INVALID_ACTION",
+      issues: ['code must match pattern "^(a+)+$"', 'name must match pattern "^([A-Za-z]+ ?)+$"'],
+    };
+    expect(results).toEqual([refused, refused]);
+    expect(posts()).toEqual([]);
+  },
+  NO_HANG_BOUND_MS * 2,
+);
 
 test("a value that matches is sent: the pattern runs, it is not skipped", async () => {
   offering({ type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } } });
-  await expect(client.submitAction("s", "t", { type: "VERIFY", code: "b" })).rejects.toMatchObject({ code: "INVALID_ACTION" });
+  await expect(client.submitAction("s", "t", { type: "VERIFY", code: "b" })).rejects.toMatchObject({
+    code: "INVALID_ACTION",
+  });
   await expect(client.submitAction("s", "t", { type: "VERIFY", code: "aaa" })).resolves.toEqual({ accepted: true });
   expect(posts()).toHaveLength(1);
 });
 
 describe("a pattern the engine cannot run is left to the service: the action is sent, and the logger says where, once", () => {
   const cases: [string, { schema: unknown; at: string; says: RegExp }][] = [
-    ["a backreference in pattern", { schema: { type: "object", properties: { code: { type: "string", pattern: "^(\\d)\\1$" } } }, at: "/properties/code/pattern", says: /a backreference/ }],
-    ["a lookahead in patternProperties", { schema: { type: "object", patternProperties: { "^(?!x)": { type: "string" } } }, at: "/patternProperties/^(?!x)", says: /a lookahead/ }],
-    ["a pattern under items, beside data that holds the same text", { schema: { type: "object", default: { pattern: "(?<=a)b" }, properties: { list: { type: "array", items: { type: "string", pattern: "(?<=a)b" } } } }, at: "/properties/list/items/pattern", says: /a lookbehind/ }],
+    [
+      "a backreference in pattern",
+      {
+        schema: { type: "object", properties: { code: { type: "string", pattern: "^(\\d)\\1$" } } },
+        at: "/properties/code/pattern",
+        says: /a backreference/,
+      },
+    ],
+    [
+      "a lookahead in patternProperties",
+      {
+        schema: { type: "object", patternProperties: { "^(?!x)": { type: "string" } } },
+        at: "/patternProperties/^(?!x)",
+        says: /a lookahead/,
+      },
+    ],
+    [
+      "a pattern under items, beside data that holds the same text",
+      {
+        schema: {
+          type: "object",
+          default: { pattern: "(?<=a)b" },
+          properties: { list: { type: "array", items: { type: "string", pattern: "(?<=a)b" } } },
+        },
+        at: "/properties/list/items/pattern",
+        says: /a lookbehind/,
+      },
+    ],
   ];
   test.each(cases)("%s", async (_, { schema, at, says }) => {
     const warnings: { fields: object; message: string }[] = [];
     const ignore = () => undefined;
-    const logger: Logger = { debug: ignore, info: ignore, error: ignore, warn: (fields, message = "") => warnings.push({ fields, message }) };
+    const logger: Logger = {
+      debug: ignore,
+      info: ignore,
+      error: ignore,
+      warn: (fields, message = "") => warnings.push({ fields, message }),
+    };
     const logged = clientFor(service, { logger });
     try {
       offering(schema);
       // Twice: the schema is walked once, so it is said once.
-      await expect(logged.submitAction("s", "t", { type: "VERIFY", code: "11", list: ["ab"] })).resolves.toEqual({ accepted: true });
-      await expect(logged.submitAction("s", "t", { type: "VERIFY", code: "11", list: ["ab"] })).resolves.toEqual({ accepted: true });
+      await expect(logged.submitAction("s", "t", { type: "VERIFY", code: "11", list: ["ab"] })).resolves.toEqual({
+        accepted: true,
+      });
+      await expect(logged.submitAction("s", "t", { type: "VERIFY", code: "11", list: ["ab"] })).resolves.toEqual({
+        accepted: true,
+      });
       expect(posts()).toHaveLength(2);
       expect(warnings).toHaveLength(1);
       expect(warnings[0]?.fields).toMatchObject({ actionType: "VERIFY", pointer: at });

@@ -44,7 +44,9 @@ describe("token requests", () => {
     const expected = Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64");
     expect(token?.headers.authorization).toBe(`Basic ${expected}`);
     expect(token?.headers["user-agent"]).toBe(USER_AGENT);
-    expect(Object.fromEntries(new URLSearchParams(token?.body.toString()))).toEqual({ grant_type: "client_credentials" });
+    expect(Object.fromEntries(new URLSearchParams(token?.body.toString()))).toEqual({
+      grant_type: "client_credentials",
+    });
   });
 
   test("API calls carry the bearer token and the User-Agent; the token goes to the auth host only", async () => {
@@ -114,7 +116,11 @@ describe("token requests", () => {
     });
     let issued = 0;
     service.onToken((_req, res) => {
-      json(res, 200, { access_token: ++issued === 1 ? "token-old" : "token-new", expires_in: 3600, token_type: "Bearer" });
+      json(res, 200, {
+        access_token: ++issued === 1 ? "token-old" : "token-new",
+        expires_in: 3600,
+        token_type: "Bearer",
+      });
     });
     client = clientFor(service);
     await expect(client.listFlows()).resolves.toEqual([{ id: "f" }]);
@@ -154,7 +160,12 @@ describe("token requests", () => {
       expect(authError.message).toContain(`${service.authUrl}/oidc/token`);
       expect(authError.message).toContain(String(status));
       const basic = Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64");
-      for (const text of [authError.message, JSON.stringify(authError), String(authError.stack), String(authError.cause)]) {
+      for (const text of [
+        authError.message,
+        JSON.stringify(authError),
+        String(authError.stack),
+        String(authError.cause),
+      ]) {
         expect(text).not.toContain(CLIENT_SECRET);
         expect(text).not.toContain(basic);
       }

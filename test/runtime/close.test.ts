@@ -96,23 +96,26 @@ test("a body being read slowly is ended the same way", async () => {
 test.each([
   ["an API call waiting for its answer", "api"],
   ["a call waiting for the token request", "auth"],
-] as const)("%s ends with ClientClosedError, not an AuthError or undici's UND_ERR_DESTROYED", async (_name, stalled) => {
-  let arrived!: () => void;
-  const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
-  const hold = () => {
-    arrived();
-  }; // never answers
-  if (stalled === "api") service.onApi(hold);
-  else service.onToken(hold);
-  const call = client.getSession("s-1").catch((e: unknown) => e);
-  await requestArrived;
-  await expect(settledOrHung(client.close())).resolves.toBe("settled");
-  const error = await call;
-  expect(error).toBeInstanceOf(ClientClosedError);
-  expect(error).not.toBeInstanceOf(AuthError);
-  expect(error).toMatchObject({ code: "CLIENT_CLOSED" });
-  expect(JSON.stringify(error) + String(error)).not.toMatch(/UND_ERR/);
-});
+] as const)(
+  "%s ends with ClientClosedError, not an AuthError or undici's UND_ERR_DESTROYED",
+  async (_name, stalled) => {
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
+    const hold = () => {
+      arrived();
+    }; // never answers
+    if (stalled === "api") service.onApi(hold);
+    else service.onToken(hold);
+    const call = client.getSession("s-1").catch((e: unknown) => e);
+    await requestArrived;
+    await expect(settledOrHung(client.close())).resolves.toBe("settled");
+    const error = await call;
+    expect(error).toBeInstanceOf(ClientClosedError);
+    expect(error).not.toBeInstanceOf(AuthError);
+    expect(error).toMatchObject({ code: "CLIENT_CLOSED" });
+    expect(JSON.stringify(error) + String(error)).not.toMatch(/UND_ERR/);
+  },
+);
 
 test("every call after close() fails with ClientClosedError and sends nothing", async () => {
   await client.close();

@@ -9,7 +9,14 @@
  */
 import { platform } from "#platform";
 import { Agent } from "undici";
-import { ApiError, ClientClosedError, NetworkError, ServerError, TimeoutError, type Client } from "../../runtime/index.js";
+import {
+  ApiError,
+  ClientClosedError,
+  NetworkError,
+  ServerError,
+  TimeoutError,
+  type Client,
+} from "../../runtime/index.js";
 import { clientFor } from "./support/clients.js";
 import { json, startFakeService, type FakeService } from "./support/fake-service.js";
 
@@ -163,7 +170,8 @@ describe("a streamed body (getFile)", () => {
     let received = 0;
     let inOrder = true;
     for await (const piece of file.body) {
-      for (let i = 0; i < piece.length; i += 4096) if (piece[i] !== ((received + i) % chunk.length) % 251) inOrder = false;
+      for (let i = 0; i < piece.length; i += 4096)
+        if (piece[i] !== ((received + i) % chunk.length) % 251) inOrder = false;
       received += piece.length;
     }
     expect(received).toBe(size);

@@ -15,7 +15,13 @@ function createLiveSession(client: Client<"live">, request: { metadata: { subjec
 
 test("createClient keeps the environment literal in the client's type", async () => {
   const service = await startFakeService();
-  const common = { baseUrl: service.baseUrl, authUrl: service.authUrl, clientId: "c", clientSecret: "s", userAgent: "ua/1" };
+  const common = {
+    baseUrl: service.baseUrl,
+    authUrl: service.authUrl,
+    clientId: "c",
+    clientSecret: "s",
+    userAgent: "ua/1",
+  };
   const staging = createClient({ ...common, environment: "staging" });
   const live = createClient({ ...common, environment: "live" });
   const stagingIsStaging: Client<"staging"> = staging;

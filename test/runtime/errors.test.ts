@@ -18,7 +18,6 @@ import { json, startFakeService, type FakeService } from "./support/fake-service
 import { VirtualClock } from "./support/virtual-clock.js";
 import { AML_SPEC, amlValidator, createSession, SIGNING_SPEC, createSessionFor } from "./support/specs.js";
 
-
 let service: FakeService;
 let client: Client<"staging">;
 
@@ -35,7 +34,12 @@ const SESSION_PATH = "/verification/api/v1/staging/sessions/s%2F1";
 
 describe("each service status becomes its error class and code", () => {
   test.each<[number, new (...args: never[]) => ApiError, string, unknown]>([
-    [400, BadRequestError, "BAD_REQUEST", { status: 400, code: "BAD_METADATA", message: "metadata.email is not allowed" }],
+    [
+      400,
+      BadRequestError,
+      "BAD_REQUEST",
+      { status: 400, code: "BAD_METADATA", message: "metadata.email is not allowed" },
+    ],
     [401, UnauthorizedError, "UNAUTHORIZED", { status: 401, code: "INVALID_TOKEN" }],
     [403, ForbiddenError, "FORBIDDEN", { status: 403, code: "FORBIDDEN" }],
     [404, NotFoundError, "NOT_FOUND", { status: 404, code: "SESSION_NOT_FOUND" }],
@@ -73,7 +77,9 @@ describe("each service status becomes its error class and code", () => {
     });
     const error = await client.listFlows().catch((e: unknown) => e);
     expect(service.apiRequests[0]?.headers["user-agent"]).toBeTruthy();
-    expect((error as Error).message).toMatch(/likely cause is credentials of another environment: The path's environment \(staging\) must equal/);
+    expect((error as Error).message).toMatch(
+      /likely cause is credentials of another environment: The path's environment \(staging\) must equal/,
+    );
     expect((error as Error).message).not.toMatch(/usual cause is a request without a User-Agent/);
   });
 
@@ -90,7 +96,11 @@ describe("each service status becomes its error class and code", () => {
       metadata: { subjectId: "s" },
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnprocessableEntityError);
-    expect(error).toMatchObject({ bodyCode: "FILE_TOO_LARGE", method: "POST", path: `/verification${SIGNING_SPEC.path}` });
+    expect(error).toMatchObject({
+      bodyCode: "FILE_TOO_LARGE",
+      method: "POST",
+      path: `/verification${SIGNING_SPEC.path}`,
+    });
   });
 });
 
@@ -204,7 +214,12 @@ describe("transport failures", () => {
     service.onApi(() => undefined); // holds the request; closed with the service
     const error = await client.listFlows({ timeoutMs: 50 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ code: "TIMEOUT", method: "GET", path: "/verification/api/v1/flows/staging", timeoutMs: 50 });
+    expect(error).toMatchObject({
+      code: "TIMEOUT",
+      method: "GET",
+      path: "/verification/api/v1/flows/staging",
+      timeoutMs: 50,
+    });
   });
 
   test("the caller's signal aborts a call with an AbortError carrying the signal's reason", async () => {

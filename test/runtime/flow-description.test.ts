@@ -22,15 +22,27 @@ afterEach(async () => {
 describe("getFlowDescription", () => {
   it.each<[string, { flowId: string; path?: string; want: string }]>([
     ["the default path", { flowId: "flow-1", want: "/gw/api/v1/flows/flow-1/staging/openapi" }],
-    ["a path template of the caller's", { flowId: "flow-1", path: "/api/v2/{environment}/descriptions/{flowId}.json", want: "/gw/api/v2/staging/descriptions/flow-1.json" }],
-    ["an id that would change the path, encoded as one segment", { flowId: "a/../b?x", want: "/gw/api/v1/flows/a%2F..%2Fb%3Fx/staging/openapi" }],
+    [
+      "a path template of the caller's",
+      {
+        flowId: "flow-1",
+        path: "/api/v2/{environment}/descriptions/{flowId}.json",
+        want: "/gw/api/v2/staging/descriptions/flow-1.json",
+      },
+    ],
+    [
+      "an id that would change the path, encoded as one segment",
+      { flowId: "a/../b?x", want: "/gw/api/v1/flows/a%2F..%2Fb%3Fx/staging/openapi" },
+    ],
   ])("%s", async (_name, { flowId, path, want }) => {
     service.onApi((_req, res) => {
       json(res, 200, { openapi: "3.0.3", info: { "x-flow-id": flowId } });
     });
     const document = await client.getFlowDescription(flowId, path === undefined ? {} : { path });
     expect(document).toEqual({ openapi: "3.0.3", info: { "x-flow-id": flowId } });
-    expect(service.apiRequests.map((request) => [request.method, request.url, request.headers["user-agent"]])).toEqual([["GET", want, USER_AGENT]]);
+    expect(service.apiRequests.map((request) => [request.method, request.url, request.headers["user-agent"]])).toEqual([
+      ["GET", want, USER_AGENT],
+    ]);
     expect(service.apiRequests[0]?.headers.authorization).toMatch(/^Bearer token-\d+$/);
   });
 

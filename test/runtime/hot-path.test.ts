@@ -36,7 +36,12 @@ describe("time limit and caller's signal", () => {
     });
     const error = await client.listFlows({ timeoutMs: 50 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ code: "TIMEOUT", method: "GET", path: "/verification/api/v1/flows/staging", timeoutMs: 50 });
+    expect(error).toMatchObject({
+      code: "TIMEOUT",
+      method: "GET",
+      path: "/verification/api/v1/flows/staging",
+      timeoutMs: 50,
+    });
   });
 
   test("a signal shared by many calls keeps no listener once they are over, whatever their outcome", async () => {
@@ -80,12 +85,15 @@ describe("time limit and caller's signal", () => {
     let download: Awaited<ReturnType<typeof client.getFile>> | undefined;
     for (let attempt = 0; attempt < 5 && download === undefined; attempt++) {
       controller = new AbortController();
-      download = await client.getFile("v-1", { signal: controller.signal, timeoutMs: LIMIT_MS }).catch((error: unknown) => {
-        if (error instanceof TimeoutError) return undefined;
-        throw error;
-      });
+      download = await client
+        .getFile("v-1", { signal: controller.signal, timeoutMs: LIMIT_MS })
+        .catch((error: unknown) => {
+          if (error instanceof TimeoutError) return undefined;
+          throw error;
+        });
     }
-    if (download === undefined) throw new Error(`the headers never arrived within ${String(LIMIT_MS)} ms in five tries`);
+    if (download === undefined)
+      throw new Error(`the headers never arrived within ${String(LIMIT_MS)} ms in five tries`);
     const chunks: Buffer[] = [];
     const reading = (async () => {
       for await (const chunk of download.body) chunks.push(chunk as Buffer);
@@ -102,9 +110,21 @@ describe("time limit and caller's signal", () => {
 describe("request paths", () => {
   test.each([
     ["http://127.0.0.1:1", "/api/v1/staging/sessions/abc-123", "/api/v1/staging/sessions/abc-123"],
-    ["http://127.0.0.1:1/verification", "/api/v1/staging/sessions/a%20b%2Fc", "/verification/api/v1/staging/sessions/a%20b%2Fc"],
-    ["http://127.0.0.1:1/gw/v2/", "/api/v1/staging/sessions/%C3%BC~x.y_z", "/gw/v2/api/v1/staging/sessions/%C3%BC~x.y_z"],
-    ["http://127.0.0.1:1/verification", "/api/v1/staging/sessions/.hidden", "/verification/api/v1/staging/sessions/.hidden"],
+    [
+      "http://127.0.0.1:1/verification",
+      "/api/v1/staging/sessions/a%20b%2Fc",
+      "/verification/api/v1/staging/sessions/a%20b%2Fc",
+    ],
+    [
+      "http://127.0.0.1:1/gw/v2/",
+      "/api/v1/staging/sessions/%C3%BC~x.y_z",
+      "/gw/v2/api/v1/staging/sessions/%C3%BC~x.y_z",
+    ],
+    [
+      "http://127.0.0.1:1/verification",
+      "/api/v1/staging/sessions/.hidden",
+      "/verification/api/v1/staging/sessions/.hidden",
+    ],
   ])("%s + %s is sent as built, under the baseUrl's prefix, never normalized", (base, path, sent) => {
     const prefix = sent.slice(0, sent.length - path.length);
     expect(new BaseUrl(base.replace(/\/$/, "")).resolve(path, "/api/v1/{environment}/sessions/{sessionId}")).toEqual({
@@ -184,7 +204,11 @@ describeWithDisk("fileFromPath", () => {
   });
 
   test("a directory, a device or a missing path is refused by fileFromPath itself, naming the path", async () => {
-    for (const [path, says] of [[dir, /is not a regular file/], ["/dev/null", /is not a regular file/], [join(dir, "missing.pdf"), /cannot read .*missing\.pdf.* \(ENOENT\)/]] as const) {
+    for (const [path, says] of [
+      [dir, /is not a regular file/],
+      ["/dev/null", /is not a regular file/],
+      [join(dir, "missing.pdf"), /cannot read .*missing\.pdf.* \(ENOENT\)/],
+    ] as const) {
       const error = await fileFromPath(path).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(FlowsmithError);
       expect(error).toMatchObject({ code: "FILE_NOT_READABLE", message: expect.stringMatching(says) as unknown });

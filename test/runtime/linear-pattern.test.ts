@@ -16,8 +16,17 @@ const linear = (pattern: string, text: string): boolean => linearPatternOrThrow(
 
 describe("means what ECMAScript means where RE2's own syntax differs", () => {
   const cases: [string, { pattern: string; texts: string[] }][] = [
-    [". stops at every line terminator", { pattern: "^.$", texts: ["a", "\n", "\r", "\u2028", "\u2029", "\u0085", "😀", "\ud800"] }],
-    ["\\s is Unicode white space", { pattern: "^\\s$", texts: [" ", "\t", "\v", "\u00a0", "\u1680", "\u2007", "\u3000", "\ufeff", "\u0085", "\u200b", "a"] }],
+    [
+      ". stops at every line terminator",
+      { pattern: "^.$", texts: ["a", "\n", "\r", "\u2028", "\u2029", "\u0085", "😀", "\ud800"] },
+    ],
+    [
+      "\\s is Unicode white space",
+      {
+        pattern: "^\\s$",
+        texts: [" ", "\t", "\v", "\u00a0", "\u1680", "\u2007", "\u3000", "\ufeff", "\u0085", "\u200b", "a"],
+      },
+    ],
     ["\\S is the rest", { pattern: "^\\S$", texts: [" ", "\u00a0", "\ufeff", "a", "😀"] }],
     ["[\\S] and [^\\s]", { pattern: "^[\\S][^\\s]$", texts: ["ab", "a ", " a", "a\u00a0"] }],
     ["\\d and \\w are ASCII", { pattern: "^\\d\\w$", texts: ["1a", "1_", "١a", "1é", "a1"] }],
@@ -31,11 +40,26 @@ describe("means what ECMAScript means where RE2's own syntax differs", () => {
     ["a lone surrogate", { pattern: "^\\uD83D$", texts: ["\ud83d", "😀"] }],
     ["controls", { pattern: "^\\cJ\\0\\t[\\b]$", texts: ["\n\0\t\b", "\n0\t\b"] }],
     ["RE2's syntax as plain text", { pattern: "^[[:alpha:]\\]$", texts: ["[]", ":]", "a]", "b]"] }],
-    ["escaped syntax characters", { pattern: "^\\^\\$\\.\\*\\+\\?\\(\\)\\[\\]\\{\\}\\|\\/$", texts: ["^$.*+?()[]{}|/"] }],
+    [
+      "escaped syntax characters",
+      { pattern: "^\\^\\$\\.\\*\\+\\?\\(\\)\\[\\]\\{\\}\\|\\/$", texts: ["^$.*+?()[]{}|/"] },
+    ],
     ["class ranges and escapes", { pattern: "^[a-c\\-\\]\\\\é-ë]+$", texts: ["abc-]\\é", "èd", "ëê"] }],
-    ["general categories, short and long", { pattern: "^\\p{L}\\p{Letter}\\p{gc=Lu}\\p{General_Category=Decimal_Number}\\P{L}$", texts: ["aéZ٣1", "aéz٣1", "aéZ٣a"] }],
+    [
+      "general categories, short and long",
+      {
+        pattern: "^\\p{L}\\p{Letter}\\p{gc=Lu}\\p{General_Category=Decimal_Number}\\P{L}$",
+        texts: ["aéZ٣1", "aéz٣1", "aéZ٣a"],
+      },
+    ],
     ["scripts", { pattern: "^\\p{Script=Greek}\\p{sc=Latin}$", texts: ["αa", "aα", "ʹa"] }],
-    ["Any, ASCII, Assigned", { pattern: "^\\p{Any}\\p{ASCII}\\P{ASCII}\\p{Assigned}\\P{Assigned}$", texts: ["xaéa\u0378", "xaéa\u0379", "xaaa\u0378", "xaé\u0378\u0378"] }],
+    [
+      "Any, ASCII, Assigned",
+      {
+        pattern: "^\\p{Any}\\p{ASCII}\\P{ASCII}\\p{Assigned}\\P{Assigned}$",
+        texts: ["xaéa\u0378", "xaéa\u0379", "xaaa\u0378", "xaé\u0378\u0378"],
+      },
+    ],
     ["properties in classes", { pattern: "^[\\p{Lu}\\d]+[^\\P{Ll}]$", texts: ["A1a", "A1A", "a"] }],
     ["groups of every kind", { pattern: "^(a)(?:b)(?<c>c)$", texts: ["abc", "ab"] }],
     ["lazy and bounded quantifiers", { pattern: "^a{2}b{1,}?c{0,2}d??$", texts: ["aab", "aabbbccd", "ab", "aabccc"] }],
@@ -53,16 +77,84 @@ describe("means what ECMAScript means where RE2's own syntax differs", () => {
 });
 
 describe("agrees with the native RegExp on generated patterns and short texts", () => {
-  const CHARS = ["a", "b", "A", "0", "_", " ", "-", "é", "😀", "\n", "\r", "\u2028", "\u00a0", "\t", "/", ".", "]", "\ud83d", "\u0378", "α"];
+  const CHARS = [
+    "a",
+    "b",
+    "A",
+    "0",
+    "_",
+    " ",
+    "-",
+    "é",
+    "😀",
+    "\n",
+    "\r",
+    "\u2028",
+    "\u00a0",
+    "\t",
+    "/",
+    ".",
+    "]",
+    "\ud83d",
+    "\u0378",
+    "α",
+  ];
   const escapes = fc.constantFrom(
-    "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", ".", "\\.", "\\u00e9", "\\u{1F600}", "\\uD83D\\uDE00", "\\uD83D", "\\x41", "\\cJ", "\\0",
-    "\\n", "\\t", "\\/", "\\p{L}", "\\P{L}", "\\p{Lu}", "\\p{Letter}", "\\p{gc=Nd}", "\\p{Script=Latin}", "\\p{sc=Greek}",
-    "\\p{ASCII}", "\\P{ASCII}", "\\p{Any}", "\\p{Assigned}", "\\P{Assigned}", "\\b", "\\B", "^", "$",
+    "\\d",
+    "\\D",
+    "\\w",
+    "\\W",
+    "\\s",
+    "\\S",
+    ".",
+    "\\.",
+    "\\u00e9",
+    "\\u{1F600}",
+    "\\uD83D\\uDE00",
+    "\\uD83D",
+    "\\x41",
+    "\\cJ",
+    "\\0",
+    "\\n",
+    "\\t",
+    "\\/",
+    "\\p{L}",
+    "\\P{L}",
+    "\\p{Lu}",
+    "\\p{Letter}",
+    "\\p{gc=Nd}",
+    "\\p{Script=Latin}",
+    "\\p{sc=Greek}",
+    "\\p{ASCII}",
+    "\\P{ASCII}",
+    "\\p{Any}",
+    "\\p{Assigned}",
+    "\\P{Assigned}",
+    "\\b",
+    "\\B",
+    "^",
+    "$",
   );
   const plain = fc.constantFrom(...CHARS.filter((char) => !"./]".includes(char)));
   const classMember = fc.oneof(
     plain.filter((char) => char !== "-"),
-    fc.constantFrom("a-z", "A-Z", "0-9", "é-ë", "\\d", "\\w", "\\s", "\\S", "\\p{L}", "\\P{Lu}", "\\b", "\\-", "\\]", "\\u{1F600}", "\\n"),
+    fc.constantFrom(
+      "a-z",
+      "A-Z",
+      "0-9",
+      "é-ë",
+      "\\d",
+      "\\w",
+      "\\s",
+      "\\S",
+      "\\p{L}",
+      "\\P{Lu}",
+      "\\b",
+      "\\-",
+      "\\]",
+      "\\u{1F600}",
+      "\\n",
+    ),
   );
   const characterClass = fc
     .tuple(fc.boolean(), fc.array(classMember, { maxLength: 4 }))
@@ -74,7 +166,9 @@ describe("agrees with the native RegExp on generated patterns and short texts", 
     atom: fc.oneof(
       { depthSize: "small", withCrossShrink: true },
       fc.tuple(fc.oneof(plain, escapes, characterClass), quantifier).map(([atom, q]) => atom + q),
-      fc.tuple(fc.constantFrom("(", "(?:", "(?<g>"), tie("pattern"), quantifier).map(([open, inner, q]) => `${open}${inner})${q}`),
+      fc
+        .tuple(fc.constantFrom("(", "(?:", "(?<g>"), tie("pattern"), quantifier)
+        .map(([open, inner, q]) => `${open}${inner})${q}`),
     ),
   }));
   const valid = pattern.filter((source) => {
@@ -91,7 +185,8 @@ describe("agrees with the native RegExp on generated patterns and short texts", 
     fc.assert(
       fc.property(valid, fc.array(text, { minLength: 1, maxLength: 8 }), (source, texts) => {
         const compiled = linearPatternOrThrow(source);
-        for (const each of texts) expect([source, each, compiled.test(each)]).toEqual([source, each, native(source, each)]);
+        for (const each of texts)
+          expect([source, each, compiled.test(each)]).toEqual([source, each, native(source, each)]);
       }),
       { numRuns: 400, seed: 20_261_125 },
     );

@@ -5,7 +5,13 @@
  * network; a call's own headers are sent, and the runtime's own are refused
  * by name before anything is sent.
  */
-import { ConfigurationError, FlowsmithError, type Client, type ExchangeRequest, type Middleware } from "../../runtime/index.js";
+import {
+  ConfigurationError,
+  FlowsmithError,
+  type Client,
+  type ExchangeRequest,
+  type Middleware,
+} from "../../runtime/index.js";
 import { clientFor } from "./support/clients.js";
 import { createdSession, json, startFakeService, subjectIdOfJson, type FakeService } from "./support/fake-service.js";
 import { acceptAll, AML_SPEC, createSessionFor } from "./support/specs.js";
@@ -27,7 +33,10 @@ function client(middleware: Middleware[], retries = 2): Client<"staging"> {
   return made;
 }
 
-const AML_REQUEST = { input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace" } }, metadata: { subjectId: "subject-1" } };
+const AML_REQUEST = {
+  input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace" } },
+  metadata: { subjectId: "subject-1" },
+};
 
 test("a middleware sees every attempt, token request and retries included, and its header reaches the server each time", async () => {
   let calls = 0;
@@ -79,8 +88,16 @@ test("a middleware answers without the network: nothing is sent, and the answer 
   const offline: Middleware = (request) =>
     Promise.resolve(
       request.kind === "token"
-        ? { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ access_token: "offline-token", expires_in: 3600 }) }
-        : { status: 200, headers: { "Content-Type": "application/json" }, body: Buffer.from(JSON.stringify([{ id: "offline-flow" }])) },
+        ? {
+            status: 200,
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ access_token: "offline-token", expires_in: 3600 }),
+          }
+        : {
+            status: 200,
+            headers: { "Content-Type": "application/json" },
+            body: Buffer.from(JSON.stringify([{ id: "offline-flow" }])),
+          },
     );
   await expect(client([offline]).listFlows()).resolves.toEqual([{ id: "offline-flow" }]);
   expect(service.authRequests).toHaveLength(0);
@@ -95,9 +112,15 @@ function streamOf(text: string): ReadableStream<Uint8Array> {
 test("a middleware's answer may be a stream, for a JSON call and for getFile; its error status is the call's ApiError", async () => {
   let getFileStatus = 200;
   const offline: Middleware = (request) => {
-    if (request.kind === "token") return Promise.resolve({ status: 200, headers: {}, body: '{"access_token":"t-offline","expires_in":60}' });
-    if (request.route.endsWith("{vaultEntryId}")) return Promise.resolve({ status: getFileStatus, headers: { "content-length": "5" }, body: streamOf("bytes") });
-    return Promise.resolve({ status: 404, headers: { "content-type": "application/json" }, body: streamOf('{"code":"SESSION_NOT_FOUND"}') });
+    if (request.kind === "token")
+      return Promise.resolve({ status: 200, headers: {}, body: '{"access_token":"t-offline","expires_in":60}' });
+    if (request.route.endsWith("{vaultEntryId}"))
+      return Promise.resolve({ status: getFileStatus, headers: { "content-length": "5" }, body: streamOf("bytes") });
+    return Promise.resolve({
+      status: 404,
+      headers: { "content-type": "application/json" },
+      body: streamOf('{"code":"SESSION_NOT_FOUND"}'),
+    });
   };
   const offlineClient = client([offline], 0);
   const file = await offlineClient.getFile("v-1");
@@ -105,7 +128,11 @@ test("a middleware's answer may be a stream, for a JSON call and for getFile; it
   for await (const chunk of file.body) chunks.push(Buffer.from(chunk));
   expect(Buffer.concat(chunks).toString()).toBe("bytes");
   expect(file.contentLength).toBe(5);
-  await expect(offlineClient.getSession("s-1")).rejects.toMatchObject({ code: "NOT_FOUND", status: 404, bodyCode: "SESSION_NOT_FOUND" });
+  await expect(offlineClient.getSession("s-1")).rejects.toMatchObject({
+    code: "NOT_FOUND",
+    status: 404,
+    bodyCode: "SESSION_NOT_FOUND",
+  });
   getFileStatus = 500;
   await expect(offlineClient.getFile("v-1")).rejects.toMatchObject({ code: "SERVER_ERROR", status: 500 });
 });
@@ -115,16 +142,22 @@ test.each([
   ["a status out of range", { status: 99, headers: {}, body: "" }],
   ["no status", { headers: {}, body: "" }],
   ["a body of another kind", { status: 200, headers: {}, body: { json: true } }],
-])("a middleware that answers %s fails the call with INVALID_MIDDLEWARE_RESPONSE, not a TypeError", async (_name, answer) => {
-  const broken = ((request: ExchangeRequest, next: (request: ExchangeRequest) => Promise<unknown>) =>
-    request.kind === "token" ? next(request) : Promise.resolve(answer)) as unknown as Middleware;
-  const error = await client([broken]).listFlows().catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(FlowsmithError);
-  expect(error).toMatchObject({ code: "INVALID_MIDDLEWARE_RESPONSE" });
-});
+])(
+  "a middleware that answers %s fails the call with INVALID_MIDDLEWARE_RESPONSE, not a TypeError",
+  async (_name, answer) => {
+    const broken = ((request: ExchangeRequest, next: (request: ExchangeRequest) => Promise<unknown>) =>
+      request.kind === "token" ? next(request) : Promise.resolve(answer)) as unknown as Middleware;
+    const error = await client([broken])
+      .listFlows()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FlowsmithError);
+    expect(error).toMatchObject({ code: "INVALID_MIDDLEWARE_RESPONSE" });
+  },
+);
 
 test("what a middleware throws is what the call rejects with", async () => {
-  const failing: Middleware = (request, next) => (request.kind === "token" ? next(request) : Promise.reject(new Error("blocked by policy")));
+  const failing: Middleware = (request, next) =>
+    request.kind === "token" ? next(request) : Promise.reject(new Error("blocked by policy"));
   await expect(client([failing]).listFlows()).rejects.toThrow("blocked by policy");
 });
 
@@ -144,7 +177,10 @@ describe("per-call headers", () => {
       else if (calls === 1) json(res, 503, {});
       else json(res, 200, [{ id: "f" }]);
     });
-    const live = clientFor<"live">(service, { environment: "live", retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 } });
+    const live = clientFor<"live">(service, {
+      environment: "live",
+      retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 },
+    });
     clients.push(live);
     await live.listFlows({ headers: { "X-Request-Id": "req-42" } });
     await createSessionFor(live, AML_SPEC, acceptAll, AML_REQUEST, { headers: { "x-tenant": "acme" } });
@@ -158,7 +194,12 @@ describe("per-call headers", () => {
 
   test("submitAction keeps its x-ticket-id beside the caller's headers", async () => {
     service.onApi((req, res) => {
-      if (req.method === "GET") json(res, 200, { stepType: "OTP", ticketId: "ticket-1", actions: [{ type: "RESEND_OTP", schema: { type: "object" } }] });
+      if (req.method === "GET")
+        json(res, 200, {
+          stepType: "OTP",
+          ticketId: "ticket-1",
+          actions: [{ type: "RESEND_OTP", schema: { type: "object" } }],
+        });
       else json(res, 200, {});
     });
     const staging = client([]);
@@ -180,7 +221,9 @@ describe("per-call headers", () => {
     ["a value that is not a string", { "x-id": 7 }, 'the value of "x-id" must be a string'],
   ])("%s is refused with a ConfigurationError naming it, and nothing is sent", async (_name, headers, message) => {
     const staging = client([]);
-    const error = await staging.listFlows({ headers: headers as unknown as Record<string, string> }).catch((e: unknown) => e);
+    const error = await staging
+      .listFlows({ headers: headers as unknown as Record<string, string> })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigurationError);
     expect((error as Error).message).toContain(message);
     expect(service.authRequests).toHaveLength(0);
@@ -189,8 +232,11 @@ describe("per-call headers", () => {
 });
 
 test("a middleware that fails the token request: an AuthError that says so, its error the cause", async () => {
-  const failing: Middleware = (request, next) => (request.kind === "token" ? Promise.reject(new Error("vault unreachable")) : next(request));
-  const error = await client([failing]).listFlows().catch((e: unknown) => e);
+  const failing: Middleware = (request, next) =>
+    request.kind === "token" ? Promise.reject(new Error("vault unreachable")) : next(request);
+  const error = await client([failing])
+    .listFlows()
+    .catch((e: unknown) => e);
   expect(error).toMatchObject({ name: "AuthError", code: "AUTH_FAILED" });
   expect((error as Error).message).toContain("a middleware failed");
   expect(((error as Error).cause as Error).message).toBe("vault unreachable");

@@ -140,7 +140,8 @@ describe("the computed body length is what undici sends, with its boundary count
     const form = buildForm(parts);
     const expected = encodedLength(form);
     // Sent as the platform's transport sends it: undici's request on Node, fetch elsewhere (each encodes its own FormData).
-    if (platform.name === "node") await (await request(`${service.baseUrl}/echo`, { method: "POST", body: form as never })).body.dump();
+    if (platform.name === "node")
+      await (await request(`${service.baseUrl}/echo`, { method: "POST", body: form as never })).body.dump();
     else await (await fetch(`${service.baseUrl}/echo`, { method: "POST", body: form })).arrayBuffer();
     const [got] = received as [ReceivedForm];
     expect(got.contentLength).toBe(expected - slack(got, parts.length));
@@ -154,8 +155,14 @@ test("REQUEST_TOO_LARGE is exact: a body of exactly 50 MB is sent, one byte more
     fields: {
       kind: "object",
       properties: [
-        { name: "file", spec: { kind: "file", part: ["input[blob][file]"], maxBytes: MAX_REQUEST_BYTES, mediaTypes: [] } },
-        { name: "metadata", spec: { kind: "object", properties: [{ name: "subjectId", spec: value("metadata[subjectId]") }] } },
+        {
+          name: "file",
+          spec: { kind: "file", part: ["input[blob][file]"], maxBytes: MAX_REQUEST_BYTES, mediaTypes: [] },
+        },
+        {
+          name: "metadata",
+          spec: { kind: "object", properties: [{ name: "subjectId", spec: value("metadata[subjectId]") }] },
+        },
       ],
     },
   };

@@ -33,7 +33,10 @@ afterAll(() => {
 });
 beforeEach(async () => {
   service = await startFakeService("/gw");
-  const echo = (recorded: { headers: unknown; body: Buffer }) => ({ headers: recorded.headers, body: recorded.body.toString("utf8") });
+  const echo = (recorded: { headers: unknown; body: Buffer }) => ({
+    headers: recorded.headers,
+    body: recorded.body.toString("utf8"),
+  });
   service.onToken((_req, res, recorded) => {
     const token = `tok-${randomBytes(12).toString("hex")}`;
     issued.push(token);
@@ -45,10 +48,21 @@ beforeEach(async () => {
     if (calls === 2) json(res, 401, { status: 401, echo: echo(recorded) });
     else if (req.method === "POST" && recorded.url.endsWith("/sessions")) {
       json(res, 201, { ...createdSession(recorded.url, subjectIdOfJson(recorded.body)), echo: echo(recorded) });
-    } else if (recorded.url.endsWith("/missing")) json(res, 404, { status: 404, message: JSON.stringify(echo(recorded)) });
+    } else if (recorded.url.endsWith("/missing"))
+      json(res, 404, { status: 404, message: JSON.stringify(echo(recorded)) });
     else if (recorded.url.endsWith("/step")) {
-      json(res, 200, { stepType: "OTP", ticketId: "ticket-marker-0001", actions: [{ type: "VALIDATE_OTP", schema: { type: "object" } }], echo: echo(recorded) });
-    } else json(res, 200, { sessionStatus: "RUNNING", metadata: { subjectId: "subject-marker-0001" }, echo: echo(recorded) });
+      json(res, 200, {
+        stepType: "OTP",
+        ticketId: "ticket-marker-0001",
+        actions: [{ type: "VALIDATE_OTP", schema: { type: "object" } }],
+        echo: echo(recorded),
+      });
+    } else
+      json(res, 200, {
+        sessionStatus: "RUNNING",
+        metadata: { subjectId: "subject-marker-0001" },
+        echo: echo(recorded),
+      });
   });
 });
 afterEach(async () => {
@@ -76,9 +90,17 @@ test.each<[AuthMethod, string]>([
       const fetcher: Client<"live"> = clientFor<"live">(service, { environment: "live", authMethod, tokenStore });
       await fetcher.getSession("session-0").finally(() => fetcher.close());
     }
-    const live: Client<"live"> = clientFor<"live">(service, { environment: "live", authMethod, logger, tokenStore, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 } });
+    const live: Client<"live"> = clientFor<"live">(service, {
+      environment: "live",
+      authMethod,
+      logger,
+      tokenStore,
+      retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 },
+    });
     try {
-      await createSessionFor(live, AML_SPEC, acceptAll, REQUEST, { headers: { "x-request-id": "request-id-marker-0001" } });
+      await createSessionFor(live, AML_SPEC, acceptAll, REQUEST, {
+        headers: { "x-request-id": "request-id-marker-0001" },
+      });
       await createSessionFor(live, AML_SPEC, acceptAll, REQUEST);
       await live.getSession("session-1");
       await live.getSession("missing").catch(() => undefined);
@@ -94,7 +116,9 @@ test.each<[AuthMethod, string]>([
 
     const written = [
       ...logger.entries.map((entry) => JSON.stringify(entry)),
-      ...spans.map((span) => JSON.stringify({ name: span.name, attributes: span.attributes, status: span.status, events: span.events })),
+      ...spans.map((span) =>
+        JSON.stringify({ name: span.name, attributes: span.attributes, status: span.status, events: span.events }),
+      ),
     ].join("\n");
     const forbidden = [
       CLIENT_SECRET,

@@ -34,7 +34,9 @@ test("the `imports` map picks each platform's module by its condition, Node's fo
 
 describe("the transport", () => {
   test("Node sends through undici; every other platform through its fetch", async () => {
-    const transports = [node, web, deno, bun].map((p) => p.transportOrThrow({ dispatcher: undefined, proxy: undefined }));
+    const transports = [node, web, deno, bun].map((p) =>
+      p.transportOrThrow({ dispatcher: undefined, proxy: undefined }),
+    );
     expect(transports[0]).toBeInstanceOf(UndiciTransport);
     for (const transport of transports.slice(1)) expect(transport).toBeInstanceOf(FetchTransport);
     await Promise.all(transports.map((t) => t.close()));
@@ -56,7 +58,9 @@ describe("the transport", () => {
     ["Bun", bun],
   ])('%s takes proxy "env" (its fetch reads the variables) and refuses a URL, saying how', async (name, platform) => {
     await platform.transportOrThrow({ dispatcher: undefined, proxy: "env" }).close();
-    expect(() => platform.transportOrThrow({ dispatcher: undefined, proxy: "http://proxy.internal:3128" })).toThrow(new RegExp(`on ${name}, fetch takes its proxy from the process's HTTP_PROXY, HTTPS_PROXY and NO_PROXY`));
+    expect(() => platform.transportOrThrow({ dispatcher: undefined, proxy: "http://proxy.internal:3128" })).toThrow(
+      new RegExp(`on ${name}, fetch takes its proxy from the process's HTTP_PROXY, HTTPS_PROXY and NO_PROXY`),
+    );
   });
 });
 

@@ -6,7 +6,15 @@ import { uploadOf } from "./support/platform.js";
 import type { FlowSpec } from "../../runtime/flow-module.js";
 import { clientFor } from "./support/clients.js";
 import { createdSession, json, startFakeService, subjectIdOfJson, type FakeService } from "./support/fake-service.js";
-import { AML_SPEC, amlValidator, acceptAll, createSession, imageSpec, SIGNING_SPEC, createSessionFor } from "./support/specs.js";
+import {
+  AML_SPEC,
+  amlValidator,
+  acceptAll,
+  createSession,
+  imageSpec,
+  SIGNING_SPEC,
+  createSessionFor,
+} from "./support/specs.js";
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]);
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
@@ -51,7 +59,9 @@ const images = (front: unknown, back?: unknown, locale?: string) => ({
 });
 const docs = (count: number, source: () => unknown) => ({
   input: {
-    documentsToSign: { documents: Array.from({ length: count }, (_, i) => ({ templateId: `t${String(i)}`, source: source() })) },
+    documentsToSign: {
+      documents: Array.from({ length: count }, (_, i) => ({ templateId: `t${String(i)}`, source: source() })),
+    },
   },
   metadata: { subjectId: "s" },
 });
@@ -210,9 +220,12 @@ test("the checks give the most specific code first: metadata before the validato
 
 describe("every problem at once (issue 20)", () => {
   test("a bad metadata key, a bad locale and a 3000-character state: one error naming all three, each once", async () => {
-    const error = (await createSessionFor(live, AML_SPEC, amlValidator, amlRequest({ state: "s".repeat(3000) }, { email: "a@b.c", locale: "xx" })).catch(
-      (e: unknown) => e,
-    )) as RequestValidationError;
+    const error = (await createSessionFor(
+      live,
+      AML_SPEC,
+      amlValidator,
+      amlRequest({ state: "s".repeat(3000) }, { email: "a@b.c", locale: "xx" }),
+    ).catch((e: unknown) => e)) as RequestValidationError;
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.code).toBe("INVALID_METADATA");
     expect(error.message).toBe(
@@ -224,24 +237,41 @@ describe("every problem at once (issue 20)", () => {
   });
 
   test("the flow's validator's own findings join them, the paths already named left out", async () => {
-    const request = { input: { basicIdentity: { givenName: "Ada" } }, metadata: { subjectId: "s", locale: "fr", other: 1 } };
-    const error = (await createSessionFor(live, AML_SPEC, amlValidator, request).catch((e: unknown) => e)) as RequestValidationError;
+    const request = {
+      input: { basicIdentity: { givenName: "Ada" } },
+      metadata: { subjectId: "s", locale: "fr", other: 1 },
+    };
+    const error = (await createSessionFor(live, AML_SPEC, amlValidator, request).catch(
+      (e: unknown) => e,
+    )) as RequestValidationError;
     expect(error.code).toBe("INVALID_METADATA");
-    expect(error.message).toMatch(/^The request has 3 problems: \(1\) metadata may only have .* \(2\) metadata\.locale "fr" .* \(3\) Request is invalid: input\.basicIdentity\.familyName is required\.$/);
-    expect(error.issues.map((issue) => issue.path)).toEqual(["metadata.other", "metadata.locale", "input.basicIdentity.familyName"]);
+    expect(error.message).toMatch(
+      /^The request has 3 problems: \(1\) metadata may only have .* \(2\) metadata\.locale "fr" .* \(3\) Request is invalid: input\.basicIdentity\.familyName is required\.$/,
+    );
+    expect(error.issues.map((issue) => issue.path)).toEqual([
+      "metadata.other",
+      "metadata.locale",
+      "input.basicIdentity.familyName",
+    ]);
   });
 
   test("multipart: a bad locale, a file over the limit and one that is not an image, in one error", async () => {
-    const error = (await createSession(staging, imageSpec(8), images(JPEG, { data: GIF, filename: "back.gif" }, "xx")).catch(
-      (e: unknown) => e,
-    )) as RequestValidationError;
+    const error = (await createSession(
+      staging,
+      imageSpec(8),
+      images(JPEG, { data: GIF, filename: "back.gif" }, "xx"),
+    ).catch((e: unknown) => e)) as RequestValidationError;
     expect(error.code).toBe("UNSUPPORTED_LOCALE");
-    expect(error.message).toMatch(/^The request has 4 problems: \(1\) metadata\.locale "xx" .* \(2\) input\.documentImages\.frontSide has 10 bytes; this flow accepts at most 8\. \(3\) input\.documentImages\.backSide has 12 bytes; .* \(4\) input\.documentImages\.backSide is not a JPEG or PNG image/);
+    expect(error.message).toMatch(
+      /^The request has 4 problems: \(1\) metadata\.locale "xx" .* \(2\) input\.documentImages\.frontSide has 10 bytes; this flow accepts at most 8\. \(3\) input\.documentImages\.backSide has 12 bytes; .* \(4\) input\.documentImages\.backSide is not a JPEG or PNG image/,
+    );
     expect(service.apiRequests).toHaveLength(0);
   });
 
   test("one problem reads as it always did", async () => {
-    const error = (await createSessionFor(live, AML_SPEC, amlValidator, amlRequest({}, { locale: "fr" })).catch((e: unknown) => e)) as RequestValidationError;
+    const error = (await createSessionFor(live, AML_SPEC, amlValidator, amlRequest({}, { locale: "fr" })).catch(
+      (e: unknown) => e,
+    )) as RequestValidationError;
     expect(error.message).toBe('metadata.locale "fr" is not offered by flow aml-flow; it accepts en, de');
   });
 });

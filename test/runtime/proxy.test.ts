@@ -41,14 +41,22 @@ test("proxy: a URL: the token request and every call go through the proxy, none 
   await client.listFlows();
   const requests = [...service.authRequests, ...service.apiRequests];
   expect(requests).toHaveLength(3);
-  expect(requests.map((recorded) => recorded.remoteAddress)).toEqual([proxy.outboundAddress, proxy.outboundAddress, proxy.outboundAddress]);
-  expect(proxy.forwarded).toEqual(expect.arrayContaining([`CONNECT ${hostOf(service.authUrl)}`, `CONNECT ${hostOf(service.baseUrl)}`]));
+  expect(requests.map((recorded) => recorded.remoteAddress)).toEqual([
+    proxy.outboundAddress,
+    proxy.outboundAddress,
+    proxy.outboundAddress,
+  ]);
+  expect(proxy.forwarded).toEqual(
+    expect.arrayContaining([`CONNECT ${hostOf(service.authUrl)}`, `CONNECT ${hostOf(service.baseUrl)}`]),
+  );
 });
 
 test('proxy: "env" reads HTTP_PROXY (when the client is made) and NO_PROXY (on each request)', async () => {
   const saved = { ...process.env };
   // Upper case only (a lower-case form would win), and the auth host exempt: its requests go direct, the API's through the proxy.
-  const others = Object.fromEntries(Object.entries(saved).filter(([name]) => name !== "http_proxy" && name !== "no_proxy"));
+  const others = Object.fromEntries(
+    Object.entries(saved).filter(([name]) => name !== "http_proxy" && name !== "no_proxy"),
+  );
   process.env = { ...others, HTTP_PROXY: proxy.url, NO_PROXY: hostOf(service.authUrl) };
   try {
     const client = clientFor(service, { proxy: "env" });
@@ -85,6 +93,8 @@ test.each([
 test("proxy and dispatcher together are refused", async () => {
   const { Agent } = await import("undici");
   const agent = new Agent();
-  expect(() => clientFor(service, { proxy: "env", dispatcher: agent })).toThrow("pass either dispatcher or proxy, not both");
+  expect(() => clientFor(service, { proxy: "env", dispatcher: agent })).toThrow(
+    "pass either dispatcher or proxy, not both",
+  );
   await agent.close();
 });

@@ -71,13 +71,21 @@ function sendRaw(res: ServerResponse, status: number, contentType: string, text:
 describe("AuthError: the auth host echoes the client secret in a long error_description", () => {
   // The probe of issue 20: the secret starts a few characters before the 300th of the message.
   const cases = (["slash", "unicode"] as const).flatMap((style) =>
-    [0, 1, 6, 42].map((before): [string, { style: typeof style; before: number }] => [`${style} escapes, ${String(before)} characters before the cut`, { style, before }]),
+    [0, 1, 6, 42].map((before): [string, { style: typeof style; before: number }] => [
+      `${style} escapes, ${String(before)} characters before the cut`,
+      { style, before },
+    ]),
   );
   test.each(cases)("%s", async (_name, { style, before }) => {
     const prefix = "invalid_client: ";
     const description = `${"x".repeat(300 - prefix.length - before)}${SECRET} and more`;
     service.onToken((_req, res) => {
-      sendRaw(res, 401, "application/json", escapedJson({ error: "invalid_client", error_description: description }, style));
+      sendRaw(
+        res,
+        401,
+        "application/json",
+        escapedJson({ error: "invalid_client", error_description: description }, style),
+      );
     });
     const error = (await client.listFlows().catch((e: unknown) => e)) as AuthError;
     expect(error).toBeInstanceOf(AuthError);
@@ -93,10 +101,16 @@ describe("ApiError: the token across the 64 KiB cut of the error body", () => {
     ["raw", TOKEN],
     ["percent-encoded", encodeURIComponent(TOKEN)],
     ["JSON-escaped with \\/", TOKEN.replace(/\//g, "\\/")],
-    ["JSON \\u escapes", TOKEN.replace(/[+/.]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`)],
+    [
+      "JSON \\u escapes",
+      TOKEN.replace(/[+/.]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`),
+    ],
   ];
   const cases = forms.flatMap(([form, written]) =>
-    [1, 5, 8, 9, 20, written.length - 1].map((kept): [string, { written: string; kept: number }] => [`${form}, ${String(kept)} characters before the cut`, { written, kept }]),
+    [1, 5, 8, 9, 20, written.length - 1].map((kept): [string, { written: string; kept: number }] => [
+      `${form}, ${String(kept)} characters before the cut`,
+      { written, kept },
+    ]),
   );
   test.each(cases)("%s", async (_name, { written, kept }) => {
     service.onApi((_req, res) => {
@@ -125,7 +139,10 @@ describe("ApiError: the token across the 64 KiB cut of the error body", () => {
     // A middleware's own answer is cut at the same limit, and scrubbed as cut.
     const answering = cutsClient({
       middleware: [
-        async (request, next) => (request.kind === "api" ? { status: 500, headers: { "content-type": "text/plain" }, body: across } : next(request)),
+        async (request, next) =>
+          request.kind === "api"
+            ? { status: 500, headers: { "content-type": "text/plain" }, body: across }
+            : next(request),
       ],
     });
     try {

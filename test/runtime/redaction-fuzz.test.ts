@@ -17,7 +17,10 @@ import { Redactor } from "../../runtime/secrets/redaction.js";
 import { echoCases, type EchoCase } from "../fuzz/secret-echo.js";
 
 const RUNS = Number(process.env["REDACTION_FUZZ_RUNS"] ?? 500);
-const SEED = process.env["REDACTION_FUZZ_SEED"] === "random" ? Date.now() % 2 ** 31 : Number(process.env["REDACTION_FUZZ_SEED"] ?? 20_260_120);
+const SEED =
+  process.env["REDACTION_FUZZ_SEED"] === "random"
+    ? Date.now() % 2 ** 31
+    : Number(process.env["REDACTION_FUZZ_SEED"] ?? 20_260_120);
 const FRAGMENT = 8;
 
 function redactorFor({ echo, isClientSecret }: EchoCase): Redactor {
@@ -36,7 +39,9 @@ function redactorFor({ echo, isClientSecret }: EchoCase): Redactor {
  */
 function survivors({ echo }: EchoCase, text: string): string[] {
   const { units } = echo;
-  const runs = units.slice(0, Math.max(units.length - FRAGMENT + 1, 0)).map(([start], k) => echo.text.slice(start, (units[k + FRAGMENT - 1] as readonly [number, number])[1]));
+  const runs = units
+    .slice(0, Math.max(units.length - FRAGMENT + 1, 0))
+    .map(([start], k) => echo.text.slice(start, (units[k + FRAGMENT - 1] as readonly [number, number])[1]));
   return runs.filter((run) => text.includes(run) && !around(echo, run.length).includes(run));
 }
 

@@ -21,15 +21,30 @@ type Case = { readonly secrets: readonly string[]; readonly text: (length: numbe
 const repeat = (unit: string, length: number) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
 
 const CASES: readonly [string, Case][] = [
-  ["a secret that repeats itself, in a text of it: every window a piece", { secrets: ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"], text: (n) => repeat("a", n) }],
+  [
+    "a secret that repeats itself, in a text of it: every window a piece",
+    { secrets: ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"], text: (n) => repeat("a", n) },
+  ],
   ["the same, percent-escaped", { secrets: ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"], text: (n) => repeat("%61", n) }],
-  ["a short secret (whole, under 8 characters) in a text of it", { secrets: ["abcab"], text: (n) => repeat("abcab", n) }],
+  [
+    "a short secret (whole, under 8 characters) in a text of it",
+    { secrets: ["abcab"], text: (n) => repeat("abcab", n) },
+  ],
   ["& with no ; (an HTML reference never closed)", { secrets: ["s3cr3t-value-0123"], text: (n) => repeat("&", n) }],
-  ["escapes whose decoding makes the next one (%25, &amp;, \\\\)", { secrets: ["s3cr3t-value-0123"], text: (n) => repeat("%2525&amp;amp;\\\\\\\\%5C%26", n) }],
-  ["broken escapes of every kind", { secrets: ["s3cr3t-value-0123"], text: (n) => repeat("%%2\\u00&#x&#12&am%zz\\", n) }],
+  [
+    "escapes whose decoding makes the next one (%25, &amp;, \\\\)",
+    { secrets: ["s3cr3t-value-0123"], text: (n) => repeat("%2525&amp;amp;\\\\\\\\%5C%26", n) },
+  ],
+  [
+    "broken escapes of every kind",
+    { secrets: ["s3cr3t-value-0123"], text: (n) => repeat("%%2\\u00&#x&#12&am%zz\\", n) },
+  ],
   [
     "a hundred tokens of a kilobyte, and text that shares their alphabet",
-    { secrets: Array.from({ length: 100 }, () => randomBytes(768).toString("base64url")), text: (n) => randomBytes(n).toString("base64url").slice(0, n) },
+    {
+      secrets: Array.from({ length: 100 }, () => randomBytes(768).toString("base64url")),
+      text: (n) => randomBytes(n).toString("base64url").slice(0, n),
+    },
   ],
 ];
 

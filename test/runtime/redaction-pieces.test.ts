@@ -35,7 +35,9 @@ function pieceOf(secret: string, length: number, where: number): string {
   return secret.slice(start, start + length);
 }
 
-const CASES = PLACES.flatMap(([place, where]) => ENCODINGS.map(([encoding, encode]) => [`16 characters from its ${place}, ${encoding}`, { where, encode }] as const));
+const CASES = PLACES.flatMap(([place, where]) =>
+  ENCODINGS.map(([encoding, encode]) => [`16 characters from its ${place}, ${encoding}`, { where, encode }] as const),
+);
 
 describe("Redactor: a piece of the secret, each encoding", () => {
   const redactor = new Redactor({ clientId: "cid-pieces", clientSecret: SECRET });
@@ -97,7 +99,11 @@ function piecesClient(logger: ReturnType<typeof arrayLogger>): Client<"live"> {
 function logsAndSpans(logger: ReturnType<typeof arrayLogger>): string[] {
   return [
     ...logger.entries.map((entry) => JSON.stringify(entry)),
-    ...exporter.getFinishedSpans().map((span) => JSON.stringify({ name: span.name, attributes: span.attributes, status: span.status, events: span.events })),
+    ...exporter
+      .getFinishedSpans()
+      .map((span) =>
+        JSON.stringify({ name: span.name, attributes: span.attributes, status: span.status, events: span.events }),
+      ),
   ];
 }
 
@@ -112,7 +118,10 @@ describe("an auth host echoes a piece of the client secret it was sent", () => {
   test.each(CASES)("%s: not in the AuthError, its log entries or its span", async (_name, { where, encode }) => {
     service.onToken((req, res, recorded) => {
       const piece = pieceOf(secretSent(req, recorded.body), 16, where);
-      json(res, 401, { error: "invalid_client", error_description: `client_secret ${encode(piece)} is not the one registered` });
+      json(res, 401, {
+        error: "invalid_client",
+        error_description: `client_secret ${encode(piece)} is not the one registered`,
+      });
     });
     const logger = arrayLogger({ debug: true });
     const error = await piecesClient(logger)
@@ -120,7 +129,9 @@ describe("an auth host echoes a piece of the client secret it was sent", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect(error).toMatchObject({ code: "AUTH_FAILED", status: 401 });
-    expect((error as AuthError).message).toMatch(/invalid_client: client_secret.*\[redacted\].* is not the one registered/);
+    expect((error as AuthError).message).toMatch(
+      /invalid_client: client_secret.*\[redacted\].* is not the one registered/,
+    );
     expect(leaksIn([...everyWayShown(error), ...logsAndSpans(logger)], SECRET)).toEqual([]);
     expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(["POST /oidc/token"]);
   });
@@ -141,25 +152,33 @@ describe("an auth host echoes a piece of the client secret it was sent", () => {
 });
 
 describe("an API host echoes a piece of the access token it was sent", () => {
-  const tokenCases = PLACES.flatMap(([place, where]) => ENCODINGS.map(([encoding, encode]) => [`24 characters from its ${place}, ${encoding}`, { where, encode }] as const));
-  test.each(tokenCases)("%s: not in the ApiError, the debug entry of its body or its span", async (_name, { where, encode }) => {
-    service.onToken((_req, res) => {
-      json(res, 200, { access_token: TOKEN, expires_in: 3600, token_type: "Bearer" });
-    });
-    service.onApi((req, res) => {
-      const piece = pieceOf((req.headers.authorization ?? "").replace(/^Bearer /, ""), 24, where);
-      json(res, 500, { code: "ECHO", message: `token ${encode(piece)} was refused upstream` });
-    });
-    const logger = arrayLogger({ debug: true });
-    const error = await piecesClient(logger)
-      .getSession("s-1")
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: "SERVER_ERROR", status: 500 });
-    expect((error as ApiError).message).toMatch(/\[redacted\].* was refused upstream/);
-    const debugBody = logger.entries.find((entry) => entry.level === "debug")?.fields["body"];
-    expect(debugBody).toMatch(/\[redacted\].* was refused upstream/);
-    expect(leaksIn([...everyWayShown(error), ...logsAndSpans(logger)], TOKEN)).toEqual([]);
-    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(["POST /oidc/token", "GET /api/v1/{environment}/sessions/{sessionId}"]);
-  });
+  const tokenCases = PLACES.flatMap(([place, where]) =>
+    ENCODINGS.map(([encoding, encode]) => [`24 characters from its ${place}, ${encoding}`, { where, encode }] as const),
+  );
+  test.each(tokenCases)(
+    "%s: not in the ApiError, the debug entry of its body or its span",
+    async (_name, { where, encode }) => {
+      service.onToken((_req, res) => {
+        json(res, 200, { access_token: TOKEN, expires_in: 3600, token_type: "Bearer" });
+      });
+      service.onApi((req, res) => {
+        const piece = pieceOf((req.headers.authorization ?? "").replace(/^Bearer /, ""), 24, where);
+        json(res, 500, { code: "ECHO", message: `token ${encode(piece)} was refused upstream` });
+      });
+      const logger = arrayLogger({ debug: true });
+      const error = await piecesClient(logger)
+        .getSession("s-1")
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ code: "SERVER_ERROR", status: 500 });
+      expect((error as ApiError).message).toMatch(/\[redacted\].* was refused upstream/);
+      const debugBody = logger.entries.find((entry) => entry.level === "debug")?.fields["body"];
+      expect(debugBody).toMatch(/\[redacted\].* was refused upstream/);
+      expect(leaksIn([...everyWayShown(error), ...logsAndSpans(logger)], TOKEN)).toEqual([]);
+      expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual([
+        "POST /oidc/token",
+        "GET /api/v1/{environment}/sessions/{sessionId}",
+      ]);
+    },
+  );
 });

@@ -131,7 +131,8 @@ type Scenario = {
 };
 
 const apiEcho =
-  (status: number, form: "json" | "text") => (req: IncomingMessage, res: ServerResponse, recorded: { body: Buffer }) => {
+  (status: number, form: "json" | "text") =>
+  (req: IncomingMessage, res: ServerResponse, recorded: { body: Buffer }) => {
     const echo = longEcho(req, recorded.body);
     if (form === "text") return void res.writeHead(status, { "content-type": "text/plain" }).end(echo);
     json(res, status, { status, code: `ECHO ${echo}`, message: echo, headers: req.headers });
@@ -187,7 +188,10 @@ const SCENARIOS: readonly [string, Scenario][] = [
         echoed: false,
         run: () => {
           service.onToken((req, res, recorded) => {
-            json(res, 401, { error: "invalid_client", error_description: cutThroughSecret(echoOf(req, recorded.body)) });
+            json(res, 401, {
+              error: "invalid_client",
+              error_description: cutThroughSecret(echoOf(req, recorded.body)),
+            });
           });
           return clientWith(method).listFlows();
         },
@@ -399,7 +403,10 @@ test.each(SCENARIOS)("%s: no secret and no token in any encoding, anywhere in th
 
 test("the scrubbed error still says what happened: status, path and the server's words around the secret", async () => {
   service.onApi((req, res) => {
-    json(res, 400, { code: "BAD_METADATA", message: `metadata.email is not allowed (token ${req.headers.authorization ?? ""})` });
+    json(res, 400, {
+      code: "BAD_METADATA",
+      message: `metadata.email is not allowed (token ${req.headers.authorization ?? ""})`,
+    });
   });
   const error = (await clientWith()
     .getSession("s-1")
@@ -407,7 +414,10 @@ test("the scrubbed error still says what happened: status, path and the server's
   expect(error.message).toBe(
     "GET /api/v1/live/sessions/s-1 failed with status 400 (BAD_METADATA): metadata.email is not allowed (token Bearer [redacted])",
   );
-  expect(error.body).toEqual({ code: "BAD_METADATA", message: "metadata.email is not allowed (token Bearer [redacted])" });
+  expect(error.body).toEqual({
+    code: "BAD_METADATA",
+    message: "metadata.email is not allowed (token Bearer [redacted])",
+  });
   // What a logger writes with JSON.stringify: the message and the fields, scrubbed alike.
   expect(JSON.parse(JSON.stringify(error))).toMatchObject({
     name: "BadRequestError",

@@ -22,7 +22,10 @@ afterEach(async () => {
   await service.close();
 });
 
-const REQUEST = { input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace" } }, metadata: { subjectId: "cust-42" } };
+const REQUEST = {
+  input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace" } },
+  metadata: { subjectId: "cust-42" },
+};
 const VALID = createdSession(AML_SPEC.path, "cust-42");
 
 function answering(status: number, body: unknown): void {
@@ -55,7 +58,11 @@ describe("createSession: a 201 that is not a created session", () => {
     ["text", "created!", "(root) is not JSON"],
     ["an empty body", undefined, "(root) is required"],
     ["no sessionId", patched((b) => delete b.sessionContext.sessionId), "sessionContext.sessionId is required"],
-    ["an empty sessionId", patched((b) => (b.sessionContext.sessionId = "")), "sessionContext.sessionId must not be empty"],
+    [
+      "an empty sessionId",
+      patched((b) => (b.sessionContext.sessionId = "")),
+      "sessionContext.sessionId must not be empty",
+    ],
     [
       "sessionStatus RUNNING",
       patched((b) => (b.sessionContext.sessionStatus = "RUNNING")),
@@ -80,7 +87,11 @@ describe("createSession: a 201 that is not a created session", () => {
       patched((b) => (b.flowId = "other-flow")),
       'flowId must be "aml-flow", the flow the session was created for',
     ],
-    ["the other environment", patched((b) => (b.environment = "staging")), "environment must be live, the flow's environment"],
+    [
+      "the other environment",
+      patched((b) => (b.environment = "staging")),
+      "environment must be live, the flow's environment",
+    ],
     [
       "another subject's session",
       patched((b) => (b.metadata.subjectId = "cust-43")),
@@ -100,7 +111,11 @@ describe("createSession: a 201 that is not a created session", () => {
     });
     expect(invalid.issues.map((i) => `${i.path} ${i.message}`)).toContain(issue);
     expect(invalid.message).toContain(
-      issue === "(root) is not JSON" ? "the body is not JSON" : issue === "(root) is required" ? "the body is empty" : issue,
+      issue === "(root) is not JSON"
+        ? "the body is not JSON"
+        : issue === "(root) is required"
+          ? "the body is empty"
+          : issue,
     );
     expect(invalid.message).toContain("The session WAS created");
     expect(invalid.message).toMatch(/retrying would create a second one/);
@@ -111,7 +126,10 @@ describe("createSession: a 201 that is not a created session", () => {
 
   test("the documented body is returned as it came, extra fields included", async () => {
     answering(201, { ...VALID, extra: { kept: true } });
-    await expect(createSessionFor(client, AML_SPEC, amlValidator, REQUEST)).resolves.toEqual({ ...VALID, extra: { kept: true } });
+    await expect(createSessionFor(client, AML_SPEC, amlValidator, REQUEST)).resolves.toEqual({
+      ...VALID,
+      extra: { kept: true },
+    });
   });
 
   test("the flow's own 201 schema, in its spec, is checked after the fields of 2.3 (its patterns on the engine the module loaded)", async () => {
@@ -147,7 +165,12 @@ describe("createSession: a 201 that is not a created session", () => {
 
 describe("the other calls: the fields their types promise", () => {
   test.each<[string, (c: Client<"live">) => Promise<unknown>, unknown, string]>([
-    ["getSession without sessionStatus", (c) => c.getSession("s"), { metadata: { subjectId: "x" } }, "sessionStatus is required"],
+    [
+      "getSession without sessionStatus",
+      (c) => c.getSession("s"),
+      { metadata: { subjectId: "x" } },
+      "sessionStatus is required",
+    ],
     ["getSession without metadata", (c) => c.getSession("s"), { sessionStatus: "RUNNING" }, "metadata is required"],
     [
       "getSession with a numeric subjectId",

@@ -37,7 +37,12 @@ const OTP_ACTIONS = [
   },
   {
     type: "RESEND_OTP",
-    schema: { type: "object", required: ["type"], additionalProperties: false, properties: { type: { const: "RESEND_OTP" } } },
+    schema: {
+      type: "object",
+      required: ["type"],
+      additionalProperties: false,
+      properties: { type: { const: "RESEND_OTP" } },
+    },
   },
 ];
 
@@ -152,7 +157,11 @@ describe("reading", () => {
       [() => client.getSession("s-1", { timeoutMs: -5 }), "-5"],
     ] as const) {
       const error = await call().catch((e: unknown) => e);
-      expect(error).toMatchObject({ name: "ConfigurationError", code: "INVALID_OPTIONS", message: `the call's timeoutMs must be a positive number; got ${got}` });
+      expect(error).toMatchObject({
+        name: "ConfigurationError",
+        code: "INVALID_OPTIONS",
+        message: `the call's timeoutMs must be a positive number; got ${got}`,
+      });
     }
     expect(service.authRequests).toHaveLength(0);
     expect(service.apiRequests).toHaveLength(0);
@@ -241,11 +250,19 @@ describe("waitForStep", () => {
   });
 
   test.each([
-    ["waitForStep", { timeoutMs: Number.POSITIVE_INFINITY }, /waitForStep's timeoutMs must be a positive number; got Infinity/],
+    [
+      "waitForStep",
+      { timeoutMs: Number.POSITIVE_INFINITY },
+      /waitForStep's timeoutMs must be a positive number; got Infinity/,
+    ],
     ["waitForStep", { timeoutMs: Number.NaN }, /waitForStep's timeoutMs must be a positive number; got NaN/],
     ["waitForStep", { timeoutMs: 0 }, /waitForStep's timeoutMs must be a positive number; got 0/],
     ["waitForStep", { intervalMs: -1 }, /waitForStep's intervalMs must be a number >= 0; got -1/],
-    ["waitForOutcome", { timeoutMs: Number.POSITIVE_INFINITY }, /waitForOutcome's timeoutMs must be a positive number; got Infinity/],
+    [
+      "waitForOutcome",
+      { timeoutMs: Number.POSITIVE_INFINITY },
+      /waitForOutcome's timeoutMs must be a positive number; got Infinity/,
+    ],
     ["waitForOutcome", { intervalMs: Number.NaN }, /waitForOutcome's intervalMs must be a number >= 0; got NaN/],
   ] as const)("%s refuses %o before polling: a wait is always bounded", async (wait, options, message) => {
     service.onApi((_req, res) => {
@@ -338,7 +355,9 @@ describe("submitAction", () => {
 
   test("a missing ticketId is refused", async () => {
     await client.getStep("s-1");
-    await expect(client.submitAction("s-1", "", { type: "RESEND_OTP" })).rejects.toMatchObject({ code: "INVALID_ACTION" });
+    await expect(client.submitAction("s-1", "", { type: "RESEND_OTP" })).rejects.toMatchObject({
+      code: "INVALID_ACTION",
+    });
     expect(actionRequests()).toHaveLength(0);
   });
 });

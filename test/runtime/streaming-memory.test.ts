@@ -41,7 +41,10 @@ const spec: FlowSpec<"staging"> = {
         name: "document",
         spec: { kind: "file", part: ["input[upload][document]"], maxBytes: MAX_REQUEST_BYTES, mediaTypes: [] },
       },
-      { name: "metadata", spec: { kind: "object", properties: [{ name: "subjectId", spec: value("metadata[subjectId]") }] } },
+      {
+        name: "metadata",
+        spec: { kind: "object", properties: [{ name: "subjectId", spec: value("metadata[subjectId]") }] },
+      },
     ],
   },
 };
@@ -90,7 +93,10 @@ afterAll(async () => {
 
 test("a ~50 MB upload from disk keeps the client's memory growth well below the file size", async () => {
   // Warm up connections, token and code paths so the measurement sees only the upload.
-  await createSession(client, spec, { document: { data: new Blob([Buffer.alloc(1024)]) }, metadata: { subjectId: "w" } });
+  await createSession(client, spec, {
+    document: { data: new Blob([Buffer.alloc(1024)]) },
+    metadata: { subjectId: "w" },
+  });
   bytesReceived = 0;
 
   gc();

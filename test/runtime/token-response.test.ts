@@ -79,7 +79,11 @@ describe("expires_in", () => {
     for (const attempt of [1, 2]) {
       const error = await client.listFlows().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AuthError);
-      expect(error).toMatchObject({ code: "INVALID_TOKEN_RESPONSE", status: 200, tokenUrl: `${service.authUrl}/oidc/token` });
+      expect(error).toMatchObject({
+        code: "INVALID_TOKEN_RESPONSE",
+        status: 200,
+        tokenUrl: `${service.authUrl}/oidc/token`,
+      });
       expect((error as Error).message).toMatch(/expires_in is not a positive number of seconds/);
       // Not cached: each call asks again, and no API call was made with the refused token.
       expect(service.authRequests).toHaveLength(attempt);

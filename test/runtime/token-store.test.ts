@@ -61,7 +61,9 @@ test("clients given one store share one token: concurrent cold calls of three cl
   const three = [client(store), client(store), client(store)];
   await Promise.all(three.flatMap((c) => [c.listFlows(), c.listFlows(), c.listFlows()]));
   expect(service.authRequests).toHaveLength(1);
-  expect(new Set(service.apiRequests.map((r) => r.headers.authorization))).toEqual(new Set(["Bearer shared-token-value"]));
+  expect(new Set(service.apiRequests.map((r) => r.headers.authorization))).toEqual(
+    new Set(["Bearer shared-token-value"]),
+  );
 });
 
 test("without a store each client keeps its own token, as before", async () => {
@@ -105,7 +107,10 @@ test("a token taken from the store is scrubbed from that client's errors, though
   await a.listFlows();
   // Echoed in a form no echo pattern knows: only a client that knows the token finds it.
   service.onApi((req, res) => {
-    json(res, 500, { status: 500, message: `seen ${Buffer.from(String(req.headers.authorization)).toString("base64")}` });
+    json(res, 500, {
+      status: 500,
+      message: `seen ${Buffer.from(String(req.headers.authorization)).toString("base64")}`,
+    });
   });
   const error = (await b.listFlows().catch((e: unknown) => e)) as Error & { body?: unknown };
   expect(service.authRequests).toHaveLength(1);
@@ -164,7 +169,11 @@ test("a store that fails is passed over: calls go on with the client's own token
 test.each([
   ["a string", "redis://localhost", /tokenStore is not an object/],
   ["an object without the methods", { get: () => undefined }, /tokenStore has no set, setIfAbsent, deleteIf method/],
-  ["a store with a negative leaseMs", { ...createMemoryTokenStore(), leaseMs: -1 }, /tokenStore has a leaseMs that is not a positive number/],
+  [
+    "a store with a negative leaseMs",
+    { ...createMemoryTokenStore(), leaseMs: -1 },
+    /tokenStore has a leaseMs that is not a positive number/,
+  ],
 ])("a tokenStore that is %s is a ConfigurationError", (_name, tokenStore, message) => {
   expect(() => clientFor(service, { tokenStore: tokenStore as TokenStore })).toThrow(ConfigurationError);
   expect(() => clientFor(service, { tokenStore: tokenStore as TokenStore })).toThrow(message);

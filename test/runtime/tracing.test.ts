@@ -9,7 +9,12 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-base";
 import { createMemoryTokenStore, type Client } from "../../runtime/index.js";
 import { clientFor } from "./support/clients.js";
 import { json, slowTokenAndFlows, startFakeService, type FakeService } from "./support/fake-service.js";
@@ -64,7 +69,11 @@ test("each attempt is a CLIENT span under the caller's span, attributed per the 
   });
 
   const spans = clientSpans();
-  expect(spans.map((span) => span.name)).toEqual(["POST /oidc/token", "GET /gw/api/v1/{environment}/sessions/{sessionId}", "GET /gw/api/v1/{environment}/sessions/{sessionId}"]);
+  expect(spans.map((span) => span.name)).toEqual([
+    "POST /oidc/token",
+    "GET /gw/api/v1/{environment}/sessions/{sessionId}",
+    "GET /gw/api/v1/{environment}/sessions/{sessionId}",
+  ]);
   for (const span of spans) {
     expect(span.spanContext().traceId).toBe(parent.traceId);
     expect(span.parentSpanContext?.spanId).toBe(parent.spanId);
@@ -89,12 +98,20 @@ test("each attempt is a CLIENT span under the caller's span, attributed per the 
   });
   expect(first.status.code).toBe(SpanStatusCode.ERROR);
   expect(token.status.code).toBe(SpanStatusCode.UNSET);
-  expect(retry.attributes).toMatchObject({ "http.response.status_code": 404, "error.type": "404", "http.request.resend_count": 1 });
+  expect(retry.attributes).toMatchObject({
+    "http.response.status_code": 404,
+    "error.type": "404",
+    "http.request.resend_count": 1,
+  });
 
   // The traceparent each attempt sent names that attempt's span.
   const sent = service.apiRequests.map((request) => request.headers.traceparent);
-  expect(sent).toEqual([first, retry].map((span) => `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`));
-  expect(service.authRequests[0]?.headers.traceparent).toBe(`00-${token.spanContext().traceId}-${token.spanContext().spanId}-01`);
+  expect(sent).toEqual(
+    [first, retry].map((span) => `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`),
+  );
+  expect(service.authRequests[0]?.headers.traceparent).toBe(
+    `00-${token.spanContext().traceId}-${token.spanContext().spanId}-01`,
+  );
 });
 
 test("an attempt without an answer records its error code; a provider registered after createClient is used", async () => {
@@ -158,10 +175,14 @@ test("a token fetched for every client of a token store has its own span, under 
     const fetchedFor = parents.find((parent) => parent.spanId === token.parentSpanContext?.spanId);
     expect(fetchedFor?.traceId).toBe(token.spanContext().traceId);
     expect(token.attributes).toMatchObject({ "url.template": "/oidc/token", "http.response.status_code": 200 });
-    expect(service.authRequests[0]?.headers.traceparent).toBe(`00-${token.spanContext().traceId}-${token.spanContext().spanId}-01`);
+    expect(service.authRequests[0]?.headers.traceparent).toBe(
+      `00-${token.spanContext().traceId}-${token.spanContext().spanId}-01`,
+    );
     // Each call's own attempt, under its own caller, whichever client fetched the token.
     const listed = clientSpans().filter((span) => span.name === "GET /gw/api/v1/flows/{environment}");
-    expect(listed.map((span) => span.parentSpanContext?.spanId).sort()).toEqual(parents.map((parent) => parent.spanId).sort());
+    expect(listed.map((span) => span.parentSpanContext?.spanId).sort()).toEqual(
+      parents.map((parent) => parent.spanId).sort(),
+    );
   } finally {
     await other.close();
   }

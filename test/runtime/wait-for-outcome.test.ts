@@ -3,7 +3,15 @@
  * an outcome, gives up with a TimeoutError at its deadline, and yields to the
  * caller's signal. Time is virtual where the test needs it to pass.
  */
-import { AbortError, createClient, decisionOf, NotFoundError, TimeoutError, type Client, type Clock } from "../../runtime/index.js";
+import {
+  AbortError,
+  createClient,
+  decisionOf,
+  NotFoundError,
+  TimeoutError,
+  type Client,
+  type Clock,
+} from "../../runtime/index.js";
 import { startEmulatedSessions, type EmulatedSessions } from "./support/emulated-sessions.js";
 
 let sessions: EmulatedSessions;
@@ -70,11 +78,20 @@ test("an ended session resolves at the first read, through the client", async ()
 test("gives up with a TimeoutError at its deadline", async () => {
   const sessionId = await sessions.create();
   const { clock, sleeps } = virtualClock();
-  const error = await clientOn(clock).waitForOutcome(sessionId, { intervalMs: 2_500, timeoutMs: 9_000 }).catch((e: unknown) => e);
+  const error = await clientOn(clock)
+    .waitForOutcome(sessionId, { intervalMs: 2_500, timeoutMs: 9_000 })
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TimeoutError);
-  expect(error).toMatchObject({ code: "TIMEOUT", method: "GET", timeoutMs: 9_000, path: `/api/v1/staging/sessions/${sessionId}` });
+  expect(error).toMatchObject({
+    code: "TIMEOUT",
+    method: "GET",
+    timeoutMs: 9_000,
+    path: `/api/v1/staging/sessions/${sessionId}`,
+  });
   // The wait ran out, not the request: the message says so, and what to change.
-  expect((error as Error).message).toBe(`gave up after 9000 ms waiting for the session's outcome (polling GET /api/v1/staging/sessions/${sessionId}); pass a larger timeoutMs to wait longer`);
+  expect((error as Error).message).toBe(
+    `gave up after 9000 ms waiting for the session's outcome (polling GET /api/v1/staging/sessions/${sessionId}); pass a larger timeoutMs to wait longer`,
+  );
   // Polls at 0, 2500, 5000, 7500; the last wait is cut to the deadline.
   expect(sleeps).toEqual([2_500, 2_500, 2_500, 1_500]);
 });
@@ -86,7 +103,11 @@ test("the caller's signal ends the wait with an AbortError", async () => {
   const { clock } = virtualClock(() => {
     controller.abort(new Error("shutting down"));
   });
-  const waiting = clientOn(clock).waitForOutcome(sessionId, { intervalMs: 60_000, timeoutMs: 600_000, signal: controller.signal });
+  const waiting = clientOn(clock).waitForOutcome(sessionId, {
+    intervalMs: 60_000,
+    timeoutMs: 600_000,
+    signal: controller.signal,
+  });
   const error = await waiting.catch((e: unknown) => e);
   expect(error).toBeInstanceOf(AbortError);
   expect((error as AbortError).code).toBe("ABORTED");
@@ -94,7 +115,9 @@ test("the caller's signal ends the wait with an AbortError", async () => {
 
 test("an unknown session is the API's NotFoundError, not a wait", async () => {
   const { clock, sleeps } = virtualClock();
-  const error = await clientOn(clock).waitForOutcome("no-such-session").catch((e: unknown) => e);
+  const error = await clientOn(clock)
+    .waitForOutcome("no-such-session")
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(NotFoundError);
   expect(sleeps).toEqual([]);
 });

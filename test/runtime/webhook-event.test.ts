@@ -23,7 +23,10 @@ describe("parseSessionEndedEvent", () => {
   });
 
   test("keeps fields it does not know (the service may add some)", () => {
-    expect(parseSessionEndedEvent({ ...withData({ attempt: 2 }), id: "evt-1" })).toMatchObject({ id: "evt-1", data: { attempt: 2 } });
+    expect(parseSessionEndedEvent({ ...withData({ attempt: 2 }), id: "evt-1" })).toMatchObject({
+      id: "evt-1",
+      data: { attempt: 2 },
+    });
   });
 
   test.each<[string, unknown, string, RegExp]>([
@@ -56,7 +59,11 @@ describe("parseSessionEndedEvent", () => {
 });
 
 describe("decisionOf", () => {
-  const session = (outcome: unknown): SessionRecord => ({ sessionStatus: "COMPLETED", outcome, metadata: { subjectId: "s" } });
+  const session = (outcome: unknown): SessionRecord => ({
+    sessionStatus: "COMPLETED",
+    outcome,
+    metadata: { subjectId: "s" },
+  });
   test.each<[string, unknown, string | undefined]>([
     ["outcome.decision", { decision: "REJECTED", decidedAt: "2030-01-01T00:00:00Z" }, "REJECTED"],
     ["an outcome that is the decision", "ACCEPTED", "ACCEPTED"],

@@ -7,7 +7,12 @@
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
-import { createWebhookHandler, type SessionEnded, type WebhookDelivery, type WebhookHandler } from "../../runtime/index.js";
+import {
+  createWebhookHandler,
+  type SessionEnded,
+  type WebhookDelivery,
+  type WebhookHandler,
+} from "../../runtime/index.js";
 import { deliver, eventBody, SECRET, signed, useWebhookTestbed, WRONG_SECRET } from "./support/webhook-testbed.js";
 
 const { sessions, endedSession } = useWebhookTestbed();
@@ -58,7 +63,12 @@ test("a signed delivery is answered 204 and handled once with what the API says;
 test.each([
   ["a wrong signature", (body: string) => signed(body, { secret: WRONG_SECRET }), 401, "WEBHOOK_SIGNATURE_INVALID"],
   ["no signature", () => ({ "content-type": "application/json" }), 401, "WEBHOOK_SIGNATURE_MISSING"],
-  ["a stale timestamp", (body: string) => signed(body, { at: new Date(Date.now() - 3_600_000) }), 401, "WEBHOOK_TIMESTAMP_INVALID"],
+  [
+    "a stale timestamp",
+    (body: string) => signed(body, { at: new Date(Date.now() - 3_600_000) }),
+    401,
+    "WEBHOOK_TIMESTAMP_INVALID",
+  ],
 ])("%s: answered %i with its code, never handled", async (_name, headersFor, status, code) => {
   const body = eventBody("s-unknown");
   const answer = await deliver(url, body, headersFor(body));

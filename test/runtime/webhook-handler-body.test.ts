@@ -8,7 +8,14 @@ import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import { request } from "undici";
 import { createWebhookHandler, type WebhookHandlerOptions } from "../../runtime/index.js";
-import { deliver, eventBody, SECRET, signed, useWebhookTestbed, type FrameworkRequest } from "./support/webhook-testbed.js";
+import {
+  deliver,
+  eventBody,
+  SECRET,
+  signed,
+  useWebhookTestbed,
+  type FrameworkRequest,
+} from "./support/webhook-testbed.js";
 
 const { sessions, receiver, endedSession } = useWebhookTestbed();
 
@@ -26,15 +33,25 @@ describe("the body", () => {
 
   test("a body far over the limit still gets its 413, not a reset, and the connection is closed", async () => {
     const hook = await receiver({ maxBodyBytes: 1_024 });
-    const answers = await Promise.all([1, 2, 3].map(() => deliver(hook.url, Buffer.alloc(4 * 1024 * 1024, 0x20), { "content-type": "application/json" })));
-    expect(answers.map((answer) => [answer.status, answer.json.code])).toEqual(Array(3).fill([413, "WEBHOOK_BODY_TOO_LARGE"]));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        deliver(hook.url, Buffer.alloc(4 * 1024 * 1024, 0x20), { "content-type": "application/json" }),
+      ),
+    );
+    expect(answers.map((answer) => [answer.status, answer.json.code])).toEqual(
+      Array(3).fill([413, "WEBHOOK_BODY_TOO_LARGE"]),
+    );
     expect(answers[0]!.headers.connection).toBe("close");
   });
 
   test("over maxBodyBytes without a Content-Length (chunked): 413 too", async () => {
     const hook = await receiver({ maxBodyBytes: 1_024 });
     const chunks = Array.from({ length: 4 }, () => Buffer.alloc(512, 0x20));
-    const response = await request(hook.url, { method: "POST", headers: { "content-type": "application/json" }, body: Readable.from(chunks) });
+    const response = await request(hook.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: Readable.from(chunks),
+    });
     await response.body.dump();
     await hook.handler.drain();
     expect(response.statusCode).toBe(413);
@@ -43,8 +60,18 @@ describe("the body", () => {
 
   test.each<[string, string, number, string]>([
     ["not JSON", "{not json", 400, "INVALID_WEBHOOK_PAYLOAD"],
-    ["a session.ended without data.sessionId", JSON.stringify({ type: "session.ended", timestamp: new Date().toISOString(), data: {} }), 400, "INVALID_WEBHOOK_PAYLOAD"],
-    ["an event of the other environment", eventBody("s-1", "ACCEPTED", { environment: "live" }), 400, "WEBHOOK_ENVIRONMENT_MISMATCH"],
+    [
+      "a session.ended without data.sessionId",
+      JSON.stringify({ type: "session.ended", timestamp: new Date().toISOString(), data: {} }),
+      400,
+      "INVALID_WEBHOOK_PAYLOAD",
+    ],
+    [
+      "an event of the other environment",
+      eventBody("s-1", "ACCEPTED", { environment: "live" }),
+      400,
+      "WEBHOOK_ENVIRONMENT_MISMATCH",
+    ],
   ])("%s: refused, not handled", async (_name, body, status, code) => {
     const hook = await receiver();
     const answer = await deliver(hook.url, body, signed(body));
@@ -65,7 +92,11 @@ describe("the body", () => {
   test("a GET is 405 with Allow: POST", async () => {
     const hook = await receiver();
     const answer = await deliver(hook.url, "", {}, "GET");
-    expect([answer.status, answer.headers.allow, answer.json.code]).toEqual([405, "POST", "WEBHOOK_METHOD_NOT_ALLOWED"]);
+    expect([answer.status, answer.headers.allow, answer.json.code]).toEqual([
+      405,
+      "POST",
+      "WEBHOOK_METHOD_NOT_ALLOWED",
+    ]);
   });
 });
 
@@ -103,7 +134,10 @@ describe("behind a framework that read the body first", () => {
 
   test("a body already parsed to JSON is used with allowUnsigned: true", async () => {
     const sessionId = await endedSession("ACCEPTED");
-    const hook = await receiver({ allowUnsigned: true }, async (req) => void (req.body = JSON.parse((await readAll(req)).toString())));
+    const hook = await receiver(
+      { allowUnsigned: true },
+      async (req) => void (req.body = JSON.parse((await readAll(req)).toString())),
+    );
     const body = eventBody(sessionId);
     expect((await deliver(hook.url, body, { "content-type": "application/json" })).status).toBe(204);
     await hook.handler.drain();
@@ -129,7 +163,12 @@ describe("options", () => {
     ["a zero maxBodyBytes", { maxBodyBytes: 0 }],
     ["a fractional maxInFlight", { maxInFlight: 1.5 }],
   ])("%s is a ConfigurationError", (_name, bad) => {
-    const options = { client: sessions().client, secret: SECRET, onSessionEnded: () => undefined, ...bad } as WebhookHandlerOptions;
+    const options = {
+      client: sessions().client,
+      secret: SECRET,
+      onSessionEnded: () => undefined,
+      ...bad,
+    } as WebhookHandlerOptions;
     expect(() => createWebhookHandler(options)).toThrow(
       expect.objectContaining({ name: "ConfigurationError", code: "INVALID_OPTIONS" }),
     );

@@ -6,7 +6,13 @@
  */
 import { expect } from "@jest/globals";
 import { createHmac, randomBytes } from "node:crypto";
-import { createWebhookHandler, NotFoundError, TimeoutError, WebhookError, type WebhookHandlerOptions } from "../../runtime/index.js";
+import {
+  createWebhookHandler,
+  NotFoundError,
+  TimeoutError,
+  WebhookError,
+  type WebhookHandlerOptions,
+} from "../../runtime/index.js";
 import { deliver, eventBody, SECRET, signed, useWebhookTestbed, WRONG_SECRET } from "./support/webhook-testbed.js";
 
 const { sessions, receiver, endedSession } = useWebhookTestbed();
@@ -74,17 +80,29 @@ describe("signature verification", () => {
     ["a wrong secret", (body) => ({ body, headers: signed(body, { secret: WRONG_SECRET }) })],
     ["an old timestamp (a replay)", (body) => ({ body, headers: signed(body, { at: tenMinutesAgo() }) })],
     // Signed at a second of its own and changed to the one before: reading the clock again could land on the signed second.
-    ["a timestamp header changed after signing", (body) => {
-      const at = new Date();
-      return { body, headers: { ...signed(body, { at }), "webhook-timestamp": String(Math.floor(at.getTime() / 1000) - 1) } };
-    }],
-    ["a webhook-id changed after signing", (body) => ({ body, headers: { ...signed(body), "webhook-id": "msg_other" } })],
+    [
+      "a timestamp header changed after signing",
+      (body) => {
+        const at = new Date();
+        return {
+          body,
+          headers: { ...signed(body, { at }), "webhook-timestamp": String(Math.floor(at.getTime() / 1000) - 1) },
+        };
+      },
+    ],
+    [
+      "a webhook-id changed after signing",
+      (body) => ({ body, headers: { ...signed(body), "webhook-id": "msg_other" } }),
+    ],
     ["no signature header", (body) => ({ body, headers: without(signed(body), "webhook-signature") })],
     ["no timestamp header", (body) => ({ body, headers: without(signed(body), "webhook-timestamp") })],
     ["no id header", (body) => ({ body, headers: without(signed(body), "webhook-id") })],
     // Issue 20: HMAC with an empty key is what a one-zero-byte secret (whsec_AA==) computes; no secret the handler takes is that key.
     ["a signature made with an empty HMAC key", (body) => ({ body, headers: signedWithKey(body, Buffer.alloc(0)) })],
-    ["a signature made with 32 zero bytes (the empty key to HMAC)", (body) => ({ body, headers: signedWithKey(body, Buffer.alloc(32)) })],
+    [
+      "a signature made with 32 zero bytes (the empty key to HMAC)",
+      (body) => ({ body, headers: signedWithKey(body, Buffer.alloc(32)) }),
+    ],
   ];
   const cases = made.map(([name, make]): [string, Make, string] => [name, make, codeFor(name)]);
 
@@ -112,7 +130,9 @@ describe("signature verification", () => {
   });
 
   test("a secret that is not whsec_ base64 is refused when the handler is made, without quoting it", () => {
-    expect(() => createWebhookHandler({ client: sessions().client, onSessionEnded: () => undefined, secret: "whsec_not base64!" })).toThrow(
+    expect(() =>
+      createWebhookHandler({ client: sessions().client, onSessionEnded: () => undefined, secret: "whsec_not base64!" }),
+    ).toThrow(
       expect.objectContaining({ code: "INVALID_OPTIONS", message: expect.not.stringContaining("not base64!") }),
     );
   });
@@ -123,28 +143,57 @@ function signedWithKey(body: string, key: Buffer): Record<string, string> {
   const id = `msg_${randomBytes(8).toString("hex")}`;
   const timestamp = String(Math.floor(Date.now() / 1000));
   const mac = createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64");
-  return { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": `v1,${mac}` };
+  return {
+    "content-type": "application/json",
+    "webhook-id": id,
+    "webhook-timestamp": timestamp,
+    "webhook-signature": `v1,${mac}`,
+  };
 }
 
 describe("a handler needs a secret, or allowUnsigned: true by name", () => {
   const refused: [string, Record<string, unknown>, RegExp][] = [
-    ["no secret", {}, /^createWebhookHandler: secret is missing \(undefined\), so deliveries could not be authenticated/],
-    ["secret: undefined (an environment variable that is not set)", { secret: undefined }, /secret is missing \(undefined\).+check it at start.+allowUnsigned: true/],
+    [
+      "no secret",
+      {},
+      /^createWebhookHandler: secret is missing \(undefined\), so deliveries could not be authenticated/,
+    ],
+    [
+      "secret: undefined (an environment variable that is not set)",
+      { secret: undefined },
+      /secret is missing \(undefined\).+check it at start.+allowUnsigned: true/,
+    ],
     ["allowUnsigned: false and no secret", { allowUnsigned: false }, /secret is missing/],
-    ["a secret and allowUnsigned: true", { secret: SECRET, allowUnsigned: true }, /give a secret or allowUnsigned: true, not both/],
+    [
+      "a secret and allowUnsigned: true",
+      { secret: SECRET, allowUnsigned: true },
+      /give a secret or allowUnsigned: true, not both/,
+    ],
     ['allowUnsigned: "yes"', { allowUnsigned: "yes" }, /allowUnsigned must be true or left out/],
     ["a number as the secret", { secret: 42 }, /secret must be a string, or an array of strings/],
   ];
   test.each(refused)("%s: a ConfigurationError when the handler is made", (_name, given, why) => {
-    const options = { client: sessions().client, onSessionEnded: () => undefined, ...given } as unknown as WebhookHandlerOptions;
-    expect(() => createWebhookHandler(options)).toThrow(expect.objectContaining({ name: "ConfigurationError", code: "INVALID_OPTIONS", message: expect.stringMatching(why) }));
+    const options = {
+      client: sessions().client,
+      onSessionEnded: () => undefined,
+      ...given,
+    } as unknown as WebhookHandlerOptions;
+    expect(() => createWebhookHandler(options)).toThrow(
+      expect.objectContaining({
+        name: "ConfigurationError",
+        code: "INVALID_OPTIONS",
+        message: expect.stringMatching(why),
+      }),
+    );
   });
 
   test("allowUnsigned: true takes an unsigned delivery", async () => {
     const hook = await receiver({ allowUnsigned: true });
     const sessionId = await endedSession("ACCEPTED");
     const body = eventBody(sessionId);
-    expect((await deliver(hook.url, body, { "content-type": "application/json", "webhook-id": "msg_unsigned" })).status).toBe(204);
+    expect(
+      (await deliver(hook.url, body, { "content-type": "application/json", "webhook-id": "msg_unsigned" })).status,
+    ).toBe(204);
     await hook.handler.drain();
     expect(hook.handled.map((ended) => [ended.sessionId, ended.webhookId])).toEqual([[sessionId, "msg_unsigned"]]);
   });
@@ -166,33 +215,48 @@ describe("webhook secrets: at least 32 bytes of HMAC key, as createRedirectState
   const refused: [string, string, RegExp][] = [
     ["one zero byte (whsec_AA==, the empty key to HMAC)", "whsec_AA==", /decodes to 1 byte\(s\), of which HMAC uses 0/],
     ["31 random bytes", whsec(randomBytes(31)), /decodes to 31 byte\(s\)\./],
-    ["32 zero bytes", whsec(Buffer.alloc(32)), /decodes to 32 byte\(s\), of which HMAC uses 0 \(zero bytes at the end of a key change nothing\)/],
-    ["16 random bytes, then 16 zero bytes", whsec(Buffer.concat([randomBytes(16).fill(7, 15), Buffer.alloc(16)])), /of which HMAC uses 16/],
+    [
+      "32 zero bytes",
+      whsec(Buffer.alloc(32)),
+      /decodes to 32 byte\(s\), of which HMAC uses 0 \(zero bytes at the end of a key change nothing\)/,
+    ],
+    [
+      "16 random bytes, then 16 zero bytes",
+      whsec(Buffer.concat([randomBytes(16).fill(7, 15), Buffer.alloc(16)])),
+      /of which HMAC uses 16/,
+    ],
     ["the base64 of 32 bytes without whsec_", randomBytes(32).toString("base64"), /must be a Standard Webhooks secret/],
     ["not base64", "whsec_not base64!", /this one is not base64/],
     ["empty", "", /must be a Standard Webhooks secret/],
   ];
-  test.each(refused)("%s: refused when the handler is made, saying how to make one, never quoting it", (_name, secret, why) => {
-    for (const given of [secret, [SECRET, secret]]) {
-      let error: unknown;
-      try {
-        createWebhookHandler({ client: sessions().client, onSessionEnded: () => undefined, secret: given });
-      } catch (e) {
-        error = e;
+  test.each(refused)(
+    "%s: refused when the handler is made, saying how to make one, never quoting it",
+    (_name, secret, why) => {
+      for (const given of [secret, [SECRET, secret]]) {
+        let error: unknown;
+        try {
+          createWebhookHandler({ client: sessions().client, onSessionEnded: () => undefined, secret: given });
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toMatchObject({ name: "ConfigurationError", code: "INVALID_OPTIONS" });
+        const message = (error as Error).message;
+        expect(message).toMatch(why);
+        expect(message).toMatch(
+          /^createWebhookHandler: secret(\[1\])? must be a Standard Webhooks secret, "whsec_" followed by the base64 of at least 32 random bytes/,
+        );
+        expect(message).toContain("randomBytes(32)");
+        expect(message).toContain("openssl rand -base64 32");
+        if (secret.length > "whsec_".length) expect(message).not.toContain(secret.slice("whsec_".length));
       }
-      expect(error).toMatchObject({ name: "ConfigurationError", code: "INVALID_OPTIONS" });
-      const message = (error as Error).message;
-      expect(message).toMatch(why);
-      expect(message).toMatch(/^createWebhookHandler: secret(\[1\])? must be a Standard Webhooks secret, "whsec_" followed by the base64 of at least 32 random bytes/);
-      expect(message).toContain("randomBytes(32)");
-      expect(message).toContain("openssl rand -base64 32");
-      if (secret.length > "whsec_".length) expect(message).not.toContain(secret.slice("whsec_".length));
-    }
-  });
+    },
+  );
 
   test("32 random bytes that end in a zero byte (one key in 256 from openssl rand) pass", () => {
     const endsInZero = whsec(Buffer.concat([randomBytes(31).fill(1, 30), Buffer.alloc(1)]));
-    expect(() => createWebhookHandler({ client: sessions().client, onSessionEnded: () => undefined, secret: endsInZero })).not.toThrow();
+    expect(() =>
+      createWebhookHandler({ client: sessions().client, onSessionEnded: () => undefined, secret: endsInZero }),
+    ).not.toThrow();
   });
 
   test("32 random bytes pass, and so do 32 bytes ending in zeros past the 32nd", async () => {
@@ -222,7 +286,9 @@ describe("duplicates", () => {
     const hook = await receiver();
     const body = eventBody(sessionId);
     // A retry is signed anew (new timestamp), with the same id; two arrive at once.
-    const statuses = await Promise.all([1, 2, 3].map(() => deliver(hook.url, body, signed(body, { id: "msg_retry" })).then((a) => a.status)));
+    const statuses = await Promise.all(
+      [1, 2, 3].map(() => deliver(hook.url, body, signed(body, { id: "msg_retry" })).then((a) => a.status)),
+    );
     statuses.push((await deliver(hook.url, body, signed(body, { id: "msg_retry" }))).status);
     await hook.handler.drain();
     expect(statuses).toEqual([204, 204, 204, 204]);
@@ -316,7 +382,10 @@ describe("when the API read or the callback fails", () => {
     const [first, second] = [await endedSession("ACCEPTED"), await endedSession("ACCEPTED")];
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const hook = await receiver({ maxInFlight: 1, onSessionEnded: async (ended) => void (await gate, hook.handled.push(ended)) });
+    const hook = await receiver({
+      maxInFlight: 1,
+      onSessionEnded: async (ended) => void (await gate, hook.handled.push(ended)),
+    });
     const [a, b] = [eventBody(first), eventBody(second)];
     expect((await deliver(hook.url, a, signed(a))).status).toBe(204);
     const busy = await deliver(hook.url, b, signed(b, { id: "msg_b" }));

@@ -16,29 +16,35 @@ const { receiver, endedSession } = useWebhookTestbed();
 /** 16 characters from the middle of the secret, past its `whsec_`. */
 const PIECE = SECRET.slice(12, 28);
 
-test.each(ENCODINGS)("a callback's error echoing a piece of the secret, %s: onError gets it scrubbed", async (_name, encode) => {
-  const sessionId = await endedSession("ACCEPTED");
-  const hook = await receiver({
-    onSessionEnded: () => {
-      throw new Error(`could not store the event (signing key ${encode(PIECE)} rejected)`, { cause: new Error(`key ${encode(PIECE)}`) });
-    },
-  });
-  const body = eventBody(sessionId);
-  expect((await deliver(hook.url, body, signed(body))).status).toBe(204);
-  await hook.handler.drain();
-  expect(hook.errors).toHaveLength(1);
-  const [{ error, delivery }] = hook.errors as [{ error: Error; delivery: unknown }];
-  expect(delivery).toMatchObject({ sessionId, status: 204 });
-  expect(error.message).toMatch(/^could not store the event \(signing key .*\[redacted\].* rejected\)$/);
-  expect(leaksIn(everyWayShown(error), SECRET)).toEqual([]);
-});
+test.each(ENCODINGS)(
+  "a callback's error echoing a piece of the secret, %s: onError gets it scrubbed",
+  async (_name, encode) => {
+    const sessionId = await endedSession("ACCEPTED");
+    const hook = await receiver({
+      onSessionEnded: () => {
+        throw new Error(`could not store the event (signing key ${encode(PIECE)} rejected)`, {
+          cause: new Error(`key ${encode(PIECE)}`),
+        });
+      },
+    });
+    const body = eventBody(sessionId);
+    expect((await deliver(hook.url, body, signed(body))).status).toBe(204);
+    await hook.handler.drain();
+    expect(hook.errors).toHaveLength(1);
+    const [{ error, delivery }] = hook.errors as [{ error: Error; delivery: unknown }];
+    expect(delivery).toMatchObject({ sessionId, status: 204 });
+    expect(error.message).toMatch(/^could not store the event \(signing key .*\[redacted\].* rejected\)$/);
+    expect(leaksIn(everyWayShown(error), SECRET)).toEqual([]);
+  },
+);
 
 test("a queue that cannot store a delivery and says why with the secret: the 503's error and its cause scrubbed", async () => {
   const sessionId = await endedSession("ACCEPTED");
   const hook = await receiver({
     onSessionEnded: undefined,
     queue: {
-      enqueue: () => Promise.reject(new Error(`store refused: configured with ${SECRET} and ${Buffer.from(PIECE).toString("hex")}`)),
+      enqueue: () =>
+        Promise.reject(new Error(`store refused: configured with ${SECRET} and ${Buffer.from(PIECE).toString("hex")}`)),
     },
   } as never);
   const body = eventBody(sessionId);

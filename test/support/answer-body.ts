@@ -49,7 +49,9 @@ export interface AnswerBody {
   // Data blocks: the fixtures' signing flow is the one whose shape tests walk into.
   readonly dataBlocks: {
     readonly [block: string]: unknown;
-    readonly documentsToSign: { readonly documents: readonly { readonly templateId: string; readonly source: FileReference }[] };
+    readonly documentsToSign: {
+      readonly documents: readonly { readonly templateId: string; readonly source: FileReference }[];
+    };
   };
   // Lists.
   readonly sessions: readonly { readonly sessionId: string }[];

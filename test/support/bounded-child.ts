@@ -15,7 +15,8 @@ const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
 /** Runs `script` (CommonJS, from the repository's root) and returns the JSON it writes as its last stdout line. */
 export async function scriptOutputOrThrow(script: string, boundMs = NO_HANG_BOUND_MS): Promise<unknown> {
-  if (!existsSync(path.join(REPO_ROOT, "runtime", "dist", "index.js"))) throw new Error("runtime/dist/index.js is missing: run `npm run build` first");
+  if (!existsSync(path.join(REPO_ROOT, "runtime", "dist", "index.js")))
+    throw new Error("runtime/dist/index.js is missing: run `npm run build` first");
   const child = spawn(process.execPath, ["-e", script], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";

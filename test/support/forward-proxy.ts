@@ -12,7 +12,9 @@ export interface ForwardProxy {
 }
 
 export async function startForwardProxy(): Promise<ForwardProxy> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(__dirname, "forward-proxy-process.mjs")], { stdio: ["pipe", "pipe", "inherit"] });
+  const child: ChildProcess = spawn(process.execPath, [path.join(__dirname, "forward-proxy-process.mjs")], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const forwarded: string[] = [];
   let buffered = "";
   const port = await new Promise<number>((resolve, reject) => {

@@ -43,14 +43,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let next = 0;
 
   const forward = async (target: string, req: IncomingMessage, body: Buffer) => {
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)),
+    );
     const response = await request(`${target}${req.url ?? "/"}`, {
       method: req.method as "POST",
       headers: headers as Record<string, string>,
       body: req.method === "GET" || req.method === "HEAD" ? undefined : body,
       dispatcher,
     });
-    return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: Buffer.from(await response.body.arrayBuffer()),
+    };
   };
 
   const server: Server = createServer((req, res) => {
@@ -82,7 +88,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         if (copy !== undefined) void forward(copy, req, body).catch(() => undefined);
         try {
           const answer = await forward(primary, req, body);
-          const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !["connection", "transfer-encoding", "keep-alive"].includes(name)));
+          const headers = Object.fromEntries(
+            Object.entries(answer.headers).filter(
+              ([name]) => !["connection", "transfer-encoding", "keep-alive"].includes(name),
+            ),
+          );
           res.writeHead(answer.status, headers).end(answer.body);
         } catch {
           // The target is gone (killed): what a load balancer answers.

@@ -10,7 +10,9 @@ const TS_MORPH_COMMON = dirname(require.resolve("@ts-morph/common", { paths: [di
 const WORKER_COPY = require.resolve("./worker-ts-morph-typescript.js");
 
 module.exports = (request, options) =>
-  request === "./typescript" && options.basedir === TS_MORPH_COMMON ? WORKER_COPY : options.defaultResolver(request, options);
+  request === "./typescript" && options.basedir === TS_MORPH_COMMON
+    ? WORKER_COPY
+    : options.defaultResolver(request, options);
 
 /** The file ts-morph's `require('./typescript')` loads outside jest. */
 module.exports.TS_MORPH_TYPESCRIPT = join(TS_MORPH_COMMON, "typescript.js");

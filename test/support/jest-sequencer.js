@@ -8,7 +8,12 @@ const path = require("node:path");
 const Sequencer = require("@jest/test-sequencer").default;
 
 /** Longest first, as `npm test` measured them (CONTRIBUTING.md, Tests). */
-const LONGEST = ["test/generator/fuzz.test.ts", "test/generator/type-judge.test.ts", "test/generator/hostile-descriptions.test.ts", "test/redis/fleet.test.ts"];
+const LONGEST = [
+  "test/generator/fuzz.test.ts",
+  "test/generator/type-judge.test.ts",
+  "test/generator/hostile-descriptions.test.ts",
+  "test/redis/fleet.test.ts",
+];
 
 class LongestFirstWithoutTimings extends Sequencer {
   sort(tests) {

@@ -23,7 +23,9 @@ const STOP_TIMEOUT_MS = 10_000;
 
 async function startRedis({ config = {} } = {}) {
   if (!fs.existsSync(REDIS_SERVER)) {
-    throw new Error(`${REDIS_SERVER} not found: install Redis (apt-get update && apt-get install -y redis-server, as .ci/run does) or set REDIS_SERVER`);
+    throw new Error(
+      `${REDIS_SERVER} not found: install Redis (apt-get update && apt-get install -y redis-server, as .ci/run does) or set REDIS_SERVER`,
+    );
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-redis-"));
   let child;
@@ -64,7 +66,17 @@ async function startRedis({ config = {} } = {}) {
 }
 
 function launch(port, dir, config) {
-  const settings = { save: "", appendonly: "no", "maxmemory-policy": "noeviction", ...config, port: String(port), bind: "127.0.0.1", dir, daemonize: "no", loglevel: "warning" };
+  const settings = {
+    save: "",
+    appendonly: "no",
+    "maxmemory-policy": "noeviction",
+    ...config,
+    port: String(port),
+    bind: "127.0.0.1",
+    dir,
+    daemonize: "no",
+    loglevel: "warning",
+  };
   const args = Object.entries(settings).flatMap(([name, value]) => [`--${name}`, value]);
   const child = spawn(REDIS_SERVER, args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -90,7 +102,8 @@ function launch(port, dir, config) {
           resolve(child);
         },
         () => {
-          if (Date.now() > deadline) fail(`redis-server did not answer PING on port ${port} within ${READY_TIMEOUT_MS} ms`);
+          if (Date.now() > deadline)
+            fail(`redis-server did not answer PING on port ${port} within ${READY_TIMEOUT_MS} ms`);
           else setTimeout(poll, 25);
         },
       );

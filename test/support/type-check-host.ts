@@ -26,7 +26,8 @@ export function typeCheckHost(options: ts.CompilerOptions): ts.CompilerHost {
   return {
     ...host,
     getSourceFile: (path, languageVersionOrOptions, onError, shouldCreate) => {
-      if (!path.includes("/node_modules/")) return host.getSourceFile(path, languageVersionOrOptions, onError, shouldCreate);
+      if (!path.includes("/node_modules/"))
+        return host.getSourceFile(path, languageVersionOrOptions, onError, shouldCreate);
       const key = `${path}\n${JSON.stringify(languageVersionOrOptions)}\n${optionsKey}`;
       let file = cache.get(key);
       if (!file) {

@@ -15,37 +15,70 @@ const checker = path.resolve(__dirname, "../entry-imports.mjs");
 /** generator/index.ts and one module behind it, in every project. */
 const GENERATOR = {
   "generator/index.ts": 'export { run } from "./run.js";\nexport type { Options } from "./run.js";\n',
-  "generator/run.ts": "export interface Options { readonly check: boolean }\nexport const run = (options: Options) => options.check;\n",
+  "generator/run.ts":
+    "export interface Options { readonly check: boolean }\nexport const run = (options: Options) => options.check;\n",
 };
 
 type Offender = { file: string; target: string; entry: string };
 
 const CASES: [string, { given: Record<string, string>; want: Offender[] }][] = [
-  ["the entry only", { given: { "cli/main.ts": 'import { run, type Options } from "../generator/index.js";\nexport const main = (o: Options) => run(o);\n' }, want: [] }],
+  [
+    "the entry only",
+    {
+      given: {
+        "cli/main.ts":
+          'import { run, type Options } from "../generator/index.js";\nexport const main = (o: Options) => run(o);\n',
+      },
+      want: [],
+    },
+  ],
   [
     "a value import past the entry",
-    { given: { "cli/main.ts": 'import { run } from "../generator/run.js";\nexport const main = run;\n' }, want: [{ file: "cli/main.ts", target: "generator/run.ts", entry: "generator/index.ts" }] },
+    {
+      given: { "cli/main.ts": 'import { run } from "../generator/run.js";\nexport const main = run;\n' },
+      want: [{ file: "cli/main.ts", target: "generator/run.ts", entry: "generator/index.ts" }],
+    },
   ],
   [
     "a type-only import past the entry",
-    { given: { "cli/commands/a.ts": 'import type { Options } from "../../generator/run.js";\nexport type A = Options;\n' }, want: [{ file: "cli/commands/a.ts", target: "generator/run.ts", entry: "generator/index.ts" }] },
+    {
+      given: {
+        "cli/commands/a.ts": 'import type { Options } from "../../generator/run.js";\nexport type A = Options;\n',
+      },
+      want: [{ file: "cli/commands/a.ts", target: "generator/run.ts", entry: "generator/index.ts" }],
+    },
   ],
   [
     "a re-export, import() and typeof import() past the entry",
     {
       given: {
-        "cli/a.ts": 'export { run } from "../generator/run.js";\nexport const load = () => import("../generator/run.js");\nexport type Run = typeof import("../generator/run.js");\n',
+        "cli/a.ts":
+          'export { run } from "../generator/run.js";\nexport const load = () => import("../generator/run.js");\nexport type Run = typeof import("../generator/run.js");\n',
       },
-      want: Array.from({ length: 3 }, () => ({ file: "cli/a.ts", target: "generator/run.ts", entry: "generator/index.ts" })),
+      want: Array.from({ length: 3 }, () => ({
+        file: "cli/a.ts",
+        target: "generator/run.ts",
+        entry: "generator/index.ts",
+      })),
     },
   ],
   [
     "the emulator past the entry",
-    { given: { "emulator/flows.ts": 'import type { Options } from "../generator/run.js";\nexport type O = Options;\n' }, want: [{ file: "emulator/flows.ts", target: "generator/run.ts", entry: "generator/index.ts" }] },
+    {
+      given: { "emulator/flows.ts": 'import type { Options } from "../generator/run.js";\nexport type O = Options;\n' },
+      want: [{ file: "emulator/flows.ts", target: "generator/run.ts", entry: "generator/index.ts" }],
+    },
   ],
   [
     "modules outside the rules",
-    { given: { "cli/main.ts": 'import { b } from "./b.js";\nexport const a = b;\n', "cli/b.ts": "export const b = 1;\n", "test/x.ts": 'import { run } from "../generator/run.js";\nexport const x = run;\n' }, want: [] },
+    {
+      given: {
+        "cli/main.ts": 'import { b } from "./b.js";\nexport const a = b;\n',
+        "cli/b.ts": "export const b = 1;\n",
+        "test/x.ts": 'import { run } from "../generator/run.js";\nexport const x = run;\n',
+      },
+      want: [],
+    },
   ],
 ];
 
@@ -76,7 +109,10 @@ beforeAll(async () => {
     }
     process.stdout.write(JSON.stringify(found));
   `;
-  const output = execFileSync(process.execPath, ["--input-type=module", "-e", script, dir, JSON.stringify(projects)], { cwd: path.resolve(__dirname, "../.."), encoding: "utf8" });
+  const output = execFileSync(process.execPath, ["--input-type=module", "-e", script, dir, JSON.stringify(projects)], {
+    cwd: path.resolve(__dirname, "../.."),
+    encoding: "utf8",
+  });
   found = JSON.parse(output) as Record<string, Offender[]>;
 });
 

@@ -36,7 +36,8 @@ const PROJECTS: Record<string, Record<string, string>> = {
   },
   selfImport: { "a.ts": 'import * as self from "./a.js";\nexport const a = () => self;\n' },
   typeOnly: {
-    "a.ts": 'import type { B } from "./b.js";\nimport { c } from "./c.js";\nexport interface A { b?: B }\nexport const a = c;\n',
+    "a.ts":
+      'import type { B } from "./b.js";\nimport { c } from "./c.js";\nexport interface A { b?: B }\nexport const a = c;\n',
     "b.ts": 'import { type A } from "./a.js";\nexport type { A } from "./a.js";\nexport interface B { a?: A }\n',
     "c.ts": "export const c = 1;\n",
   },
@@ -45,25 +46,33 @@ const PROJECTS: Record<string, Record<string, string>> = {
     "b.ts": 'import type { A } from "./a.js";\nexport interface B { a?: A }\n',
   },
   oneWay: {
-    "a.ts": 'import type { B } from "./b.js";\nimport { c } from "./c.js";\nexport interface A { b?: B }\nexport const a = c;\n',
+    "a.ts":
+      'import type { B } from "./b.js";\nimport { c } from "./c.js";\nexport interface A { b?: B }\nexport const a = c;\n',
     "b.ts": 'import { c } from "./c.js";\nexport interface B { c: typeof c }\n',
     "c.ts": "export const c = 1;\n",
   },
   rooms: {
-    "area/index.ts": 'export { a } from "./room/a.js";\nexport { lazy } from "./lazy.js";\nexport { user } from "./shared-user.js";\n',
-    "area/shared.ts": 'export const shared = 1;\nexport interface Shape { readonly n: number }\nexport type Later = import("./other/c.js").C;\n',
+    "area/index.ts":
+      'export { a } from "./room/a.js";\nexport { lazy } from "./lazy.js";\nexport { user } from "./shared-user.js";\n',
+    "area/shared.ts":
+      'export const shared = 1;\nexport interface Shape { readonly n: number }\nexport type Later = import("./other/c.js").C;\n',
     "area/shared-user.ts": 'import { a } from "./room/a.js";\nexport const user = a;\n',
     "area/lazy.ts": 'export const lazy = () => import("./room/deep/d.js");\n',
-    "area/room/a.ts": 'import { shared } from "../shared.js";\nimport type { C } from "../other/c.js";\nexport const a = shared;\nexport type A = C;\n',
-    "area/room/deep/d.ts": 'import { shared, type Shape } from "../../shared.js";\nimport { a } from "../a.js";\nexport const d: Shape = { n: shared + a };\n',
+    "area/room/a.ts":
+      'import { shared } from "../shared.js";\nimport type { C } from "../other/c.js";\nexport const a = shared;\nexport type A = C;\n',
+    "area/room/deep/d.ts":
+      'import { shared, type Shape } from "../../shared.js";\nimport { a } from "../a.js";\nexport const d: Shape = { n: shared + a };\n',
     "area/other/c.ts": "export interface C { readonly c: string }\n",
-    "elsewhere/e.ts": 'import { shared } from "../area/shared.js";\nimport { d } from "../area/room/deep/d.js";\nexport const e = shared + d.n;\n',
+    "elsewhere/e.ts":
+      'import { shared } from "../area/shared.js";\nimport { d } from "../area/room/deep/d.js";\nexport const e = shared + d.n;\n',
   },
   ordered: {
-    "area/floor.ts": 'export const floor = 1;\n',
+    "area/floor.ts": "export const floor = 1;\n",
     "area/client.ts": 'import { top } from "./top/t.js";\nexport const client = top;\n',
-    "area/base/b.ts": 'import { floor } from "../floor.js";\nimport type { T } from "../top/t.js";\nexport const b = floor;\nexport type B = T;\n',
-    "area/top/t.ts": 'import { b } from "../base/b.js";\nexport const top = b;\nexport interface T { readonly t: number }\n',
+    "area/base/b.ts":
+      'import { floor } from "../floor.js";\nimport type { T } from "../top/t.js";\nexport const b = floor;\nexport type B = T;\n',
+    "area/top/t.ts":
+      'import { b } from "../base/b.js";\nexport const top = b;\nexport interface T { readonly t: number }\n',
   },
 };
 
@@ -117,7 +126,7 @@ test("a module that imports itself is a cycle", () => {
   expect(found["selfImport"]?.cycles).toEqual([["a.ts"]]);
 });
 
-test("type-only imports close a cycle too: `import type`, `export type`, `import { type X }`, `import(\"...\").X`", () => {
+test('type-only imports close a cycle too: `import type`, `export type`, `import { type X }`, `import("...").X`', () => {
   expect(found["typeOnly"]?.cycles).toEqual([["a.ts", "b.ts"]]);
   expect(found["importType"]?.cycles).toEqual([["a.ts", "b.ts"]]);
 });

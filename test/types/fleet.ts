@@ -12,10 +12,24 @@ import {
   type RedisStorageCode,
   type RedisWebhookQueue,
 } from "../../redis/index.js";
-import { createClient, createMemoryTokenStore, createWebhookHandler, type Client, type TokenStore, type WebhookQueue } from "../../runtime/index.js";
+import {
+  createClient,
+  createMemoryTokenStore,
+  createWebhookHandler,
+  type Client,
+  type TokenStore,
+  type WebhookQueue,
+} from "../../runtime/index.js";
 
 declare const staging: Client<"staging">;
-const options = { baseUrl: "http://api", authUrl: "http://auth", environment: "staging", clientId: "id", clientSecret: "s", userAgent: "ua" } as const;
+const options = {
+  baseUrl: "http://api",
+  authUrl: "http://auth",
+  environment: "staging",
+  clientId: "id",
+  clientSecret: "s",
+  userAgent: "ua",
+} as const;
 
 // A Redis store, the in-memory one, or any object with the four operations.
 createClient({ ...options, tokenStore: createRedisTokenStore({ redis: "redis://127.0.0.1:6379" }) });
@@ -29,7 +43,8 @@ const queue: RedisWebhookQueue = createWebhookQueue({
   connection: "redis://127.0.0.1:6379",
   client: staging,
   onSessionEnded: ({ sessionId, decision }) => void [sessionId, decision],
-  onError: (error: unknown, delivery: FailedDelivery | undefined) => void [error, delivery?.jobId, delivery?.attemptsMade],
+  onError: (error: unknown, delivery: FailedDelivery | undefined) =>
+    void [error, delivery?.jobId, delivery?.attemptsMade],
 });
 // The Redis queue is the runtime's WebhookQueue; the handler takes it instead of onSessionEnded.
 export const seam: WebhookQueue = queue;

@@ -4,10 +4,24 @@
  * `tsc -p tsconfig.json` and by test/generator/emit-type-tests.test.ts;
  * never run. Each `@ts-expect-error` must meet an error.
  */
-import { createClient, createWebhookHandler, type Client, type ExchangeResponse, type Logger, type Middleware } from "../../runtime/index.js";
+import {
+  createClient,
+  createWebhookHandler,
+  type Client,
+  type ExchangeResponse,
+  type Logger,
+  type Middleware,
+} from "../../runtime/index.js";
 
 declare const staging: Client<"staging">;
-const options = { baseUrl: "https://api", authUrl: "https://auth", environment: "staging", clientId: "id", clientSecret: "s", userAgent: "ua" } as const;
+const options = {
+  baseUrl: "https://api",
+  authUrl: "https://auth",
+  environment: "staging",
+  clientId: "id",
+  clientSecret: "s",
+  userAgent: "ua",
+} as const;
 
 // A middleware takes the request and next, and answers a response: its own, or next's.
 const requestId: Middleware = async (request, next) => {
@@ -17,7 +31,8 @@ const requestId: Middleware = async (request, next) => {
   const response: ExchangeResponse = await next(request);
   return response;
 };
-const offline: Middleware = () => Promise.resolve({ status: 200, headers: { "content-type": "application/json" }, body: "[]" });
+const offline: Middleware = () =>
+  Promise.resolve({ status: 200, headers: { "content-type": "application/json" }, body: "[]" });
 // @ts-expect-error a middleware must answer a promise of a response
 const noPromise: Middleware = () => ({ status: 200, headers: {}, body: "" });
 // @ts-expect-error the route is the runtime's to say

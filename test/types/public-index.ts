@@ -138,15 +138,28 @@ export type PublicType =
 
 /** `@flowsmith/runtime/flow-module`: what a generated module imports, and nothing else. */
 export type FlowModuleValue = "createFlowSession";
-export type FlowModuleType = "BodyForm" | "Client" | "Environment" | "FieldSpec" | "FileInput" | "FlowSpec" | "JsonSchema" | "Locale" | "PartName" | "PartSegment" | "RequestOptions";
+export type FlowModuleType =
+  | "BodyForm"
+  | "Client"
+  | "Environment"
+  | "FieldSpec"
+  | "FileInput"
+  | "FlowSpec"
+  | "JsonSchema"
+  | "Locale"
+  | "PartName"
+  | "PartSegment"
+  | "RequestOptions";
 
 /** `@flowsmith/runtime/patterns`: the engine, registered as the module loads. */
 export type PatternsValue = "linearPatterns";
 export type PatternsType = never;
 
 /** `@flowsmith/runtime/internal`: the schema checker, its words and the metadata rule. */
-export type InternalValue = "SchemaShapeError" | "describeIssues" | "issuesOf" | "metadataProblems" | "readablePath" | "schemaCheckOrThrow";
-export type InternalType = "Check" | "JsonSchema" | "MetadataProblem" | "PatternEngine" | "PatternTest" | "UncheckedPattern";
+export type InternalValue =
+  "SchemaShapeError" | "describeIssues" | "issuesOf" | "metadataProblems" | "readablePath" | "schemaCheckOrThrow";
+export type InternalType =
+  "Check" | "JsonSchema" | "MetadataProblem" | "PatternEngine" | "PatternTest" | "UncheckedPattern";
 
 /** `@flowsmith/runtime/internal/json`: the JSON helpers alone. */
 export type JsonValue = "escapePointerToken" | "isRecord" | "pointerTokens" | "valueAtTokens";
@@ -231,10 +244,22 @@ export type InternalUnsupportedPatternError = Internal["UnsupportedPatternError"
 export type IsRecordOnInternal = Internal["isRecord"];
 
 // What each entry's users take from it.
-export const flowModuleCall: (client: runtime.Client, spec: flowModule.FlowSpec, request: unknown) => Promise<unknown> = flowModule.createFlowSession;
+export const flowModuleCall: (client: runtime.Client, spec: flowModule.FlowSpec, request: unknown) => Promise<unknown> =
+  flowModule.createFlowSession;
 export const compiled: ReturnType<typeof patterns.linearPatterns.compile> = patterns.linearPatterns.compile("^a+$");
 export const engine: internal.PatternEngine = patterns.linearPatterns;
-export const check: internal.Check = internal.schemaCheckOrThrow({ type: "string", pattern: "^a+$" }, { patterns: engine });
+export const check: internal.Check = internal.schemaCheckOrThrow(
+  { type: "string", pattern: "^a+$" },
+  { patterns: engine },
+);
 export const words: string = internal.describeIssues(internal.issuesOf(check, 1));
-export const helpers = [json.isRecord, json.pointerTokens, json.escapePointerToken, json.valueAtTokens, internal.readablePath, internal.metadataProblems] as const;
-export type OnInternal = internal.MetadataProblem | internal.UncheckedPattern | internal.JsonSchema | internal.PatternTest;
+export const helpers = [
+  json.isRecord,
+  json.pointerTokens,
+  json.escapePointerToken,
+  json.valueAtTokens,
+  internal.readablePath,
+  internal.metadataProblems,
+] as const;
+export type OnInternal =
+  internal.MetadataProblem | internal.UncheckedPattern | internal.JsonSchema | internal.PatternTest;

@@ -53,7 +53,11 @@ export async function compiles(): Promise<void> {
   const documents: signing.DocumentsToSignDocument[] = [];
   documents.push({ templateId: "t", source: blob });
   const [first, ...rest] = documents;
-  if (first) await signing.createSession(staging, { ...request, input: { ...request.input, documentsToSign: { documents: [first, ...rest] } } });
+  if (first)
+    await signing.createSession(staging, {
+      ...request,
+      input: { ...request.input, documentsToSign: { documents: [first, ...rest] } },
+    });
 }
 
 export async function rejected(): Promise<void> {

@@ -25,7 +25,11 @@ declare const staging: Client<"staging">;
 declare const live: Client<"live">;
 
 // The handler is a node:http request listener.
-const handler = createWebhookHandler({ client: staging, secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", onSessionEnded: () => undefined });
+const handler = createWebhookHandler({
+  client: staging,
+  secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+  onSessionEnded: () => undefined,
+});
 // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the point: it fits where node:http takes a listener (it never rejects)
 createServer(handler);
 export const listener: (req: IncomingMessage, res: ServerResponse) => Promise<void> = handler;
@@ -36,7 +40,11 @@ export const drained: Promise<void> = handler.drain();
 declare const expressRequest: IncomingMessage & { body: any; params: Record<string, string> };
 declare const res: ServerResponse;
 void handler(expressRequest, res);
-createWebhookHandler({ client: live, secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", onSessionEnded: async () => {} });
+createWebhookHandler({
+  client: live,
+  secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+  onSessionEnded: async () => {},
+});
 
 // A secret, or an opt-out by name: an unset environment variable (string | undefined) is neither.
 declare const fromEnvironment: string | undefined;
@@ -46,7 +54,8 @@ createWebhookHandler({ client: staging, onSessionEnded: () => undefined });
 createWebhookHandler({ client: staging, secret: fromEnvironment, onSessionEnded: () => undefined });
 // @ts-expect-error a secret given as undefined is still none
 createWebhookHandler({ client: staging, secret: undefined, onSessionEnded: () => undefined });
-if (fromEnvironment) createWebhookHandler({ client: staging, secret: fromEnvironment, onSessionEnded: () => undefined });
+if (fromEnvironment)
+  createWebhookHandler({ client: staging, secret: fromEnvironment, onSessionEnded: () => undefined });
 createWebhookHandler({ client: staging, allowUnsigned: true, onSessionEnded: () => undefined });
 // @ts-expect-error the opt-out is true by name, not a flag that may be false
 createWebhookHandler({ client: staging, allowUnsigned: false, onSessionEnded: () => undefined });
@@ -54,7 +63,12 @@ declare const unsignedFlag: boolean;
 // @ts-expect-error nor a boolean computed somewhere: a secret, or allowUnsigned: true
 createWebhookHandler({ client: staging, allowUnsigned: unsignedFlag, onSessionEnded: () => undefined });
 // @ts-expect-error a secret and the opt-out contradict each other
-createWebhookHandler({ client: staging, secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", allowUnsigned: true, onSessionEnded: () => undefined });
+createWebhookHandler({
+  client: staging,
+  secret: "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+  allowUnsigned: true,
+  onSessionEnded: () => undefined,
+});
 
 // What the callback receives is what the API said.
 createWebhookHandler({
@@ -102,7 +116,11 @@ export const codes: WebhookErrorCode[] = ["WEBHOOK_SIGNATURE_INVALID", "WEBHOOK_
 export const badCode: WebhookErrorCode = "SIGNATURE_BAD";
 
 // waitForOutcome
-export const outcome: Promise<SessionRecord> = staging.waitForOutcome("s-1", { timeoutMs: 1_000, intervalMs: 100, signal: AbortSignal.timeout(5) });
+export const outcome: Promise<SessionRecord> = staging.waitForOutcome("s-1", {
+  timeoutMs: 1_000,
+  intervalMs: 100,
+  signal: AbortSignal.timeout(5),
+});
 // @ts-expect-error the session id is a string
 void staging.waitForOutcome(42);
 // @ts-expect-error unknown options are typos
@@ -110,8 +128,17 @@ void staging.waitForOutcome("s-1", { timeout: 1_000 });
 
 // Redirect state: asynchronous (Web Crypto's HMAC, the same on every platform).
 export async function redirectState(): Promise<[Date, string | undefined]> {
-  const state: string = await createRedirectState({ secret: "x".repeat(32), subjectId: "cust-42", ttlMs: 600_000, data: "/back" });
-  const verified = await verifyRedirectState({ secret: ["old".repeat(11), "new".repeat(11)], subjectId: "cust-42", state });
+  const state: string = await createRedirectState({
+    secret: "x".repeat(32),
+    subjectId: "cust-42",
+    ttlMs: 600_000,
+    data: "/back",
+  });
+  const verified = await verifyRedirectState({
+    secret: ["old".repeat(11), "new".repeat(11)],
+    subjectId: "cust-42",
+    state,
+  });
   const expiresAt: Date = verified.expiresAt;
   const data: string | undefined = verified.data;
   // @ts-expect-error a promise, not the state: await it
@@ -122,7 +149,8 @@ export async function redirectState(): Promise<[Date, string | undefined]> {
   void [notAwaited, await pending];
   return [expiresAt, data];
 }
-export const fromUrl: string = stateFromReturnUrl(new URL("https://app.example/return?state=x")) + stateFromReturnUrl("/return?state=x");
+export const fromUrl: string =
+  stateFromReturnUrl(new URL("https://app.example/return?state=x")) + stateFromReturnUrl("/return?state=x");
 // @ts-expect-error a state is bound to a subject: subjectId is required
 void verifyRedirectState({ secret: "x".repeat(32), state: "s" });
 // @ts-expect-error ttlMs is required: every state expires

@@ -14,7 +14,10 @@ const { serve } = createRequire(import.meta.url)("@hono/node-server");
 const { default: exported } = await import(pathToFileURL(options.module).href);
 const handler = typeof exported === "function" ? exported : (request) => exported.fetch(request);
 // The runtime under test sees Node's own Request and Response, not the server's lighter stand-ins.
-const server = serve({ fetch: handler, port: options.port, hostname: "127.0.0.1", overrideGlobalObjects: false }, (info) => {
-  process.stdout.write(`ready ${info.port}\n`);
-});
+const server = serve(
+  { fetch: handler, port: options.port, hostname: "127.0.0.1", overrideGlobalObjects: false },
+  (info) => {
+    process.stdout.write(`ready ${info.port}\n`);
+  },
+);
 process.once("SIGTERM", () => server.close(() => process.exit(0)));

@@ -19,14 +19,18 @@ const server = createServer(async (request, response) => {
     version: "2.0",
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
-    headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value])),
+    headers: Object.fromEntries(
+      Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value]),
+    ),
     requestContext: { http: { method: request.method, path: url.pathname } },
     body: Buffer.concat(chunks).toString("base64"),
     isBase64Encoded: true,
   };
   try {
     const result = await handler(event);
-    response.writeHead(result.statusCode, result.headers ?? {}).end(result.isBase64Encoded ? Buffer.from(result.body, "base64") : result.body);
+    response
+      .writeHead(result.statusCode, result.headers ?? {})
+      .end(result.isBase64Encoded ? Buffer.from(result.body, "base64") : result.body);
   } catch (error) {
     // Lambda answers a handler that throws with 502.
     console.error(error);

@@ -28,7 +28,10 @@ afterAll(async () => {
   await removeProjects();
 });
 
-const apiEntry = (name: keyof typeof SAMPLE_IDS, extra: Record<string, unknown> = {}) => ({ name, source: { api: { ...SAMPLE_IDS[name], ...extra } } });
+const apiEntry = (name: keyof typeof SAMPLE_IDS, extra: Record<string, unknown> = {}) => ({
+  name,
+  source: { api: { ...SAMPLE_IDS[name], ...extra } },
+});
 
 async function apiProject(flows: readonly unknown[]): Promise<Project> {
   const project = await makeProject();
@@ -65,7 +68,9 @@ describe("source.api", () => {
     const fromApi = await apiProject(SAMPLES.map((name) => apiEntry(name)));
     const result = await runCodegen({ configPath: fromApi.config, env: service.env });
 
-    expect(result.snapshots).toEqual(SAMPLES.map((name) => ({ path: `flows/${name}.json`, flow: name, reason: "added" })));
+    expect(result.snapshots).toEqual(
+      SAMPLES.map((name) => ({ path: `flows/${name}.json`, flow: name, reason: "added" })),
+    );
     const want = await snapshot(fromFiles.out);
     const got = await snapshot(fromApi.out);
     expect([...got.keys()]).toEqual([...want.keys()]);
@@ -110,7 +115,9 @@ describe("source.api", () => {
     const project = await apiProject([apiEntry("signing")]);
     const error = await refusal(runCodegen({ configPath: project.config, check: true, env: service.env }));
     expect(error.code).toBe("SNAPSHOT_MISSING");
-    expect(error.message).toMatch(/#\/flows\/0\/source\/api: no snapshot of flow 6f1c2a9e-\S+ \(staging\) at flows\/signing\.json.*codegen --refresh --flow signing/);
+    expect(error.message).toMatch(
+      /#\/flows\/0\/source\/api: no snapshot of flow 6f1c2a9e-\S+ \(staging\) at flows\/signing\.json.*codegen --refresh --flow signing/,
+    );
 
     // --check --refresh compares with the service and writes nothing.
     const compared = await runCodegen({ configPath: project.config, check: true, refresh: true, env: service.env });
@@ -122,7 +129,9 @@ describe("source.api", () => {
     const project = await apiProject([{ source: { api: SAMPLE_IDS["document-verification"] } }]);
     const result = await runCodegen({ configPath: project.config, env: service.env });
     expect(result.flows.map((flow) => flow.name)).toEqual(["bank-account-and-address-check"]);
-    expect(result.snapshots.map((change) => change.path)).toEqual([`flows/${SAMPLE_IDS["document-verification"].flowId}-live.json`]);
+    expect(result.snapshots.map((change) => change.path)).toEqual([
+      `flows/${SAMPLE_IDS["document-verification"].flowId}-live.json`,
+    ]);
     // The next run finds the name in the manifest and the flow unchanged, offline.
     const again = await runCodegen({ configPath: project.config, env: stopped });
     expect(again.flows.map((flow) => flow.status)).toEqual(["unchanged"]);
@@ -135,7 +144,8 @@ describe("source.api", () => {
         {
           env: () => ({ ...service.env, FLOWSMITH_STAGING_CLIENT_SECRET: "" }),
           code: "CREDENTIALS_MISSING",
-          message: /FLOWSMITH_STAGING_CLIENT_SECRET is not set: fetching the description of flow a41f0c6d\S+ \(staging\) needs the staging API client/,
+          message:
+            /FLOWSMITH_STAGING_CLIENT_SECRET is not set: fetching the description of flow a41f0c6d\S+ \(staging\) needs the staging API client/,
         },
       ],
       [
@@ -151,7 +161,10 @@ describe("source.api", () => {
         {
           env: () => stopped,
           code: "FETCH_FAILED",
-          message: () => new RegExp(`cannot fetch the description of flow a41f0c6d\\S+ \\(staging\\) from ${escape(stopped["FLOWSMITH_BASE_URL"] ?? "")}/api/v1/flows/a41f0c6d\\S+/staging/openapi: Token request to ${escape(stopped["FLOWSMITH_AUTH_URL"] ?? "")}/oidc/token failed.*ECONNREFUSED.*Is the auth host up\\?`),
+          message: () =>
+            new RegExp(
+              `cannot fetch the description of flow a41f0c6d\\S+ \\(staging\\) from ${escape(stopped["FLOWSMITH_BASE_URL"] ?? "")}/api/v1/flows/a41f0c6d\\S+/staging/openapi: Token request to ${escape(stopped["FLOWSMITH_AUTH_URL"] ?? "")}/oidc/token failed.*ECONNREFUSED.*Is the auth host up\\?`,
+            ),
         },
       ],
       [
@@ -177,7 +190,8 @@ describe("source.api", () => {
       const before = await snapshot(project.root);
       const error = await refusal(runCodegen({ configPath: project.config, env: service.env }));
       expect(error.code).toBe("VERSION_MISMATCH");
-      const line = (await readFile(project.config, "utf8")).split("\n").findIndex((text) => text.includes('"version": 2')) + 1;
+      const line =
+        (await readFile(project.config, "utf8")).split("\n").findIndex((text) => text.includes('"version": 2')) + 1;
       expect(error.context).toMatchObject({ line, pointer: "#/flows/1/source/api/version" });
       expect(error.message).toMatch(
         /^flow "signing": \S*project\/codegen\.config\.json:\d+ #\/flows\/1\/source\/api\/version: the service publishes version 1 of flow 6f1c\S+ in staging, but this line pins version 2; nothing was written\. To move to version 1, change "version" to 1/,
@@ -191,7 +205,9 @@ describe("source.api", () => {
       const before = await snapshot(project.root);
       const error = await refusal(runCodegen({ configPath: project.config, refresh: true, env: service.env }));
       expect(error.code).toBe("SNAPSHOT_CONFLICT");
-      expect(error.message).toMatch(/flows\/signing\.json is in the way of this flow's snapshot and flowsmith did not write it \(it is not a flow description\)/);
+      expect(error.message).toMatch(
+        /flows\/signing\.json is in the way of this flow's snapshot and flowsmith did not write it \(it is not a flow description\)/,
+      );
       expect(await snapshot(project.root)).toEqual(before);
     });
 
@@ -203,7 +219,9 @@ describe("source.api", () => {
       ]);
       const error = await refusal(runCodegen({ configPath: project.config, env: service.env }));
       expect(error.code).toBe("DUPLICATE_FLOW");
-      expect(error.message).toContain('entry "signing-file" (flows/signing.yaml, version 1) and entry "signing" (flows/signing.json, version 1)');
+      expect(error.message).toContain(
+        'entry "signing-file" (flows/signing.yaml, version 1) and entry "signing" (flows/signing.json, version 1)',
+      );
       expect(error.message).toContain("(config entries #/flows/0 and #/flows/2)");
       expect((await snapshot(project.root)).has("project/generated/.flowsmith-manifest.json")).toBe(false);
     });
@@ -230,7 +248,12 @@ describe("after the first fetch", () => {
     // A service that no longer has aml-screening: fetching it would fail.
     const signingOnly = await startService(["flows/signing.yaml"]);
     try {
-      const result = await runCodegen({ configPath: project.config, refresh: true, flows: ["signing"], env: signingOnly.env });
+      const result = await runCodegen({
+        configPath: project.config,
+        refresh: true,
+        flows: ["signing"],
+        env: signingOnly.env,
+      });
       expect(result.flows.map((flow) => [flow.name, flow.status])).toEqual([["signing", "unchanged"]]);
       const error = await refusal(runCodegen({ configPath: project.config, refresh: true, env: signingOnly.env }));
       expect(error.message).toMatch(/flow "aml-screening": .*cannot fetch .* failed with status 404/);
@@ -240,25 +263,51 @@ describe("after the first fetch", () => {
   });
 
   it.each<[string, Record<string, unknown>, { code: string; message: RegExp }]>([
-    ["pins another version", { version: 3 }, { code: "VERSION_MISMATCH", message: /#\/flows\/0\/source\/api\/version: the snapshot flows\/signing\.json holds version 1 of flow 6f1c\S+, but this line pins version 3: run `npx flowsmith codegen --refresh --flow signing`/ }],
-    ["names another flow", { flowId: SAMPLE_IDS["aml-screening"].flowId }, { code: "SNAPSHOT_MISMATCH", message: /the snapshot flows\/signing\.json holds flow 6f1c\S+ \(staging\), but the entry names flow a41f0c6d\S+ \(staging\): run `npx flowsmith codegen --refresh --flow signing`/ }],
-  ])("an entry edited since its snapshot was taken (%s) is refused offline, naming --refresh", async (_name, change, { code, message }) => {
-    const project = await apiProject([apiEntry("signing")]);
-    await runCodegen({ configPath: project.config, env: service.env });
-    await writeConfig(project.config, { flows: [apiEntry("signing", change)] });
-    const error = await refusal(runCodegen({ configPath: project.config, env: stopped }));
-    expect(error.code).toBe(code);
-    expect(error.message).toMatch(message);
-  });
+    [
+      "pins another version",
+      { version: 3 },
+      {
+        code: "VERSION_MISMATCH",
+        message:
+          /#\/flows\/0\/source\/api\/version: the snapshot flows\/signing\.json holds version 1 of flow 6f1c\S+, but this line pins version 3: run `npx flowsmith codegen --refresh --flow signing`/,
+      },
+    ],
+    [
+      "names another flow",
+      { flowId: SAMPLE_IDS["aml-screening"].flowId },
+      {
+        code: "SNAPSHOT_MISMATCH",
+        message:
+          /the snapshot flows\/signing\.json holds flow 6f1c\S+ \(staging\), but the entry names flow a41f0c6d\S+ \(staging\): run `npx flowsmith codegen --refresh --flow signing`/,
+      },
+    ],
+  ])(
+    "an entry edited since its snapshot was taken (%s) is refused offline, naming --refresh",
+    async (_name, change, { code, message }) => {
+      const project = await apiProject([apiEntry("signing")]);
+      await runCodegen({ configPath: project.config, env: service.env });
+      await writeConfig(project.config, { flows: [apiEntry("signing", change)] });
+      const error = await refusal(runCodegen({ configPath: project.config, env: stopped }));
+      expect(error.code).toBe(code);
+      expect(error.message).toMatch(message);
+    },
+  );
 
   it("the emulator serves an api flow from its snapshot", async () => {
     const project = await apiProject([apiEntry("signing")]);
     const missing = await refusal(loadFlowsOrThrow(project.config));
     expect(missing.code).toBe("SNAPSHOT_MISSING");
-    expect(missing.message).toMatch(/no snapshot of flow 6f1c\S+ \(staging\) at flows\/signing\.json yet: run `npx flowsmith codegen` to fetch it/);
+    expect(missing.message).toMatch(
+      /no snapshot of flow 6f1c\S+ \(staging\) at flows\/signing\.json yet: run `npx flowsmith codegen` to fetch it/,
+    );
     await runCodegen({ configPath: project.config, env: service.env });
     const [flow] = await loadFlowsOrThrow(project.config);
-    expect(flow?.model).toMatchObject({ name: "signing", id: SAMPLE_IDS.signing.flowId, version: 1, source: { file: "flows/signing.json" } });
+    expect(flow?.model).toMatchObject({
+      name: "signing",
+      id: SAMPLE_IDS.signing.flowId,
+      version: 1,
+      source: { file: "flows/signing.json" },
+    });
   });
 });
 
@@ -266,20 +315,30 @@ describe("the change report", () => {
   it("also follows a description file replaced by a new version: --check names the flow, the write reports each change", async () => {
     const project = await makeProject({ flows: ["signing", "aml-screening"] });
     await runCodegen({ configPath: project.config });
-    await writeFile(path.join(project.dir, "flows/signing.yaml"), await readFile(path.join(REPO, "test/fixtures/changes/signing-v2.yaml")));
+    await writeFile(
+      path.join(project.dir, "flows/signing.yaml"),
+      await readFile(path.join(REPO, "test/fixtures/changes/signing-v2.yaml")),
+    );
     const checked = await runCodegen({ configPath: project.config, check: true });
     expect(checked.changes.map((change) => change.path)).toContain("signing/description.json");
-    const golden = (await readFile(path.join(REPO, "test/fixtures/changes/signing-v1-v2.txt.golden"), "utf8")).trimEnd().split("\n");
+    const golden = (await readFile(path.join(REPO, "test/fixtures/changes/signing-v1-v2.txt.golden"), "utf8"))
+      .trimEnd()
+      .split("\n");
     expect(checked.flows.map((flow) => [flow.name, flow.changed?.lines])).toEqual([
       ["signing", golden],
       ["aml-screening", undefined],
     ]);
     const written = await runCodegen({ configPath: project.config });
-    expect(written.flows.map((flow) => [flow.name, flow.changed?.breaking, flow.changed?.from, flow.changed?.to])).toEqual([
+    expect(
+      written.flows.map((flow) => [flow.name, flow.changed?.breaking, flow.changed?.from, flow.changed?.to]),
+    ).toEqual([
       ["signing", true, 1, 2],
       ["aml-screening", undefined, undefined, undefined],
     ]);
-    expect((await runCodegen({ configPath: project.config })).flows.map((flow) => flow.changed)).toEqual([undefined, undefined]);
+    expect((await runCodegen({ configPath: project.config })).flows.map((flow) => flow.changed)).toEqual([
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -295,7 +354,13 @@ describe("the service's address", () => {
     expect((await runCodegen({ configPath: project.config, env: credentialsOnly })).snapshots).toHaveLength(1);
 
     // The same config, pointed elsewhere by the environment: the override wins (and finds nothing there).
-    const error = await refusal(runCodegen({ configPath: project.config, refresh: true, env: { ...env, ...serviceEnv(stopped["FLOWSMITH_BASE_URL"] ?? "", stopped["FLOWSMITH_AUTH_URL"] ?? "") } }));
+    const error = await refusal(
+      runCodegen({
+        configPath: project.config,
+        refresh: true,
+        env: { ...env, ...serviceEnv(stopped["FLOWSMITH_BASE_URL"] ?? "", stopped["FLOWSMITH_AUTH_URL"] ?? "") },
+      }),
+    );
     expect(error.message).toMatch(/Is the auth host up\? authUrl comes from environment variable FLOWSMITH_AUTH_URL/);
   });
 });

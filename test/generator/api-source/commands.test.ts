@@ -40,19 +40,41 @@ describe("flowsmith flows", () => {
     const { config } = await project();
     const run = await cli(["flows", "--config", config], service.env);
     expect(run).toMatchObject({ code: 0, stderr: "" });
-    expect(run.stdout).toMatch(new RegExp(`^staging: 2 flow\\(s\\)\\n  ${SIGNING}  name Signing, version 1\\n  ${AML}  name AML screening, version 7\\nlive: 1 flow\\(s\\)\\n  ${DOCUMENTS}  name Bank account and address check, version 4, in \\S*codegen\\.config\\.json as document-verification$`, "m"));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^staging: 2 flow\\(s\\)\\n  ${SIGNING}  name Signing, version 1\\n  ${AML}  name AML screening, version 7\\nlive: 1 flow\\(s\\)\\n  ${DOCUMENTS}  name Bank account and address check, version 4, in \\S*codegen\\.config\\.json as document-verification$`,
+        "m",
+      ),
+    );
   });
 
   it("--environment and --json: the records as the service returns them", async () => {
     const run = await cli(["flows", "--environment", "live", "--json"], service.env);
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ live: [{ id: DOCUMENTS, name: "Bank account and address check", version: 4, environment: "live" }] });
+    expect(JSON.parse(run.stdout)).toEqual({
+      live: [{ id: DOCUMENTS, name: "Bank account and address check", version: 4, environment: "live" }],
+    });
   });
 
   it.each<[string, string[], Record<string, string>, { code: number; says: RegExp }]>([
-    ["a bad environment", ["flows", "--environment", "prod"], {}, { code: 2, says: /--environment must be staging or live; got "prod"/ }],
-    ["no API client at all", ["flows"], { FLOWSMITH_STAGING_CLIENT_ID: "", FLOWSMITH_LIVE_CLIENT_ID: "" }, { code: 1, says: /CREDENTIALS_MISSING: no API client is set: set FLOWSMITH_STAGING_CLIENT_ID/ }],
-    ["a missing secret", ["flows", "--environment", "live"], { FLOWSMITH_LIVE_CLIENT_SECRET: "" }, { code: 1, says: /FLOWSMITH_LIVE_CLIENT_SECRET is not set: fetching the flows of live/ }],
+    [
+      "a bad environment",
+      ["flows", "--environment", "prod"],
+      {},
+      { code: 2, says: /--environment must be staging or live; got "prod"/ },
+    ],
+    [
+      "no API client at all",
+      ["flows"],
+      { FLOWSMITH_STAGING_CLIENT_ID: "", FLOWSMITH_LIVE_CLIENT_ID: "" },
+      { code: 1, says: /CREDENTIALS_MISSING: no API client is set: set FLOWSMITH_STAGING_CLIENT_ID/ },
+    ],
+    [
+      "a missing secret",
+      ["flows", "--environment", "live"],
+      { FLOWSMITH_LIVE_CLIENT_SECRET: "" },
+      { code: 1, says: /FLOWSMITH_LIVE_CLIENT_SECRET is not set: fetching the flows of live/ },
+    ],
   ])("%s", async (_name, args, env, { code, says }) => {
     const run = await cli(args, { ...service.env, ...env });
     expect(run.code).toBe(code);
@@ -62,19 +84,52 @@ describe("flowsmith flows", () => {
   it("--help names every option", async () => {
     const run = await cli(["flows", "--help"], {});
     expect(run.code).toBe(0);
-    for (const option of ["--environment", "--json", "--config", "FLOWSMITH_BASE_URL", "FLOWSMITH_LIVE_CLIENT_SECRET"]) expect(run.stdout).toContain(option);
+    for (const option of ["--environment", "--json", "--config", "FLOWSMITH_BASE_URL", "FLOWSMITH_LIVE_CLIENT_SECRET"])
+      expect(run.stdout).toContain(option);
   });
 });
 
 describe("runFlows (the entry point `flows` prints)", () => {
-  it.each<[string, { given: { environment?: "staging" | "live" }; want: Record<string, [string, string | undefined][]> }]>([
-    ["every environment with an API client, marking the config's entries", { given: {}, want: { staging: [[SIGNING, undefined], [AML, undefined]], live: [[DOCUMENTS, "document-verification"]] } }],
-    ["one environment", { given: { environment: "staging" }, want: { staging: [[SIGNING, undefined], [AML, undefined]] } }],
+  it.each<
+    [string, { given: { environment?: "staging" | "live" }; want: Record<string, [string, string | undefined][]> }]
+  >([
+    [
+      "every environment with an API client, marking the config's entries",
+      {
+        given: {},
+        want: {
+          staging: [
+            [SIGNING, undefined],
+            [AML, undefined],
+          ],
+          live: [[DOCUMENTS, "document-verification"]],
+        },
+      },
+    ],
+    [
+      "one environment",
+      {
+        given: { environment: "staging" },
+        want: {
+          staging: [
+            [SIGNING, undefined],
+            [AML, undefined],
+          ],
+        },
+      },
+    ],
   ])("%s", async (_name, { given, want }) => {
     const { config } = await project();
     const listed = await runFlows({ configPath: config, env: service.env, ...given });
     expect(listed.config).toMatch(/codegen\.config\.json$/);
-    expect(Object.fromEntries(listed.environments.map(({ environment, flows }) => [environment, flows.map((flow) => [flow.id, flow.inConfigAs])]))).toEqual(want);
+    expect(
+      Object.fromEntries(
+        listed.environments.map(({ environment, flows }) => [
+          environment,
+          flows.map((flow) => [flow.id, flow.inConfigAs]),
+        ]),
+      ),
+    ).toEqual(want);
     expect(listed.environments[0]?.flows[0]?.shown).toMatchObject({ id: SIGNING, name: "Signing", version: 1 });
   });
 });
@@ -85,7 +140,9 @@ describe("flowsmith add", () => {
     const before = await readFile(config, "utf8");
     const run = await cli(["add", SIGNING, "--environment", "staging", "--config", config], service.env);
     expect(run).toMatchObject({ code: 0, stderr: "" });
-    expect(run.stdout).toMatch(/^Added "signing" \(flow 6f1c\S+, staging, version 1\) to \S+codegen\.config\.json #\/flows\/1; snapshot flows\/signing\.json\.\nRun `npx flowsmith codegen` to generate its client\.\n$/);
+    expect(run.stdout).toMatch(
+      /^Added "signing" \(flow 6f1c\S+, staging, version 1\) to \S+codegen\.config\.json #\/flows\/1; snapshot flows\/signing\.json\.\nRun `npx flowsmith codegen` to generate its client\.\n$/,
+    );
 
     const after = await readFile(config, "utf8");
     const entry = `    { "name": "signing", "source": { "api": { "flowId": "${SIGNING}", "environment": "staging" } } }\n`;
@@ -101,27 +158,78 @@ describe("flowsmith add", () => {
 
   it("--name, --version and --snapshot go into the entry", async () => {
     const { dir, config } = await project();
-    const run = await cli(["add", AML, "--environment", "staging", "--name", "aml", "--version", "7", "--snapshot", "api/aml.json", "--config", config], service.env);
+    const run = await cli(
+      [
+        "add",
+        AML,
+        "--environment",
+        "staging",
+        "--name",
+        "aml",
+        "--version",
+        "7",
+        "--snapshot",
+        "api/aml.json",
+        "--config",
+        config,
+      ],
+      service.env,
+    );
     expect(run.code).toBe(0);
     const flows = (JSON.parse(await readFile(config, "utf8")) as { flows: unknown[] }).flows;
-    expect(flows[1]).toEqual({ name: "aml", source: { api: { flowId: AML, environment: "staging", version: 7, snapshot: "api/aml.json" } } });
+    expect(flows[1]).toEqual({
+      name: "aml",
+      source: { api: { flowId: AML, environment: "staging", version: 7, snapshot: "api/aml.json" } },
+    });
     expect(await readFile(path.join(dir, "api/aml.json"), "utf8")).toMatch(/"x-flow-version": 7/);
   });
 
   it.each<[string, (p: Project) => string[], { code: number; says: RegExp }]>([
-    ["a flow the config has as a file", () => ["add", DOCUMENTS, "--environment", "live"], { code: 1, says: /DUPLICATE_FLOW: .*#\/flows\/0: flow 2d8e\S+ \(live\) is already in the config as "document-verification" \(#\/flows\/0, flows\/document-verification\.yaml\)/ }],
-    ["a name in use", () => ["add", SIGNING, "--environment", "staging", "--name", "document-verification"], { code: 1, says: /DUPLICATE_FLOW_NAME: .*the name "document-verification" is already used by #\/flows\/0/ }],
-    ["another version than --version", () => ["add", SIGNING, "--environment", "staging", "--version", "3"], { code: 1, says: /VERSION_MISMATCH: .*publishes version 1 of flow 6f1c\S+ in staging, not the version 3 given by --version; nothing was written/ }],
-    ["a flow the environment does not have", () => ["add", SIGNING, "--environment", "live"], { code: 1, says: /FETCH_FAILED: .*\/api\/v1\/flows\/6f1c\S+\/live\/openapi: GET .* failed with status 404.*flowsmith flows --environment live/ }],
+    [
+      "a flow the config has as a file",
+      () => ["add", DOCUMENTS, "--environment", "live"],
+      {
+        code: 1,
+        says: /DUPLICATE_FLOW: .*#\/flows\/0: flow 2d8e\S+ \(live\) is already in the config as "document-verification" \(#\/flows\/0, flows\/document-verification\.yaml\)/,
+      },
+    ],
+    [
+      "a name in use",
+      () => ["add", SIGNING, "--environment", "staging", "--name", "document-verification"],
+      { code: 1, says: /DUPLICATE_FLOW_NAME: .*the name "document-verification" is already used by #\/flows\/0/ },
+    ],
+    [
+      "another version than --version",
+      () => ["add", SIGNING, "--environment", "staging", "--version", "3"],
+      {
+        code: 1,
+        says: /VERSION_MISMATCH: .*publishes version 1 of flow 6f1c\S+ in staging, not the version 3 given by --version; nothing was written/,
+      },
+    ],
+    [
+      "a flow the environment does not have",
+      () => ["add", SIGNING, "--environment", "live"],
+      {
+        code: 1,
+        says: /FETCH_FAILED: .*\/api\/v1\/flows\/6f1c\S+\/live\/openapi: GET .* failed with status 404.*flowsmith flows --environment live/,
+      },
+    ],
     [
       "a file flowsmith did not write where the snapshot goes",
       (made) => {
         writeFileSync(path.join(made.dir, "flows/signing.json"), "{}\n");
         return ["add", SIGNING, "--environment", "staging"];
       },
-      { code: 1, says: /SNAPSHOT_CONFLICT: .*flows\/signing\.json is in the way of this flow's snapshot and flowsmith did not write it/ },
+      {
+        code: 1,
+        says: /SNAPSHOT_CONFLICT: .*flows\/signing\.json is in the way of this flow's snapshot and flowsmith did not write it/,
+      },
     ],
-    ["a snapshot that is not JSON", () => ["add", SIGNING, "--environment", "staging", "--snapshot", "flows/signing.yaml"], { code: 2, says: /^flowsmith add: --snapshot must name a \.json file; got "flows\/signing\.yaml"\n/ }],
+    [
+      "a snapshot that is not JSON",
+      () => ["add", SIGNING, "--environment", "staging", "--snapshot", "flows/signing.yaml"],
+      { code: 2, says: /^flowsmith add: --snapshot must name a \.json file; got "flows\/signing\.yaml"\n/ },
+    ],
     ["no environment", () => ["add", SIGNING], { code: 2, says: /--environment staging\|live is required/ }],
     ["no flow id", () => ["add", "--environment", "live"], { code: 2, says: /expected one flow id/ }],
   ])("refuses %s, writing nothing", async (_name, args, { code, says }) => {
@@ -136,9 +244,14 @@ describe("flowsmith add", () => {
 
   it("--snapshot that is not a .json file is a usage error before the service is reached (none is configured here)", async () => {
     const made = await project();
-    const run = await cli(["add", SIGNING, "--environment", "staging", "--snapshot", "flows/signing.JSON.txt", "--config", made.config], {});
+    const run = await cli(
+      ["add", SIGNING, "--environment", "staging", "--snapshot", "flows/signing.JSON.txt", "--config", made.config],
+      {},
+    );
     expect(run).toMatchObject({ code: 2, stdout: "" });
-    expect(run.stderr).toMatch(/^flowsmith add: --snapshot must name a \.json file; got "flows\/signing\.JSON\.txt"\nRun `flowsmith add --help`/);
+    expect(run.stderr).toMatch(
+      /^flowsmith add: --snapshot must name a \.json file; got "flows\/signing\.JSON\.txt"\nRun `flowsmith add --help`/,
+    );
   });
 
   it("starts a config when there is none, which codegen then reads", async () => {
@@ -155,7 +268,11 @@ describe("flowsmith add", () => {
   });
 
   it.each<[string, string, string]>([
-    ["an empty flows list", '{ "outputDir": "generated", "flows": [] }\n', '{ "outputDir": "generated", "flows": [\n  ENTRY\n] }\n'],
+    [
+      "an empty flows list",
+      '{ "outputDir": "generated", "flows": [] }\n',
+      '{ "outputDir": "generated", "flows": [\n  ENTRY\n] }\n',
+    ],
     [
       "comments and trailing commas (JSONC), kept where they were",
       '{\n  // our flows\n  "outputDir": "generated",\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } }, // the live one\n  ],\n}\n',
@@ -167,8 +284,16 @@ describe("flowsmith add", () => {
       '{\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } }, /* live */\n    ENTRY\n  ]\n}\n',
     ],
     // Comments in an empty list were dropped with it; several after the last entry moved to the new one's line.
-    ["an empty flows list holding comments", '{\n  "flows": [ // none yet\n    /* signing next */\n  ]\n}\n', '{\n  "flows": [ // none yet\n    /* signing next */\n    ENTRY\n  ]\n}\n'],
-    ["an empty flows list with a comment on one line", '{ "flows": [ /* soon */ ] }\n', '{ "flows": [ /* soon */\n  ENTRY\n] }\n'],
+    [
+      "an empty flows list holding comments",
+      '{\n  "flows": [ // none yet\n    /* signing next */\n  ]\n}\n',
+      '{\n  "flows": [ // none yet\n    /* signing next */\n    ENTRY\n  ]\n}\n',
+    ],
+    [
+      "an empty flows list with a comment on one line",
+      '{ "flows": [ /* soon */ ] }\n',
+      '{ "flows": [ /* soon */\n  ENTRY\n] }\n',
+    ],
     [
       "two comments after the last entry's comma",
       '{\n  "flows": [\n    { "source": { "file": "flows/document-verification.yaml" } }, /* live */ // keep\n  ]\n}\n',
@@ -201,13 +326,26 @@ describe("flowsmith add", () => {
     const { config } = await project();
     expect((await cli(["add", SIGNING, "--environment", "staging", "--config", config], service.env)).code).toBe(0);
     const before = await readFile(config, "utf8");
-    const again = await cli(["add", SIGNING, "--environment", "staging", "--name", "signing-2", "--config", config], service.env);
+    const again = await cli(
+      ["add", SIGNING, "--environment", "staging", "--name", "signing-2", "--config", config],
+      service.env,
+    );
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/DUPLICATE_FLOW: .*already in the config as "signing" \(#\/flows\/1, flows\/signing\.json\)/);
+    expect(again.stderr).toMatch(
+      /DUPLICATE_FLOW: .*already in the config as "signing" \(#\/flows\/1, flows\/signing\.json\)/,
+    );
     expect(await readFile(config, "utf8")).toBe(before);
   });
 
-  it.each<[string, { given: { setup: (p: Project) => Promise<void>; add: string[] }; want: { advice: RegExp; follow: (p: Project) => Promise<string[]> } }]>([
+  it.each<
+    [
+      string,
+      {
+        given: { setup: (p: Project) => Promise<void>; add: string[] };
+        want: { advice: RegExp; follow: (p: Project) => Promise<string[]> };
+      },
+    ]
+  >([
     [
       "a description file: download it again, or take the flow from the service instead",
       {
@@ -228,31 +366,54 @@ describe("flowsmith add", () => {
       {
         given: {
           setup: async (made) => {
-            expect((await cli(["add", SIGNING, "--environment", "staging", "--config", made.config], service.env)).code).toBe(0);
+            expect(
+              (await cli(["add", SIGNING, "--environment", "staging", "--config", made.config], service.env)).code,
+            ).toBe(0);
           },
           add: ["add", SIGNING, "--environment", "staging", "--name", "signing-2"],
         },
-        want: { advice: /To fetch its current version into flows\/signing\.json, run `npx flowsmith codegen --refresh --flow signing`\n$/, follow: () => Promise.resolve(["codegen", "--refresh", "--flow", "signing"]) },
+        want: {
+          advice:
+            /To fetch its current version into flows\/signing\.json, run `npx flowsmith codegen --refresh --flow signing`\n$/,
+          follow: () => Promise.resolve(["codegen", "--refresh", "--flow", "signing"]),
+        },
       },
     ],
-  ])("a flow the config already has, from %s (DUPLICATE_FLOW's advice, which then works)", async (_name, { given, want }) => {
-    const made = await project();
-    await given.setup(made);
-    const refused = await cli([...given.add, "--config", made.config], service.env);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/error DUPLICATE_FLOW: /);
-    expect(refused.stderr).toMatch(want.advice);
-    const followed = await cli([...(await want.follow(made)), "--config", made.config], service.env);
-    expect(followed.stderr).not.toMatch(/error/);
-    expect(followed.code).toBe(0);
-  });
+  ])(
+    "a flow the config already has, from %s (DUPLICATE_FLOW's advice, which then works)",
+    async (_name, { given, want }) => {
+      const made = await project();
+      await given.setup(made);
+      const refused = await cli([...given.add, "--config", made.config], service.env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/error DUPLICATE_FLOW: /);
+      expect(refused.stderr).toMatch(want.advice);
+      const followed = await cli([...(await want.follow(made)), "--config", made.config], service.env);
+      expect(followed.stderr).not.toMatch(/error/);
+      expect(followed.code).toBe(0);
+    },
+  );
 
   it("a snapshot path under a file is refused before anything is written (was 'unexpected error: ENOTDIR')", async () => {
     const made = await project();
     const before = await snapshot(made.dir);
-    const run = await cli(["add", SIGNING, "--environment", "staging", "--snapshot", "codegen.config.json/signing.json", "--config", made.config], service.env);
+    const run = await cli(
+      [
+        "add",
+        SIGNING,
+        "--environment",
+        "staging",
+        "--snapshot",
+        "codegen.config.json/signing.json",
+        "--config",
+        made.config,
+      ],
+      service.env,
+    );
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/SNAPSHOT_CONFLICT: .*codegen\.config\.json\/signing\.json .*\(a folder on its path is a file\)/);
+    expect(run.stderr).toMatch(
+      /SNAPSHOT_CONFLICT: .*codegen\.config\.json\/signing\.json .*\(a folder on its path is a file\)/,
+    );
     expect(await snapshot(made.dir)).toEqual(before);
   });
 });
@@ -267,7 +428,9 @@ describe("what a failed fetch says to check", () => {
         return;
       }
       if (req.url === "/oidc/token") {
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: "t0k3n-for-hints", expires_in: 60, token_type: "Bearer" }));
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ access_token: "t0k3n-for-hints", expires_in: 60, token_type: "Bearer" }));
         return;
       }
       res.writeHead(404, { "content-type": "application/json" }).end("{}");
@@ -284,8 +447,20 @@ describe("what a failed fetch says to check", () => {
       const missing = await cli(["flows", "--environment", "staging"], env);
       expect(missing.stderr).toMatch(/status 404.*Check baseUrl \(environment variable FLOWSMITH_BASE_URL\)/);
       expect(missing.stderr).not.toMatch(/descriptionPath/);
-      const description = await cli(["add", "some-flow", "--environment", "staging", "--config", path.join(await mkdtempDir(), "codegen.config.json")], env);
-      expect(description.stderr).toMatch(/descriptionPath "\/api\/v1\/flows\/\{flowId\}\/\{environment\}\/openapi" \(the default\)/);
+      const description = await cli(
+        [
+          "add",
+          "some-flow",
+          "--environment",
+          "staging",
+          "--config",
+          path.join(await mkdtempDir(), "codegen.config.json"),
+        ],
+        env,
+      );
+      expect(description.stderr).toMatch(
+        /descriptionPath "\/api\/v1\/flows\/\{flowId\}\/\{environment\}\/openapi" \(the default\)/,
+      );
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

@@ -24,7 +24,18 @@ const layouts: [string, { given: unknown; want: string }][] = [
   [
     "schema keywords sorted, properties in the document's order, required and enum as written",
     {
-      given: { components: { schemas: { Z: { type: "object", required: ["b", "a"], properties: { b: { type: "string", enum: ["y", "x"] }, a: { maxLength: 3, type: "string" } } }, A: {} } } },
+      given: {
+        components: {
+          schemas: {
+            Z: {
+              type: "object",
+              required: ["b", "a"],
+              properties: { b: { type: "string", enum: ["y", "x"] }, a: { maxLength: 3, type: "string" } },
+            },
+            A: {},
+          },
+        },
+      },
       want: '{"components":{"schemas":{"Z":{"properties":{"b":{"enum":["y","x"],"type":"string"},"a":{"maxLength":3,"type":"string"}},"required":["b","a"],"type":"object"},"A":{}}}}',
     },
   ],
@@ -33,7 +44,20 @@ const layouts: [string, { given: unknown; want: string }][] = [
     {
       given: {
         paths: {
-          "/b": { post: { responses: { "201": { description: "d" }, "400": {} }, requestBody: { content: { "multipart/form-data": { schema: { type: "object", properties: { "x[1]": { type: "string", format: "binary" } } }, encoding: { z: { contentType: "image/png" }, a: {} } }, "application/json": {} } } } },
+          "/b": {
+            post: {
+              responses: { "201": { description: "d" }, "400": {} },
+              requestBody: {
+                content: {
+                  "multipart/form-data": {
+                    schema: { type: "object", properties: { "x[1]": { type: "string", format: "binary" } } },
+                    encoding: { z: { contentType: "image/png" }, a: {} },
+                  },
+                  "application/json": {},
+                },
+              },
+            },
+          },
           "/a": {},
         },
       },
@@ -43,13 +67,26 @@ const layouts: [string, { given: unknown; want: string }][] = [
   [
     "data is kept exactly: default, example and x- values, items of allOf laid out as schemas",
     {
-      given: { components: { schemas: { S: { "x-z": { b: 1, a: 2 }, default: { b: 1, a: 2 }, allOf: [{ type: "object", properties: { q: {}, p: {} }, description: "d" }] } } } },
+      given: {
+        components: {
+          schemas: {
+            S: {
+              "x-z": { b: 1, a: 2 },
+              default: { b: 1, a: 2 },
+              allOf: [{ type: "object", properties: { q: {}, p: {} }, description: "d" }],
+            },
+          },
+        },
+      },
       want: '{"components":{"schemas":{"S":{"allOf":[{"description":"d","properties":{"q":{},"p":{}},"type":"object"}],"default":{"b":1,"a":2},"x-z":{"b":1,"a":2}}}}}',
     },
   ],
   [
     "a property named __proto__ stays a property",
-    { given: JSON.parse('{"components":{"schemas":{"S":{"properties":{"__proto__":{"type":"string"}}}}}}') as unknown, want: '{"components":{"schemas":{"S":{"properties":{"__proto__":{"type":"string"}}}}}}' },
+    {
+      given: JSON.parse('{"components":{"schemas":{"S":{"properties":{"__proto__":{"type":"string"}}}}}}') as unknown,
+      want: '{"components":{"schemas":{"S":{"properties":{"__proto__":{"type":"string"}}}}}}',
+    },
   ],
 ];
 
@@ -73,7 +110,11 @@ describe("descriptionJson", () => {
     const original = parseDescriptionOrThrow(await readFile(path.join(REPO, file)), file);
     const normalised = parseDescriptionOrThrow(descriptionJson(original.document), "snapshot.json");
     const emit = async (description: typeof original) =>
-      (await emitFlowOrThrow(buildFlowModelOrThrow(description, { name: "flow" }), { runtimeImport: "@flowsmith/runtime" })).map((emitted) => ({
+      (
+        await emitFlowOrThrow(buildFlowModelOrThrow(description, { name: "flow" }), {
+          runtimeImport: "@flowsmith/runtime",
+        })
+      ).map((emitted) => ({
         path: emitted.path,
         body: emitted.content.split("\n").slice(1).join("\n"),
       }));

@@ -22,14 +22,24 @@ beforeEach(() => {
 const hostOf = (url: string) => new URL(url).host;
 
 test("with HTTP_PROXY set, `flowsmith flows` reaches the auth host and the API through the proxy", async () => {
-  const run = await cli(["flows", "--environment", "staging", "--json"], { ...service.env, HTTP_PROXY: proxy.url, NO_PROXY: "" });
+  const run = await cli(["flows", "--environment", "staging", "--json"], {
+    ...service.env,
+    HTTP_PROXY: proxy.url,
+    NO_PROXY: "",
+  });
   expect(run).toMatchObject({ code: 0, stderr: "" });
   expect(JSON.parse(run.stdout)).toMatchObject({ staging: [expect.objectContaining({ name: "Signing" }) as unknown] });
-  expect(new Set(proxy.forwarded)).toEqual(new Set([`CONNECT ${hostOf(service.emulator.authUrl)}`, `CONNECT ${hostOf(service.emulator.baseUrl)}`]));
+  expect(new Set(proxy.forwarded)).toEqual(
+    new Set([`CONNECT ${hostOf(service.emulator.authUrl)}`, `CONNECT ${hostOf(service.emulator.baseUrl)}`]),
+  );
 });
 
 test("the lower-case http_proxy counts too, and NO_PROXY exempts a host", async () => {
-  const run = await cli(["flows", "--environment", "staging"], { ...service.env, http_proxy: proxy.url, NO_PROXY: hostOf(service.emulator.authUrl) });
+  const run = await cli(["flows", "--environment", "staging"], {
+    ...service.env,
+    http_proxy: proxy.url,
+    NO_PROXY: hostOf(service.emulator.authUrl),
+  });
   expect(run.code).toBe(0);
   expect(proxy.forwarded).toEqual([`CONNECT ${hostOf(service.emulator.baseUrl)}`]);
 });

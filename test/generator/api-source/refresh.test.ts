@@ -17,7 +17,10 @@ import { cli, SAMPLE_IDS, startService, type Service } from "./service";
 const V1 = "flows/signing.yaml";
 const V2 = "test/fixtures/changes/signing-v2.yaml";
 const TEMPLATE = readFileSync(path.join(REPO_ROOT, "test/fixtures/changes/signing-consumer.ts.template"), "utf8");
-const GOLDEN_REPORT = readFileSync(path.join(REPO_ROOT, "test/fixtures/changes/signing-v1-v2.txt.golden"), "utf8").trimEnd();
+const GOLDEN_REPORT = readFileSync(
+  path.join(REPO_ROOT, "test/fixtures/changes/signing-v1-v2.txt.golden"),
+  "utf8",
+).trimEnd();
 
 let dir: string;
 let config: string;
@@ -70,8 +73,12 @@ describe("codegen --refresh after the service moved a flow to a new version", ()
     const before = await snapshot(dir);
     const run = await cli(["codegen", "--config", config, "--check", "--refresh"], service?.env ?? {});
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("1 snapshot(s) differ from what the service publishes now:\n  changed  flows/signing.json (snapshot changed: flow signing)");
-    expect(run.stderr).toContain(`The description of signing changed since ${path.relative(process.cwd(), dir)}/out/ was generated:\n${GOLDEN_REPORT}`);
+    expect(run.stderr).toContain(
+      "1 snapshot(s) differ from what the service publishes now:\n  changed  flows/signing.json (snapshot changed: flow signing)",
+    );
+    expect(run.stderr).toContain(
+      `The description of signing changed since ${path.relative(process.cwd(), dir)}/out/ was generated:\n${GOLDEN_REPORT}`,
+    );
     expect(run.stderr).toContain("Run `npx flowsmith codegen --refresh` and commit the result.");
     expect(await snapshot(dir)).toEqual(before);
   });
@@ -85,9 +92,13 @@ describe("codegen --refresh after the service moved a flow to a new version", ()
     expect(run.stdout).toContain(`\n\n${GOLDEN_REPORT}\n\nBreaking changes in signing:`);
     expect(run.stdout).toContain("Wrote flows/signing.json (snapshot changed: flow signing).");
 
-    const stored = JSON.parse(await readFile(path.join(dir, "flows/signing.json"), "utf8")) as { info: { "x-flow-version": number } };
+    const stored = JSON.parse(await readFile(path.join(dir, "flows/signing.json"), "utf8")) as {
+      info: { "x-flow-version": number };
+    };
     expect(stored.info["x-flow-version"]).toBe(2);
-    expect(await readFile(path.join(dir, "out/signing/description.json"), "utf8")).toBe(await readFile(path.join(dir, "flows/signing.json"), "utf8"));
+    expect(await readFile(path.join(dir, "out/signing/description.json"), "utf8")).toBe(
+      await readFile(path.join(dir, "flows/signing.json"), "utf8"),
+    );
     const manifest = await readManifestJson(path.join(dir, "out"));
     expect(Object.keys(manifest.flows["signing"]?.files ?? {})).toContain("signing/description.json");
   });
@@ -115,7 +126,9 @@ describe("codegen --refresh after the service moved a flow to a new version", ()
     await writeFile(snapshotFile, await readFile(path.join(REPO_ROOT, "generated/signing/description.json"), "utf8"));
     const check = await cli(["codegen", "--config", config, "--check"], {});
     expect(check.code).toBe(1);
-    expect(check.stderr).toMatch(/The description of signing changed since \S+ was generated:\nSigning \(flow 6f1c\S+, staging\) v2 → v1: \d+ breaking, \d+ compatible/);
+    expect(check.stderr).toMatch(
+      /The description of signing changed since \S+ was generated:\nSigning \(flow 6f1c\S+, staging\) v2 → v1: \d+ breaking, \d+ compatible/,
+    );
     const write = await cli(["codegen", "--config", config], {});
     expect(write.stdout).toMatch(/\n\nSigning \(flow 6f1c\S+, staging\) v2 → v1: /);
     await writeFile(snapshotFile, v2Text);

@@ -32,21 +32,25 @@ afterAll(async () => {
 /** Forwards every request to the auth host and keeps each access_token it hands out. */
 async function recordTokens(authUrl: string): Promise<Server> {
   const server = createServer((req, res) => {
-    const upstream = request(new URL(req.url ?? "/", authUrl), { method: req.method, headers: req.headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
-      answer.on("end", () => {
-        const body = Buffer.concat(chunks);
-        try {
-          const token = (JSON.parse(body.toString("utf8")) as { access_token?: unknown }).access_token;
-          if (typeof token === "string") tokens.push(token);
-        } catch {
-          // Not a token response.
-        }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        res.end(body);
-      });
-    });
+    const upstream = request(
+      new URL(req.url ?? "/", authUrl),
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("end", () => {
+          const body = Buffer.concat(chunks);
+          try {
+            const token = (JSON.parse(body.toString("utf8")) as { access_token?: unknown }).access_token;
+            if (typeof token === "string") tokens.push(token);
+          } catch {
+            // Not a token response.
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(body);
+        });
+      },
+    );
     // The auth host gone: the connection drops, as it would without the recorder in between.
     upstream.on("error", () => res.destroy());
     req.pipe(upstream);
@@ -76,7 +80,12 @@ it("no secret or token in any output or file, across successes and failures", as
   runs.push(await cli(["flows", "--json", "--environment", "staging", ...config], env));
   // And as it fails: refused credentials, a secret the auth host echoes back in its refusal, the service gone.
   runs.push(await cli(["codegen", "--refresh", ...config], { ...env, FLOWSMITH_STAGING_CLIENT_ID: "someone-else" }));
-  runs.push(await cli(["flows", "--environment", "staging", ...config], { ...env, FLOWSMITH_STAGING_CLIENT_ID: CLIENTS.staging.clientSecret }));
+  runs.push(
+    await cli(["flows", "--environment", "staging", ...config], {
+      ...env,
+      FLOWSMITH_STAGING_CLIENT_ID: CLIENTS.staging.clientSecret,
+    }),
+  );
   runs.push(await cli(["add", SAMPLE_IDS.signing.flowId, "--environment", "live", ...config], env));
   await service.close();
   runs.push(await cli(["codegen", "--refresh", ...config], env));
@@ -85,14 +94,26 @@ it("no secret or token in any output or file, across successes and failures", as
   expect(runs.map((run) => run.code)).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1]);
   expect(tokens.length).toBeGreaterThanOrEqual(4);
   const secrets = [
-    ...Object.values(CLIENTS).flatMap(({ clientId, clientSecret }) => [...forms(clientSecret), ...forms(`${clientId}:${clientSecret}`)]),
+    ...Object.values(CLIENTS).flatMap(({ clientId, clientSecret }) => [
+      ...forms(clientSecret),
+      ...forms(`${clientId}:${clientSecret}`),
+    ]),
     ...tokens.flatMap(forms),
   ];
   const texts = new Map<string, string>();
   runs.forEach((run, index) => texts.set(`run ${index} output`, run.stdout + run.stderr));
-  for (const file of await listRelativeFiles(project.root)) texts.set(file, await readFile(path.join(project.root, file), "utf8"));
-  expect([...texts.keys()]).toEqual(expect.arrayContaining(["project/flows/aml-screening.json", "project/generated/aml-screening/index.ts", "project/generated/.flowsmith-manifest.json"]));
-  const found = [...texts].flatMap(([where, text]) => secrets.filter((secret) => text.includes(secret)).map((secret) => `${where}: ${secret.slice(0, 6)}…`));
+  for (const file of await listRelativeFiles(project.root))
+    texts.set(file, await readFile(path.join(project.root, file), "utf8"));
+  expect([...texts.keys()]).toEqual(
+    expect.arrayContaining([
+      "project/flows/aml-screening.json",
+      "project/generated/aml-screening/index.ts",
+      "project/generated/.flowsmith-manifest.json",
+    ]),
+  );
+  const found = [...texts].flatMap(([where, text]) =>
+    secrets.filter((secret) => text.includes(secret)).map((secret) => `${where}: ${secret.slice(0, 6)}…`),
+  );
   expect(found).toEqual([]);
 });
 
@@ -105,14 +126,25 @@ it("no secret or token in any output or file, across successes and failures", as
 it("a service that echoes the token or the secret in what it returns: refused, or printed scrubbed", async () => {
   const token = "tok-echoed/Zx+9=";
   const { clientSecret } = CLIENTS.staging;
-  const description = (await readFile(path.join(__dirname, "../../../flows/signing.yaml"), "utf8")).replace("title: Signing", `title: "Signing ${token}"`);
+  const description = (await readFile(path.join(__dirname, "../../../flows/signing.yaml"), "utf8")).replace(
+    "title: Signing",
+    `title: "Signing ${token}"`,
+  );
   const server = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
       res.writeHead(200, { "content-type": "application/json" });
-      if (req.url === "/oidc/token") return res.end(JSON.stringify({ access_token: token, expires_in: 3600, token_type: "Bearer" }));
+      if (req.url === "/oidc/token")
+        return res.end(JSON.stringify({ access_token: token, expires_in: 3600, token_type: "Bearer" }));
       if (req.url?.endsWith("/openapi")) return res.end(JSON.stringify(load(description)));
-      res.end(JSON.stringify({ flows: [{ id: SAMPLE_IDS.signing.flowId, name: encodeURIComponent(token) }, { id: "f2", name: clientSecret }] }));
+      res.end(
+        JSON.stringify({
+          flows: [
+            { id: SAMPLE_IDS.signing.flowId, name: encodeURIComponent(token) },
+            { id: "f2", name: clientSecret },
+          ],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -122,10 +154,16 @@ it("a service that echoes the token or the secret in what it returns: refused, o
     const project = await makeProject({ flows: ["aml-screening"] });
     const config = ["--config", project.config];
     const before = await listRelativeFiles(project.root);
-    const add = await cli(["add", SAMPLE_IDS.signing.flowId, "--environment", "staging", "--name", "echoed", ...config], env);
+    const add = await cli(
+      ["add", SAMPLE_IDS.signing.flowId, "--environment", "staging", "--name", "echoed", ...config],
+      env,
+    );
     expect(add).toMatchObject({ code: 1, stderr: expect.stringContaining("SECRET_IN_DESCRIPTION") as unknown });
     expect(await listRelativeFiles(project.root)).toEqual(before);
-    const listed = [await cli(["flows", "--environment", "staging", ...config], env), await cli(["flows", "--json", "--environment", "staging", ...config], env)];
+    const listed = [
+      await cli(["flows", "--environment", "staging", ...config], env),
+      await cli(["flows", "--json", "--environment", "staging", ...config], env),
+    ];
     expect(listed.map((run) => run.code)).toEqual([0, 0]);
     const printed = listed.map((run) => run.stdout + run.stderr).join("\n");
     expect(printed).toContain("[redacted]");
@@ -178,7 +216,9 @@ it("an auth host that echoes the secret JSON-escaped across the message's cut: n
     }),
     async (env) => {
       const project = await makeProject({ flows: [] });
-      await writeConfig(project.config, { flows: [{ name: "signing", source: { api: { ...SAMPLE_IDS.signing, snapshot: "flows/signing.json" } } }] });
+      await writeConfig(project.config, {
+        flows: [{ name: "signing", source: { api: { ...SAMPLE_IDS.signing, snapshot: "flows/signing.json" } } }],
+      });
       const ran = await cli(["codegen", "--refresh", "--config", project.config], env);
       expect(ran).toMatchObject({ code: 1, stderr: expect.stringContaining("FETCH_FAILED") as unknown });
       expect(ran.stderr).toContain(`invalid_client: ${padding.slice(0, 20)}`);
@@ -192,26 +232,36 @@ it("an auth host that echoes the secret JSON-escaped across the message's cut: n
  * (the secret form-encoded, at a byte offset inside the base64 string): it
  * is refused, and nothing is written, at each of the three offsets.
  */
-it.each([0, 1, 2])("a description carrying base64(<token request body>), %i bytes shifted: SECRET_IN_DESCRIPTION, nothing written", async (shift) => {
-  const document = load(await readFile(path.join(__dirname, "../../../flows/signing.yaml"), "utf8")) as { info: Record<string, unknown> };
-  let tokenRequest = "";
-  await withService(
-    (url, body) => {
-      if (url === "/oidc/token") {
-        tokenRequest = body;
-        return { status: 200, text: JSON.stringify({ access_token: "tok-b64-probe", expires_in: 3600, token_type: "Bearer" }) };
-      }
-      const echoed = Buffer.from(`${"r".repeat(shift)}request: ${tokenRequest}`).toString("base64");
-      return { status: 200, text: JSON.stringify({ ...document, info: { ...document.info, "x-echo": echoed } }) };
-    },
-    async (env) => {
-      const project = await makeProject({ flows: ["aml-screening"] });
-      await writeConfig(project.config, { flows: [{ name: "signing", source: { api: { ...SAMPLE_IDS.signing, snapshot: "flows/signing.json" } } }] });
-      const before = await listRelativeFiles(project.root);
-      const ran = await cli(["codegen", "--refresh", "--config", project.config], env);
-      expect(tokenRequest).toContain("client_secret=");
-      expect(ran).toMatchObject({ code: 1, stderr: expect.stringContaining("SECRET_IN_DESCRIPTION") as unknown });
-      expect(await listRelativeFiles(project.root)).toEqual(before);
-    },
-  );
-});
+it.each([0, 1, 2])(
+  "a description carrying base64(<token request body>), %i bytes shifted: SECRET_IN_DESCRIPTION, nothing written",
+  async (shift) => {
+    const document = load(await readFile(path.join(__dirname, "../../../flows/signing.yaml"), "utf8")) as {
+      info: Record<string, unknown>;
+    };
+    let tokenRequest = "";
+    await withService(
+      (url, body) => {
+        if (url === "/oidc/token") {
+          tokenRequest = body;
+          return {
+            status: 200,
+            text: JSON.stringify({ access_token: "tok-b64-probe", expires_in: 3600, token_type: "Bearer" }),
+          };
+        }
+        const echoed = Buffer.from(`${"r".repeat(shift)}request: ${tokenRequest}`).toString("base64");
+        return { status: 200, text: JSON.stringify({ ...document, info: { ...document.info, "x-echo": echoed } }) };
+      },
+      async (env) => {
+        const project = await makeProject({ flows: ["aml-screening"] });
+        await writeConfig(project.config, {
+          flows: [{ name: "signing", source: { api: { ...SAMPLE_IDS.signing, snapshot: "flows/signing.json" } } }],
+        });
+        const before = await listRelativeFiles(project.root);
+        const ran = await cli(["codegen", "--refresh", "--config", project.config], env);
+        expect(tokenRequest).toContain("client_secret=");
+        expect(ran).toMatchObject({ code: 1, stderr: expect.stringContaining("SECRET_IN_DESCRIPTION") as unknown });
+        expect(await listRelativeFiles(project.root)).toEqual(before);
+      },
+    );
+  },
+);

@@ -64,7 +64,11 @@ export interface Ran {
 export async function cli(args: readonly string[], env: Record<string, string>): Promise<Ran> {
   let stdout = "";
   let stderr = "";
-  const io = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env };
+  const io = {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env,
+  };
   const code = await main(args, io);
   return { code, stdout, stderr };
 }

@@ -30,7 +30,10 @@ let changes: readonly FlowChange[];
 
 beforeAll(async () => {
   dir = makeTempDir();
-  for (const [version, description] of [["v1", V1], ["v2", V2]] as const) {
+  for (const [version, description] of [
+    ["v1", V1],
+    ["v2", V2],
+  ] as const) {
     copyFileSync(description, path.join(dir, `signing-${version}.yaml`));
     writeFileSync(
       path.join(dir, `${version}.config.json`),
@@ -41,7 +44,10 @@ beforeAll(async () => {
       }),
     );
     await runCodegen({ configPath: path.join(dir, `${version}.config.json`) });
-    writeFileSync(path.join(dir, `consumer-${version}.ts`), TEMPLATE.replace("__FLOW_MODULE__", `./${version}/signing/index.js`));
+    writeFileSync(
+      path.join(dir, `consumer-${version}.ts`),
+      TEMPLATE.replace("__FLOW_MODULE__", `./${version}/signing/index.js`),
+    );
   }
   const model = (file: string): FlowModel => {
     const loaded = parseDescriptionOrThrow(readFileSync(file), path.relative(REPO_ROOT, file));
@@ -55,7 +61,11 @@ afterAll(() => {
 });
 
 const breakingAt = (...caughtBy: readonly string[]) =>
-  [...new Set(changes.filter((c) => c.severity === "breaking" && caughtBy.includes(c.caughtBy ?? "")).map((c) => c.location))].sort();
+  [
+    ...new Set(
+      changes.filter((c) => c.severity === "breaking" && caughtBy.includes(c.caughtBy ?? "")).map((c) => c.location),
+    ),
+  ].sort();
 
 describe("a consumer written for version 1", () => {
   it("fails tsc on version 2 exactly where the report says breaking [tsc], and nowhere on version 1", () => {
@@ -70,7 +80,10 @@ describe("a consumer written for version 1", () => {
       .map((error) => {
         const line = Number(/consumer-v2\.ts:(\d+):/.exec(error)?.[1]);
         // The nearest marker above the line; an error before any marker is reported as itself.
-        const marker = markers.slice(0, line).reverse().find((m) => m !== undefined);
+        const marker = markers
+          .slice(0, line)
+          .reverse()
+          .find((m) => m !== undefined);
         return marker ?? error;
       });
     expect([...new Set(located)].sort()).toEqual(breakingAt("tsc"));
@@ -100,7 +113,9 @@ describe("a consumer written for version 1", () => {
  */
 function locationOfIssue(readable: string): string {
   const segments: Segment[] = [];
-  for (const [, name, index, quoted] of readable.matchAll(/(?:^|\.)([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)) {
+  for (const [, name, index, quoted] of readable.matchAll(
+    /(?:^|\.)([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g,
+  )) {
     if (index !== undefined) segments.push("[]");
     else segments.push({ key: name ?? (JSON.parse(quoted ?? '""') as string) });
   }

@@ -23,7 +23,9 @@ const COMPATIBLE = "test/fixtures/changes/signing-compatible.json";
 
 async function flowsmith(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(REPO_ROOT, "bin/flowsmith.js"), ...args], { cwd: REPO_ROOT });
+    const { stdout, stderr } = await run(process.execPath, [path.join(REPO_ROOT, "bin/flowsmith.js"), ...args], {
+      cwd: REPO_ROOT,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -55,7 +57,11 @@ describe("flowsmith diff (the built CLI)", () => {
     expect(result.code).toBe(1);
     expectGolden(result.stdout, "signing-v1-v2.json.golden");
     const document = JSON.parse(result.stdout) as { format: string; version: number; summary: unknown };
-    expect(document).toMatchObject({ format: "flowsmith-changes", version: 1, summary: { breaking: 7, compatible: 2 } });
+    expect(document).toMatchObject({
+      format: "flowsmith-changes",
+      version: 1,
+      summary: { breaking: 7, compatible: 2 },
+    });
   });
 
   it("exits 2 on a usage error", async () => {
@@ -81,7 +87,9 @@ describe("flowsmith diff (run, in this process)", () => {
   it("exits 0 with nothing to report for the same description", async () => {
     const result = await diff(abs(V1), abs(V1));
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Signing \(flow 6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13, staging\) v1 → v1: 0 breaking, 0 compatible\n {2}no changes/);
+    expect(result.stdout).toMatch(
+      /^Signing \(flow 6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13, staging\) v1 → v1: 0 breaking, 0 compatible\n {2}no changes/,
+    );
   });
 
   it("exits 0 on --json when nothing is breaking, 1 when something is", async () => {
@@ -108,7 +116,10 @@ describe("flowsmith diff (run, in this process)", () => {
   test.each([["--help"], ["-h"]])("prints the usage on %s and exits 0 (the dispatcher's)", async (flag) => {
     let stdout = "";
     let stderr = "";
-    const code = await main(["diff", flag], { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } });
+    const code = await main(["diff", flag], {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+    });
     const result = { code, stdout, stderr };
     expect(result).toMatchObject({ code: 0, stderr: "" });
     expect(result.stdout).toContain("Exit codes: 0 nothing breaking, 1 something breaking");
@@ -117,7 +128,9 @@ describe("flowsmith diff (run, in this process)", () => {
   it("exits 1 with the reader's error for a description that does not read", async () => {
     const missing = await diff(abs(V1), "nope.yaml");
     expect(missing).toMatchObject({ code: 1, stdout: "" });
-    expect(missing.stderr).toBe("flowsmith: error SOURCE_NOT_FOUND: nope.yaml: flow description not found: nope.yaml\n");
+    expect(missing.stderr).toBe(
+      "flowsmith: error SOURCE_NOT_FOUND: nope.yaml: flow description not found: nope.yaml\n",
+    );
 
     const swagger = await diff(abs("test/fixtures/descriptions/bad/swagger-2.yaml"), abs(V1));
     expect(swagger).toMatchObject({ code: 1, stdout: "" });
@@ -130,10 +143,44 @@ describe("flowsmith diff (run, in this process)", () => {
 });
 
 describe("runDiff (the entry point the command prints)", () => {
-  it.each<[string, { given: [string, string]; want: { breaking: boolean; summary: { breaking: number; compatible: number }; header: RegExp } }]>([
-    ["a breaking change", { given: [V1, V2], want: { breaking: true, summary: { breaking: 7, compatible: 2 }, header: /^Signing \(flow 6f1c\S+, staging\) v1 → v2: 7 breaking, 2 compatible$/ } }],
-    ["compatible changes only", { given: [V1, COMPATIBLE], want: { breaking: false, summary: { breaking: 0, compatible: 3 }, header: /: 0 breaking, 3 compatible$/ } }],
-    ["the same description", { given: [V1, V1], want: { breaking: false, summary: { breaking: 0, compatible: 0 }, header: /v1 → v1: 0 breaking, 0 compatible$/ } }],
+  it.each<
+    [
+      string,
+      {
+        given: [string, string];
+        want: { breaking: boolean; summary: { breaking: number; compatible: number }; header: RegExp };
+      },
+    ]
+  >([
+    [
+      "a breaking change",
+      {
+        given: [V1, V2],
+        want: {
+          breaking: true,
+          summary: { breaking: 7, compatible: 2 },
+          header: /^Signing \(flow 6f1c\S+, staging\) v1 → v2: 7 breaking, 2 compatible$/,
+        },
+      },
+    ],
+    [
+      "compatible changes only",
+      {
+        given: [V1, COMPATIBLE],
+        want: { breaking: false, summary: { breaking: 0, compatible: 3 }, header: /: 0 breaking, 3 compatible$/ },
+      },
+    ],
+    [
+      "the same description",
+      {
+        given: [V1, V1],
+        want: {
+          breaking: false,
+          summary: { breaking: 0, compatible: 0 },
+          header: /v1 → v1: 0 breaking, 0 compatible$/,
+        },
+      },
+    ],
   ])("%s", async (_name, { given, want }) => {
     const result = await runDiff(abs(given[0]), abs(given[1]));
     expect(result.breaking).toBe(want.breaking);
@@ -143,6 +190,9 @@ describe("runDiff (the entry point the command prints)", () => {
   });
 
   it("throws the reader's CodegenError for a description that does not read", async () => {
-    await expect(runDiff(abs(V1), "nope.yaml")).rejects.toMatchObject({ name: "CodegenError", code: "SOURCE_NOT_FOUND" });
+    await expect(runDiff(abs(V1), "nope.yaml")).rejects.toMatchObject({
+      name: "CodegenError",
+      code: "SOURCE_NOT_FOUND",
+    });
   });
 });

@@ -55,7 +55,15 @@ const PROPERTY: Decided<Property> = {
 };
 
 const SCHEMAS = {
-  string: { ...COMMON, format: "format", enum: ["enum", "locales"], pattern: "pattern", patternLeftToService: "not a change: follows pattern", minLength: "minLength", maxLength: "maxLength" } satisfies Decided<StringSchema>,
+  string: {
+    ...COMMON,
+    format: "format",
+    enum: ["enum", "locales"],
+    pattern: "pattern",
+    patternLeftToService: "not a change: follows pattern",
+    minLength: "minLength",
+    maxLength: "maxLength",
+  } satisfies Decided<StringSchema>,
   number: {
     ...COMMON,
     integer: "type",
@@ -69,13 +77,21 @@ const SCHEMAS = {
   boolean: { ...COMMON, enum: "enum" } satisfies Decided<BooleanSchema>,
   file: { ...COMMON, maxBytes: "maxBytes", mediaTypes: "mediaTypes" } satisfies Decided<FileSchema>,
   array: { ...COMMON, items: "walked", minItems: "minItems", maxItems: "maxItems" } satisfies Decided<ArraySchema>,
-  object: { ...COMMON, properties: "walked", additionalProperties: "additionalProperties" } satisfies Decided<ObjectSchema>,
+  object: {
+    ...COMMON,
+    properties: "walked",
+    additionalProperties: "additionalProperties",
+  } satisfies Decided<ObjectSchema>,
 };
 
 describe("the flow model's keys", () => {
   it("each lead to a change kind, and every change kind comes from one", () => {
     const tables: readonly Record<string, Treatment>[] = [FLOW, PROPERTY, ...Object.values(SCHEMAS)];
-    const named = new Set(tables.flatMap((table) => Object.values(table).flatMap((treatment) => (typeof treatment === "string" ? [treatment] : [...treatment]))));
+    const named = new Set(
+      tables.flatMap((table) =>
+        Object.values(table).flatMap((treatment) => (typeof treatment === "string" ? [treatment] : [...treatment])),
+      ),
+    );
     expect(CHANGE_KINDS.filter((kind) => !named.has(kind))).toEqual([]);
   });
 });

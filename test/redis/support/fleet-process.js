@@ -29,8 +29,18 @@ main().catch((error) => {
 });
 
 async function main() {
-  const tokenStore = createRedisTokenStore({ redis: settings.redisUrl, keyPrefix: settings.keyPrefix, onError: () => undefined });
-  const client = createClient({ ...settings.api, environment: "staging", userAgent: "flowsmith-fleet-test/1.0", tokenStore, pollIntervalMs: 20 });
+  const tokenStore = createRedisTokenStore({
+    redis: settings.redisUrl,
+    keyPrefix: settings.keyPrefix,
+    onError: () => undefined,
+  });
+  const client = createClient({
+    ...settings.api,
+    environment: "staging",
+    userAgent: "flowsmith-fleet-test/1.0",
+    tokenStore,
+    pollIntervalMs: 20,
+  });
   if (settings.mode === "calls") return calls(client, tokenStore);
   return backend(client, tokenStore);
 }
@@ -43,7 +53,9 @@ async function calls(client, tokenStore) {
   }
   const outcomes = await Promise.allSettled(Array.from({ length: settings.calls }, () => client.listFlows()));
   const failed = outcomes.filter((outcome) => outcome.status === "rejected");
-  process.send({ done: { ok: outcomes.length - failed.length, failed: failed.map((outcome) => String(outcome.reason)) } });
+  process.send({
+    done: { ok: outcomes.length - failed.length, failed: failed.map((outcome) => String(outcome.reason)) },
+  });
   await client.close();
   await tokenStore.close();
   process.disconnect();
@@ -70,7 +82,9 @@ async function backend(client, tokenStore) {
       fs.renameSync(`${file}.tmp`, file);
     },
     onError: (error, delivery) => {
-      process.stderr.write(`fleet-process ${process.pid}: ${delivery ? `session ${delivery.sessionId}` : "Redis"}: ${error && error.message}\n`);
+      process.stderr.write(
+        `fleet-process ${process.pid}: ${delivery ? `session ${delivery.sessionId}` : "Redis"}: ${error && error.message}\n`,
+      );
     },
   });
   // As every example does: a missing secret stops the process here, rather than take unsigned deliveries.

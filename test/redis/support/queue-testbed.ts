@@ -11,8 +11,18 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
-import { createWebhookQueue, type FailedDelivery, type RedisWebhookQueue, type WebhookQueueOptions } from "../../../redis/index.js";
-import { createWebhookHandler, type SessionEnded, type WebhookDelivery, type WebhookHandler } from "../../../runtime/index.js";
+import {
+  createWebhookQueue,
+  type FailedDelivery,
+  type RedisWebhookQueue,
+  type WebhookQueueOptions,
+} from "../../../redis/index.js";
+import {
+  createWebhookHandler,
+  type SessionEnded,
+  type WebhookDelivery,
+  type WebhookHandler,
+} from "../../../runtime/index.js";
 import { startEmulatedSessions, type EmulatedSessions } from "../../runtime/support/emulated-sessions.js";
 import { deliver, eventBody, signed } from "../../runtime/support/webhook-testbed.js";
 import { closeStarted } from "../../support/teardown.js";
@@ -72,7 +82,11 @@ export function useQueueTestbed(): QueueTestbed {
     return sessions;
   };
 
-  const instance = async ({ unsigned = false, front = "node:http", ...options }: InstanceOptions): Promise<Instance> => {
+  const instance = async ({
+    unsigned = false,
+    front = "node:http",
+    ...options
+  }: InstanceOptions): Promise<Instance> => {
     const handled: SessionEnded[] = [];
     const reported: Instance["reported"] = [];
     const queue = createWebhookQueue({
@@ -92,7 +106,14 @@ export function useQueueTestbed(): QueueTestbed {
       : createWebhookHandler({ client: emulated().client, secret: SECRET, queue, onError });
     const server = front === "fetch" ? await honoServer(handler) : await nodeServer(handler);
     opened.push({ close: () => new Promise((resolve) => server.close(resolve)) });
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, queue, handler, refused, reported, handled };
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+      queue,
+      handler,
+      refused,
+      reported,
+      handled,
+    };
   };
 
   return {
@@ -124,10 +145,16 @@ async function honoServer(handler: WebhookHandler): Promise<ServerType> {
 }
 
 /** One delivery of a session's event, signed with SECRET (or unsigned), with this webhook-id or a new one. */
-export async function send(url: string, sessionId: string, options: { id?: string; unsigned?: boolean; body?: string } = {}) {
+export async function send(
+  url: string,
+  sessionId: string,
+  options: { id?: string; unsigned?: boolean; body?: string } = {},
+) {
   const id = options.id ?? `msg_${randomBytes(8).toString("hex")}`;
   const body = options.body ?? eventBody(sessionId);
-  const headers = options.unsigned ? { "content-type": "application/json", "webhook-id": id } : signed(body, { id, secret: SECRET });
+  const headers = options.unsigned
+    ? { "content-type": "application/json", "webhook-id": id }
+    : signed(body, { id, secret: SECRET });
   return { id, ...(await deliver(url, body, headers)) };
 }
 
@@ -136,7 +163,12 @@ export async function send(url: string, sessionId: string, options: { id?: strin
  * answer that is not a 2xx, until one is, at most `attempts` times; the
  * statuses seen, the last one a 2xx.
  */
-export async function sendUntilAccepted(url: string, sessionId: string, id: string, { attempts = 100, delayMs = 50 } = {}): Promise<number[]> {
+export async function sendUntilAccepted(
+  url: string,
+  sessionId: string,
+  id: string,
+  { attempts = 100, delayMs = 50 } = {},
+): Promise<number[]> {
   const statuses: number[] = [];
   for (let attempt = 0; attempt < attempts; attempt++) {
     const { status } = await send(url, sessionId, { id });
@@ -163,5 +195,7 @@ export async function settled(queue: RedisWebhookQueue, limitMs?: number): Promi
 
 /** The codes of what the queue's onError heard about Redis itself (delivery undefined), in order. */
 export function redisCodes(instance: Instance): string[] {
-  return instance.reported.filter(({ delivery }) => delivery === undefined).map(({ error }) => (error as { code?: string }).code ?? String(error));
+  return instance.reported
+    .filter(({ delivery }) => delivery === undefined)
+    .map(({ error }) => (error as { code?: string }).code ?? String(error));
 }

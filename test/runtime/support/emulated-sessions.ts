@@ -3,7 +3,13 @@
  * sessions of the AML fixture flow (JSON, staging) that start at their OTP
  * step at once, and ways to end them ACCEPTED or REJECTED through the API.
  */
-import { startEmulator, ACCEPTED_CODE, MAX_WRONG_CODES, type EmulatorOptions, type RunningEmulator } from "../../../emulator/index.js";
+import {
+  startEmulator,
+  ACCEPTED_CODE,
+  MAX_WRONG_CODES,
+  type EmulatorOptions,
+  type RunningEmulator,
+} from "../../../emulator/index.js";
 import { createClient, type Client } from "../../../runtime/index.js";
 import { ALL_FLOWS, AML_ID, bearer, call, tokenFor } from "../../emulator/fixtures.js";
 
@@ -37,7 +43,10 @@ export async function startEmulatedSessions(options: EmulatorOptions = {}): Prom
       const answer = await call(`${emulator.baseUrl}/api/v1/flows/${AML_ID}/staging/sessions`, {
         method: "POST",
         headers: bearer(token, { "content-type": "application/json" }),
-        body: JSON.stringify({ input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } }, metadata: { subjectId } }),
+        body: JSON.stringify({
+          input: { basicIdentity: { givenName: "Ada", birthDate: "1815-12-10" } },
+          metadata: { subjectId },
+        }),
       });
       if (answer.status !== 201) throw new Error(`creating a session failed: ${answer.status} ${answer.text}`);
       return answer.json.sessionContext.sessionId;

@@ -74,7 +74,13 @@ async function record(
   streaming: boolean,
 ): Promise<void> {
   const body = streaming ? Buffer.alloc(0) : await readAll(req);
-  const recorded = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, remoteAddress: req.socket.remoteAddress };
+  const recorded = {
+    method: req.method ?? "",
+    url: req.url ?? "",
+    headers: req.headers,
+    body,
+    remoteAddress: req.socket.remoteAddress,
+  };
   into.push(recorded);
   try {
     await handler(req, res, recorded);

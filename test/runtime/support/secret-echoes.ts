@@ -29,26 +29,55 @@ const CHARACTER_ENCODINGS: readonly (readonly [string, Encode])[] = [
   ["percent, every byte, lower-case hex", (text) => percentEvery(text, true)],
   ["form (URLSearchParams)", (text) => new URLSearchParams([["", text]]).toString().slice(1)],
   ["double percent", (text) => encodeURIComponent(encodeURIComponent(text))],
-  ["double percent of the form encoding", (text) => encodeURIComponent(new URLSearchParams([["", text]]).toString().slice(1))],
-  ["JSON \\u escapes", (text) => Array.from(text, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")],
+  [
+    "double percent of the form encoding",
+    (text) => encodeURIComponent(new URLSearchParams([["", text]]).toString().slice(1)),
+  ],
+  [
+    "JSON \\u escapes",
+    (text) => Array.from(text, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""),
+  ],
   ["JSON with \\/ (PHP)", (text) => JSON.stringify(text).slice(1, -1).replace(/\//g, "\\/")],
   ["HTML named references (entities' encodeHTML)", encodeHTML],
-  ["HTML decimal references", (text) => codePoints(text).map((point) => `&#${point};`).join("")],
-  ["HTML hex references", (text) => codePoints(text).map((point) => `&#x${point.toString(16).toUpperCase()};`).join("")],
+  [
+    "HTML decimal references",
+    (text) =>
+      codePoints(text)
+        .map((point) => `&#${point};`)
+        .join(""),
+  ],
+  [
+    "HTML hex references",
+    (text) =>
+      codePoints(text)
+        .map((point) => `&#x${point.toString(16).toUpperCase()};`)
+        .join(""),
+  ],
   ["HTML inside JSON (Go's \\u0026)", (text) => encodeHTML(text).replace(/&/g, "\\u0026")],
   ["JSON inside HTML", (text) => encodeHTML(JSON.stringify(text).slice(1, -1).replace(/\//g, "\\/"))],
-  ["percent-encoded JSON escapes", (text) => encodeURIComponent(Array.from(text, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""))],
+  [
+    "percent-encoded JSON escapes",
+    (text) =>
+      encodeURIComponent(Array.from(text, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")),
+  ],
   ["hex, lower case", (text) => Buffer.from(text, "utf8").toString("hex")],
   ["hex, upper case", (text) => Buffer.from(text, "utf8").toString("hex").toUpperCase()],
-  ["hex of the form encoding", (text) => Buffer.from(new URLSearchParams([["", text]]).toString().slice(1), "utf8").toString("hex")],
+  [
+    "hex of the form encoding",
+    (text) => Buffer.from(new URLSearchParams([["", text]]).toString().slice(1), "utf8").toString("hex"),
+  ],
 ];
 
 /** Encodings of the text inside a longer message, base64 of the whole: the text at byte offset 0, 1 or 2 of a 3-byte group. */
-const BASE64_ENCODINGS: readonly (readonly [string, Encode])[] = (["base64", "base64url"] as const).flatMap((alphabet) =>
-  [0, 1, 2].map((offset): readonly [string, Encode] => [
-    `${alphabet}, at byte offset ${String(offset)}`,
-    (text) => Buffer.concat([Buffer.from("{}>".slice(0, offset)), Buffer.from(text, "utf8"), Buffer.from(" ok")]).toString(alphabet),
-  ]),
+const BASE64_ENCODINGS: readonly (readonly [string, Encode])[] = (["base64", "base64url"] as const).flatMap(
+  (alphabet) =>
+    [0, 1, 2].map((offset): readonly [string, Encode] => [
+      `${alphabet}, at byte offset ${String(offset)}`,
+      (text) =>
+        Buffer.concat([Buffer.from("{}>".slice(0, offset)), Buffer.from(text, "utf8"), Buffer.from(" ok")]).toString(
+          alphabet,
+        ),
+    ]),
 );
 
 export const ENCODINGS = [...CHARACTER_ENCODINGS, ...BASE64_ENCODINGS];
@@ -93,7 +122,13 @@ export function everyWayShown(error: unknown): string[] {
       break;
     }
     const each = current as Error;
-    shown.push(each.message, String(each.stack), String(each), safeJson(each), inspect(each, { depth: 20, showHidden: true }));
+    shown.push(
+      each.message,
+      String(each.stack),
+      String(each),
+      safeJson(each),
+      inspect(each, { depth: 20, showHidden: true }),
+    );
     for (const value of Object.values(each)) shown.push(typeof value === "string" ? value : safeJson(value));
   }
   return shown;

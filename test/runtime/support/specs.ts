@@ -4,7 +4,13 @@
  * checked against the schema a test chooses (acceptAll: any request).
  */
 import type { Client, RequestOptions } from "../../../runtime/index.js";
-import { createFlowSession, type FieldSpec, type FlowSpec, type JsonSchema, type PartSegment } from "../../../runtime/flow-module.js";
+import {
+  createFlowSession,
+  type FieldSpec,
+  type FlowSpec,
+  type JsonSchema,
+  type PartSegment,
+} from "../../../runtime/flow-module.js";
 
 /** The schema every value fits: the client's own rules (metadata, locale, state, files) still apply. */
 export const acceptAll: JsonSchema = true;
@@ -70,7 +76,10 @@ const SIGNING_FIELDS: FieldSpec = {
                   { name: "label", spec: value("input[attachments][", { index: 0 }, "][label]") },
                   {
                     name: "pages",
-                    spec: { kind: "array", items: value("input[attachments][", { index: 0 }, "][pages][", { index: 1 }, "]") },
+                    spec: {
+                      kind: "array",
+                      items: value("input[attachments][", { index: 0 }, "][pages][", { index: 1 }, "]"),
+                    },
                   },
                 ],
               },

@@ -16,7 +16,9 @@ export class VirtualClock implements Clock {
    * `hold`: sleeps do not end by themselves; the caller's signal or release() ends them.
    * `onSleep`: called as each sleep starts (a test acts at that exact point).
    */
-  constructor(options: { readonly startMs?: number; readonly hold?: boolean; readonly onSleep?: (ms: number) => void } = {}) {
+  constructor(
+    options: { readonly startMs?: number; readonly hold?: boolean; readonly onSleep?: (ms: number) => void } = {},
+  ) {
     this.nowMs = options.startMs ?? Date.UTC(2026, 0, 1);
     this.held = options.hold ? [] : undefined;
     this.onSleep = options.onSleep;

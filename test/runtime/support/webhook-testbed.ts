@@ -30,7 +30,10 @@ interface Receiver {
 
 /** A handler's options, each defaulted by the testbed; a secret or allowUnsigned, as the handler takes them. */
 type ReceiverOptions = Omit<Partial<WebhookHandlerOptions>, "secret" | "allowUnsigned"> &
-  ({ readonly secret?: string | readonly string[]; readonly allowUnsigned?: false } | { readonly secret?: undefined; readonly allowUnsigned: true });
+  (
+    | { readonly secret?: string | readonly string[]; readonly allowUnsigned?: false }
+    | { readonly secret?: undefined; readonly allowUnsigned: true }
+  );
 
 /** A request as a framework leaves it after reading the body. */
 export type FrameworkRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
@@ -43,7 +46,10 @@ export interface WebhookTestbed {
    * A node:http server running a handler on the emulator's client, with SECRET unless `allowUnsigned`;
    * `before` stands for a framework that reads the body first.
    */
-  readonly receiver: (options?: ReceiverOptions, before?: (req: FrameworkRequest) => Promise<void>) => Promise<Receiver>;
+  readonly receiver: (
+    options?: ReceiverOptions,
+    before?: (req: FrameworkRequest) => Promise<void>,
+  ) => Promise<Receiver>;
   /** A session ended through the API with this decision. */
   readonly endedSession: (decision: "ACCEPTED" | "REJECTED", subjectId?: string) => Promise<string>;
 }
@@ -102,7 +108,10 @@ export const eventBody = (sessionId: string, decision = "ACCEPTED", extra: Recor
   });
 
 /** Standard Webhooks headers for `body`, signed now (or `at`) with SECRET (or `secret`). */
-export function signed(body: string, options: { id?: string; secret?: string; at?: Date } = {}): Record<string, string> {
+export function signed(
+  body: string,
+  options: { id?: string; secret?: string; at?: Date } = {},
+): Record<string, string> {
   const id = options.id ?? `msg_${randomBytes(8).toString("hex")}`;
   const at = options.at ?? new Date();
   return {
@@ -117,5 +126,9 @@ export async function deliver(url: string, body: string | Buffer, headers: Recor
   const response = await request(url, { method: method as "POST", headers, body: method === "GET" ? undefined : body });
   const text = await response.body.text();
   // The handler answers JSON or nothing: a body that is not JSON throws here and fails the test.
-  return { status: response.statusCode, json: (text ? JSON.parse(text) : undefined) as AnswerBody, headers: response.headers };
+  return {
+    status: response.statusCode,
+    json: (text ? JSON.parse(text) : undefined) as AnswerBody,
+    headers: response.headers,
+  };
 }
