@@ -1,12 +1,18 @@
 /**
  * The browser suite (`npm run test:browser`): test/browser in headless
  * Chromium, one file at a time. Kept out of `npm test`, which needs no browser.
+ * Built from the root config's `node` project: the root's `projects` would
+ * run every other suite again.
  */
-const base = require("./jest.config.js");
+const { projects, ...root } = require("./jest.config.js");
+
+const node = projects.find((project) => project.displayName === "node");
 
 /** @type {import('jest').Config} */
 module.exports = {
-  ...base,
+  ...root,
+  ...node,
+  displayName: "browser",
   roots: ["<rootDir>/test/browser"],
   testPathIgnorePatterns: ["/node_modules/"],
   maxWorkers: 1,

@@ -7,9 +7,12 @@
  * are set up (and the only way the runtime built for Workers before it had a workerd build).
  * wrangler and its Node are installed from the registry into .bench-tmp/edge-tools/
  * (test/consumer/edge-tools.js), the Stainless SDK into .bench-tmp/peers/ (stainless-sdk.js),
- * once; kept for the next run.
+ * once; kept for the next run. flowsmith's Worker is a project in the system's temp folder with
+ * the packed @flowsmith/runtime installed as users install it (installedRuntime).
  */
+const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
+const os = require("node:os");
 const path = require("node:path");
 const { commandRunner } = require("../test/consumer/command-runner.js");
 const { edgeToolsSupported, installEdgeTools } = require("../test/consumer/edge-tools.js");
@@ -42,22 +45,28 @@ async function benchWorkerFootprint(workspace) {
     };
   }
   const flow = flowOf(workspace, "aml");
-  // Beside the Stainless SDK's node_modules; flowsmith and openapi-fetch resolve from the repository's.
+  // Beside the Stainless SDK's node_modules; openapi-fetch resolves from the repository's. flowsmith's
+  // Worker is a project of its own outside the repository (installedRuntime), as a user's is.
   const workersDir = path.join(stainless.folder, "workers");
+  const project = installedRuntime(path.join(workspace.generatedDir, flow.name, "index.ts"));
   const sources = {
-    flowsmith: flowsmithWorker(
-      importPath(workersDir, "flowsmith", path.join(workspace.generatedDir, flow.name, "index.ts")),
-    ),
+    flowsmith: flowsmithWorker("./flow.ts"),
     "openapi-fetch": openapiFetchWorker(
       importPath(workersDir, "openapi-fetch", path.join(workspace.openapiTypesDir, `${flow.name}.ts`)),
       flow.sessionsPath,
     ),
     [STAINLESS_SDK.name]: stainlessWorker(),
   };
+  // The workers and the generated code sit inside this repository, whose tsconfig.json maps
+  // @flowsmith/runtime and #platform to the sources (the Node platform) for its own type-check;
+  // esbuild would follow those paths. A user's project has no such mapping: give wrangler a plain one.
+  const tsconfig = path.join(workersDir, "tsconfig.json");
+  fs.mkdirSync(workersDir, { recursive: true });
+  fs.writeFileSync(tsconfig, `${JSON.stringify({ compilerOptions: { strict: true } }, null, 2)}\n`);
   const sizes = {};
   const problems = [];
   for (const [tool, source] of Object.entries(sources)) {
-    const folder = path.join(workersDir, tool);
+    const folder = tool === "flowsmith" ? project : path.join(workersDir, tool);
     fs.mkdirSync(folder, { recursive: true });
     fs.writeFileSync(path.join(folder, "worker.ts"), source);
     try {
@@ -66,12 +75,14 @@ async function benchWorkerFootprint(workspace) {
         outdir: path.join(folder, "dist"),
         flags: ["nodejs_compat"],
         minify: true,
+        tsconfig,
       });
       sizes[tool] = uploadSizeOrThrow(output);
     } catch (error) {
       problems.push(`${tool}: ${error.message.split("\n").slice(0, 12).join(" / ")}`);
     }
   }
+  fs.rmSync(project, { recursive: true, force: true });
   const [, openapiFetch, stainlessName] = Object.keys(sources);
   const ours = sizes.flowsmith;
   const met = ours ? ours.totalKiB <= GOAL.totalKiB && ours.gzipKiB <= GOAL.gzipKiB : false;
@@ -92,6 +103,37 @@ async function benchWorkerFootprint(workspace) {
       (problems.length > 0 ? `. Did not build: ${problems.join("; ")}` : "."),
   ];
   return { rows, details };
+}
+
+/**
+ * A temporary project holding the flow's generated module and @flowsmith/runtime as users install
+ * it: the packed tarball (of the build `npm run bench` just made) with its production dependencies
+ * only. Outside the repository, so nothing resolves from its node_modules: the runtime bundles
+ * what an application has (its optional OpenTelemetry peer, a devDependency here, when present).
+ */
+function installedRuntime(flowModule) {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-footprint-"));
+  const run = (command, args, cwd) =>
+    execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const packed = run(
+    "npm",
+    ["pack", "-w", "@flowsmith/runtime", "--ignore-scripts", "--pack-destination", folder, "--silent"],
+    REPO_ROOT,
+  )
+    .trim()
+    .split("\n")
+    .pop();
+  fs.writeFileSync(
+    path.join(folder, "package.json"),
+    '{ "name": "footprint-flowsmith", "version": "1.0.0", "private": true }\n',
+  );
+  run(
+    "npm",
+    ["install", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", `./${packed}`],
+    folder,
+  );
+  fs.copyFileSync(flowModule, path.join(folder, "flow.ts"));
+  return folder;
 }
 
 async function edgeToolsOrReason() {

@@ -50,21 +50,18 @@ export function renderPlayerPage({ session, locale, token, view }: PlayerPageInp
     title: `${flow.title} · ${s.emulated}`,
     refresh: view.kind === "waiting",
     main: html`<main data-testid="player" data-state="${view.kind}" data-locale="${locale}">
-      <header>
-        <p class="brand">${s.emulated}</p>
-        <h1 data-testid="flow-title">${flow.title}</h1>
-        ${flow.description !== undefined && html`<p data-testid="flow-description">${flow.description}</p>`}
-        <dl>
-          <dt>${s.flow}</dt>
-          <dd data-testid="flow-id">${flow.id}</dd>
-          <dt>${s.version}</dt>
-          <dd data-testid="flow-version">${flow.version}</dd>
-          <dt>${s.subject}</dt>
-          <dd data-testid="subject-id">${session.request.metadata.subjectId}</dd>
-        </dl>
-      </header>
-      ${body(s, session, token, view)}
-    </main>`,
+<header>
+<p class="brand">${s.emulated}</p>
+<h1 data-testid="flow-title">${flow.title}</h1>
+${flow.description !== undefined && html`<p data-testid="flow-description">${flow.description}</p>`}
+<dl>
+<dt>${s.flow}</dt><dd data-testid="flow-id">${flow.id}</dd>
+<dt>${s.version}</dt><dd data-testid="flow-version">${flow.version}</dd>
+<dt>${s.subject}</dt><dd data-testid="subject-id">${session.request.metadata.subjectId}</dd>
+</dl>
+</header>
+${body(s, session, token, view)}
+</main>`,
   });
 }
 
@@ -73,12 +70,9 @@ export function renderNotFoundPage(): Html {
     locale: "en",
     title: "Player session not found · flowsmith emulator",
     main: html`<main data-testid="not-found">
-      <h1>Player session not found</h1>
-      <p>
-        This player link is not valid: the session does not exist in this emulator, or the token is wrong. Create a
-        session and open its playerUrl.
-      </p>
-    </main>`,
+<h1>Player session not found</h1>
+<p>This player link is not valid: the session does not exist in this emulator, or the token is wrong. Create a session and open its playerUrl.</p>
+</main>`,
   });
 }
 
@@ -88,31 +82,25 @@ export function renderProblemPage(status: number, message: string): Html {
     locale: "en",
     title: `Error ${status} · flowsmith emulator`,
     main: html`<main data-testid="problem" data-status="${status}">
-      <h1>The player could not handle this request</h1>
-      <p data-testid="error">${message}</p>
-    </main>`,
+<h1>The player could not handle this request</h1>
+<p data-testid="error">${message}</p>
+</main>`,
   });
 }
 
 function body(s: PlayerStrings, session: Session, token: string, view: PlayerView): Html {
   switch (view.kind) {
     case "waiting":
-      return html`${noticeLine(s, view.notice)}
-        <p data-testid="waiting" role="status">${s.waiting}</p>`;
+      return html`${noticeLine(s, view.notice)}<p data-testid="waiting" role="status">${s.waiting}</p>`;
     case "step":
       return stepBody(s, session, token, view);
     case "done":
     case "ended":
       return html`<section data-testid="${view.kind === "done" ? "done" : "session-ended"}">
-        <h2>${view.kind === "done" ? s.doneTitle : s.endedTitle}</h2>
-        <p>
-          ${s.decision}:
-          <strong data-testid="outcome" data-decision="${view.decision}"
-            >${view.decision === "ACCEPTED" ? s.accepted : s.rejected}</strong
-          >
-        </p>
-        ${view.returnUrl ? html`<p><a data-testid="return-link" href="${view.returnUrl.href}">${s.returnLink}</a></p>` : html`<p>${s.closeHint}</p>`}
-      </section>`;
+<h2>${view.kind === "done" ? s.doneTitle : s.endedTitle}</h2>
+<p>${s.decision}: <strong data-testid="outcome" data-decision="${view.decision}">${view.decision === "ACCEPTED" ? s.accepted : s.rejected}</strong></p>
+${view.returnUrl ? html`<p><a data-testid="return-link" href="${view.returnUrl.href}">${s.returnLink}</a></p>` : html`<p>${s.closeHint}</p>`}
+</section>`;
   }
 }
 
@@ -122,40 +110,26 @@ function stepBody(
   token: string,
   view: Extract<PlayerView, { kind: "step" }>,
 ): Html {
-  const form = (controls: HtmlValue): Html =>
-    html`<form method="post" action="/player/${encodeURIComponent(session.id)}" novalidate>
-      <input type="hidden" name="token" value="${token}" /><input
-        type="hidden"
-        name="ticket"
-        value="${view.ticketId}"
-      />
-      ${controls}
-    </form>`;
+  const form = (
+    controls: HtmlValue,
+  ): Html => html`<form method="post" action="/player/${encodeURIComponent(session.id)}" novalidate>
+<input type="hidden" name="token" value="${token}"><input type="hidden" name="ticket" value="${view.ticketId}">
+${controls}
+</form>`;
   return html`${noticeLine(s, view.notice)}
-    <section>
-      ${form(
-        html`<label for="otp-code">${s.codeLabel}</label><br />
-          <input
-            id="otp-code"
-            name="code"
-            data-testid="otp-input"
-            inputmode="numeric"
-            autocomplete="one-time-code"
-            autofocus
-          />
-          <button type="submit" name="action" value="validate-otp" data-testid="otp-submit">${s.submitCode}</button>`,
-      )}
-      <p>${s.attemptsLeft}: <strong data-testid="attempts-left">${view.attemptsLeft}</strong></p>
-      <p class="hint">${s.testCode}: <code data-testid="test-code">${ACCEPTED_CODE}</code></p>
-      ${form(html`<button type="submit" name="action" value="resend-otp" data-testid="otp-resend">${s.resendCode}</button>`)}
-    </section>
-    <section class="shortcuts">
-      <h2>${s.shortcuts}</h2>
-      ${form(
-        html`<button type="submit" name="action" value="accept" data-testid="accept">${s.accept}</button>
-          <button type="submit" name="action" value="reject" data-testid="reject">${s.reject}</button>`,
-      )}
-    </section>`;
+<section>
+${form(html`<label for="otp-code">${s.codeLabel}</label><br>
+<input id="otp-code" name="code" data-testid="otp-input" inputmode="numeric" autocomplete="one-time-code" autofocus>
+<button type="submit" name="action" value="validate-otp" data-testid="otp-submit">${s.submitCode}</button>`)}
+<p>${s.attemptsLeft}: <strong data-testid="attempts-left">${view.attemptsLeft}</strong></p>
+<p class="hint">${s.testCode}: <code data-testid="test-code">${ACCEPTED_CODE}</code></p>
+${form(html`<button type="submit" name="action" value="resend-otp" data-testid="otp-resend">${s.resendCode}</button>`)}
+</section>
+<section class="shortcuts">
+<h2>${s.shortcuts}</h2>
+${form(html`<button type="submit" name="action" value="accept" data-testid="accept">${s.accept}</button>
+<button type="submit" name="action" value="reject" data-testid="reject">${s.reject}</button>`)}
+</section>`;
 }
 
 function noticeLine(s: PlayerStrings, notice: Notice | undefined): HtmlValue {
@@ -185,18 +159,17 @@ function document(page: {
 }): Html {
   // The refresh is how a page without script follows the session to its step.
   return html`<!doctype html>
-    <html lang="${page.locale}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        ${page.refresh === true && html`<meta http-equiv="refresh" content="1" />`}
-        <title>${page.title}</title>
-        <style>
-          ${new Html(PLAYER_STYLE)}
-        </style>
-      </head>
-      <body>
-        ${page.main}
-      </body>
-    </html> `;
+<html lang="${page.locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${page.refresh === true && html`<meta http-equiv="refresh" content="1">`}
+<title>${page.title}</title>
+<style>${new Html(PLAYER_STYLE)}</style>
+</head>
+<body>
+${page.main}
+</body>
+</html>
+`;
 }

@@ -45,19 +45,8 @@ export function sendPage(res: ServerResponse, status: number, page: Html, player
 
 function layout(title: string, body: Html): Html {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <title>${title}</title>
-        <style>
-          ${new Html(STYLE)}
-        </style>
-      </head>
-      <body>
-        <h1>${title}</h1>
-        ${body}
-      </body>
-    </html>`;
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>${new Html(STYLE)}</style></head>
+<body><h1>${title}</h1>${body}</body></html>`;
 }
 
 export interface HomeForm {
@@ -78,27 +67,16 @@ export function homePage(
 ): Html {
   return layout(
     "Verify your identity",
-    html` <p>
-        Signed in as <code data-testid="subject-id">${subjectId}</code> (a cookie stands in for your app's login).
-      </p>
-      ${
-        problems.length > 0 &&
-        html`<ul class="bad" data-testid="form-error">
-          ${problems.map((problem) => html`<li>${problem}</li>`)}
-        </ul>`
-      }
-      <form method="post" action="/verify">
-        <label>Given name <input name="givenName" value="${form.givenName}" /></label>
-        <label>Family name <input name="familyName" value="${form.familyName}" /></label>
-        <label>Birth date <input name="birthDate" type="date" value="${form.birthDate}" /></label>
-        <label
-          >Language of the player
-          <select name="locale">
-            ${locales.map((locale) => html`<option${locale === form.locale && " selected"}>${locale}</option>`)}
-          </select></label
-        >
-        <button data-testid="start">Start the verification</button>
-      </form>`,
+    html`
+<p>Signed in as <code data-testid="subject-id">${subjectId}</code> (a cookie stands in for your app's login).</p>
+${problems.length > 0 && html`<ul class="bad" data-testid="form-error">${problems.map((problem) => html`<li>${problem}</li>`)}</ul>`}
+<form method="post" action="/verify">
+  <label>Given name <input name="givenName" value="${form.givenName}"></label>
+  <label>Family name <input name="familyName" value="${form.familyName}"></label>
+  <label>Birth date <input name="birthDate" type="date" value="${form.birthDate}"></label>
+  <label>Language of the player <select name="locale">${locales.map((locale) => html`<option${locale === form.locale && " selected"}>${locale}</option>`)}</select></label>
+  <button data-testid="start">Start the verification</button>
+</form>`,
   );
 }
 
@@ -116,24 +94,16 @@ export function outcomePage(outcome: Outcome): Html {
   const decision = outcome.decision ?? "UNKNOWN";
   return layout(
     `Verification ${decision.toLowerCase()}`,
-    html` <p data-testid="outcome" data-decision="${decision}">
-        Decision: <strong>${decision}</strong> (session <code data-testid="session-id">${outcome.sessionId}</code>,
-        ${outcome.sessionStatus}).
-      </p>
-      ${
-        outcome.webhookId === undefined
-          ? html`<p data-testid="webhook" data-received="false">
-              The webhook has not arrived yet: this outcome was read from the API (<code>client.waitForOutcome</code>).
-              Reload to see it arrive.
-            </p>`
-          : html`<p data-testid="webhook" data-received="true">
-              Webhook <code>${outcome.webhookId}</code> received, its signature verified; outcome and data blocks read
-              from the API.
-            </p>`
-      }
-      <h2>Data blocks</h2>
-      <pre data-testid="data-blocks">${JSON.stringify(outcome.dataBlocks, null, 2)}</pre>
-      <p><a href="/">Verify again</a></p>`,
+    html`
+<p data-testid="outcome" data-decision="${decision}">Decision: <strong>${decision}</strong> (session <code data-testid="session-id">${outcome.sessionId}</code>, ${outcome.sessionStatus}).</p>
+${
+  outcome.webhookId === undefined
+    ? html`<p data-testid="webhook" data-received="false">The webhook has not arrived yet: this outcome was read from the API (<code>client.waitForOutcome</code>). Reload to see it arrive.</p>`
+    : html`<p data-testid="webhook" data-received="true">Webhook <code>${outcome.webhookId}</code> received, its signature verified; outcome and data blocks read from the API.</p>`
+}
+<h2>Data blocks</h2>
+<pre data-testid="data-blocks">${JSON.stringify(outcome.dataBlocks, null, 2)}</pre>
+<p><a href="/">Verify again</a></p>`,
   );
 }
 
@@ -141,18 +111,12 @@ export function outcomePage(outcome: Outcome): Html {
 export function refusedPage(code: string): Html {
   return layout(
     "This return was refused",
-    html` <p class="bad" data-testid="refused" data-code="${code}">
-        The link you came back with could not be verified (<code>${code}</code>): it was altered, made for another user,
-        or too old.
-      </p>
-      <p><a href="/">Start the verification again</a></p>`,
+    html`
+<p class="bad" data-testid="refused" data-code="${code}">The link you came back with could not be verified (<code>${code}</code>): it was altered, made for another user, or too old.</p>
+<p><a href="/">Start the verification again</a></p>`,
   );
 }
 
 export function problemPage(title: string, detail: string): Html {
-  return layout(
-    title,
-    html`<p class="bad" data-testid="problem">${detail}</p>
-      <p><a href="/">Back</a></p>`,
-  );
+  return layout(title, html`<p class="bad" data-testid="problem">${detail}</p><p><a href="/">Back</a></p>`);
 }

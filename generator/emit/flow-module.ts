@@ -4,8 +4,11 @@
  * a pattern the client checks), `flow` and `spec` (the flow's values and
  * schemas as JSON), the flow's types, and the template's `createSession`.
  * One list, printed once (module-text.ts); nothing is edited after printing.
+ * `spec` comes printed: the template's statement, printed once a process with
+ * an empty JSON text, around the flow's JSON text (module-text.ts says why).
  */
 import {
+  printStructure,
   StructureKind,
   VariableDeclarationKind,
   type ImportDeclarationStructure,
@@ -20,7 +23,8 @@ import { hasCheckedPattern, toFlowSpec } from "./flow-spec.js";
 import { flowTypes } from "./flow-types.js";
 import { jsonText } from "./json-text.js";
 import { moduleSpecifierOrThrow } from "./module-specifier.js";
-import type { ModuleStatement } from "./module-text.js";
+import { INDENT_WIDTH } from "./layout.js";
+import type { ModuleStatement, PrintedStatement } from "./module-text.js";
 
 /** The pattern engine's entry: the package's own, whatever `runtimeImport` names. */
 const PATTERNS_IMPORT = "@flowsmith/runtime/patterns";
@@ -39,10 +43,11 @@ export function flowModuleStatementsOrThrow(model: FlowModel, runtimeImport: str
   // For its side effect: the engine the flow's patterns run on (re2js) is loaded, and bundled, only with a flow that has one.
   if (hasCheckedPattern(model.request) || hasCheckedPattern(model.response))
     imports.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: PATTERNS_IMPORT });
-  const declarations = [flowStatement(model), specStatement(model, template.spec), ...types.declarations];
   return [
     ...imports,
-    ...declarations.map(afterBlankLine),
+    afterBlankLine(flowStatement(model)),
+    specStatement(model, template.spec),
+    ...types.declarations.map(afterBlankLine),
     // Copied whole (template/flow-module-template.ts says why); it names Flow and the request and response types, which flowTypes claims first.
     (writer) => writer.blankLineIfLastNot().write(template.createSession),
   ];
@@ -82,12 +87,32 @@ function flowStatement(model: FlowModel): VariableStatementStructure {
  * comes from toFlowSpec, typed there; the template's annotation gives it the
  * flow's environment.
  */
-function specStatement(model: FlowModel, template: VariableStatementStructure): VariableStatementStructure {
-  const value = parsedJson(toFlowSpec(model));
-  return {
-    ...template,
-    declarations: template.declarations.map((declaration) => ({ ...declaration, initializer: value })),
-  };
+function specStatement(model: FlowModel, template: VariableStatementStructure): PrintedStatement {
+  const [before, after] = specAround(template);
+  return { kind: "printed", text: `${before}${templateLiteral(jsonText(toFlowSpec(model)))}${after}` };
+}
+
+let specParts: readonly [string, string] | undefined;
+
+/**
+ * The template's `spec` statement printed once with an empty JSON text, cut
+ * where the text goes. It holds only the template's docs and annotation, so
+ * the empty template literal is the last one in it.
+ */
+function specAround(template: VariableStatementStructure): readonly [string, string] {
+  if (specParts) return specParts;
+  const empty = templateLiteral("");
+  const initializer = `JSON.parse(${empty})`;
+  const printed = printStructure(
+    {
+      ...template,
+      declarations: template.declarations.map((declaration) => ({ ...declaration, initializer })),
+    },
+    { indentNumberOfSpaces: INDENT_WIDTH },
+  ).trim();
+  const at = printed.lastIndexOf(empty);
+  specParts = [printed.slice(0, at), printed.slice(at + empty.length)];
+  return specParts;
 }
 
 function parsedJson(value: unknown): string {

@@ -15,19 +15,62 @@ import { printStructure, StructureKind, ts, type StatementStructures, type Write
 import { prettierQuotesSingle } from "./escape.js";
 import { INDENT_WIDTH, PRINT_WIDTH } from "./layout.js";
 
-/** A statement of a generated module: a structure, or a writer for what is copied whole from a template. */
-export type ModuleStatement = StatementStructures | WriterFunction;
+/**
+ * A statement of a generated module: a structure, a writer for what is
+ * copied whole from a template, or a statement already printed.
+ */
+export type ModuleStatement = StatementStructures | WriterFunction | PrintedStatement;
+
+/**
+ * A statement whose text is final, set apart by a blank line on each side.
+ * For a flow's `spec`: ts-morph's writer reads every character it is given
+ * (to track strings and comments), and a declaration list reads its text
+ * again to place commas, which made the spec's JSON, half of a module's
+ * characters, most of the cost of printing it (bench/analysis.md, "1c-1e").
+ */
+export interface PrintedStatement {
+  readonly kind: "printed";
+  readonly text: string;
+}
 
 /** `header`: the generated-file comment, ending in a newline. */
 export async function moduleText(header: string, statements: readonly ModuleStatement[]): Promise<string> {
-  const text = printStructure(
-    { kind: StructureKind.SourceFile, leadingTrivia: header, statements: [...statements] },
-    { indentNumberOfSpaces: INDENT_WIDTH },
-  );
+  const text = printedModule(header, statements);
   if (inPrettierLayout(text)) return text;
   // Loaded only when needed: most runs never pay for loading prettier.
   const { formatTypeScript } = await import("./format.js");
   return formatTypeScript(text);
+}
+
+/** Each run of structures printed by ts-morph, printed statements between them, one blank line at each seam. */
+function printedModule(header: string, statements: readonly ModuleStatement[]): string {
+  const pieces: string[] = [];
+  let run: (StatementStructures | WriterFunction)[] = [];
+  const printRun = (leadingTrivia: string): void => {
+    if (run.length === 0 && leadingTrivia === "") return;
+    const text = printStructure(
+      { kind: StructureKind.SourceFile, leadingTrivia, statements: run },
+      { indentNumberOfSpaces: INDENT_WIDTH },
+    );
+    pieces.push(text.replace(/^\n+/, "").replace(/\n+$/, ""));
+    run = [];
+  };
+  let first = true;
+  for (const statement of statements) {
+    if (!isPrinted(statement)) {
+      run.push(statement);
+      continue;
+    }
+    printRun(first ? header : "");
+    first = false;
+    pieces.push(statement.text);
+  }
+  printRun(first ? header : "");
+  return `${pieces.join("\n\n")}\n`;
+}
+
+function isPrinted(statement: ModuleStatement): statement is PrintedStatement {
+  return typeof statement === "object" && (statement as { kind: unknown }).kind === "printed";
 }
 
 /**
