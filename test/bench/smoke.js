@@ -144,7 +144,7 @@ function checkPlatformRows() {
       { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "inherit"] },
     );
     const { rows, details } = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
-    const footprint = rows.filter((row) => row.benchmark.startsWith("16."));
+    const footprint = rows.filter((row) => row.benchmark.startsWith("14."));
     if (
       footprint.length === 1 &&
       !footprint[0].compared &&
