@@ -7,6 +7,7 @@
 const { projects, ...root } = require("./jest.config.js");
 
 const node = projects.find((project) => project.displayName === "node");
+if (!node) throw new Error('jest.browser.config.js: jest.config.js has no project named "node" to build on');
 
 /** @type {import('jest').Config} */
 module.exports = {

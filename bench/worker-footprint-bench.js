@@ -10,7 +10,6 @@
  * once; kept for the next run. flowsmith's Worker is a project in the system's temp folder with
  * the packed @flowsmith/runtime installed as users install it (installedRuntime).
  */
-const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
@@ -46,9 +45,8 @@ async function benchWorkerFootprint(workspace) {
   }
   const flow = flowOf(workspace, "aml");
   // Beside the Stainless SDK's node_modules; openapi-fetch resolves from the repository's. flowsmith's
-  // Worker is a project of its own outside the repository (installedRuntime), as a user's is.
+  // Worker is a project of its own outside the repository (installedRuntimeOrThrow), as a user's is.
   const workersDir = path.join(stainless.folder, "workers");
-  const project = installedRuntime(path.join(workspace.generatedDir, flow.name, "index.ts"));
   const sources = {
     flowsmith: flowsmithWorker("./flow.ts"),
     "openapi-fetch": openapiFetchWorker(
@@ -57,32 +55,43 @@ async function benchWorkerFootprint(workspace) {
     ),
     [STAINLESS_SDK.name]: stainlessWorker(),
   };
-  // The workers and the generated code sit inside this repository, whose tsconfig.json maps
-  // @flowsmith/runtime and #platform to the sources (the Node platform) for its own type-check;
-  // esbuild would follow those paths. A user's project has no such mapping: give wrangler a plain one.
+  // The openapi-fetch and Stainless Workers sit inside this repository, whose tsconfig.json maps
+  // @flowsmith/runtime and #platform to its sources for its own type-check; they import neither, but a
+  // plain tsconfig of their own keeps whatever else it says out of their bundles, as in a user's project.
   const tsconfig = path.join(workersDir, "tsconfig.json");
   fs.mkdirSync(workersDir, { recursive: true });
   fs.writeFileSync(tsconfig, `${JSON.stringify({ compilerOptions: { strict: true } }, null, 2)}\n`);
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-footprint-"));
   const sizes = {};
   const problems = [];
-  for (const [tool, source] of Object.entries(sources)) {
-    const folder = tool === "flowsmith" ? project : path.join(workersDir, tool);
-    fs.mkdirSync(folder, { recursive: true });
-    fs.writeFileSync(path.join(folder, "worker.ts"), source);
-    try {
-      const output = await buildWorker(folder, tools, {
-        entry: "worker.ts",
-        outdir: path.join(folder, "dist"),
-        flags: ["nodejs_compat"],
-        minify: true,
-        tsconfig,
+  try {
+    const installed = await installedRuntimeOrThrow(project, path.join(workspace.generatedDir, flow.name, "index.ts"))
+      .then(() => true)
+      .catch((error) => {
+        problems.push(`flowsmith: the packed runtime could not be installed (${error.message})`);
+        return false;
       });
-      sizes[tool] = uploadSizeOrThrow(output);
-    } catch (error) {
-      problems.push(`${tool}: ${error.message.split("\n").slice(0, 12).join(" / ")}`);
+    for (const [tool, source] of Object.entries(sources)) {
+      if (tool === "flowsmith" && !installed) continue;
+      const folder = tool === "flowsmith" ? project : path.join(workersDir, tool);
+      fs.mkdirSync(folder, { recursive: true });
+      fs.writeFileSync(path.join(folder, "worker.ts"), source);
+      try {
+        const output = await buildWorker(folder, tools, {
+          entry: "worker.ts",
+          outdir: path.join(folder, "dist"),
+          flags: ["nodejs_compat"],
+          minify: true,
+          tsconfig,
+        });
+        sizes[tool] = uploadSizeOrThrow(output);
+      } catch (error) {
+        problems.push(`${tool}: ${error.message.split("\n").slice(0, 12).join(" / ")}`);
+      }
     }
+  } finally {
+    fs.rmSync(project, { recursive: true, force: true });
   }
-  fs.rmSync(project, { recursive: true, force: true });
   const [, openapiFetch, stainlessName] = Object.keys(sources);
   const ours = sizes.flowsmith;
   const met = ours ? ours.totalKiB <= GOAL.totalKiB && ours.gzipKiB <= GOAL.gzipKiB : false;
@@ -106,19 +115,22 @@ async function benchWorkerFootprint(workspace) {
 }
 
 /**
- * A temporary project holding the flow's generated module and @flowsmith/runtime as users install
- * it: the packed tarball (of the build `npm run bench` just made) with its production dependencies
- * only. Outside the repository, so nothing resolves from its node_modules: the runtime bundles
- * what an application has (its optional OpenTelemetry peer, a devDependency here, when present).
+ * Fills `folder` (in the system's temp folder) as a user's project: the flow's generated module and
+ * @flowsmith/runtime's packed tarball (of the build `npm run bench` just made) installed with its
+ * production dependencies only. Outside the repository, so nothing resolves from its node_modules:
+ * the runtime bundles what an application has (its optional OpenTelemetry peer, a devDependency
+ * here, when present). Each npm command is bounded, as the edge tools' install is.
  */
-function installedRuntime(flowModule) {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "flowsmith-footprint-"));
-  const run = (command, args, cwd) =>
-    execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  const packed = run(
-    "npm",
-    ["pack", "-w", "@flowsmith/runtime", "--ignore-scripts", "--pack-destination", folder, "--silent"],
-    REPO_ROOT,
+async function installedRuntimeOrThrow(folder, flowModule) {
+  const run = commandRunner(600_000);
+  const packed = (
+    await run(
+      "npm",
+      ["pack", "-w", "@flowsmith/runtime", "--ignore-scripts", "--pack-destination", folder, "--silent"],
+      undefined,
+      "pipe",
+      REPO_ROOT,
+    )
   )
     .trim()
     .split("\n")
@@ -127,13 +139,14 @@ function installedRuntime(flowModule) {
     path.join(folder, "package.json"),
     '{ "name": "footprint-flowsmith", "version": "1.0.0", "private": true }\n',
   );
-  run(
+  await run(
     "npm",
     ["install", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", `./${packed}`],
+    undefined,
+    "pipe",
     folder,
   );
   fs.copyFileSync(flowModule, path.join(folder, "flow.ts"));
-  return folder;
 }
 
 async function edgeToolsOrReason() {

@@ -4,8 +4,9 @@
  * a pattern the client checks), `flow` and `spec` (the flow's values and
  * schemas as JSON), the flow's types, and the template's `createSession`.
  * One list, printed once (module-text.ts); nothing is edited after printing.
- * `spec` comes printed: the template's statement, printed once a process with
- * an empty JSON text, around the flow's JSON text (module-text.ts says why).
+ * `spec` comes as text: the template's statement, printed once a process
+ * with an empty JSON text, around the flow's JSON text (module-text.ts says
+ * why).
  */
 import {
   printStructure,
@@ -46,7 +47,7 @@ export function flowModuleStatementsOrThrow(model: FlowModel, runtimeImport: str
   return [
     ...imports,
     afterBlankLine(flowStatement(model)),
-    specStatement(model, template.spec),
+    specStatement(model),
     ...types.declarations.map(afterBlankLine),
     // Copied whole (template/flow-module-template.ts says why); it names Flow and the request and response types, which flowTypes claims first.
     (writer) => writer.blankLineIfLastNot().write(template.createSession),
@@ -87,36 +88,48 @@ function flowStatement(model: FlowModel): VariableStatementStructure {
  * comes from toFlowSpec, typed there; the template's annotation gives it the
  * flow's environment.
  */
-function specStatement(model: FlowModel, template: VariableStatementStructure): PrintedStatement {
-  const [before, after] = specAround(template);
+function specStatement(model: FlowModel): PrintedStatement {
+  const [before, after] = specAround();
   return { kind: "printed", text: `${before}${templateLiteral(jsonText(toFlowSpec(model)))}${after}` };
 }
 
 let specParts: readonly [string, string] | undefined;
 
 /**
- * The template's `spec` statement printed once with an empty JSON text, cut
- * where the text goes. It holds only the template's docs and annotation, so
- * the empty template literal is the last one in it.
+ * The template's `spec` statement (flowModuleTemplate, read once a process)
+ * printed once with an empty JSON text, and cut there. Only the template's
+ * docs, name and annotation are in it, no description's text, and the
+ * initializer is what it ends with (before `;`), so its one empty template
+ * literal is where the JSON goes; anything else is refused here.
  */
-function specAround(template: VariableStatementStructure): readonly [string, string] {
+function specAround(): readonly [string, string] {
   if (specParts) return specParts;
+  const template = flowModuleTemplate().spec;
+  const [declaration, ...others] = template.declarations;
+  if (!declaration || others.length > 0)
+    throw new Error("flowsmith: the template's spec statement must declare spec alone");
   const empty = templateLiteral("");
-  const initializer = `JSON.parse(${empty})`;
   const printed = printStructure(
-    {
-      ...template,
-      declarations: template.declarations.map((declaration) => ({ ...declaration, initializer })),
-    },
+    { ...template, declarations: [{ ...declaration, initializer: jsonParseCall(empty) }] },
     { indentNumberOfSpaces: INDENT_WIDTH },
   ).trim();
-  const at = printed.lastIndexOf(empty);
+  const at = printed.indexOf(empty);
+  if (at < 0 || printed.indexOf(empty, at + 1) >= 0 || !printed.endsWith(`${empty});`)) {
+    throw new Error(
+      `flowsmith: the template's spec statement printed as ${JSON.stringify(printed)}, not ending in its JSON text`,
+    );
+  }
   specParts = [printed.slice(0, at), printed.slice(at + empty.length)];
   return specParts;
 }
 
 function parsedJson(value: unknown): string {
-  return `JSON.parse(${templateLiteral(jsonText(value))})`;
+  return jsonParseCall(templateLiteral(jsonText(value)));
+}
+
+/** The one way a generated module turns JSON text (a template literal, escape.ts) into a value. */
+function jsonParseCall(literal: string): string {
+  return `JSON.parse(${literal})`;
 }
 
 function afterBlankLine<T extends StatementStructures>(statement: T): T {

@@ -22,11 +22,12 @@ import { INDENT_WIDTH, PRINT_WIDTH } from "./layout.js";
 export type ModuleStatement = StatementStructures | WriterFunction | PrintedStatement;
 
 /**
- * A statement whose text is final, set apart by a blank line on each side.
- * For a flow's `spec`: ts-morph's writer reads every character it is given
- * (to track strings and comments), and a declaration list reads its text
- * again to place commas, which made the spec's JSON, half of a module's
- * characters, most of the cost of printing it (bench/analysis.md, "1c-1e").
+ * A statement whose text is final, after a blank line. For a flow's `spec`:
+ * as a structure, its JSON (half of a module's characters) went through
+ * ts-morph's declaration printer, which reads a declaration's text back out of
+ * the writer a character at a time and scans it again to place commas, a
+ * third to a half of the cost of printing a module (bench/analysis.md, "The
+ * spec printed apart").
  */
 export interface PrintedStatement {
   readonly kind: "printed";
@@ -42,35 +43,26 @@ export async function moduleText(header: string, statements: readonly ModuleStat
   return formatTypeScript(text);
 }
 
-/** Each run of structures printed by ts-morph, printed statements between them, one blank line at each seam. */
+/**
+ * One ts-morph print. A printed statement goes to its writer as text, after a
+ * blank line: written whole, not as a declaration list, which would copy its
+ * text back out of the writer to place commas.
+ */
 function printedModule(header: string, statements: readonly ModuleStatement[]): string {
-  const pieces: string[] = [];
-  let run: (StatementStructures | WriterFunction)[] = [];
-  const printRun = (leadingTrivia: string): void => {
-    if (run.length === 0 && leadingTrivia === "") return;
-    const text = printStructure(
-      { kind: StructureKind.SourceFile, leadingTrivia, statements: run },
-      { indentNumberOfSpaces: INDENT_WIDTH },
-    );
-    pieces.push(text.replace(/^\n+/, "").replace(/\n+$/, ""));
-    run = [];
-  };
-  let first = true;
-  for (const statement of statements) {
-    if (!isPrinted(statement)) {
-      run.push(statement);
-      continue;
-    }
-    printRun(first ? header : "");
-    first = false;
-    pieces.push(statement.text);
-  }
-  printRun(first ? header : "");
-  return `${pieces.join("\n\n")}\n`;
+  return printStructure(
+    {
+      kind: StructureKind.SourceFile,
+      leadingTrivia: header,
+      statements: statements.map((statement) =>
+        isPrinted(statement) ? (writer) => writer.blankLineIfLastNot().write(statement.text) : statement,
+      ),
+    },
+    { indentNumberOfSpaces: INDENT_WIDTH },
+  );
 }
 
 function isPrinted(statement: ModuleStatement): statement is PrintedStatement {
-  return typeof statement === "object" && (statement as { kind: unknown }).kind === "printed";
+  return typeof statement !== "function" && statement.kind === "printed";
 }
 
 /**

@@ -10,7 +10,7 @@
  * number of slots per character, each compared in at most PIECE characters),
  * whatever the text. An Aho-Corasick automaton would do the same with a node
  * per character of every piece, where this keeps a slot per piece (what the
- * table costs: bench/analysis.md, row 14).
+ * table costs: bench/analysis.md, row 16).
  *
  * A piece matches the text's characters exactly, but for what its form's
  * kind lets differ: in the secret as written, a space may be the `+` a form

@@ -6,11 +6,11 @@
 const { spawn } = require("node:child_process");
 const path = require("node:path");
 
-/** `timeoutMs` bounds each command: an install that hangs is stopped there. */
+/** `timeoutMs` bounds each command: an install that hangs is stopped there. `env` and `cwd` default to this process's. */
 function commandRunner(timeoutMs) {
-  return (command, args, env, stdout = "inherit") =>
+  return (command, args, env, stdout = "inherit", cwd = undefined) =>
     new Promise((resolve, reject) => {
-      const child = spawn(command, args, { env, stdio: ["ignore", stdout, "inherit"], timeout: timeoutMs });
+      const child = spawn(command, args, { env, cwd, stdio: ["ignore", stdout, "inherit"], timeout: timeoutMs });
       let output = "";
       child.stdout?.on("data", (chunk) => (output += chunk));
       child.on("error", reject);

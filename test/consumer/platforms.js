@@ -226,8 +226,10 @@ async function checkRefusals(origin, wanted) {
   }
 }
 
-/** `wrangler deploy --dry-run --outdir` with a wrangler.toml of its own; resolves with wrangler's output. */
-/** `tsconfig`: the one wrangler's esbuild reads for every file, instead of the nearest to each (see the footprint benchmark). */
+/**
+ * `wrangler deploy --dry-run --outdir` with a wrangler.toml of its own; resolves with wrangler's output.
+ * `tsconfig`: the one wrangler's esbuild reads for every file, instead of the nearest to each.
+ */
 async function buildWorker(dir, tools, { entry, outdir, flags, minify = false, tsconfig }) {
   fs.rmSync(outdir, { recursive: true, force: true });
   fs.mkdirSync(outdir, { recursive: true });
