@@ -8,10 +8,9 @@
  * is cancelled. Redirects are not followed, as undici's dispatcher does not:
  * a 3xx is the service's answer.
  */
-import { concatBytes, utf8Text } from "../bytes.js";
 import type { ClientLifecycle } from "../lifecycle.js";
 import { OpenExchange } from "../open-exchanges.js";
-import { Answer, type BodySource, type BodyStream } from "./answer.js";
+import { Answer, readText, type BodySource, type BodyStream, type LimitedText } from "./answer.js";
 import { refusalOf, transportError } from "./failures.js";
 import type { ResponseHeaders } from "./messages.js";
 import type { Transport, WireRequest, WireSettings } from "./transport.js";
@@ -93,10 +92,8 @@ class FetchExchange extends OpenExchange implements BodySource {
     const limits = this.settings.limits;
     if (!limits) return new Answer(response.status, headers, this.handedOver(response.body), false, undefined, this);
     try {
-      const { text, truncated } = await this.readWhole(
-        response.body,
-        response.status < 300 ? limits.okBytes : limits.errorBytes,
-      );
+      const limit = response.status < 300 ? limits.okBytes : limits.errorBytes;
+      const { text, truncated } = response.body ? await readText(response.body, limit) : NO_TEXT;
       return new Answer(response.status, headers, text, truncated);
     } catch (error) {
       // After the status, the body broke off: the answer says so, and its caller decides (an error body is optional).
@@ -118,26 +115,6 @@ class FetchExchange extends OpenExchange implements BodySource {
   handOver(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-  }
-
-  private async readWhole(body: BodyStream | null, limit: number): Promise<{ text: string; truncated: boolean }> {
-    if (!body) return { text: "", truncated: false };
-    const reader = body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return { text: utf8Text(concatBytes(chunks, size)), truncated: false };
-      const room = limit - size;
-      if (value.length > room) {
-        // Over the limit: keep what fits and drop the rest unread.
-        chunks.push(value.subarray(0, room));
-        await reader.cancel().catch(ignore);
-        return { text: utf8Text(concatBytes(chunks, limit)), truncated: true };
-      }
-      chunks.push(value);
-      size += value.length;
-    }
   }
 
   /** The body for its reader: errors typed, and the exchange over when it ends or is cancelled. */
@@ -195,6 +172,9 @@ function headersOf(headers: Headers): ResponseHeaders {
   });
   return result;
 }
+
+/** A response without a body (a 204, a HEAD) reads as empty text. */
+const NO_TEXT: LimitedText = Object.freeze({ text: "", truncated: false });
 
 function ignore(): void {
   // A body that fails while it is dropped has nothing more to say.
