@@ -229,11 +229,9 @@ function resolveConfigOrThrow(config: UserConfig, file: ConfigFile): ResolvedCon
   const outputDir = path.resolve(root, config.outputDir ?? CONFIG_DEFAULTS.outputDir);
   const flows = config.flows.map((flow, index): ResolvedFlowConfig => {
     const pointer = `#/flows/${index}`;
-    return {
-      ...(flow.name !== undefined ? { name: flow.name } : {}),
-      source: resolveSourceOrThrow(flow, root, { file: file.configDisplay, pointer }),
-      pointer,
-    };
+    const source = resolveSourceOrThrow(flow, root, { file: file.configDisplay, pointer });
+    // Whole literals, not a spread followed by other keys (model/json-schema.ts's nullable says why).
+    return flow.name !== undefined ? { name: flow.name, source, pointer } : { source, pointer };
   });
   rejectSharedSnapshotsOrThrow(flows, file.configDisplay);
   return {

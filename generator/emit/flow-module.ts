@@ -10,6 +10,7 @@
  */
 import {
   printStructure,
+  type CodeBlockWriter,
   StructureKind,
   VariableDeclarationKind,
   type ImportDeclarationStructure,
@@ -132,6 +133,16 @@ function jsonParseCall(literal: string): string {
   return `JSON.parse(${literal})`;
 }
 
+/**
+ * Object.assign onto a new object, not a spread followed by the key: that
+ * gave each structure a hidden class of its own in V8, and ts-morph's
+ * printer, reading dozens of optional keys of each, new handlers for each;
+ * most of a 1000-flow run's memory growth (bench/analysis.md, "Peak memory").
+ */
 function afterBlankLine<T extends StatementStructures>(statement: T): T {
-  return { ...statement, leadingTrivia: (writer) => writer.blankLineIfLastNot() };
+  return Object.assign({}, statement, { leadingTrivia: blankLineBefore });
+}
+
+function blankLineBefore(writer: CodeBlockWriter): void {
+  writer.blankLineIfLastNot();
 }

@@ -14,21 +14,23 @@ import type { FlowModel, Schema } from "../model/types.js";
 const ANY_FILE: JsonSchema = {};
 
 export function toFlowSpec(model: FlowModel): FlowSpec {
-  const base = {
-    id: model.id,
-    version: model.version,
-    environment: model.environment,
-    path: model.path,
-    bodyForm: model.bodyForm,
-    locales: model.locales,
-  };
-  const schemas = {
-    request: toJsonSchema(model.request, { file: ANY_FILE }),
-    response: toJsonSchema(model.response, { file: ANY_FILE, formats: false }),
-  };
-  return model.bodyForm === "multipart"
-    ? { ...base, fields: toFieldSpecOrThrow(model.request, model), ...schemas }
-    : { ...base, ...schemas };
+  const { id, version, environment, path, bodyForm, locales } = model;
+  const request = toJsonSchema(model.request, { file: ANY_FILE });
+  const response = toJsonSchema(model.response, { file: ANY_FILE, formats: false });
+  // Whole literals, not spreads followed by other keys (json-schema.ts's nullable says why).
+  return bodyForm === "multipart"
+    ? {
+        id,
+        version,
+        environment,
+        path,
+        bodyForm,
+        locales,
+        fields: toFieldSpecOrThrow(model.request, model),
+        request,
+        response,
+      }
+    : { id, version, environment, path, bodyForm, locales, request, response };
 }
 
 /** Whether the flow's schemas have a pattern the client checks: its module then imports the pattern engine. */

@@ -7,26 +7,26 @@
 import type { PartName, PartSegment, Schema } from "./types.js";
 
 export function withPartNames(schema: Schema, part: PartName, depth: number, mediaTypes: readonly string[]): Schema {
+  // Object.assign onto a new object, not a spread followed by other keys (json-schema.ts's nullable says why).
   switch (schema.kind) {
     case "string":
     case "number":
     case "boolean":
-      return { ...schema, part };
+      return Object.assign({}, schema, { part });
     case "file":
-      return { ...schema, part, mediaTypes };
+      return Object.assign({}, schema, { part, mediaTypes });
     case "array":
-      return {
-        ...schema,
+      return Object.assign({}, schema, {
         items: withPartNames(schema.items, appendPart(part, "[", { index: depth }, "]"), depth + 1, mediaTypes),
-      };
+      });
     case "object":
-      return {
-        ...schema,
-        properties: schema.properties.map((property) => ({
-          ...property,
-          schema: withPartNames(property.schema, appendPart(part, `[${property.name}]`), depth, mediaTypes),
-        })),
-      };
+      return Object.assign({}, schema, {
+        properties: schema.properties.map((property) =>
+          Object.assign({}, property, {
+            schema: withPartNames(property.schema, appendPart(part, `[${property.name}]`), depth, mediaTypes),
+          }),
+        ),
+      });
   }
 }
 

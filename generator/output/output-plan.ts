@@ -14,6 +14,7 @@ import { identityOfOrUndefined, readWithIdentityOrUndefined } from "./entry-iden
 import { compare, listTree } from "./file-tree.js";
 import {
   MANIFEST_FILE,
+  recordOf,
   serializeManifest,
   sha256,
   type GeneratorStamp,
@@ -140,7 +141,7 @@ export class OutputPlan {
   async compareRestOrThrow(): Promise<Comparison> {
     const manifest = serializeManifest({
       generator: this.generator,
-      flows: Object.fromEntries(this.flows),
+      flows: recordOf(this.flows),
       ...(this.index ? { index: this.index } : {}),
     });
     const onDisk = this.output.manifest

@@ -9,7 +9,7 @@ import { CodegenError } from "../errors.js";
 import { checkApiFlowOrThrow, readApiSourceOrThrow, type FetchedSnapshot } from "../fetch/api-source.js";
 import { changeSinceCopyOrUndefined, descriptionCopyPath } from "../output/description-copy.js";
 import { descriptionJson } from "../output/description-json.js";
-import { sha256, type ManifestFlow } from "../output/manifest.js";
+import { recordOf, sha256, type ManifestFlow } from "../output/manifest.js";
 import { readSourceOrThrow, type SourceBytes, type SourceContext } from "../read/read-source.js";
 import { generated, leftOut, reused, type MadeFlow } from "./flow-outcome.js";
 import { generationSteps } from "./generation-steps.js";
@@ -58,7 +58,7 @@ export async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): P
       [descriptionCopyPath(model.name), copy],
     ]);
     const changed = await changeSinceCopyOrUndefined(copy, model, run.output);
-    const hashes = Object.fromEntries([...files].map(([file, content]) => [file, sha256(content)]));
+    const hashes = recordOf([...files].map(([file, content]) => [file, sha256(content)]));
     const { version, environment } = model;
     const entry = { source: source.display, inputsHash, id: detached(model.id), version, environment, files: hashes };
     return generated(
