@@ -90,10 +90,14 @@ export function parseConfigTextOrThrow(text: string, file: string): ConfigText {
     });
   }
   refuseProtoKeysOrThrow(root, text, file);
+  // The tree is not kept: at 1000 flows it is some ten thousand nodes held for a whole run, and a position is
+  // wanted only for a message, so the text is parsed again then (bench/analysis.md, "Peak memory").
+  let tree: Node | undefined;
   return {
     value: getNodeValue(root) as unknown,
     positionOfOrUndefined: (pointer, key) => {
-      const node = nodeAt(root, pointerTokens(pointer.replace(/^#/, "")));
+      tree ??= parseTree(text, [], JSONC);
+      const node = tree && nodeAt(tree, pointerTokens(pointer.replace(/^#/, "")));
       if (!node) return undefined;
       if (key === undefined) return positionAt(text, node.offset);
       const member =
