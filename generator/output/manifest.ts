@@ -78,7 +78,9 @@ function parseManifestOrThrow(raw: unknown): Manifest {
   const flows = recordOf<ManifestFlow>([]);
   for (const [name, flow] of Object.entries(raw["flows"])) {
     if (!isRecord(flow)) throw new Error(`flows.${name} is not an object`);
-    flows[name] = { ...(flow as unknown as ManifestFlow), files: filesOrThrow(flow["files"], `flows.${name}.files`) };
+    flows[name] = Object.assign({}, flow as unknown as ManifestFlow, {
+      files: filesOrThrow(flow["files"], `flows.${name}.files`),
+    });
   }
   const index = isRecord(raw["index"]) ? indexOrThrow(raw["index"]) : undefined;
   const generator = isRecord(raw["generator"]) ? (raw["generator"] as unknown as GeneratorStamp) : undefined;

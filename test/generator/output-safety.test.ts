@@ -7,6 +7,7 @@
 import { mkdir, readdir, readFile, symlink, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { CodegenError } from "../../generator/errors";
+import { sha256 } from "../../generator/output/manifest";
 import { runCodegen } from "../../generator/pipeline";
 import {
   defined,
@@ -287,6 +288,27 @@ describe("files in outputDir that flowsmith did not write", () => {
       /cannot say which of them flowsmith wrote \(flows\.old\.files lists "\.\.\/\.\.\/outside\.txt"/,
     );
     expect(await readFile(path.join(root, "outside.txt"), "utf8")).toBe("mine\n");
+  });
+
+  it("a manifest entry named __proto__ is an entry like any other: the files it lists are flowsmith's", async () => {
+    const { config, out } = await makeProject({ flows: ["signing"] });
+    await runCodegen({ configPath: config });
+    const stale = "export {};\n";
+    await writeFile(path.join(out, "stale.ts"), stale);
+    const manifest = await readManifestJson(out);
+    const entry = {
+      ...defined(manifest.flows["signing"], "signing"),
+      source: "flows/gone.yaml",
+      inputsHash: "0".repeat(64),
+      files: { "stale.ts": sha256(stale) },
+    };
+    // Written as text: a parsed object given the key `__proto__` would take it as its prototype instead.
+    const text = JSON.stringify(manifest).replace('"flows":{', `"flows":{"__proto__":${JSON.stringify(entry)},`);
+    await writeFile(path.join(out, ".flowsmith-manifest.json"), text);
+    const result = await runCodegen({ configPath: config });
+    expect(result.kept).toEqual([]);
+    expect(result.changes).toContainEqual({ path: "stale.ts", reason: "extra" });
+    await expect(readFile(path.join(out, "stale.ts"))).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("a manifest written before manifests had a generator stamp still says which files flowsmith wrote", async () => {
