@@ -90,8 +90,8 @@ export function parseConfigTextOrThrow(text: string, file: string): ConfigText {
     });
   }
   refuseProtoKeysOrThrow(root, text, file);
-  // The tree is not kept: at 1000 flows it is some ten thousand nodes held for a whole run, and a position is
-  // wanted only for a message, so the text is parsed again then (bench/analysis.md, "Peak memory").
+  // The tree is not held for the run (it grows with the flows, and a position is wanted only for a message): the
+  // text is parsed again the first time a message needs a position (bench/analysis.md, "Peak memory").
   let tree: Node | undefined;
   return {
     value: getNodeValue(root) as unknown,

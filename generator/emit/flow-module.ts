@@ -136,8 +136,8 @@ function jsonParseCall(literal: string): string {
 /**
  * Object.assign onto a new object, not a spread followed by the key: that
  * gave each structure a hidden class of its own in V8, and ts-morph's
- * printer, reading dozens of optional keys of each, new handlers for each;
- * most of a 1000-flow run's memory growth (bench/analysis.md, "Peak memory").
+ * printer, reading dozens of optional keys of each, new handlers for each:
+ * garbage that grew with the flows (bench/analysis.md, "Peak memory").
  */
 function afterBlankLine<T extends StatementStructures>(statement: T): T {
   return Object.assign({}, statement, { leadingTrivia: blankLineBefore });

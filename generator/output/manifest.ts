@@ -78,9 +78,9 @@ function parseManifestOrThrow(raw: unknown): Manifest {
   const flows = recordOf<ManifestFlow>([]);
   for (const [name, flow] of Object.entries(raw["flows"])) {
     if (!isRecord(flow)) throw new Error(`flows.${name} is not an object`);
-    flows[name] = Object.assign({}, flow as unknown as ManifestFlow, {
-      files: filesOrThrow(flow["files"], `flows.${name}.files`),
-    });
+    // A spread, not Object.assign: an entry read from disk may have a key `__proto__`, which a spread copies as a key
+    // and Object.assign would make the copy's prototype.
+    flows[name] = { ...(flow as unknown as ManifestFlow), files: filesOrThrow(flow["files"], `flows.${name}.files`) };
   }
   const index = isRecord(raw["index"]) ? indexOrThrow(raw["index"]) : undefined;
   const generator = isRecord(raw["generator"]) ? (raw["generator"] as unknown as GeneratorStamp) : undefined;
@@ -119,7 +119,8 @@ export function serializeManifest(manifest: Manifest): string {
   const flows = recordOf(
     Object.entries(manifest.flows)
       .sort(([a], [b]) => compare(a, b))
-      .map(([name, flow]) => [name, Object.assign({}, flow, { files: sortedRecord(flow.files) })] as const),
+      // A spread: a kept flow's entry was read from disk (parseManifestOrThrow says why).
+      .map(([name, flow]) => [name, { ...flow, files: sortedRecord(flow.files) }] as const),
   );
   const index = manifest.index && { inputsHash: manifest.index.inputsHash, files: sortedRecord(manifest.index.files) };
   return `${JSON.stringify({ generatedBy: "flowsmith", generator: manifest.generator, flows, index }, null, 2)}\n`;
@@ -172,9 +173,10 @@ function sortedRecord(record: Readonly<Record<string, string>>): Record<string, 
 /**
  * A record keyed by flow names or paths, made a dictionary from the start (no
  * prototype). V8 gives an ordinary object a new hidden class for each key it
- * gains, and copied their descriptors each time: the manifest's record of 1000
- * flows, built key by key, left megabytes of them behind at the end of a run,
- * the run's memory peak (bench/analysis.md, "Peak memory").
+ * gains and copies the class's descriptors each time, so the manifest's record
+ * of every flow, built key by key, left garbage that grew with the square of
+ * the flows, at the very end of a run (bench/analysis.md, "Peak memory"). No
+ * prototype also means a name like `constructor` finds nothing it was not given.
  */
 export function recordOf<T>(entries: Iterable<readonly [string, T]>): Record<string, T> {
   const record = Object.create(null) as Record<string, T>;

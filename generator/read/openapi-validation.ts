@@ -67,8 +67,8 @@ function compileOpenApiValidator() {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const addFormats = (require("ajv-formats") as typeof import("ajv-formats")).default;
   // inlineRefs off: each referenced definition is a function of its own, not inlined into its users. Inlined, the
-  // Schema object's check was one function so large that V8's optimizing compiler took the most memory of a run on
-  // it; the build's validator is also a fifth smaller (bench/analysis.md, "Peak memory").
+  // Schema object's check was one function so large that it was the largest job of V8's optimizing compiler in a
+  // run; the build's validator is smaller too (bench/analysis.md, "Peak memory").
   const ajv = new Ajv04({
     allErrors: true,
     inlineRefs: false,

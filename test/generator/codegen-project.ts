@@ -103,7 +103,7 @@ export async function flowsmith(
 /** The parts of <outputDir>/.flowsmith-manifest.json that tests edit. */
 export interface ManifestJson {
   generator?: { flowsmith: string; runtime: string; fingerprint: string };
-  flows: Record<string, { source: string; version: number; files: Record<string, string> }>;
+  flows: Record<string, { source: string; inputsHash: string; version: number; files: Record<string, string> }>;
 }
 
 export async function readManifestJson(out: string): Promise<ManifestJson> {

@@ -302,13 +302,27 @@ describe("files in outputDir that flowsmith did not write", () => {
       inputsHash: "0".repeat(64),
       files: { "stale.ts": sha256(stale) },
     };
-    // Written as text: a parsed object given the key `__proto__` would take it as its prototype instead.
+    // Written as text: JSON.stringify of an object assigned the key `__proto__` would have taken it as its prototype.
     const text = JSON.stringify(manifest).replace('"flows":{', `"flows":{"__proto__":${JSON.stringify(entry)},`);
     await writeFile(path.join(out, ".flowsmith-manifest.json"), text);
     const result = await runCodegen({ configPath: config });
     expect(result.kept).toEqual([]);
     expect(result.changes).toContainEqual({ path: "stale.ts", reason: "extra" });
     await expect(readFile(path.join(out, "stale.ts"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("a key __proto__ inside a manifest entry is not its prototype: a hash under it is not believed", async () => {
+    const { config, out } = await makeProject({ flows: ["signing"] });
+    await runCodegen({ configPath: config });
+    const manifest = await readManifestJson(out);
+    const { inputsHash, ...rest } = defined(manifest.flows["signing"], "signing");
+    const entry = JSON.stringify(rest).replace("{", `{"__proto__":{"inputsHash":${JSON.stringify(inputsHash)}},`);
+    const text = JSON.stringify(manifest).replace(/"signing":\{.*?"files":\{[^}]*\}\}/, `"signing":${entry}`);
+    expect(text).toContain('"__proto__":{"inputsHash"');
+    await writeFile(path.join(out, ".flowsmith-manifest.json"), text);
+    const result = await runCodegen({ configPath: config });
+    expect(result.flows.map((flow) => flow.status)).toEqual(["generated"]);
+    expect((await readManifestJson(out)).flows["signing"]?.inputsHash).toBe(inputsHash);
   });
 
   it("a manifest written before manifests had a generator stamp still says which files flowsmith wrote", async () => {
