@@ -84,10 +84,8 @@ try {
   // 3 and 6 flows, one run each, that difference is within the noise and may come out at or below zero, so the
   // smoke asks for the two readings, not for a ratio of them.
   const flatRow = rows.find((candidate) => candidate.benchmark.startsWith("1e."));
-  if (
-    !/^-?[\d.]+ ms a flow at \d+$/.test(flatRow?.flowsmith ?? "") ||
-    !/^-?[\d.]+ ms a flow at \d+$/.test(flatRow?.baseline ?? "")
-  )
+  const perFlow = /^-?[\d.]+ ms a flow at \d+$/;
+  if (!perFlow.test(flatRow?.flowsmith ?? "") || !perFlow.test(flatRow?.baseline ?? ""))
     problems.push(`1e: readings ${String(flatRow?.flowsmith)} / ${String(flatRow?.baseline)}`);
   expectEqual("6 (single-flight) met", rows.find((row) => row.benchmark.startsWith("6."))?.met, true);
   expectEqual("8 (emulator memory) met", rows.find((row) => row.benchmark.startsWith("8."))?.met, true);
