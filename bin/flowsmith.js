@@ -7,9 +7,15 @@ require("node:module").enableCompileCache?.();
 // The dispatcher is compiled to dist/cli/main.js (by `npm run build`; the published package ships it built).
 let cli;
 try {
+  // Before anything loads ts-morph: its lib .d.ts text, which no command reads, is left out (cli/ts-morph-lib-files.ts).
+  require("../dist/cli/ts-morph-lib-files.js").skipTsMorphLibFiles();
   cli = require("../dist/cli/main.js");
 } catch (error) {
-  if (error && error.code === "MODULE_NOT_FOUND" && String(error.message).includes("dist/cli/main.js")) {
+  if (
+    error &&
+    error.code === "MODULE_NOT_FOUND" &&
+    /dist\/cli\/(main|ts-morph-lib-files)\.js/.test(String(error.message))
+  ) {
     process.stderr.write(
       "flowsmith: not built yet; in a clone of its repository run `npm run build` (the published package ships it built).\n",
     );

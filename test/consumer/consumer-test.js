@@ -172,6 +172,7 @@ async function tryProject(project, dir, tarballs, redis) {
   await run("npx", ["--no-install", "flowsmith", "codegen", "--check"], { cwd: dir });
   if (!firstRun.includes('from "@flowsmith/runtime/flow-module"'))
     throw new Error(`${project.name}: generated code does not import @flowsmith/runtime/flow-module`);
+  await assertLibFilesLeftOut(project, dir);
 
   for (const name of Object.keys(project.tsconfigs)) {
     log(`${project.name}: tsc -p ${name}`);
@@ -413,6 +414,32 @@ function assertNoRepoPaths(dir) {
     if (!fs.existsSync(path.join(real, "dist")))
       throw new Error(`node_modules/${name} has no dist/: the tarball was packed without its build`);
   }
+}
+
+/**
+ * The CLI loads ts-morph without its lib .d.ts text where Node has synchronous module hooks
+ * (cli/ts-morph-lib-files.ts), and as published where it has not: tried on the installed
+ * package's layout, with this Node.
+ */
+async function assertLibFilesLeftOut(project, dir) {
+  const script = [
+    'const path = require("node:path");',
+    'const flowsmith = path.join(process.cwd(), "node_modules", "flowsmith");',
+    'const registered = require(path.join(flowsmith, "dist", "cli", "ts-morph-lib-files.js")).skipTsMorphLibFiles();',
+    'const tsMorph = require.resolve("ts-morph", { paths: [flowsmith] });',
+    'const common = require(require.resolve("@ts-morph/common", { paths: [path.dirname(tsMorph)] }));',
+    'const hooks = typeof require("node:module").registerHooks === "function";',
+    "console.log(JSON.stringify({ hooks, registered, libFiles: common.getLibFiles().length }));",
+  ].join("\n");
+  const output = await run("node", ["-e", script], { cwd: dir });
+  const { hooks, registered, libFiles } = JSON.parse(output.trim().split("\n").pop());
+  if (registered !== hooks || (registered ? libFiles !== 0 : libFiles === 0))
+    throw new Error(
+      `${project.name}: ts-morph's lib files on ${process.version}: hooks ${hooks}, registered ${registered}, ${libFiles} lib files loaded`,
+    );
+  log(
+    `${project.name}: ts-morph's lib files ${registered ? "left out" : "loaded (no synchronous module hooks)"} on ${process.version}`,
+  );
 }
 
 /** The version this repository tests with, so the consumer type-checks with the same TypeScript. */

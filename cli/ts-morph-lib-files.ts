@@ -1,0 +1,81 @@
+/**
+ * ts-morph keeps, in @ts-morph/common's one module, the text of TypeScript's
+ * lib .d.ts files as an array of string literals (nearly all of that module's
+ * bytes), for in-memory projects that type-check. The generator never
+ * type-checks: its one Project is a parse of the template and sets
+ * skipLoadingLibFiles (generator/template/flow-module-template.ts). Yet every
+ * process that loads ts-morph parsed and held that text, the largest part of
+ * codegen's peak memory beyond TypeScript's own (bench/analysis.md, "ts-morph's
+ * lib files").
+ *
+ * Where Node has synchronous module hooks (module.registerHooks), the CLI
+ * loads that module with the array empty. Only the CLI does this, for its own
+ * process (bin/flowsmith.js); a program that imports flowsmith's API loads
+ * ts-morph as published. If the installed module does not hold the array
+ * exactly where expected, it loads unchanged (the test of this module reads
+ * the installed one, so an upgrade that moves it is seen).
+ */
+import * as nodeModule from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const ARRAY_START = "const libFiles = [{";
+const ARRAY_END = "}];";
+/** What follows the array in the module; nothing but blank lines between the two. */
+const NEXT_DECLARATION = "function getLibFiles()";
+const EMPTY_ARRAY = "const libFiles = [];\n\n";
+
+/**
+ * @ts-morph/common's source with its lib-file array empty, or undefined when
+ * the source does not hold one array literal ending right before
+ * `function getLibFiles()` (then it must load as it is).
+ */
+export function withoutLibFiles(source: Uint8Array): Buffer | undefined {
+  const bytes = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
+  const start = onlyIndexOf(bytes, ARRAY_START);
+  const next = onlyIndexOf(bytes, NEXT_DECLARATION);
+  if (start === undefined || next === undefined || next < start) return undefined;
+  const beforeNext = bytes.subarray(start, next).toString("latin1").trimEnd();
+  if (!beforeNext.endsWith(ARRAY_END)) return undefined;
+  return Buffer.concat([bytes.subarray(0, start), Buffer.from(EMPTY_ARRAY), bytes.subarray(next)]);
+}
+
+function onlyIndexOf(bytes: Buffer, text: string): number | undefined {
+  const first = bytes.indexOf(text);
+  return first >= 0 && bytes.indexOf(text, first + 1) < 0 ? first : undefined;
+}
+
+type RegisterHooks = (hooks: {
+  load(url: string, context: unknown, nextLoad: (url: string, context: unknown) => LoadResult): LoadResult;
+}) => unknown;
+interface LoadResult {
+  readonly format?: string | null;
+  readonly source?: string | Uint8Array | null;
+}
+
+/**
+ * Registers the hook before ts-morph is first loaded. True if registered;
+ * false on a Node without synchronous hooks (before 22.15 and 23.5), or when
+ * ts-morph cannot be found from here (then nothing changes).
+ */
+export function skipTsMorphLibFiles(): boolean {
+  const registerHooks = (nodeModule as { registerHooks?: RegisterHooks }).registerHooks;
+  if (typeof registerHooks !== "function") return false;
+  let commonUrl: string;
+  try {
+    const tsMorph = require.resolve("ts-morph");
+    commonUrl = pathToFileURL(require.resolve("@ts-morph/common", { paths: [path.dirname(tsMorph)] })).href;
+  } catch {
+    return false;
+  }
+  registerHooks({
+    load(url, context, nextLoad) {
+      const result = nextLoad(url, context);
+      if (url !== commonUrl || result.source == null) return result;
+      const source = typeof result.source === "string" ? Buffer.from(result.source) : result.source;
+      const lean = withoutLibFiles(source);
+      return lean ? { ...result, source: lean } : result;
+    },
+  });
+  return true;
+}
