@@ -9,12 +9,14 @@
  * lib files").
  *
  * Where Node has synchronous module hooks (module.registerHooks), the CLI
- * loads that module with the array empty. Only the CLI does this, for its own
+ * loads that module with the array empty, cut from its bytes before they are
+ * decoded. Only the CLI does this, for its own
  * process (bin/flowsmith.js); a program that imports flowsmith's API loads
  * ts-morph as published. If the installed module does not hold the array
  * exactly where expected, it loads unchanged (the test of this module reads
  * the installed one, so an upgrade that moves it is seen).
  */
+import { readFileSync } from "node:fs";
 import * as nodeModule from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,6 +26,8 @@ const ARRAY_END = "}];";
 /** What follows the array in the module; nothing but blank lines between the two. */
 const NEXT_DECLARATION = "function getLibFiles()";
 const EMPTY_ARRAY = "const libFiles = [];\n\n";
+/** Space, tab, newline, carriage return. */
+const BLANKS = [0x20, 0x09, 0x0a, 0x0d];
 
 /**
  * @ts-morph/common's source with its lib-file array empty, or undefined when
@@ -35,8 +39,10 @@ export function withoutLibFiles(source: Uint8Array): Buffer | undefined {
   const start = onlyIndexOf(bytes, ARRAY_START);
   const next = onlyIndexOf(bytes, NEXT_DECLARATION);
   if (start === undefined || next === undefined || next < start) return undefined;
-  const beforeNext = bytes.subarray(start, next).toString("latin1").trimEnd();
-  if (!beforeNext.endsWith(ARRAY_END)) return undefined;
+  let end = next;
+  while (end > start && BLANKS.includes(bytes[end - 1] ?? 0)) end -= 1;
+  if (end - ARRAY_END.length < start + ARRAY_START.length) return undefined;
+  if (bytes.toString("latin1", end - ARRAY_END.length, end) !== ARRAY_END) return undefined;
   return Buffer.concat([bytes.subarray(0, start), Buffer.from(EMPTY_ARRAY), bytes.subarray(next)]);
 }
 
@@ -51,6 +57,7 @@ type RegisterHooks = (hooks: {
 interface LoadResult {
   readonly format?: string | null;
   readonly source?: string | Uint8Array | null;
+  readonly shortCircuit?: boolean;
 }
 
 /**
@@ -61,20 +68,24 @@ interface LoadResult {
 export function skipTsMorphLibFiles(): boolean {
   const registerHooks = (nodeModule as { registerHooks?: RegisterHooks }).registerHooks;
   if (typeof registerHooks !== "function") return false;
-  let commonUrl: string;
+  let commonPath: string;
   try {
-    const tsMorph = require.resolve("ts-morph");
-    commonUrl = pathToFileURL(require.resolve("@ts-morph/common", { paths: [path.dirname(tsMorph)] })).href;
+    commonPath = require.resolve("@ts-morph/common", { paths: [path.dirname(require.resolve("ts-morph"))] });
   } catch {
     return false;
   }
+  const commonUrl = pathToFileURL(commonPath).href;
   registerHooks({
     load(url, context, nextLoad) {
-      const result = nextLoad(url, context);
-      if (url !== commonUrl || result.source == null) return result;
-      const source = typeof result.source === "string" ? Buffer.from(result.source) : result.source;
-      const lean = withoutLibFiles(source);
-      return lean ? { ...result, source: lean } : result;
+      if (url !== commonUrl) return nextLoad(url, context);
+      // Read as bytes and cut before decoding: Node's own load would first decode the whole module to text.
+      let lean: Buffer | undefined;
+      try {
+        lean = withoutLibFiles(readFileSync(commonPath));
+      } catch {
+        lean = undefined;
+      }
+      return lean ? { format: "commonjs", source: lean, shortCircuit: true } : nextLoad(url, context);
     },
   });
   return true;

@@ -58,6 +58,10 @@ describe("withoutLibFiles", () => {
     expect(withoutLibFiles(commonLike('"x"'))?.toString()).toBe(
       '"use strict";\nconst a = 1;\nconst libFiles = [];\n\nfunction getLibFiles() {\n    return libFiles;\n}\nexports.getLibFiles = getLibFiles;\n',
     );
+    // Blank lines of any kind between the array and getLibFiles.
+    expect(withoutLibFiles(commonLike('"x"', " \r\n\t\r\n"))?.toString()).toContain(
+      "const libFiles = [];\n\nfunction getLibFiles()",
+    );
     // Something declared between the array and getLibFiles would be lost: not touched.
     expect(withoutLibFiles(commonLike('"x"', "\nconst kept = 2;\n"))).toBeUndefined();
     // A second array, or the marker inside a string: not the layout this was written for.
