@@ -14,7 +14,7 @@ try {
   if (
     error &&
     error.code === "MODULE_NOT_FOUND" &&
-    /dist\/cli\/(main|ts-morph-lib-files)\.js/.test(String(error.message))
+    /^Cannot find module '\.\.\/dist\/cli\/(main|ts-morph-lib-files)\.js'/.test(String(error.message))
   ) {
     process.stderr.write(
       "flowsmith: not built yet; in a clone of its repository run `npm run build` (the published package ships it built).\n",

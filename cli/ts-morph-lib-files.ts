@@ -10,11 +10,12 @@
  *
  * Where Node has synchronous module hooks (module.registerHooks), the CLI
  * loads that module with the array empty, cut from its bytes before they are
- * decoded. Only the CLI does this, for its own
- * process (bin/flowsmith.js); a program that imports flowsmith's API loads
- * ts-morph as published. If the installed module does not hold the array
- * exactly where expected, it loads unchanged (the test of this module reads
- * the installed one, so an upgrade that moves it is seen).
+ * decoded. Only the CLI does this, for its own process (bin/flowsmith.js);
+ * what runs the generator in its own process (the tests, the benchmarks'
+ * scripts) loads ts-morph as published. If the installed module does not
+ * hold the array exactly where expected, it loads unchanged (the test of
+ * this module reads the installed one, so an upgrade that moves it is seen;
+ * a newer 28.x that moves it between releases loads as published).
  */
 import { readFileSync } from "node:fs";
 import * as nodeModule from "node:module";
@@ -28,11 +29,15 @@ const NEXT_DECLARATION = "function getLibFiles()";
 const EMPTY_ARRAY = "const libFiles = [];\n\n";
 /** Space, tab, newline, carriage return. */
 const BLANKS = [0x20, 0x09, 0x0a, 0x0d];
+/** Space, tab. */
+const INDENTS = [0x20, 0x09];
 
 /**
  * @ts-morph/common's source with its lib-file array empty, or undefined when
  * the source does not hold one array literal ending right before
- * `function getLibFiles()` (then it must load as it is).
+ * `function getLibFiles()` (then it must load as it is). Every line inside the
+ * array is indented, as a literal's are in that module: a line at column 0
+ * would be a declaration of its own, which the cut would lose.
  */
 export function withoutLibFiles(source: Uint8Array): Buffer | undefined {
   const bytes = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
@@ -43,6 +48,13 @@ export function withoutLibFiles(source: Uint8Array): Buffer | undefined {
   while (end > start && BLANKS.includes(bytes[end - 1] ?? 0)) end -= 1;
   if (end - ARRAY_END.length < start + ARRAY_START.length) return undefined;
   if (bytes.toString("latin1", end - ARRAY_END.length, end) !== ARRAY_END) return undefined;
+  for (
+    let newline = bytes.indexOf(0x0a, start);
+    newline >= 0 && newline < end;
+    newline = bytes.indexOf(0x0a, newline + 1)
+  ) {
+    if (!INDENTS.includes(bytes[newline + 1] ?? 0)) return undefined;
+  }
   return Buffer.concat([bytes.subarray(0, start), Buffer.from(EMPTY_ARRAY), bytes.subarray(next)]);
 }
 
@@ -52,8 +64,12 @@ function onlyIndexOf(bytes: Buffer, text: string): number | undefined {
 }
 
 type RegisterHooks = (hooks: {
-  load(url: string, context: unknown, nextLoad: (url: string, context: unknown) => LoadResult): LoadResult;
+  load(url: string, context: LoadContext, nextLoad: (url: string, context: LoadContext) => LoadResult): LoadResult;
 }) => unknown;
+interface LoadContext {
+  /** Undefined for a file require() loads as CommonJS, as that module is today. */
+  readonly format?: string;
+}
 interface LoadResult {
   readonly format?: string | null;
   readonly source?: string | Uint8Array | null;
@@ -75,18 +91,29 @@ export function skipTsMorphLibFiles(): boolean {
     return false;
   }
   const commonUrl = pathToFileURL(commonPath).href;
-  registerHooks({
-    load(url, context, nextLoad) {
-      if (url !== commonUrl) return nextLoad(url, context);
-      // Read as bytes and cut before decoding: Node's own load would first decode the whole module to text.
-      let lean: Buffer | undefined;
-      try {
-        lean = withoutLibFiles(readFileSync(commonPath));
-      } catch {
-        lean = undefined;
-      }
-      return lean ? { format: "commonjs", source: lean, shortCircuit: true } : nextLoad(url, context);
-    },
-  });
+  try {
+    registerHooks({
+      load(url, context, nextLoad) {
+        // Only the CommonJS module it was written for: an ES module would need its format, which is Node's to find.
+        if (url !== commonUrl || (context.format !== undefined && context.format !== "commonjs")) {
+          return nextLoad(url, context);
+        }
+        // Read as bytes and cut before decoding: Node's own load would first decode the whole module to text.
+        let lean: Buffer | undefined;
+        try {
+          lean = withoutLibFiles(readFileSync(commonPath));
+        } catch {
+          lean = undefined;
+        }
+        if (!lean) return nextLoad(url, context);
+        return context.format
+          ? { format: context.format, source: lean, shortCircuit: true }
+          : { source: lean, shortCircuit: true };
+      },
+    });
+  } catch {
+    // An optimisation only: a Node whose hooks refuse this one runs as before.
+    return false;
+  }
   return true;
 }
