@@ -41,6 +41,8 @@ const path = require("node:path");
 const { consumerSource, PROJECTS, webhookCheckSource } = require("./projects.js");
 const { newWebhookSecret } = require("./webhook-secret.js");
 const { freePort } = require("../support/free-port.js");
+// The quick start's runs on chosen ports: a port taken in between is tried again, this many times in all.
+const PORT_ATTEMPTS = 3;
 const { startRedis } = require("../support/redis-server.js");
 const { withEmulator } = require("./process-group.js");
 const { edgeToolsIn } = require("./edge-tools.js");
@@ -328,14 +330,9 @@ async function tryQuickStart(dir) {
       "quick start: README.md has no tsconfig.json or backend.mts block, no `npx tsc --noEmit` or no emulator command in the form this test reads",
     );
   }
-  const ports = new Map([
-    ["4010", await freePort()],
-    ["4011", await freePort()],
-    ["3000", await freePort()],
-  ]);
-  const withPorts = (text) => text.replace(/\b(4010|4011|3000)\b/g, (port) => String(ports.get(port)));
   fs.writeFileSync(path.join(dir, "tsconfig.json"), tsconfig[1]);
-  fs.writeFileSync(path.join(dir, "backend.mts"), withPorts(backend[1]));
+  // Type-checked as written; its ports are replaced just before it runs (below).
+  fs.writeFileSync(path.join(dir, "backend.mts"), backend[1]);
   const tsc = ["--no-install", "tsc", "--noEmit"];
   await run("npx", tsc, { cwd: dir });
   const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
@@ -345,25 +342,42 @@ async function tryQuickStart(dir) {
     throw new Error(`quick start: expected TypeScript ${MINIMUM_TYPESCRIPT}, got ${version}`);
   await run("npx", tsc, { cwd: dir });
   const secret = newWebhookSecret();
-  const emulator = {
-    args: withPorts(emulatorArgs[1]).split(" "),
-    env: { ...process.env, FLOWSMITH_WEBHOOK_SECRET: secret },
-  };
-  await withEmulator(
-    dir,
-    undefined,
-    async () => {
-      const output = await run("npx", ["--no-install", "tsx", "backend.mts"], {
-        cwd: dir,
-        env: { ...process.env, WEBHOOK_SECRET: secret },
-      });
-      if (!/^created session \S+; the user would open http:\/\/127\.0\.0\.1:\d+\/player\//m.test(output))
-        throw new Error(`quick start: no session created:\n${output}`);
-      if (!/^webhook: session \S+ ended ACCEPTED$/m.test(output))
-        throw new Error(`quick start: no webhook with the outcome:\n${output}`);
-    },
-    emulator,
-  );
+  // Free ports are chosen right before the emulator and the backend listen on them. A port is free only when it is
+  // chosen, and another process can take it before them: then the run is tried again on other ports.
+  for (let attempt = 1; ; attempt += 1) {
+    const ports = new Map([
+      ["4010", await freePort()],
+      ["4011", await freePort()],
+      ["3000", await freePort()],
+    ]);
+    const withPorts = (text) => text.replace(/\b(4010|4011|3000)\b/g, (port) => String(ports.get(port)));
+    fs.writeFileSync(path.join(dir, "backend.mts"), withPorts(backend[1]));
+    const emulator = {
+      args: withPorts(emulatorArgs[1]).split(" "),
+      env: { ...process.env, FLOWSMITH_WEBHOOK_SECRET: secret },
+    };
+    try {
+      await withEmulator(
+        dir,
+        undefined,
+        async () => {
+          const output = await run("npx", ["--no-install", "tsx", "backend.mts"], {
+            cwd: dir,
+            env: { ...process.env, WEBHOOK_SECRET: secret },
+          });
+          if (!/^created session \S+; the user would open http:\/\/127\.0\.0\.1:\d+\/player\//m.test(output))
+            throw new Error(`quick start: no session created:\n${output}`);
+          if (!/^webhook: session \S+ ended ACCEPTED$/m.test(output))
+            throw new Error(`quick start: no webhook with the outcome:\n${output}`);
+        },
+        emulator,
+      );
+      break;
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !String(error.message).includes("EADDRINUSE")) throw error;
+      log(`quick start: a chosen port was taken before it was listened on (EADDRINUSE); again on other ports`);
+    }
+  }
   await tryFlowChange(dir, readme);
   log("quick start: passed");
 }
