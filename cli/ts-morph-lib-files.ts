@@ -105,10 +105,8 @@ export function skipTsMorphLibFiles(): boolean {
         } catch {
           lean = undefined;
         }
-        if (!lean) return nextLoad(url, context);
-        return context.format
-          ? { format: context.format, source: lean, shortCircuit: true }
-          : { source: lean, shortCircuit: true };
+        // CommonJS by the check above, whether Node named the format or left it to require().
+        return lean ? { format: "commonjs", source: lean, shortCircuit: true } : nextLoad(url, context);
       },
     });
   } catch {

@@ -41,8 +41,6 @@ const path = require("node:path");
 const { consumerSource, PROJECTS, webhookCheckSource } = require("./projects.js");
 const { newWebhookSecret } = require("./webhook-secret.js");
 const { freePort } = require("../support/free-port.js");
-// The quick start's runs on chosen ports: a port taken in between is tried again, this many times in all.
-const PORT_ATTEMPTS = 3;
 const { startRedis } = require("../support/redis-server.js");
 const { withEmulator } = require("./process-group.js");
 const { edgeToolsIn } = require("./edge-tools.js");
@@ -54,6 +52,8 @@ const REPO = path.resolve(__dirname, "..", "..");
 const STEP_TIMEOUT_MS = 180_000;
 /** The TypeScript README's Requirements name; the quick start must type-check with it. */
 const MINIMUM_TYPESCRIPT = "5.4";
+/** The quick start's runs on chosen ports: a port taken in between is tried again, this many times in all. */
+const PORT_ATTEMPTS = 3;
 // `--platforms`: the ES module project and the platform consumer alone (platforms.js), for work on the runtime's platforms.
 const PLATFORMS_ONLY = process.argv.includes("--platforms");
 /** What the platform consumer and the platform pages' examples failed on (platforms.js, platform-docs.js). */
