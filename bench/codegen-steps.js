@@ -37,6 +37,7 @@ const { sha256, serializeManifest } = dist("output/manifest.js");
 const { generatorStamp } = dist("output/fingerprint.js");
 const { lockOutputDirOrThrow } = dist("output/output-lock.js");
 const { StagingFolder } = dist("output/staging.js");
+const { DescriptionsFile } = dist("output/description-copies.js");
 const { printStructure, StructureKind } = require("ts-morph");
 const startUpMs = cpuMs() - atStart;
 
@@ -48,9 +49,9 @@ const STEPS = [
   "index.ts: print (ts-morph)",
   "index.ts: prettier-layout check",
   "of which: the spec's schemas as JSON text",
-  "description.json: normalise",
+  "descriptions.json: normalise",
   "sha256 of the files",
-  "stage the files (write)",
+  "stage the files (write; descriptions.json appended)",
 ];
 
 async function main(sizes) {
@@ -95,6 +96,7 @@ async function generateAll(files, dir, outputDir) {
   await generatorStamp();
   const lock = await lockOutputDirOrThrow(outputDir, "generated", "codegen.config.json");
   const staging = new StagingFolder(outputDir);
+  const descriptions = new DescriptionsFile(staging);
   step("once: fingerprint, lock, manifest, swap");
   const flows = {};
   for (const file of files) {
@@ -107,8 +109,15 @@ async function generateAll(files, dir, outputDir) {
     step(STEPS[2]);
     const statements = flowModuleStatementsOrThrow(model, "@flowsmith/runtime/flow-module");
     step(STEPS[3]);
+    // As emit/module-text.ts prints: a statement already printed goes to the writer as its text.
     const printed = printStructure(
-      { kind: StructureKind.SourceFile, leadingTrivia: flowHeader(model.source), statements },
+      {
+        kind: StructureKind.SourceFile,
+        leadingTrivia: flowHeader(model.source),
+        statements: statements.map((statement) =>
+          statement.kind === "printed" ? (writer) => writer.blankLineIfLastNot().write(statement.text) : statement,
+        ),
+      },
       { indentNumberOfSpaces: 2 },
     );
     step(STEPS[4]);
@@ -122,18 +131,20 @@ async function generateAll(files, dir, outputDir) {
     at = cpuMs();
     const copy = descriptionJson(description.document);
     step(STEPS[7]);
-    const output = new Map([
-      [`${name}/index.ts`, index],
-      [`${name}/description.json`, copy],
-    ]);
-    flows[name] = { files: Object.fromEntries([...output].map(([file, content]) => [file, sha256(content)])) };
+    flows[name] = { description: sha256(copy), files: { [`${name}/index.ts`]: sha256(index) } };
     step(STEPS[8]);
-    for (const [file, content] of output) staging.write(file, content);
+    staging.write(`${name}/index.ts`, index);
+    descriptions.add(name, copy);
     step(STEPS[9]);
   }
+  const descriptionsHash = descriptions.finish();
   fs.writeFileSync(
     path.join(staging.startOrThrow(), ".flowsmith-manifest.json"),
-    serializeManifest({ generator: await generatorStamp(), flows }),
+    serializeManifest({
+      generator: await generatorStamp(),
+      flows,
+      descriptions: { "descriptions.json": descriptionsHash },
+    }),
   );
   fs.renameSync(staging.dir, outputDir);
   staging.swapped();

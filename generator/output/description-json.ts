@@ -1,7 +1,8 @@
 /**
  * The one normalised text of a flow description: how a snapshot of a fetched
  * description is stored (flows/<name>.json) and how codegen keeps the
- * description its output came from (<outputDir>/<name>/description.json).
+ * description its output came from (<outputDir>/descriptions.json, one entry
+ * a flow: description-copies.ts).
  *
  * Pretty-printed JSON with a stable key order, so the same description gives
  * the same bytes however the service orders its keys, and a new version

@@ -17,7 +17,10 @@ import { sha256, type GeneratorStamp } from "./manifest.js";
 const OUTPUT_SHAPING_PACKAGES = ["ts-morph", "prettier", "ajv", "ajv-formats"];
 /** What turns a description into output; the CLI, config and pipeline code do not change a file's bytes. */
 const OUTPUT_SHAPING_FOLDERS = ["generator/read", "generator/model", "generator/emit", "templates"];
-/** Single files that shape output: the normalised description.json kept beside each flow's output. */
+/**
+ * Single files that shape output: the normalised descriptions (each flow's entry in descriptions.json, whose sha256
+ * its manifest entry records). descriptions.json itself is made whole by every write, kept flows' entries included.
+ */
 const OUTPUT_SHAPING_FILES = ["generator/output/description-json.ts"];
 
 let cached: Promise<GeneratorStamp> | undefined;

@@ -32,6 +32,12 @@ export interface ManifestFlow {
   readonly environment: Environment;
   /** Output path (relative to outputDir, posix) → sha256 of its content. */
   readonly files: Readonly<Record<string, string>>;
+  /**
+   * sha256 of the normalised description the files were made from, as
+   * descriptions.json holds it (description-copies.ts). Absent in manifests
+   * from before that file, which listed `<name>/description.json` in `files`.
+   */
+  readonly description?: string;
 }
 
 export interface ManifestIndex {
@@ -44,6 +50,8 @@ export interface Manifest {
   readonly generator?: GeneratorStamp;
   readonly flows: Readonly<Record<string, ManifestFlow>>;
   readonly index?: ManifestIndex;
+  /** descriptions.json → its sha256 (description-copies.ts); absent before that file. */
+  readonly descriptions?: Readonly<Record<string, string>>;
 }
 
 export type ManifestRead =
@@ -78,13 +86,22 @@ function parseManifestOrThrow(raw: unknown): Manifest {
   const flows = recordOf<ManifestFlow>([]);
   for (const [name, flow] of Object.entries(raw["flows"])) {
     if (!isRecord(flow)) throw new Error(`flows.${name} is not an object`);
+    if (flow["description"] !== undefined && typeof flow["description"] !== "string")
+      throw new Error(`flows.${name}.description is not a sha256`);
     // A spread, not Object.assign: an entry read from disk may have a key `__proto__`, which a spread copies as a key
     // and Object.assign would make the copy's prototype.
     flows[name] = { ...(flow as unknown as ManifestFlow), files: filesOrThrow(flow["files"], `flows.${name}.files`) };
   }
   const index = isRecord(raw["index"]) ? indexOrThrow(raw["index"]) : undefined;
+  const descriptions =
+    raw["descriptions"] === undefined ? undefined : filesOrThrow(raw["descriptions"], "descriptions");
   const generator = isRecord(raw["generator"]) ? (raw["generator"] as unknown as GeneratorStamp) : undefined;
-  return { flows, ...(index ? { index } : {}), ...(generator ? { generator } : {}) };
+  return {
+    flows,
+    ...(index ? { index } : {}),
+    ...(descriptions ? { descriptions } : {}),
+    ...(generator ? { generator } : {}),
+  };
 }
 
 /** `{ inputsHash, files }`; manifests before 0.2 wrote `{ inputsHash, sha256 }` for index.ts. */
@@ -112,6 +129,7 @@ export function filesWrittenBy(manifest: Manifest | undefined): Map<string, stri
   for (const flow of Object.values(manifest.flows))
     for (const [file, hash] of Object.entries(flow.files)) files.set(file, hash);
   for (const [file, hash] of Object.entries(manifest.index?.files ?? {})) files.set(file, hash);
+  for (const [file, hash] of Object.entries(manifest.descriptions ?? {})) files.set(file, hash);
   return files;
 }
 
@@ -123,7 +141,8 @@ export function serializeManifest(manifest: Manifest): string {
       .map(([name, flow]) => [name, { ...flow, files: sortedRecord(flow.files) }] as const),
   );
   const index = manifest.index && { inputsHash: manifest.index.inputsHash, files: sortedRecord(manifest.index.files) };
-  return `${JSON.stringify({ generatedBy: "flowsmith", generator: manifest.generator, flows, index }, null, 2)}\n`;
+  const descriptions = manifest.descriptions && sortedRecord(manifest.descriptions);
+  return `${JSON.stringify({ generatedBy: "flowsmith", generator: manifest.generator, flows, index, descriptions }, null, 2)}\n`;
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { DescriptionsFile, DESCRIPTIONS_FILE } from "./description-copies.js";
 import { identityOfOrUndefined, readWithIdentityOrUndefined } from "./entry-identity.js";
 import { compare, listTree } from "./file-tree.js";
 import {
@@ -71,6 +72,8 @@ export class OutputPlan {
   private readonly editedWithManifest: string[] = [];
   private readonly flows = new Map<string, ManifestFlow>();
   private index: ManifestIndex | undefined;
+  /** descriptions.json, made as the flows come: each flow's copy, kept flows' from the last run. */
+  private readonly descriptions: DescriptionsFile;
   /**
    * Each entry of outputDir this run read or will carry over, by path, with
    * its identity at that moment (entry-identity.ts): a write swaps its set in
@@ -83,11 +86,16 @@ export class OutputPlan {
     private readonly output: OutputDirState,
     private readonly generator: GeneratorStamp,
     private readonly staging: StagingFolder | undefined,
-  ) {}
+  ) {
+    this.descriptions = new DescriptionsFile(staging);
+  }
 
-  addFlow(name: string, planned: PlannedFiles<ManifestFlow>): void {
+  /** `copy`: the flow's normalised description for descriptions.json; undefined for a kept flow whose copy is lost. */
+  addFlow(name: string, planned: PlannedFiles<ManifestFlow>, copy: string | undefined): void {
     this.flows.set(name, planned.entry);
     this.add(planned, this.output.manifest?.flows[name]?.inputsHash === planned.entry.inputsHash);
+    // After the flow's files: once they are staged, so is descriptions.json, as it comes.
+    if (copy !== undefined) this.descriptions.add(name, copy);
   }
 
   setIndex(planned: PlannedFiles<ManifestIndex>): void {
@@ -137,12 +145,44 @@ export class OutputPlan {
     else if (reusable && hash === recorded) this.editedWithManifest.push(file);
   }
 
+  /**
+   * descriptions.json, compared by hash (DescriptionsFile says when a write
+   * has staged it and when it stages it now): the one planned file whose text
+   * a run does not hold whole.
+   */
+  private compareDescriptions(hash: string): void {
+    const file = DESCRIPTIONS_FILE;
+    this.planned.add(file);
+    const disk = this.output.manifest ? readWithIdentityOrUndefined(path.join(this.output.dir, file)) : undefined;
+    if (!disk) {
+      this.changes.push({ path: file, reason: "missing" });
+      this.descriptions.stageHeld();
+      return;
+    }
+    this.seen.set(file, disk.identity);
+    const onDisk = sha256(disk.bytes);
+    if (onDisk === hash) {
+      if (!this.descriptions.isStaged) this.onDisk.add(file);
+      return;
+    }
+    this.descriptions.stageHeld();
+    const asLf = sha256(disk.bytes.toString("utf8").replace(/\r\n/g, "\n"));
+    if (asLf === hash) return;
+    this.changes.push({ path: file, reason: "changed" });
+    // Rewritten by every write, so never "edited along with the manifest": only an edit by hand stops a write.
+    const recorded = this.output.written.get(file);
+    if (recorded !== undefined && onDisk !== recorded && asLf !== recorded) this.editedByHand.push(file);
+  }
+
   /** The manifest, then what outputDir holds that is not planned: files to delete, to carry over, or in the way. */
   async compareRestOrThrow(): Promise<Comparison> {
+    const descriptions = this.descriptions.finish();
+    this.compareDescriptions(descriptions);
     const manifest = serializeManifest({
       generator: this.generator,
       flows: recordOf(this.flows),
       ...(this.index ? { index: this.index } : {}),
+      descriptions: { [DESCRIPTIONS_FILE]: descriptions },
     });
     const onDisk = this.output.manifest
       ? readWithIdentityOrUndefined(path.join(this.output.dir, MANIFEST_FILE))

@@ -5,15 +5,23 @@
  * emitted; the swap into outputDir comes only once the whole set and its
  * manifest are there (write-output.ts).
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { chmod, copyFile, lstat, mkdir, readlink, symlink } from "node:fs/promises";
 import path from "node:path";
 import { crashPoint } from "./crash-points.js";
 import { stagingDirOf } from "./interrupted-write.js";
 
+/** A staged file written in pieces as they come (output/description-copies.ts). */
+export interface StagedFile {
+  append(text: string): void;
+  close(): void;
+}
+
 export class StagingFolder {
   readonly dir: string;
   private readonly made = new Set<string>();
+  /** Descriptors of files open for appending, closed before the folder is swapped in or removed. */
+  private readonly open = new Set<number>();
   private state: "empty" | "filling" | "swapped" = "empty";
   private staged = 0;
 
@@ -35,6 +43,22 @@ export class StagingFolder {
     }
     writeFileSync(target, content);
     this.counted();
+  }
+
+  /** A file at the top of the folder, opened now, written by appending, and closed by its writer (or by discard()). */
+  openFile(file: string): StagedFile {
+    const fd = openSync(path.join(this.startOrThrow(), file), "w");
+    this.open.add(fd);
+    this.counted();
+    return {
+      append: (text) => {
+        const bytes = Buffer.from(text);
+        for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+      },
+      close: () => {
+        if (this.open.delete(fd)) closeSync(fd);
+      },
+    };
   }
 
   /**
@@ -71,6 +95,11 @@ export class StagingFolder {
     return this.dir;
   }
 
+  /** True once anything was staged. */
+  get isFilling(): boolean {
+    return this.state === "filling";
+  }
+
   /** It is outputDir now: nothing to remove. */
   swapped(): void {
     this.state = "swapped";
@@ -78,6 +107,8 @@ export class StagingFolder {
 
   /** Removes what was staged, unless it became outputDir; safe to call twice. */
   discard(): void {
+    for (const fd of this.open) closeSync(fd);
+    this.open.clear();
     if (this.state !== "filling") return;
     rmSync(this.dir, { recursive: true, force: true });
     this.state = "empty";

@@ -8,7 +8,7 @@
  * package's), and only for documents without the constructs where the two
  * differ or that need the yaml package's care (anchors and aliases, tags,
  * directives, tabs, explicit or collection keys, null keys, `__proto__`).
- * JSON (snapshots, description.json) is YAML 1.2 and takes the same way.
+ * JSON (snapshots, descriptions.json) is YAML 1.2 and takes the same way.
  * Anything else, and anything js-yaml refuses (duplicate keys, syntax
  * errors, depth), is undefined here: yaml-source.ts reads it with the yaml
  * package as before, so its messages and lines are unchanged.

@@ -8,7 +8,7 @@ import { performance } from "node:perf_hooks";
 import type { Environment } from "@flowsmith/runtime";
 import type { ResolvedFlowConfig } from "../config/config-types.js";
 import type { FetchedSnapshot } from "../fetch/api-source.js";
-import type { DescriptionChange } from "../output/description-copy.js";
+import type { DescriptionChange } from "../output/description-copies.js";
 import type { ManifestFlow } from "../output/manifest.js";
 import type { PatternLeftToService } from "../model/patterns-left.js";
 import type { OutputPlan } from "../output/output-plan.js";
@@ -32,9 +32,16 @@ interface GeneratedFlow extends FlowOfConfig {
   readonly fetched?: FetchedSnapshot;
 }
 
-/** A flow as generateFlowOrThrow makes it: a generated one still holds its files. */
+/**
+ * A flow as generateFlowOrThrow makes it: a generated one still holds its
+ * files, and each its normalised description for descriptions.json (a kept
+ * flow's from the last run: undefined when that copy was lost).
+ */
 export type MadeFlow =
-  (GeneratedFlow & { readonly files: ReadonlyMap<string, string> }) | ReusedFlow | LeftOutFlow | NotGeneratedFlow;
+  | (GeneratedFlow & { readonly files: ReadonlyMap<string, string>; readonly copy: string })
+  | (ReusedFlow & { readonly copy: string })
+  | (LeftOutFlow & { readonly copy: string | undefined })
+  | NotGeneratedFlow;
 
 /** Same inputs, same generator, files as written: outputDir keeps them. */
 interface ReusedFlow extends FlowOfConfig {
@@ -45,13 +52,13 @@ interface ReusedFlow extends FlowOfConfig {
 }
 
 /** Left out by --flow: what an earlier run wrote for it is kept as it is. */
-export interface LeftOutFlow extends FlowOfConfig {
+interface LeftOutFlow extends FlowOfConfig {
   readonly kind: "left-out";
   readonly earlier: ManifestFlow;
 }
 
 /** Left out by --flow, and no run has generated it: outputDir has nothing of it. */
-export interface NotGeneratedFlow extends FlowOfConfig {
+interface NotGeneratedFlow extends FlowOfConfig {
   readonly kind: "not-generated";
 }
 
@@ -84,6 +91,7 @@ export function generated(
   made: {
     readonly entry: ManifestFlow;
     readonly files: ReadonlyMap<string, string>;
+    readonly copy: string;
     readonly changed: DescriptionChange | undefined;
     readonly fetched: FetchedSnapshot | undefined;
     readonly leftToService: readonly PatternLeftToService[];
@@ -91,33 +99,43 @@ export function generated(
   started: number,
   run: Run,
 ): MadeFlow {
-  const { entry, files, changed, fetched, leftToService } = made;
+  const { entry, files, copy, changed, fetched, leftToService } = made;
   const report = {
     ...reportOf(name, entry, run.mode === "check" ? "checked" : "generated", started, run, changed),
     ...(leftToService.length > 0 ? { leftToService } : {}),
   };
-  return { kind: "generated", pointer: flow.pointer, name, entry, files, report, ...(fetched ? { fetched } : {}) };
+  return {
+    kind: "generated",
+    pointer: flow.pointer,
+    name,
+    entry,
+    files,
+    copy,
+    report,
+    ...(fetched ? { fetched } : {}),
+  };
 }
 
 export function reused(
   flow: ResolvedFlowConfig,
   name: string,
-  entry: ManifestFlow,
+  kept: { readonly entry: ManifestFlow; readonly copy: string },
   fetched: FetchedSnapshot | undefined,
   started: number,
   run: Run,
 ): MadeFlow {
+  const { entry, copy } = kept;
   const report = reportOf(name, entry, "unchanged", started, run, undefined);
-  return { kind: "reused", pointer: flow.pointer, name, entry, report, ...(fetched ? { fetched } : {}) };
+  return { kind: "reused", pointer: flow.pointer, name, entry, copy, report, ...(fetched ? { fetched } : {}) };
 }
 
 /** A flow left out by --flow keeps what the last run wrote for it, if anything. */
-export function leftOut(flow: ResolvedFlowConfig, name: string, run: Run): LeftOutFlow | NotGeneratedFlow {
+export async function leftOut(flow: ResolvedFlowConfig, name: string, run: Run): Promise<MadeFlow> {
   run.progress(name);
   const earlier = run.output.manifest?.flows[name];
-  return earlier
-    ? { kind: "left-out", pointer: flow.pointer, name, earlier }
-    : { kind: "not-generated", pointer: flow.pointer, name };
+  if (!earlier) return { kind: "not-generated", pointer: flow.pointer, name };
+  const copy = (await run.previous.copyOrUndefined(name))?.text;
+  return { kind: "left-out", pointer: flow.pointer, name, earlier, copy };
 }
 
 /**
@@ -125,14 +143,15 @@ export function leftOut(flow: ResolvedFlowConfig, name: string, run: Run): LeftO
  * the flow without them: a run holds no flow's text once it is planned.
  */
 export function planFlow(flow: MadeFlow, plan: OutputPlan): FlowOutcome {
+  if (flow.kind === "not-generated") return flow;
   if (flow.kind === "generated") {
-    const { files, ...rest } = flow;
-    plan.addFlow(flow.name, { kind: "written", entry: flow.entry, files });
+    const { files, copy, ...rest } = flow;
+    plan.addFlow(flow.name, { kind: "written", entry: flow.entry, files }, copy);
     return rest;
   }
-  if (flow.kind === "reused") plan.addFlow(flow.name, { kind: "kept", entry: flow.entry });
-  if (flow.kind === "left-out") plan.addFlow(flow.name, { kind: "kept", entry: flow.earlier });
-  return flow;
+  const { copy, ...rest } = flow;
+  plan.addFlow(flow.name, { kind: "kept", entry: rest.kind === "reused" ? rest.entry : rest.earlier }, copy);
+  return rest;
 }
 
 /** The flows outputDir holds after this run: generated, reused, or left out with earlier output. */

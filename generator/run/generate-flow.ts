@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import type { ResolvedFlowConfig } from "../config/config-types.js";
 import { CodegenError } from "../errors.js";
 import { checkApiFlowOrThrow, readApiSourceOrThrow, type FetchedSnapshot } from "../fetch/api-source.js";
-import { changeSinceCopyOrUndefined, descriptionCopyPath } from "../output/description-copy.js";
+import { changeSinceCopyOrUndefined } from "../output/description-copies.js";
 import { descriptionJson } from "../output/description-json.js";
 import { recordOf, sha256, type ManifestFlow } from "../output/manifest.js";
 import { readSourceOrThrow, type SourceBytes, type SourceContext } from "../read/read-source.js";
@@ -19,7 +19,7 @@ import { isLeftOut, type Run } from "./run-context.js";
 export async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): Promise<MadeFlow> {
   const started = performance.now();
   const known = flow.name ?? nameInManifestOrUndefined(flow, run);
-  if (known !== undefined && isLeftOut(known, run)) return leftOut(flow, known, run);
+  if (known !== undefined && isLeftOut(known, run)) return await leftOut(flow, known, run);
   const where = {
     pointer: flow.pointer,
     configFile: run.config.configDisplay,
@@ -39,13 +39,13 @@ export async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): P
   const reusable = run.reuse ? await reusableOrUndefined(inputsHash, run) : undefined;
   if (reusable) {
     checkSourceIdentityOrThrow(flow, reusable.entry, reusable.name, fetched, run);
-    return reused(flow, reusable.name, reusable.entry, fetched, started, run);
+    return reused(flow, reusable.name, reusable, fetched, started, run);
   }
   const steps = await generationSteps();
   try {
     const description = steps.parseDescriptionOrThrow(source.bytes, source.display);
     const model = steps.buildFlowModelOrThrow(description, flow.name ? { name: flow.name } : {});
-    if (isLeftOut(model.name, run)) return leftOut(flow, model.name, run);
+    if (isLeftOut(model.name, run)) return await leftOut(flow, model.name, run);
     checkSourceIdentityOrThrow(flow, model, model.name, fetched, run);
     const { runtimeImport } = run.config;
     const emitted = await steps.emitFlowOrThrow(
@@ -53,18 +53,23 @@ export async function generateFlowOrThrow(flow: ResolvedFlowConfig, run: Run): P
       { runtimeImport },
     );
     const copy = descriptionJson(description.document);
-    const files = new Map([
-      ...emitted.map((file): [string, string] => [file.path, file.content]),
-      [descriptionCopyPath(model.name), copy],
-    ]);
-    const changed = await changeSinceCopyOrUndefined(copy, model, run.output);
+    const files = new Map(emitted.map((file): [string, string] => [file.path, file.content]));
+    const changed = await changeSinceCopyOrUndefined(copy, model, run.previous);
     const hashes = recordOf([...files].map(([file, content]) => [file, sha256(content)]));
     const { version, environment } = model;
-    const entry = { source: source.display, inputsHash, id: detached(model.id), version, environment, files: hashes };
+    const entry = {
+      source: source.display,
+      inputsHash,
+      id: detached(model.id),
+      version,
+      environment,
+      description: sha256(copy),
+      files: hashes,
+    };
     return generated(
       flow,
       model.name,
-      { entry, files, changed, fetched, leftToService: steps.patternsLeftToService(model) },
+      { entry, files, copy, changed, fetched, leftToService: steps.patternsLeftToService(model) },
       started,
       run,
     );

@@ -2,7 +2,7 @@
  * read/, model/ and emit/, loaded on first use: they load YAML and ts-morph
  * with its TypeScript, so a run whose
  * flows are all reused (and --help) never pays for them (as
- * output/description-copy.ts loads the reader and changes/ only for a
+ * output/description-copies.ts loads the reader and changes/ only for a
  * changed description).
  */
 let steps: Promise<GenerationSteps> | undefined;

@@ -16,16 +16,21 @@ export function nameInManifestOrUndefined(flow: ResolvedFlowConfig, run: Run): s
   return Object.entries(run.output.manifest?.flows ?? {}).find(([, entry]) => entry.source === display)?.[0];
 }
 
-/** The flow the manifest shows made from these inputs, when its files can be kept. */
+/**
+ * The flow the manifest shows made from these inputs, when its files can be
+ * kept, and its description's copy with them (without it, the flow is made
+ * again, and descriptions.json gets it back).
+ */
 export async function reusableOrUndefined(
   inputsHash: string,
   run: Run,
-): Promise<{ name: string; entry: ManifestFlow } | undefined> {
+): Promise<{ name: string; entry: ManifestFlow; copy: string } | undefined> {
   const manifest = run.output.manifest;
   if (manifest?.generator?.fingerprint !== run.generator.fingerprint) return undefined;
   const found = Object.entries(manifest.flows).find(([, entry]) => entry.inputsHash === inputsHash);
   if (!found || !(await filesAsWritten(found[1].files, run.output))) return undefined;
-  return { name: found[0], entry: found[1] };
+  const copy = await run.previous.copyOrUndefined(found[0]);
+  return copy ? { name: found[0], entry: found[1], copy: copy.text } : undefined;
 }
 
 /** The index made from these inputs, when its file can be kept. */

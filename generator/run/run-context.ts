@@ -6,6 +6,7 @@ import type { ResolvedConfig } from "../config/config-types.js";
 import type { Env } from "../config/load-config.js";
 import type { ApiSourceRun } from "../fetch/api-source.js";
 import type { ServiceClients } from "../fetch/service-clients.js";
+import { PreviousDescriptions } from "../output/description-copies.js";
 import { generatorStamp } from "../output/fingerprint.js";
 import type { GeneratorStamp } from "../output/manifest.js";
 import type { OutputDirState } from "../output/output-dir.js";
@@ -37,6 +38,8 @@ export interface Progress {
 export interface Run {
   readonly config: ResolvedConfig;
   readonly output: OutputDirState;
+  /** The descriptions the last run's output was made from (descriptions.json), read on first need. */
+  readonly previous: PreviousDescriptions;
   readonly mode: "write" | "check";
   readonly generator: GeneratorStamp;
   /** A write without --force: flows the manifest shows unchanged are not regenerated. */
@@ -58,6 +61,7 @@ export async function startRun(
   return {
     config,
     output,
+    previous: new PreviousDescriptions(output),
     mode,
     generator,
     reuse: mode === "write" && !options.force,

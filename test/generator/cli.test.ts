@@ -292,7 +292,7 @@ describe("flowsmith codegen (CLI)", () => {
     expect(first.stdout).toMatch(
       /signing\s+6f1c2a9e-3b7d-4e58-9c41-0a2d7e5b8f13\s+v1\s+staging\s+→ generated\/signing\s+generated in \d+ ms/,
     );
-    // The flow's index.ts and description copy, index.ts and the manifest: no validator file beside the module.
+    // The flow's index.ts, descriptions.json, index.ts and the manifest: no validator file beside the module.
     expect(first.stdout).toMatch(/Wrote generated\/ \(4 file\(s\) changed\)/);
 
     const again = await cli(["codegen"], dir);

@@ -103,7 +103,11 @@ export async function flowsmith(
 /** The parts of <outputDir>/.flowsmith-manifest.json that tests edit. */
 export interface ManifestJson {
   generator?: { flowsmith: string; runtime: string; fingerprint: string };
-  flows: Record<string, { source: string; inputsHash: string; version: number; files: Record<string, string> }>;
+  flows: Record<
+    string,
+    { source: string; inputsHash: string; version: number; description?: string; files: Record<string, string> }
+  >;
+  descriptions?: Record<string, string>;
 }
 
 export async function readManifestJson(out: string): Promise<ManifestJson> {
@@ -112,6 +116,12 @@ export async function readManifestJson(out: string): Promise<ManifestJson> {
 
 export async function writeManifestJson(out: string, manifest: ManifestJson): Promise<void> {
   await writeFile(path.join(out, ".flowsmith-manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** A flow's normalised description as <outputDir>/descriptions.json keeps it: the text of its own file. */
+export async function copyIn(out: string, name: string): Promise<string> {
+  const copies = JSON.parse(await readFile(path.join(out, "descriptions.json"), "utf8")) as Record<string, unknown>;
+  return `${JSON.stringify(defined(copies[name], `descriptions.json's ${name}`), null, 2)}\n`;
 }
 
 /** `value`, which the test has just arranged to exist. */

@@ -154,8 +154,8 @@ describe("runCodegen", () => {
     expect(result.notGenerated).toEqual(["#/flows/0", "#/flows/1"]);
     expect(await listRelativeFiles(out)).toEqual([
       ".flowsmith-manifest.json",
-      "aml-screening/description.json",
       "aml-screening/index.ts",
+      "descriptions.json",
       "index.ts",
     ]);
     // The next full run adds the others and keeps the first one's files.

@@ -59,8 +59,8 @@ beforeAll(async () => {
   expect([...newSet.keys()]).toEqual([
     ".flowsmith-manifest.json",
     "NOTES.md",
+    "descriptions.json",
     "index.ts",
-    "signing/description.json",
     "signing/index.ts",
   ]);
   expect(newSet.get(MANIFEST)).not.toEqual(oldSet.get(MANIFEST));

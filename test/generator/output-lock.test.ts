@@ -142,8 +142,8 @@ describe("two codegen runs on one outputDir", () => {
       expect(done.stdout).toMatch(/Wrote generated\//);
       expect([...(await snapshot(project.out)).keys()]).toEqual([
         MANIFEST_FILE,
+        "descriptions.json",
         "index.ts",
-        "signing/description.json",
         "signing/index.ts",
       ]);
       await expectManifestListsDisk(project.out);
@@ -174,8 +174,8 @@ describe("two codegen runs on one outputDir", () => {
       expect(next.stderr).toContain("which is no longer running");
       expect([...(await snapshot(project.out)).keys()]).toEqual([
         MANIFEST_FILE,
-        "aml-screening/description.json",
         "aml-screening/index.ts",
+        "descriptions.json",
         "index.ts",
       ]);
       await expectManifestListsDisk(project.out);

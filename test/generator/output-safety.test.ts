@@ -218,9 +218,8 @@ describe("files in outputDir that flowsmith did not write", () => {
     const check = await runCodegen({ configPath: config, check: true });
     expect(check.changes.map((change) => `${change.reason} ${change.path}`)).toEqual([
       "changed .flowsmith-manifest.json",
-      "extra aml-screening/description.json",
       "extra aml-screening/index.ts",
-      "extra document-verification/description.json",
+      "changed descriptions.json",
       "changed index.ts",
     ]);
 
@@ -235,12 +234,12 @@ describe("files in outputDir that flowsmith did not write", () => {
     const after = await snapshot(out);
     expect([...after.keys()]).toEqual([
       ".flowsmith-manifest.json",
+      "descriptions.json",
       "document-verification/index.ts",
       "empty",
       "index.ts",
       "link.ts",
       "notes.md",
-      "signing/description.json",
       "signing/extra.ts",
       "signing/index.ts",
     ]);
@@ -338,14 +337,16 @@ describe("files in outputDir that flowsmith did not write", () => {
       index: { inputsHash: current.index.inputsHash, sha256: current.index.files["index.ts"] },
     };
     await writeFile(path.join(out, ".flowsmith-manifest.json"), JSON.stringify(older, null, 2));
+    // Output from before the stamp had no descriptions.json either.
+    await unlink(path.join(out, "descriptions.json"));
     await writeConfig(config, { flows: [{ name: "signing", source: { file: "flows/signing.yaml" } }] });
     const result = await runCodegen({ configPath: config });
     expect(result.flows.map((flow) => flow.status)).toEqual(["generated"]);
     expect(result.kept).toEqual([]);
     expect(result.changes.map((change) => `${change.reason} ${change.path}`)).toEqual([
       "changed .flowsmith-manifest.json",
-      "extra aml-screening/description.json",
       "extra aml-screening/index.ts",
+      "missing descriptions.json",
       "changed index.ts",
     ]);
   });

@@ -188,7 +188,7 @@ describe("plainYamlOrUndefined", () => {
     expect(disagreeing).toEqual([]);
   });
 
-  it("reads JSON as YAML 1.2 (snapshots, description.json), and declines a duplicate key the yaml package refuses", () => {
+  it("reads JSON as YAML 1.2 (snapshots, descriptions.json), and declines a duplicate key the yaml package refuses", () => {
     const snapshot = `${JSON.stringify({ openapi: "3.0.3", info: { title: 'A \\ "b"', version: "1" }, x: [1, -0, 2.5e-7, null, true, "\u00e9"] }, null, 2)}\n`;
     expect(plainYamlOrUndefined(snapshot)).toEqual({ value: JSON.parse(snapshot) as unknown });
     const others = [

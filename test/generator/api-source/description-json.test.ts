@@ -1,5 +1,5 @@
 /**
- * The normalised description text of snapshots and description.json:
+ * The normalised description text of snapshots and descriptions.json:
  * stable bytes, OpenAPI's own fields sorted, names a flow chose kept in the
  * document's order (that order is the generated code's), data kept as is;
  * and generating from the normalised text gives the same code as the

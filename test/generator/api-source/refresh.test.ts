@@ -11,7 +11,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { makeTempDir, removeDir, REPO_ROOT, runtimeImportFor, typeCheck } from "../../fixtures/golden/compile";
-import { readManifestJson, snapshot } from "../codegen-project";
+import { sha256 } from "../../../generator/output/manifest";
+import { copyIn, readManifestJson, snapshot } from "../codegen-project";
 import { cli, SAMPLE_IDS, startService, type Service } from "./service";
 
 const V1 = "flows/signing.yaml";
@@ -96,11 +97,10 @@ describe("codegen --refresh after the service moved a flow to a new version", ()
       info: { "x-flow-version": number };
     };
     expect(stored.info["x-flow-version"]).toBe(2);
-    expect(await readFile(path.join(dir, "out/signing/description.json"), "utf8")).toBe(
-      await readFile(path.join(dir, "flows/signing.json"), "utf8"),
-    );
+    const snapshotText = await readFile(path.join(dir, "flows/signing.json"), "utf8");
+    expect(await copyIn(path.join(dir, "out"), "signing")).toBe(snapshotText);
     const manifest = await readManifestJson(path.join(dir, "out"));
-    expect(Object.keys(manifest.flows["signing"]?.files ?? {})).toContain("signing/description.json");
+    expect(manifest.flows["signing"]?.description).toBe(sha256(snapshotText));
   });
 
   it("the backend written for version 1 compiled against version 1, and now fails tsc", () => {
@@ -123,7 +123,7 @@ describe("codegen --refresh after the service moved a flow to a new version", ()
     expect(v1).toBe(0);
     const snapshotFile = path.join(dir, "flows/signing.json");
     const v2Text = await readFile(snapshotFile, "utf8");
-    await writeFile(snapshotFile, await readFile(path.join(REPO_ROOT, "generated/signing/description.json"), "utf8"));
+    await writeFile(snapshotFile, await copyIn(path.join(REPO_ROOT, "generated"), "signing"));
     const check = await cli(["codegen", "--config", config, "--check"], {});
     expect(check.code).toBe(1);
     expect(check.stderr).toMatch(

@@ -115,7 +115,7 @@ describe("the report codegen prints", () => {
   it("comes from the previous description or model, built under the new flow's name", () => {
     const previous = parseDescriptionOrThrow(
       description(field({ type: "string", maxLength: 9 })),
-      "generated/x/description.json",
+      "generated/descriptions.json (x)",
     );
     const next = model(field({ type: "string", maxLength: 5 }), "flows/x.yaml", "x");
     const report = reportFlowChangesSince(previous, next);

@@ -1,0 +1,201 @@
+/**
+ * <outputDir>/descriptions.json: per flow, the description its current
+ * output was generated from, normalised (description-json.ts), under the
+ * flow's name, in config order. When a run's description differs from the
+ * recorded one (a refresh, an edited or replaced file, a pinned version
+ * moved), the run reports what changed for the code that calls the flow,
+ * computed from the two flow models (generator/changes/).
+ *
+ * One file for every flow, not one beside each flow's module: a file a flow
+ * was a third of the files a run creates, and creating files is most of what
+ * a large run spends in the kernel (bench/analysis.md, "One file of
+ * descriptions"). The file is written as the flows come, never held whole:
+ * a write streams it into the staging folder, --check only hashes it. The
+ * manifest records its sha256, and each flow's entry the sha256 of its
+ * description's normalised text.
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { isRecord } from "@flowsmith/runtime/internal/json";
+import type { FlowChangeReport } from "../changes/index.js";
+import { CodegenError } from "../errors.js";
+import type { FlowModel } from "../model/types.js";
+import { sha256 } from "./manifest.js";
+import type { OutputDirState } from "./output-dir.js";
+import type { StagedFile, StagingFolder } from "./staging.js";
+
+export const DESCRIPTIONS_FILE = "descriptions.json";
+
+/** Where output written before descriptions.json kept a flow's copy: listed in that flow's manifest entry. */
+function legacyCopyPath(name: string): string {
+  return `${name}/description.json`;
+}
+
+/** What a flow's description did since its output was generated. */
+export interface DescriptionChange {
+  /** The report's lines (header, then one per change), or one line saying why there is no report. */
+  readonly lines: readonly string[];
+  readonly breaking: boolean;
+  readonly from?: number;
+  readonly to: number;
+}
+
+/** A flow's earlier copy, as flowsmith wrote it. */
+export interface PreviousCopy {
+  readonly text: string;
+  /** For messages: where it was read. */
+  readonly display: string;
+}
+
+/**
+ * The copies the last run recorded. descriptions.json is read on first need
+ * only (a first run, and a run whose descriptions are all unchanged, never
+ * read it), and only if its bytes are the ones the manifest records.
+ */
+export class PreviousDescriptions {
+  /** Entries not asked for yet: each flow's is asked for once at most, then dropped, so the parse is let go as the run goes. */
+  private entries: Map<string, unknown> | undefined;
+
+  constructor(private readonly output: OutputDirState) {}
+
+  /** The sha256 of the flow's copy the manifest records, in this layout or the one before it. */
+  recordedHash(name: string): string | undefined {
+    const flow = this.output.manifest?.flows[name];
+    return flow?.description ?? flow?.files[legacyCopyPath(name)];
+  }
+
+  /** Undefined when none is recorded, or it was edited, removed or cannot be read since. */
+  async copyOrUndefined(name: string): Promise<PreviousCopy | undefined> {
+    const recorded = this.recordedHash(name);
+    if (recorded === undefined) return undefined;
+    const legacy = this.output.manifest?.flows[name]?.files[legacyCopyPath(name)] !== undefined;
+    const text = legacy ? await this.legacyTextOrUndefined(name) : await this.entryTextOrUndefined(name);
+    if (text === undefined || sha256(text) !== recorded) return undefined;
+    return {
+      text,
+      display: `${this.output.display}/${legacy ? legacyCopyPath(name) : `${DESCRIPTIONS_FILE} (${name})`}`,
+    };
+  }
+
+  private async legacyTextOrUndefined(name: string): Promise<string | undefined> {
+    const bytes = await readFile(path.join(this.output.dir, legacyCopyPath(name))).catch(() => undefined);
+    return bytes?.toString("utf8");
+  }
+
+  private async entryTextOrUndefined(name: string): Promise<string | undefined> {
+    this.entries ??= await this.readEntries();
+    const value = this.entries.get(name);
+    this.entries.delete(name);
+    // The file was written entry by entry as descriptionJson's text: the same text again.
+    return value === undefined ? undefined : `${JSON.stringify(value, null, 2)}\n`;
+  }
+
+  private async readEntries(): Promise<Map<string, unknown>> {
+    const recorded = this.output.written.get(DESCRIPTIONS_FILE);
+    const bytes =
+      recorded === undefined
+        ? undefined
+        : await readFile(path.join(this.output.dir, DESCRIPTIONS_FILE)).catch(() => undefined);
+    if (!bytes || sha256(bytes) !== recorded) return new Map();
+    try {
+      const parsed: unknown = JSON.parse(bytes.toString("utf8"));
+      return isRecord(parsed) ? new Map(Object.entries(parsed)) : new Map();
+    } catch {
+      return new Map();
+    }
+  }
+}
+
+/**
+ * descriptions.json as the run makes it: each flow's copy is hashed and, once
+ * a write has staged anything else, appended to the staged file as it comes,
+ * so a run that writes holds none. Until then the text is held (a run whose
+ * output is already as planned stages nothing, as before this file), and
+ * staged at the end only if it differs from outputDir's (stageHeld).
+ * The text is JSON.stringify's of the whole object with an indent of two.
+ */
+export class DescriptionsFile {
+  private readonly hash = createHash("sha256");
+  private count = 0;
+  private staged: StagedFile | undefined;
+  /** Text not staged yet; undefined once the file is staged. */
+  private held: string[] | undefined = [];
+
+  /** `staging`: a write's; --check has none and only hashes. */
+  constructor(private readonly staging: StagingFolder | undefined) {}
+
+  /** True once the text is in the staging folder (then it is not carried over from outputDir). */
+  get isStaged(): boolean {
+    return this.held === undefined;
+  }
+
+  add(name: string, copy: string): void {
+    const value = copy.endsWith("\n") ? copy.slice(0, -1) : copy;
+    this.append(`${this.count === 0 ? "{\n" : ",\n"}  ${JSON.stringify(name)}: ${value.replaceAll("\n", "\n  ")}`);
+    this.count += 1;
+  }
+
+  /** Ends the text (and the staged file); returns its sha256. */
+  finish(): string {
+    this.append(this.count === 0 ? "{}\n" : "\n}\n");
+    this.staged?.close();
+    return this.hash.digest("hex");
+  }
+
+  /** After finish(): stages the text held back, when it differs from outputDir's. */
+  stageHeld(): void {
+    if (!this.staging || this.held === undefined) return;
+    const file = this.staging.openFile(DESCRIPTIONS_FILE);
+    for (const text of this.held) file.append(text);
+    file.close();
+    this.held = undefined;
+  }
+
+  private append(text: string): void {
+    this.hash.update(text);
+    if (!this.staging) return;
+    if (this.held !== undefined && this.staging.isFilling) {
+      this.staged = this.staging.openFile(DESCRIPTIONS_FILE);
+      for (const earlier of this.held) this.staged.append(earlier);
+      this.held = undefined;
+    }
+    if (this.staged) this.staged.append(text);
+    else this.held?.push(text);
+  }
+}
+
+/**
+ * Undefined when there is nothing to compare with (a first run, a copy edited
+ * or removed since flowsmith wrote it) or the description is the same.
+ */
+export async function changeSinceCopyOrUndefined(
+  copy: string,
+  model: FlowModel,
+  previous: PreviousDescriptions,
+): Promise<DescriptionChange | undefined> {
+  const recorded = previous.recordedHash(model.name);
+  if (recorded === undefined || recorded === sha256(copy)) return undefined;
+  const earlier = await previous.copyOrUndefined(model.name);
+  if (!earlier) return undefined;
+  // Loaded only when a description changed: a run that reuses every flow reads no description.
+  const [{ reportFlowChangesSince }, { parseDescriptionOrThrow }] = await Promise.all([
+    import("../changes/index.js"),
+    import("../read/load-description.js"),
+  ]);
+  let report: FlowChangeReport;
+  try {
+    report = reportFlowChangesSince(parseDescriptionOrThrow(Buffer.from(earlier.text), earlier.display), model);
+  } catch (error) {
+    if (!(error instanceof CodegenError)) throw error;
+    // The old copy no longer reads under this flowsmith's rules: say so, and let the run go on.
+    return {
+      lines: [
+        `${model.title}: the description changed; the previous one (${earlier.display}) cannot be compared: ${error.message}`,
+      ],
+      breaking: false,
+      to: model.version,
+    };
+  }
+  return { lines: report.lines, breaking: report.breaking, from: report.changes.before.version, to: model.version };
+}
