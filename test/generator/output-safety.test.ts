@@ -72,6 +72,34 @@ const cases: [string, Case][] = [
     },
   ],
   [
+    "a folder a description links into",
+    {
+      outputDir: "out",
+      sources: ["flows/signing.yaml", "flows/linked.yaml"],
+      arrange: async ({ dir }) => {
+        await mkdir(path.join(dir, "out"));
+        await writeFile(path.join(dir, "out/signing.yaml"), await readFile(path.join(dir, "flows/signing.yaml")));
+        await symlink("../out/signing.yaml", path.join(dir, "flows/linked.yaml"));
+      },
+      code: "UNSAFE_OUTPUT_DIR",
+      says: /contains the description flows\/linked\.yaml \(#\/flows\/1\)/,
+    },
+  ],
+  [
+    "a folder reached through a linked folder of descriptions",
+    {
+      outputDir: "out",
+      sources: ["flows/signing.yaml", "linked/signing.yaml"],
+      arrange: async ({ dir }) => {
+        await mkdir(path.join(dir, "out"));
+        await writeFile(path.join(dir, "out/signing.yaml"), await readFile(path.join(dir, "flows/signing.yaml")));
+        await symlink("out", path.join(dir, "linked"));
+      },
+      code: "UNSAFE_OUTPUT_DIR",
+      says: /contains the description linked\/signing\.yaml \(#\/flows\/1\)/,
+    },
+  ],
+  [
     "a folder of the user's own files",
     {
       outputDir: "src",
