@@ -4,7 +4,8 @@
  * points outputDir at the project (".", "..", "flows", "src") is refused
  * before anything could be written or deleted there.
  */
-import { lstat, readdir, readlink, realpath } from "node:fs/promises";
+import { realpathSync } from "node:fs";
+import { lstat, readdir, readlink } from "node:fs/promises";
 import path from "node:path";
 import type { ResolvedConfig } from "../config/config-types.js";
 import { CodegenError } from "../errors.js";
@@ -38,19 +39,18 @@ export async function assertOutputDirSafeOrThrow(config: ResolvedConfig, fromFla
   if (stat && !stat.isDirectory()) throw unsafe("is a file, not a folder");
 
   // Compared as written and through real paths, so neither a symlinked parent nor `a/../b` hides an overlap.
-  const outputDirs = [outputDir, await realPathOfExisting(outputDir)];
+  const outputDirs = [outputDir, realPathOfExisting(outputDir)];
   const configDir = path.dirname(config.configPath);
-  const configDirs = [configDir, await realPathOfExisting(configDir)];
+  const configDirs = [configDir, realPathOfExisting(configDir)];
   if (outputDirs.some((out) => configDirs.includes(out)))
     throw unsafe(`is the folder of the config (${config.configDisplay})`);
   if (outputDirs.some((out) => configDirs.some((dir) => isSameOrInside(dir, out)))) {
     throw unsafe(`contains the config (${config.configDisplay})`);
   }
-  const realPaths = new RealPaths();
   for (const flow of config.flows) {
     // A snapshot is a description too: one inside outputDir would be replaced by the output.
     const source = flow.source.kind === "file" ? flow.source : flow.source.snapshot;
-    const description = [source.path, await realPaths.of(source.path)];
+    const description = [source.path, realPathOfExisting(source.path)];
     if (outputDirs.some((out) => description.some((file) => isSameOrInside(file, out)))) {
       const what = flow.source.kind === "file" ? "the description" : "the snapshot";
       throw unsafe(`contains ${what} ${source.display} (${flow.pointer})`);
@@ -71,42 +71,18 @@ async function fileOnTheWay(dir: string): Promise<string | undefined> {
   return undefined;
 }
 
-/** The real path of `file`, or of its nearest existing folder joined with the rest. */
-async function realPathOfExisting(file: string): Promise<string> {
+/**
+ * The real path of `file`, or of its nearest existing folder joined with the
+ * rest. Synchronous: one per description, and awaited one at a time they
+ * were most of this check at 1000 flows (bench/analysis.md, "One file of
+ * descriptions"); nothing else runs while the config is checked.
+ */
+function realPathOfExisting(file: string): string {
   try {
-    return await realpath(file);
+    return realpathSync.native(file);
   } catch {
     const parent = path.dirname(file);
-    return parent === file ? file : path.join(await realPathOfExisting(parent), path.basename(file));
-  }
-}
-
-/**
- * Real paths of many files in few folders (a config's descriptions): one
- * realpath and one listing a folder, since a file that is not a link is its
- * folder's real path joined with its name; a link, or a name the listing
- * lacks, is resolved on its own. A realpath a file cost more than the rest of
- * this check at 1000 flows (bench/analysis.md, "One file of descriptions").
- */
-class RealPaths {
-  private readonly folders = new Map<string, Promise<{ real: string; plain: ReadonlySet<string> }>>();
-
-  async of(file: string): Promise<string> {
-    const dir = path.dirname(file);
-    let folder = this.folders.get(dir);
-    if (!folder) {
-      folder = RealPaths.read(dir);
-      this.folders.set(dir, folder);
-    }
-    const { real, plain } = await folder;
-    const name = path.basename(file);
-    return plain.has(name) ? path.join(real, name) : realPathOfExisting(file);
-  }
-
-  private static async read(dir: string): Promise<{ real: string; plain: ReadonlySet<string> }> {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    const plain = new Set(entries.filter((entry) => !entry.isSymbolicLink()).map((entry) => entry.name));
-    return { real: await realPathOfExisting(dir), plain };
+    return parent === file ? file : path.join(realPathOfExisting(parent), path.basename(file));
   }
 }
 
