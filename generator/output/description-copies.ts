@@ -1,7 +1,8 @@
 /**
  * <outputDir>/descriptions.json: per flow, the description its current
  * output was generated from, normalised (description-json.ts), under the
- * flow's name, in config order. When a run's description differs from the
+ * flow's name; the entries in config order, laid out as JSON.stringify lays
+ * out an object with an indent of two. When a run's description differs from the
  * recorded one (a refresh, an edited or replaced file, a pinned version
  * moved), the run reports what changed for the code that calls the flow,
  * computed from the two flow models (generator/changes/).
@@ -9,10 +10,13 @@
  * One file for every flow, not one beside each flow's module: a file a flow
  * was a third of the files a run creates, and creating files is most of what
  * a large run spends in the kernel (bench/analysis.md, "One file of
- * descriptions"). The file is written as the flows come, never held whole:
- * a write streams it into the staging folder, --check only hashes it. The
- * manifest records its sha256, and each flow's entry the sha256 of its
- * description's normalised text.
+ * descriptions"). A cold run never holds it whole: a write streams it into
+ * the staging folder as the flows come, --check only hashes it. The manifest
+ * records its sha256, and each flow's entry the sha256 of its description's
+ * normalised text. A later run reads the file the first time a flow needs its
+ * earlier copy (a report, a reused flow, a flow --flow leaves out): it then
+ * holds what it has not taken yet, as a run that reuses flows holds the text
+ * it will write (DescriptionsFile).
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -21,7 +25,7 @@ import { isRecord } from "@flowsmith/runtime/internal/json";
 import type { FlowChangeReport } from "../changes/index.js";
 import { CodegenError } from "../errors.js";
 import type { FlowModel } from "../model/types.js";
-import { sha256 } from "./manifest.js";
+import { recordOf, sha256, type ManifestFlow } from "./manifest.js";
 import type { OutputDirState } from "./output-dir.js";
 import type { StagedFile, StagingFolder } from "./staging.js";
 
@@ -50,11 +54,11 @@ export interface PreviousCopy {
 
 /**
  * The copies the last run recorded. descriptions.json is read on first need
- * only (a first run, and a run whose descriptions are all unchanged, never
- * read it), and only if its bytes are the ones the manifest records.
+ * only, and only if its bytes, or their CRLF line endings read as LF (a
+ * Windows checkout), are the ones the manifest records.
  */
 export class PreviousDescriptions {
-  /** Entries not asked for yet: each flow's is asked for once at most, then dropped, so the parse is let go as the run goes. */
+  /** Entries not taken yet: a flow's is taken once at most (or let go unread: forget), then dropped. */
   private entries: Map<string, unknown> | undefined;
 
   constructor(private readonly output: OutputDirState) {}
@@ -72,15 +76,18 @@ export class PreviousDescriptions {
     const legacy = this.output.manifest?.flows[name]?.files[legacyCopyPath(name)] !== undefined;
     const text = legacy ? await this.legacyTextOrUndefined(name) : await this.entryTextOrUndefined(name);
     if (text === undefined || sha256(text) !== recorded) return undefined;
-    return {
-      text,
-      display: `${this.output.display}/${legacy ? legacyCopyPath(name) : `${DESCRIPTIONS_FILE} (${name})`}`,
-    };
+    const display = legacy ? legacyCopyPath(name) : `${DESCRIPTIONS_FILE}, entry ${JSON.stringify(name)}`;
+    return { text, display: `${this.output.display}/${display}` };
+  }
+
+  /** A flow whose copy is not needed (its description is unchanged): its entry is let go unread. */
+  forget(name: string): void {
+    this.entries?.delete(name);
   }
 
   private async legacyTextOrUndefined(name: string): Promise<string | undefined> {
     const bytes = await readFile(path.join(this.output.dir, legacyCopyPath(name))).catch(() => undefined);
-    return bytes?.toString("utf8");
+    return bytes && asWritten(bytes, this.recordedHash(name));
   }
 
   private async entryTextOrUndefined(name: string): Promise<string | undefined> {
@@ -97,14 +104,37 @@ export class PreviousDescriptions {
       recorded === undefined
         ? undefined
         : await readFile(path.join(this.output.dir, DESCRIPTIONS_FILE)).catch(() => undefined);
-    if (!bytes || sha256(bytes) !== recorded) return new Map();
+    const text = bytes && asWritten(bytes, recorded);
+    if (text === undefined) return new Map();
     try {
-      const parsed: unknown = JSON.parse(bytes.toString("utf8"));
+      const parsed: unknown = JSON.parse(text);
       return isRecord(parsed) ? new Map(Object.entries(parsed)) : new Map();
     } catch {
       return new Map();
     }
   }
+}
+
+/** The text as flowsmith wrote it (sha256 `recorded`), read as LF if it has CRLF line endings; else undefined. */
+function asWritten(bytes: Buffer, recorded: string | undefined): string | undefined {
+  if (recorded === undefined) return undefined;
+  if (sha256(bytes) === recorded) return bytes.toString("utf8");
+  const asLf = bytes.toString("utf8").replace(/\r\n/g, "\n");
+  return sha256(asLf) === recorded ? asLf : undefined;
+}
+
+/**
+ * A kept flow's manifest entry as this layout records it: the sha256 of its
+ * copy when descriptions.json has it (none when the copy was lost), and no
+ * per-flow description.json among its files (a copy from the earlier layout
+ * now lives in descriptions.json, so that file is no longer planned and goes).
+ */
+export function keptEntry(entry: ManifestFlow, name: string, copy: string | undefined): ManifestFlow {
+  const { source, inputsHash, id, version, environment } = entry;
+  const legacy = legacyCopyPath(name);
+  const files = recordOf(Object.entries(entry.files).filter(([file]) => file !== legacy));
+  const description = copy === undefined ? {} : { description: sha256(copy) };
+  return { source, inputsHash, id, version, environment, ...description, files };
 }
 
 /**
@@ -113,7 +143,8 @@ export class PreviousDescriptions {
  * so a run that writes holds none. Until then the text is held (a run whose
  * output is already as planned stages nothing, as before this file), and
  * staged at the end only if it differs from outputDir's (stageHeld).
- * The text is JSON.stringify's of the whole object with an indent of two.
+ * The entries come in config order, laid out as JSON.stringify lays out an
+ * object with an indent of two.
  */
 export class DescriptionsFile {
   private readonly hash = createHash("sha256");
@@ -175,6 +206,7 @@ export async function changeSinceCopyOrUndefined(
   previous: PreviousDescriptions,
 ): Promise<DescriptionChange | undefined> {
   const recorded = previous.recordedHash(model.name);
+  if (recorded === sha256(copy)) previous.forget(model.name);
   if (recorded === undefined || recorded === sha256(copy)) return undefined;
   const earlier = await previous.copyOrUndefined(model.name);
   if (!earlier) return undefined;
@@ -189,9 +221,11 @@ export async function changeSinceCopyOrUndefined(
   } catch (error) {
     if (!(error instanceof CodegenError)) throw error;
     // The old copy no longer reads under this flowsmith's rules: say so, and let the run go on.
+    // The detail and pointer, not the message: its line would count from the entry, not from the file.
+    const at = error.context.pointer ? `${error.context.pointer}: ` : "";
     return {
       lines: [
-        `${model.title}: the description changed; the previous one (${earlier.display}) cannot be compared: ${error.message}`,
+        `${model.title}: the description changed; the previous one (${earlier.display}) cannot be compared: ${at}${error.detail}`,
       ],
       breaking: false,
       to: model.version,

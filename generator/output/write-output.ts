@@ -23,6 +23,10 @@ import { assertUnchangedOrThrow, type OutputDirState } from "./output-dir.js";
 import type { Comparison, FileChange, KeptFile, OutputPlan } from "./output-plan.js";
 import type { StagingFolder } from "./staging.js";
 import { lstat } from "node:fs/promises";
+import { DESCRIPTIONS_FILE } from "./description-copies.js";
+
+/** The files at the top of outputDir whatever the flows are called (the index's and descriptions.json). */
+const TOP_FILES = ["index.ts", DESCRIPTIONS_FILE];
 
 export interface CheckOutcome {
   /** Files a write would add, change or delete; empty when outputDir is up to date. */
@@ -79,9 +83,11 @@ export async function writeOutputOrThrow(
   const comparison = await plan.compareRestOrThrow();
   const { changes, kept, conflicts } = comparison;
   if (conflicts.length > 0) {
+    // Another name helps where a flow's folder is in the way, not for the files every run writes at the top.
+    const rename = conflicts.some((file) => !TOP_FILES.includes(file)) ? ' (or give the flow another "name")' : "";
     throw new CodegenError(
       "OUTPUT_CONFLICT",
-      `flowsmith would replace ${conflicts.map((file) => `${output.display}/${file}`).join(", ")}, which it did not write; move it out of outputDir (or give the flow another "name") and run again`,
+      `flowsmith would replace ${conflicts.map((file) => `${output.display}/${file}`).join(", ")}, which it did not write; move it out of outputDir${rename} and run again`,
       { file: output.display },
     );
   }

@@ -8,7 +8,7 @@ import { performance } from "node:perf_hooks";
 import type { Environment } from "@flowsmith/runtime";
 import type { ResolvedFlowConfig } from "../config/config-types.js";
 import type { FetchedSnapshot } from "../fetch/api-source.js";
-import type { DescriptionChange } from "../output/description-copies.js";
+import { keptEntry, type DescriptionChange } from "../output/description-copies.js";
 import type { ManifestFlow } from "../output/manifest.js";
 import type { PatternLeftToService } from "../model/patterns-left.js";
 import type { OutputPlan } from "../output/output-plan.js";
@@ -124,7 +124,8 @@ export function reused(
   started: number,
   run: Run,
 ): MadeFlow {
-  const { entry, copy } = kept;
+  const copy = kept.copy;
+  const entry = keptEntry(kept.entry, name, copy);
   const report = reportOf(name, entry, "unchanged", started, run, undefined);
   return { kind: "reused", pointer: flow.pointer, name, entry, copy, report, ...(fetched ? { fetched } : {}) };
 }
@@ -135,7 +136,7 @@ export async function leftOut(flow: ResolvedFlowConfig, name: string, run: Run):
   const earlier = run.output.manifest?.flows[name];
   if (!earlier) return { kind: "not-generated", pointer: flow.pointer, name };
   const copy = (await run.previous.copyOrUndefined(name))?.text;
-  return { kind: "left-out", pointer: flow.pointer, name, earlier, copy };
+  return { kind: "left-out", pointer: flow.pointer, name, earlier: keptEntry(earlier, name, copy), copy };
 }
 
 /**

@@ -7,6 +7,7 @@
  * that output in the layout before it (a description.json per flow) is read
  * for the report once and then cleaned up.
  */
+import { readdirSync } from "node:fs";
 import { readdir, readFile, rm, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { descriptionJson } from "../../generator/output/description-json";
@@ -166,6 +167,119 @@ describe("descriptions.json", () => {
       "index.ts",
       "signing/index.ts",
     ]);
+    expect((await runCodegen({ configPath: project.config, check: true })).changes).toEqual([]);
+  });
+
+  it("a Windows checkout (CRLF) is the copies as written: --flow keeps the other flows' entries, --check passes", async () => {
+    const project = await makeProject({ flows: ["signing", "aml-screening"] });
+    await runCodegen({ configPath: project.config });
+    const file = path.join(project.out, "descriptions.json");
+    await writeFile(file, (await readFile(file, "utf8")).replace(/\n/g, "\r\n"));
+    const aml = await normalised(project, "aml-screening");
+    expect((await runCodegen({ configPath: project.config, check: true, flows: ["signing"] })).changes).toEqual([]);
+
+    await writeFile(path.join(project.dir, "flows/signing.yaml"), await readFile(V2));
+    const result = await runCodegen({ configPath: project.config, flows: ["signing"] });
+    expect(result.flows.map((flow) => [flow.name, flow.changed?.from, flow.changed?.to])).toEqual([["signing", 1, 2]]);
+    expect(await copyIn(project.out, "aml-screening")).toBe(aml);
+    expect((await readManifestJson(project.out)).flows["aml-screening"]?.description).toBe(sha256(aml));
+    expect((await runCodegen({ configPath: project.config, check: true })).changes).toEqual([]);
+  });
+
+  it("a copy that no longer reads is named in the report, by its entry and pointer", async () => {
+    const project = await makeProject({ flows: ["signing"] });
+    await runCodegen({ configPath: project.config });
+    const manifest = await readManifestJson(project.out);
+    const broken = `${JSON.stringify({ openapi: "3.0.3", info: { title: "Signing", version: "1" } }, null, 2)}\n`;
+    const text = `{\n  "signing": ${broken.trimEnd().replace(/\n/g, "\n  ")}\n}\n`;
+    await writeFile(path.join(project.out, "descriptions.json"), text);
+    defined(manifest.flows["signing"], "signing's entry").description = sha256(broken);
+    manifest.descriptions = { "descriptions.json": sha256(text) };
+    await writeManifestJson(project.out, manifest);
+
+    await writeFile(path.join(project.dir, "flows/signing.yaml"), await readFile(V2));
+    const result = await runCodegen({ configPath: project.config });
+    expect(result.flows[0]?.changed?.lines).toEqual([
+      expect.stringMatching(
+        /^Signing: the description changed; the previous one \(\S+\/generated\/descriptions\.json, entry "signing"\) cannot be compared: #\S*: /,
+      ),
+    ]);
+    expect(result.flows[0]?.changed?.lines[0]).not.toMatch(/descriptions\.json[^,]*:\d/);
+  });
+
+  it("a flow --flow leaves out in the earlier layout moves into descriptions.json, and its file goes", async () => {
+    const project = await makeProject({ flows: ["signing", "aml-screening"] });
+    await runCodegen({ configPath: project.config });
+    const manifest = await readManifestJson(project.out);
+    for (const [name, flow] of Object.entries(manifest.flows)) {
+      const copy = await copyIn(project.out, name);
+      await writeFile(path.join(project.out, `${name}/description.json`), copy);
+      flow.files[`${name}/description.json`] = sha256(copy);
+      delete flow.description;
+    }
+    delete manifest.descriptions;
+    manifest.generator = { ...defined(manifest.generator, "the stamp"), fingerprint: "an older generator" };
+    await writeManifestJson(project.out, manifest);
+    await rm(path.join(project.out, "descriptions.json"));
+
+    await runCodegen({ configPath: project.config, flows: ["signing"] });
+    const aml = await normalised(project, "aml-screening");
+    expect(await copyIn(project.out, "aml-screening")).toBe(aml);
+    const after = await readManifestJson(project.out);
+    expect(after.flows["aml-screening"]?.description).toBe(sha256(aml));
+    expect(Object.keys(after.flows["aml-screening"]?.files ?? {})).toEqual(["aml-screening/index.ts"]);
+    expect([...(await snapshot(project.out)).keys()]).toEqual([
+      ".flowsmith-manifest.json",
+      "aml-screening/index.ts",
+      "descriptions.json",
+      "index.ts",
+      "signing/index.ts",
+    ]);
+  });
+
+  it("one of the user's own at its path stops the write, which names it and changes nothing", async () => {
+    const project = await makeProject({ flows: ["signing"] });
+    await runCodegen({ configPath: project.config });
+    const manifest = await readManifestJson(project.out);
+    delete manifest.descriptions;
+    await writeManifestJson(project.out, manifest);
+    await writeFile(path.join(project.out, "descriptions.json"), "mine\n");
+    const before = await snapshot(project.out);
+    const error = await runCodegen({ configPath: project.config, force: true }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toMatchObject({ code: "OUTPUT_CONFLICT" });
+    expect((error as Error).message).toMatch(
+      /would replace \S+\/descriptions\.json, which it did not write; move it out of outputDir and run again/,
+    );
+    expect(await snapshot(project.out)).toEqual(before);
+  });
+
+  it("a run that fails after it began streaming leaves no staging folder and no open file", async () => {
+    const project = await makeProject({ flows: ["signing", "aml-screening"] });
+    await writeFile(path.join(project.dir, "flows/aml-screening.yaml"), "openapi: 3.0.3\ninfo: {}\n");
+    const open = readdirSync("/proc/self/fd").length;
+    await expect(runCodegen({ configPath: project.config })).rejects.toMatchObject({ code: "INVALID_OPENAPI" });
+    expect(readdirSync("/proc/self/fd").length).toBe(open);
+    expect(await besideOutput(project)).toEqual([]);
+    expect(await readdir(project.dir)).not.toContain("generated");
+  });
+
+  it("keeps the config's order in the text, names that read as numbers too", async () => {
+    const project = await makeProject({ flows: ["signing"] });
+    await writeConfig(project.config, {
+      outputDir: "generated",
+      flows: [
+        { name: "b-signing", source: { file: "flows/signing.yaml" } },
+        { name: "2024", source: { file: "flows/aml-screening.yaml" } },
+      ],
+    });
+    await runCodegen({ configPath: project.config });
+    const text = await readFile(path.join(project.out, "descriptions.json"), "utf8");
+    expect(text.indexOf('\n  "b-signing": {')).toBeGreaterThan(0);
+    expect(text.indexOf('\n  "2024": {')).toBeGreaterThan(text.indexOf('\n  "b-signing": {'));
+    expect(await copyIn(project.out, "2024")).toBe(await normalised(project, "aml-screening"));
     expect((await runCodegen({ configPath: project.config, check: true })).changes).toEqual([]);
   });
 });
