@@ -74,8 +74,10 @@ export class PreviousDescriptions {
     const recorded = this.recordedHash(name);
     if (recorded === undefined) return undefined;
     const legacy = this.output.manifest?.flows[name]?.files[legacyCopyPath(name)] !== undefined;
-    const text = legacy ? await this.legacyTextOrUndefined(name) : await this.entryTextOrUndefined(name);
-    if (text === undefined || sha256(text) !== recorded) return undefined;
+    const text = legacy
+      ? await this.legacyTextOrUndefined(name, recorded)
+      : await this.entryTextOrUndefined(name, recorded);
+    if (text === undefined) return undefined;
     const display = legacy ? legacyCopyPath(name) : `${DESCRIPTIONS_FILE}, entry ${JSON.stringify(name)}`;
     return { text, display: `${this.output.display}/${display}` };
   }
@@ -85,17 +87,19 @@ export class PreviousDescriptions {
     this.entries?.delete(name);
   }
 
-  private async legacyTextOrUndefined(name: string): Promise<string | undefined> {
+  private async legacyTextOrUndefined(name: string, recorded: string): Promise<string | undefined> {
     const bytes = await readFile(path.join(this.output.dir, legacyCopyPath(name))).catch(() => undefined);
-    return bytes && asWritten(bytes, this.recordedHash(name));
+    return bytes && asWritten(bytes, recorded);
   }
 
-  private async entryTextOrUndefined(name: string): Promise<string | undefined> {
+  private async entryTextOrUndefined(name: string, recorded: string): Promise<string | undefined> {
     this.entries ??= await this.readEntries();
     const value = this.entries.get(name);
     this.entries.delete(name);
-    // The file was written entry by entry as descriptionJson's text: the same text again.
-    return value === undefined ? undefined : `${JSON.stringify(value, null, 2)}\n`;
+    if (value === undefined) return undefined;
+    // The file was written entry by entry as descriptionJson's text: the same text again, if the entry is as recorded.
+    const text = `${JSON.stringify(value, null, 2)}\n`;
+    return sha256(text) === recorded ? text : undefined;
   }
 
   private async readEntries(): Promise<Map<string, unknown>> {
@@ -125,15 +129,17 @@ function asWritten(bytes: Buffer, recorded: string | undefined): string | undefi
 
 /**
  * A kept flow's manifest entry as this layout records it: the sha256 of its
- * copy when descriptions.json has it (none when the copy was lost), and no
- * per-flow description.json among its files (a copy from the earlier layout
- * now lives in descriptions.json, so that file is no longer planned and goes).
+ * copy when descriptions.json has it (`copyKept`: the copy read back, which
+ * PreviousDescriptions checked against that hash; none when it was lost), and
+ * no per-flow description.json among its files (a copy from the earlier
+ * layout now lives in descriptions.json, so that file is no longer planned and goes).
  */
-export function keptEntry(entry: ManifestFlow, name: string, copy: string | undefined): ManifestFlow {
+export function keptEntry(entry: ManifestFlow, name: string, copyKept: boolean): ManifestFlow {
   const { source, inputsHash, id, version, environment } = entry;
   const legacy = legacyCopyPath(name);
+  const recorded = entry.description ?? entry.files[legacy];
   const files = recordOf(Object.entries(entry.files).filter(([file]) => file !== legacy));
-  const description = copy === undefined ? {} : { description: sha256(copy) };
+  const description = copyKept && recorded !== undefined ? { description: recorded } : {};
   return { source, inputsHash, id, version, environment, ...description, files };
 }
 
@@ -206,8 +212,11 @@ export async function changeSinceCopyOrUndefined(
   previous: PreviousDescriptions,
 ): Promise<DescriptionChange | undefined> {
   const recorded = previous.recordedHash(model.name);
-  if (recorded === sha256(copy)) previous.forget(model.name);
-  if (recorded === undefined || recorded === sha256(copy)) return undefined;
+  if (recorded === sha256(copy)) {
+    previous.forget(model.name);
+    return undefined;
+  }
+  if (recorded === undefined) return undefined;
   const earlier = await previous.copyOrUndefined(model.name);
   if (!earlier) return undefined;
   // Loaded only when a description changed: a run that reuses every flow reads no description.

@@ -125,7 +125,7 @@ export function reused(
   run: Run,
 ): MadeFlow {
   const copy = kept.copy;
-  const entry = keptEntry(kept.entry, name, copy);
+  const entry = keptEntry(kept.entry, name, true);
   const report = reportOf(name, entry, "unchanged", started, run, undefined);
   return { kind: "reused", pointer: flow.pointer, name, entry, copy, report, ...(fetched ? { fetched } : {}) };
 }
@@ -136,7 +136,7 @@ export async function leftOut(flow: ResolvedFlowConfig, name: string, run: Run):
   const earlier = run.output.manifest?.flows[name];
   if (!earlier) return { kind: "not-generated", pointer: flow.pointer, name };
   const copy = (await run.previous.copyOrUndefined(name))?.text;
-  return { kind: "left-out", pointer: flow.pointer, name, earlier: keptEntry(earlier, name, copy), copy };
+  return { kind: "left-out", pointer: flow.pointer, name, earlier: keptEntry(earlier, name, copy !== undefined), copy };
 }
 
 /**

@@ -4,7 +4,7 @@
  * tree, to prove what a run changed and what it left alone.
  */
 import { execFile } from "node:child_process";
-import { cp, lstat, mkdir, mkdtemp, readFile, readlink, rm, writeFile } from "node:fs/promises";
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -116,6 +116,11 @@ export async function readManifestJson(out: string): Promise<ManifestJson> {
 
 export async function writeManifestJson(out: string, manifest: ManifestJson): Promise<void> {
   await writeFile(path.join(out, ".flowsmith-manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** Files beside outputDir that belong to flowsmith (lock, staging, previous). */
+export async function besideOutput(project: Project): Promise<string[]> {
+  return (await readdir(project.dir)).filter((name) => name.startsWith(`${path.basename(project.out)}.flowsmith-`));
 }
 
 /** A flow's normalised description as <outputDir>/descriptions.json keeps it: the text of its own file. */

@@ -15,6 +15,7 @@ import { sha256 } from "../../generator/output/manifest";
 import { runCodegen } from "../../generator/pipeline";
 import { parseDescriptionOrThrow } from "../../generator/read/load-description";
 import {
+  besideOutput,
   copyIn,
   defined,
   makeProject,
@@ -37,8 +38,19 @@ async function normalised(project: Project, name: string): Promise<string> {
   return descriptionJson(parseDescriptionOrThrow(await readFile(path.join(project.dir, file)), file).document);
 }
 
-async function besideOutput(project: Project): Promise<string[]> {
-  return (await readdir(path.dirname(project.out))).filter((entry) => entry.startsWith("generated."));
+/** Turns a project's output into the layout flowsmith wrote before descriptions.json, by an older generator. */
+async function toEarlierLayout(project: Project): Promise<void> {
+  const manifest = await readManifestJson(project.out);
+  for (const [name, flow] of Object.entries(manifest.flows)) {
+    const copy = await copyIn(project.out, name);
+    await writeFile(path.join(project.out, `${name}/description.json`), copy);
+    flow.files[`${name}/description.json`] = sha256(copy);
+    delete flow.description;
+  }
+  delete manifest.descriptions;
+  manifest.generator = { ...defined(manifest.generator, "the stamp"), fingerprint: "an older generator" };
+  await writeManifestJson(project.out, manifest);
+  await rm(path.join(project.out, "descriptions.json"));
 }
 
 describe("descriptions.json", () => {
@@ -132,18 +144,7 @@ describe("descriptions.json", () => {
   it("output from before it (a description.json per flow) is the base of one more report, then is cleaned up", async () => {
     const project = await makeProject({ flows: ["signing", "aml-screening"] });
     await runCodegen({ configPath: project.config });
-    // The layout flowsmith wrote before descriptions.json, by an older generator.
-    const manifest = await readManifestJson(project.out);
-    for (const [name, flow] of Object.entries(manifest.flows)) {
-      const copy = await copyIn(project.out, name);
-      await writeFile(path.join(project.out, `${name}/description.json`), copy);
-      flow.files[`${name}/description.json`] = sha256(copy);
-      delete flow.description;
-    }
-    delete manifest.descriptions;
-    manifest.generator = { ...defined(manifest.generator, "the stamp"), fingerprint: "an older generator" };
-    await writeManifestJson(project.out, manifest);
-    await rm(path.join(project.out, "descriptions.json"));
+    await toEarlierLayout(project);
 
     await writeFile(path.join(project.dir, "flows/signing.yaml"), await readFile(V2));
     const result = await runCodegen({ configPath: project.config });
@@ -210,17 +211,7 @@ describe("descriptions.json", () => {
   it("a flow --flow leaves out in the earlier layout moves into descriptions.json, and its file goes", async () => {
     const project = await makeProject({ flows: ["signing", "aml-screening"] });
     await runCodegen({ configPath: project.config });
-    const manifest = await readManifestJson(project.out);
-    for (const [name, flow] of Object.entries(manifest.flows)) {
-      const copy = await copyIn(project.out, name);
-      await writeFile(path.join(project.out, `${name}/description.json`), copy);
-      flow.files[`${name}/description.json`] = sha256(copy);
-      delete flow.description;
-    }
-    delete manifest.descriptions;
-    manifest.generator = { ...defined(manifest.generator, "the stamp"), fingerprint: "an older generator" };
-    await writeManifestJson(project.out, manifest);
-    await rm(path.join(project.out, "descriptions.json"));
+    await toEarlierLayout(project);
 
     await runCodegen({ configPath: project.config, flows: ["signing"] });
     const aml = await normalised(project, "aml-screening");

@@ -17,6 +17,7 @@ import { lockPathOf, UNCHECKABLE_LOCK_MS } from "../../generator/output/output-l
 import { loadConfigOrThrow } from "../../generator/config/load-config";
 import { runCodegen } from "../../generator/pipeline";
 import {
+  besideOutput,
   exists,
   flowsmith,
   makeProject,
@@ -84,11 +85,6 @@ async function expectManifestListsDisk(out: string): Promise<void> {
   const read = await readManifest(out);
   if (read.kind !== "read") throw new Error(`no manifest in ${out}`);
   expect([...filesWrittenBy(read.manifest).keys()].sort()).toEqual(await listRelativeFiles(out));
-}
-
-/** Files beside outputDir that belong to flowsmith (lock, staging, previous). */
-async function besideOutput(project: Project): Promise<string[]> {
-  return (await readdir(project.dir)).filter((name) => name.startsWith(`${path.basename(project.out)}.flowsmith-`));
 }
 
 /** A message with the project's folder left out, as a run in it displays paths. */
